@@ -1,0 +1,1 @@
+"""The `ttr` command and the terminal client."""

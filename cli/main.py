@@ -1,0 +1,65 @@
+"""Entry point of the `ttr` command."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from cli.registry import Command, UsageError
+
+# Every subcommand, in the order `ttr --help` lists them.
+COMMAND_MODULES: tuple[str, ...] = (
+    "cli.commands.selfplay",
+    "cli.commands.score",
+)
+
+
+def load_commands() -> list[Command]:
+    commands: list[Command] = []
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(name)
+        commands.append(module.COMMAND)
+    return commands
+
+
+def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ttr",
+        description="Ticket to Ride: Europe for 2-5 players on a LAN, with no trusted server.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for command in commands:
+        p = sub.add_parser(
+            command.name,
+            help=command.help,
+            description=command.description or command.help,
+        )
+        command.add_arguments(p)
+        p.set_defaults(_run=command.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser(load_commands())
+    args = parser.parse_args(argv)
+    run = getattr(args, "_run", None)
+    if run is None:
+        parser.print_help()
+        return 2
+    try:
+        code: int = run(args)
+    except UsageError as exc:
+        print(f"ttr {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

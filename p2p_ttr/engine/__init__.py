@@ -1,0 +1,1 @@
+"""The rules of Ticket to Ride: Europe: pure, deterministic, no I/O."""

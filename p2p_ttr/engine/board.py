@@ -1,0 +1,184 @@
+"""The Ticket to Ride: Europe board: cities, routes, tickets and train cards.
+
+Everything here is read once from ``p2p_ttr/data/europe.json`` and is immutable.
+Identifiers used everywhere else in the project:
+
+* a **route** is its index in the data file's ``routes`` list (0..100); each
+  side of a double route is its own route, linked by ``Route.twin``;
+* a **ticket** is its index in ``tickets_regular`` (0..39), or 40 + its index
+  in ``tickets_long`` (40..45);
+* a **train card** is a number 0..109: 12 of each colour in ``COLORS`` order
+  (0..11 purple, 12..23 blue, ...), then the 14 locomotives (96..109).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any, Final
+
+GRAY: Final = "gray"
+LOCOMOTIVE: Final = "locomotive"
+STARTING_TRAINS: Final = 45
+STARTING_STATIONS: Final = 3
+STATION_POINTS: Final = 4
+EXPRESS_POINTS: Final = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    id: int
+    a: str
+    b: str
+    length: int
+    color: str  # one of Board.colors, or GRAY
+    tunnel: bool
+    ferry_locomotives: int
+    twin: int | None  # the other side of a double route
+
+    @property
+    def cities(self) -> tuple[str, str]:
+        return (self.a, self.b)
+
+    def other_end(self, city: str) -> str:
+        if city == self.a:
+            return self.b
+        if city == self.b:
+            return self.a
+        raise ValueError(f"{city} is not an end of {self.label}")
+
+    @property
+    def label(self) -> str:
+        """How players name it: 'Paris-Frankfurt (orange)'."""
+        return f"{self.a}-{self.b} ({self.color})"
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    id: int
+    a: str
+    b: str
+    points: int
+    long: bool
+
+    @property
+    def label(self) -> str:
+        return f"{self.a}-{self.b} ({self.points})"
+
+
+@dataclass(frozen=True, eq=False)  # compared by identity: there is one board
+class Board:
+    cities: tuple[str, ...]
+    positions: dict[str, tuple[int, int]]
+    routes: tuple[Route, ...]
+    tickets: tuple[Ticket, ...]
+    colors: tuple[str, ...]  # the eight card colours, in card-id order
+    cards_per_color: int
+    locomotives: int
+    route_points: dict[int, int]  # route length -> points
+    routes_at: dict[str, tuple[int, ...]]  # city -> ids of routes touching it
+    card_kinds: tuple[str, ...]  # the kind of every train card by id: a colour or LOCOMOTIVE
+
+    @property
+    def n_cards(self) -> int:
+        return len(self.colors) * self.cards_per_color + self.locomotives
+
+    @property
+    def regular_tickets(self) -> tuple[Ticket, ...]:
+        return tuple(t for t in self.tickets if not t.long)
+
+    @property
+    def long_tickets(self) -> tuple[Ticket, ...]:
+        return tuple(t for t in self.tickets if t.long)
+
+    def card_kind(self, card: int) -> str:
+        return self.card_kinds[card]
+
+    def routes_between(self, a: str, b: str) -> tuple[Route, ...]:
+        return tuple(
+            self.routes[r] for r in self.routes_at.get(a, ()) if b in self.routes[r].cities
+        )
+
+    def find_city(self, name: str) -> str | None:
+        """The city called ``name`` (case- and accent-insensitive), if any."""
+        key = _fold(name)
+        for city in self.cities:
+            if _fold(city) == key:
+                return city
+        return None
+
+
+def _fold(name: str) -> str:
+    return name.strip().casefold().replace(" ", "")
+
+
+def board_from_dict(data: dict[str, Any]) -> Board:
+    """Build a Board from the JSON data, checking it is self-consistent."""
+    cities = tuple(data["cities"])
+    city_set = set(cities)
+    if len(city_set) != len(cities):
+        raise ValueError("duplicate city in map data")
+    colors = tuple(data["train_cards"]["colors"])
+    raw_routes = data["routes"]
+    routes_list: list[Route] = []
+    for i, r in enumerate(raw_routes):
+        if r["a"] not in city_set or r["b"] not in city_set:
+            raise ValueError(f"route {i} names an unknown city")
+        if r["color"] != GRAY and r["color"] not in colors:
+            raise ValueError(f"route {i} has unknown colour {r['color']!r}")
+        twins = [
+            j
+            for j, s in enumerate(raw_routes)
+            if j != i and {s["a"], s["b"]} == {r["a"], r["b"]}
+        ]
+        if len(twins) > 1:
+            raise ValueError(f"route {i} has more than one twin")
+        routes_list.append(
+            Route(
+                id=i,
+                a=r["a"],
+                b=r["b"],
+                length=int(r["length"]),
+                color=r["color"],
+                tunnel=bool(r["tunnel"]),
+                ferry_locomotives=int(r["ferry_locomotives"]),
+                twin=twins[0] if twins else None,
+            )
+        )
+    tickets: list[Ticket] = []
+    for group, is_long in (("tickets_regular", False), ("tickets_long", True)):
+        for t in data[group]:
+            if t["a"] not in city_set or t["b"] not in city_set:
+                raise ValueError(f"ticket {t} names an unknown city")
+            tickets.append(Ticket(len(tickets), t["a"], t["b"], int(t["points"]), is_long))
+    routes_at: dict[str, list[int]] = {c: [] for c in cities}
+    for route in routes_list:
+        routes_at[route.a].append(route.id)
+        routes_at[route.b].append(route.id)
+    per_color = int(data["train_cards"]["per_color"])
+    locomotives = int(data["train_cards"]["locomotives"])
+    card_kinds = tuple(c for c in colors for _ in range(per_color)) + (LOCOMOTIVE,) * locomotives
+    positions = {c: (int(x), int(y)) for c, (x, y) in data["positions"].items()}
+    if set(positions) != city_set:
+        raise ValueError("positions must name exactly the cities")
+    return Board(
+        cities=cities,
+        positions=positions,
+        routes=tuple(routes_list),
+        tickets=tuple(tickets),
+        colors=colors,
+        cards_per_color=per_color,
+        locomotives=locomotives,
+        route_points={int(k): int(v) for k, v in data["route_points"].items()},
+        routes_at={c: tuple(ids) for c, ids in routes_at.items()},
+        card_kinds=card_kinds,
+    )
+
+
+@cache
+def europe() -> Board:
+    """The Europe board shipped with the package (read once, then cached)."""
+    text = resources.files("p2p_ttr").joinpath("data/europe.json").read_text("utf-8")
+    return board_from_dict(json.loads(text))

@@ -1,0 +1,79 @@
+"""`ttr selfplay`: bots play a whole game in this process; print what happened."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+from typing import Any
+
+from cli.registry import Command, UsageError
+from p2p_ttr.bots.random_bot import RandomBot
+from p2p_ttr.local.game import play_local_game
+from p2p_ttr.local.summary import game_summary
+
+BOT_NAMES = ("Anna", "Boris", "Chiara", "Dmitri", "Elena")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, default=4, help="number of players, 2 to 5 (default 4)")
+    parser.add_argument("--seed", type=int, default=None, help="replay a game: same seed, same game (default: random)")
+    parser.add_argument("--json", action="store_true", help="end with one JSON object describing the game")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 2 <= args.players <= 5:
+        raise UsageError(f"--players must be 2 to 5, not {args.players}")
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    names = BOT_NAMES[: args.players]
+    bots = [RandomBot(seed * 7919 + p, name=names[p]) for p in range(args.players)]
+    game = play_local_game(args.players, seed, bots, record=False)
+    summary = game_summary(game.final, names, seed)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(render_summary(summary))
+    return 0
+
+
+def render_summary(summary: dict[str, Any]) -> str:
+    """A readable account of a finished game."""
+    players = summary["players"]
+    lines = [
+        f"Ticket to Ride: Europe - {len(players)} bots, seed {summary['seed']}",
+        f"{summary['turns']} turns"
+        + (" - the game stalled: nobody could do anything" if summary["stalled"] else ""),
+        "",
+        f"{'':3}{'player':<8}{'total':>6}{'routes':>7}{'tickets':>8}{'done':>6}{'stations':>9}"
+        f"{'express':>8}{'longest':>8}{'trains':>7}",
+    ]
+    for place, p in enumerate(summary["ranking"], start=1):
+        pl, sc = players[p], players[p]["score"]
+        lines.append(
+            f"{place:>2} {pl['name']:<8}{sc['total']:>6}{sc['routes']:>7}{sc['tickets']:>+8}"
+            f"{sc['completed_tickets']:>3}/{len(pl['tickets']):<2}{sc['stations']:>9}"
+            f"{sc['express']:>8}{sc['longest_path']:>8}{pl['trains_left']:>7}"
+        )
+    for p in summary["ranking"]:
+        pl = players[p]
+        lines.append("")
+        lines.append(f"{pl['name']}: {len(pl['routes'])} routes, {45 - pl['trains_left']} trains placed")
+        for t in pl["tickets"]:
+            mark = "done  " if t["completed"] else "missed"
+            lines.append(f"  {mark} {t['a']}-{t['b']} ({t['points']})")
+        for b in pl["borrowed"]:
+            route = f"{b['route'][0]}-{b['route'][1]}" if b["route"] else "nothing"
+            lines.append(f"  station in {b['station']} borrows {route}")
+    winner = players[summary["winner"]]["name"]
+    lines += ["", f"{winner} wins."]
+    return "\n".join(lines)
+
+
+COMMAND = Command(
+    name="selfplay",
+    help="watch bots play a whole game (no network)",
+    description="Bots play a complete game of Ticket to Ride: Europe in this process "
+    "and the result is printed. The same --seed always plays the same game.",
+    add_arguments=add_arguments,
+    run=run,
+)

@@ -1,0 +1,32 @@
+"""Card references: how the engine names a card whose face it may not know.
+
+A reference is (deck, epoch, position): the card at ``position`` of the shuffled
+deck ``deck`` in its ``epoch`` (epoch 0 is the first shuffle; every reshuffle of
+the train discards starts a new epoch). A reference never changes while the card
+moves between zones, so the mental-poker deck can always find its ciphertext.
+The identity of a referenced card is a card id (see ``board``): a train card
+0..109 or a ticket 0..45.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+
+class Deck(IntEnum):
+    TRAIN = 0  # the 110 train cards
+    TICKETS = 1  # the 40 regular destination tickets
+    LONG = 2  # the 6 long destination tickets
+
+
+class CardRef(NamedTuple):
+    deck: Deck
+    epoch: int
+    pos: int
+
+    def __str__(self) -> str:
+        return f"{self.deck.name.lower()}/{self.epoch}/{self.pos}"
+
+
+MAX_EPOCH = 1 << 16  # far more reshuffles than any game can need; bounds the wire

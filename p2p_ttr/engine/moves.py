@@ -1,0 +1,204 @@
+"""Legal-move generation: what a player may do now, from what they can see.
+
+Built only from the predicates in ``rules`` and ``payments``, so it offers
+exactly what ``apply`` accepts. Call it on the player's own view (or on an
+omniscient state): claims and stations need the faces of the player's hand.
+
+One action is generated per distinct *payment* (colour and number of
+locomotives), using the first matching cards of the hand; ``apply`` accepts any
+cards of those kinds. Returned tickets are generated in the order drawn;
+``apply`` accepts them in any order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from itertools import combinations
+
+from .board import LOCOMOTIVE, europe
+from .cards import CardRef
+from .events import (
+    AbandonTunnel,
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+)
+from .payments import Payment, route_payments, station_payments, tunnel_payments
+from .rules import (
+    actors,
+    claim_problem,
+    draw_blind_problem,
+    draw_face_up_problem,
+    draw_tickets_problem,
+    pass_problem,
+    station_problem,
+)
+from .state import FACE_UP_SLOTS, GameState, Phase
+
+
+def legal_actions(state: GameState, player: int, only: type[Action] | None = None) -> list[Action]:
+    """Every action ``player`` may take now (empty if it is not theirs to act);
+    with ``only``, just the actions of that type."""
+    if player not in actors(state):
+        return []
+    if state.phase is Phase.SETUP_TICKETS or state.phase is Phase.TICKETS:
+        return _of(only, KeepTickets, lambda: ticket_choices(state, player))
+    if state.phase is Phase.TUNNEL:
+        return _of(only, PayTunnel, lambda: tunnel_actions(state, player)) + _of(
+            only, AbandonTunnel, lambda: [AbandonTunnel(player)]
+        )
+    actions = [a for a in draw_actions(state, player) if only is None or isinstance(a, only)]
+    if not state.cards_drawn:
+        if draw_tickets_problem(state) is None:
+            actions += _of(only, DrawTickets, lambda: [DrawTickets(player)])
+        actions += _of(only, ClaimRoute, lambda: claim_actions(state, player))
+        actions += _of(only, BuildStation, lambda: station_actions(state, player))
+        if pass_problem(state) is None:
+            actions += _of(only, Pass, lambda: [Pass(player)])
+    return actions
+
+
+def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
+    """The types of the actions ``player`` may take now, cheaply (no full lists)."""
+    if player not in actors(state):
+        return []
+    if state.phase is Phase.SETUP_TICKETS or state.phase is Phase.TICKETS:
+        return [KeepTickets]
+    if state.phase is Phase.TUNNEL:
+        kinds: list[type[Action]] = [PayTunnel] if tunnel_actions(state, player) else []
+        return kinds + [AbandonTunnel]
+    kinds = []
+    for action in draw_actions(state, player):
+        if type(action) not in kinds:
+            kinds.append(type(action))
+    if not state.cards_drawn:
+        if draw_tickets_problem(state) is None:
+            kinds.append(DrawTickets)
+        if claim_actions(state, player, limit=1):
+            kinds.append(ClaimRoute)
+        if station_actions(state, player, limit=1):
+            kinds.append(BuildStation)
+        if pass_problem(state) is None:
+            kinds.append(Pass)
+    return kinds
+
+
+def _of(only: type[Action] | None, kind: type[Action], make: Callable[[], list[Action]]) -> list[Action]:
+    return make() if only is None or only is kind else []
+
+
+def draw_actions(state: GameState, player: int) -> list[Action]:
+    actions: list[Action] = []
+    if draw_blind_problem(state) is None:
+        actions.append(DrawBlind(player))
+    for slot in range(FACE_UP_SLOTS):
+        if draw_face_up_problem(state, slot) is None:
+            actions.append(DrawFaceUp(player, slot))
+    return actions
+
+
+def hand_by_kind(
+    state: GameState, player: int, exclude: Iterable[CardRef] = ()
+) -> dict[str, list[CardRef]]:
+    """The cards of ``player``'s hand whose faces this state knows, by kind, in hand order."""
+    board = europe()
+    skip = set(exclude)
+    by_kind: dict[str, list[CardRef]] = {}
+    for ref in state.players[player].hand:
+        card = state.face(ref)
+        if card is not None and ref not in skip:
+            by_kind.setdefault(board.card_kind(card), []).append(ref)
+    return by_kind
+
+
+def cards_for(by_kind: dict[str, list[CardRef]], pay: Payment) -> tuple[CardRef, ...] | None:
+    """The first cards of a hand (see ``hand_by_kind``) making ``pay``, or None."""
+    colored = by_kind.get(pay.color, []) if pay.color is not None else []
+    locos = by_kind.get(LOCOMOTIVE, [])
+    if len(colored) < pay.colored or len(locos) < pay.locomotives:
+        return None
+    return tuple(colored[: pay.colored]) + tuple(locos[: pay.locomotives])
+
+
+def _counts(by_kind: dict[str, list[CardRef]]) -> Counter[str]:
+    return Counter({kind: len(refs) for kind, refs in by_kind.items()})
+
+
+def claim_actions(state: GameState, player: int, limit: int | None = None) -> list[Action]:
+    """Every (route, payment) ``player`` can claim with the hand they know."""
+    board = europe()
+    by_kind = hand_by_kind(state, player)
+    if not by_kind:
+        return []
+    counts = _counts(by_kind)
+    # Many routes share colour, length and ferry count: price each shape once.
+    priced: dict[tuple[str, int, int], list[Payment]] = {}
+    actions: list[Action] = []
+    owners = state.route_owner
+    for route in board.routes:
+        # Fast path for the common refusal; claim_problem stays the judge.
+        if owners[route.id] is not None or claim_problem(state, player, route) is not None:
+            continue
+        shape = (route.color, route.length, route.ferry_locomotives)
+        if shape not in priced:
+            priced[shape] = route_payments(board, route, counts)
+        for pay in priced[shape]:
+            cards = cards_for(by_kind, pay)
+            assert cards is not None
+            actions.append(ClaimRoute(player, route.id, cards))
+            if limit is not None and len(actions) >= limit:
+                return actions
+    return actions
+
+
+def station_actions(state: GameState, player: int, limit: int | None = None) -> list[Action]:
+    board = europe()
+    ps = state.players[player]
+    if ps.stations_left <= 0:
+        return []
+    by_kind = hand_by_kind(state, player)
+    payments = [cards_for(by_kind, pay) for pay in station_payments(board, len(ps.stations) + 1, _counts(by_kind))]
+    if not payments:
+        return []
+    actions: list[Action] = []
+    for city in board.cities:
+        if station_problem(state, player, city) is not None:
+            continue
+        for cards in payments:
+            assert cards is not None
+            actions.append(BuildStation(player, city, cards))
+            if limit is not None and len(actions) >= limit:
+                return actions
+    return actions
+
+
+def tunnel_actions(state: GameState, player: int) -> list[Action]:
+    tunnel = state.tunnel
+    if tunnel is None:
+        return []
+    board = europe()
+    by_kind = hand_by_kind(state, player, exclude=tunnel.cards)
+    actions: list[Action] = []
+    for pay in tunnel_payments(board, tunnel.color, tunnel.extra, _counts(by_kind)):
+        cards = cards_for(by_kind, pay)
+        assert cards is not None
+        actions.append(PayTunnel(player, cards))
+    return actions
+
+
+def ticket_choices(state: GameState, player: int) -> list[Action]:
+    offered = state.players[player].offered
+    least = 2 if state.phase is Phase.SETUP_TICKETS else 1
+    actions: list[Action] = []
+    for size in range(len(offered), least - 1, -1):
+        for keep in combinations(offered, size):
+            bottom = tuple(r for r in offered if r not in keep)
+            actions.append(KeepTickets(player, keep, bottom))
+    return actions

@@ -1,0 +1,612 @@
+"""The rules: ``apply(state, event) -> state``, the one way a game changes.
+
+An action is checked completely before anything changes; a refused event raises
+an ``EngineError`` and leaves the (immutable) state as it was. After an event,
+the engine runs its queue of steps until it needs chance (``state.awaiting``)
+or a player's decision.
+
+The ``*_problem`` functions say why something is not allowed (None when it is);
+``moves.legal_actions`` asks the very same functions, so legality has one home.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+
+from .board import LOCOMOTIVE, Route, europe
+from .cards import CardRef, Deck
+from .errors import BadChance, IllegalMove, MalformedEvent, OutOfTurn, UnknownCard
+from .events import (
+    AbandonTunnel,
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    Event,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+    Peek,
+    Reveal,
+    Shuffled,
+    card_id_range,
+)
+from .payments import (
+    Payment,
+    payment_of,
+    route_payment_problem,
+    station_payment_problem,
+    tunnel_extra,
+    tunnel_payment_problem,
+)
+from .state import (
+    FACE_UP_SLOTS,
+    MAX_ROW_RESETS,
+    STARTING_HAND,
+    TICKETS_PER_DRAW,
+    GameState,
+    NeedReveal,
+    NeedShuffle,
+    Phase,
+    PlayerState,
+    Step,
+    StepAfterDraw,
+    StepBeginTicketChoice,
+    StepCheckRow,
+    StepDeal,
+    StepDealTickets,
+    StepFillRow,
+    StepGameOver,
+    StepShuffle,
+    StepTunnelResolve,
+    StepTunnelReveal,
+    Tunnel,
+)
+
+# ---------------------------------------------------------------------------
+# Public entry points
+
+
+def new_game(n_players: int) -> GameState:
+    """A table for ``n_players`` (2..5), waiting for its decks to be shuffled.
+
+    Setup: shuffle the three decks, deal 4 train cards each, turn 5 face up,
+    offer each player 1 long and 3 regular tickets; each keeps 2 or more."""
+    if not 2 <= n_players <= 5:
+        raise ValueError(f"Ticket to Ride: Europe is for 2 to 5 players, not {n_players}")
+    board = europe()
+    steps: list[Step] = [
+        StepShuffle(Deck.TRAIN, tuple(range(board.n_cards))),
+        StepShuffle(Deck.TICKETS, tuple(t.id for t in board.regular_tickets)),
+        StepShuffle(Deck.LONG, tuple(t.id for t in board.long_tickets)),
+    ]
+    steps += [StepDeal(p, STARTING_HAND) for p in range(n_players)]
+    steps.append(StepFillRow())
+    for p in range(n_players):
+        steps.append(StepDealTickets(p, Deck.LONG, 1))
+        steps.append(StepDealTickets(p, Deck.TICKETS, TICKETS_PER_DRAW))
+    steps.append(StepBeginTicketChoice())
+    table = GameState(
+        n_players=n_players,
+        players=tuple(PlayerState() for _ in range(n_players)),
+        route_owner=(None,) * len(board.routes),
+        steps=tuple(steps),
+    )
+    return _run_steps(table)
+
+
+def apply(state: GameState, event: Event) -> GameState:
+    """The state after ``event``; raises EngineError (state untouched) if refused."""
+    match event:
+        case Shuffled() | Reveal() | Peek():
+            state = _apply_chance(state, event)
+        case _:
+            state = _apply_action(state, event)
+    return _run_steps(state)
+
+
+def actors(state: GameState) -> tuple[int, ...]:
+    """The players whose decision the game waits for now (none while chance is due)."""
+    if state.awaiting is not None or state.steps:
+        return ()
+    if state.phase is Phase.SETUP_TICKETS:
+        return tuple(p for p, ps in enumerate(state.players) if ps.offered)
+    if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS):
+        return (state.current,)
+    return ()
+
+
+# ---------------------------------------------------------------------------
+# Small helpers over immutable data
+
+
+def _with_player(state: GameState, p: int, ps: PlayerState) -> GameState:
+    players = list(state.players)
+    players[p] = ps
+    return state.evolve(players=tuple(players))
+
+
+def _without(items: tuple[CardRef, ...], remove: Iterable[CardRef]) -> tuple[CardRef, ...]:
+    gone = set(remove)
+    return tuple(r for r in items if r not in gone)
+
+
+def kinds_of(state: GameState, refs: Iterable[CardRef]) -> list[str]:
+    """The kinds of these train cards; UnknownCard if a face is not known here."""
+    board = europe()
+    kinds = []
+    for ref in refs:
+        card = state.face(ref)
+        if card is None:
+            raise UnknownCard(f"the face of card {ref} is not known here; it must be revealed first")
+        kinds.append(board.card_kind(card))
+    return kinds
+
+
+def hand_counts(state: GameState, player: int) -> Counter[str]:
+    """Counts per kind of the cards in ``player``'s hand whose faces this state knows."""
+    board = europe()
+    counts: Counter[str] = Counter()
+    for ref in state.players[player].hand:
+        card = state.face(ref)
+        if card is not None:
+            counts[board.card_kind(card)] += 1
+    return counts
+
+
+def _publish(state: GameState, refs: Iterable[CardRef]) -> GameState:
+    """Make the faces of ``refs`` (known here) public, as when they are played."""
+    public = dict(state.public)
+    private = dict(state.private)
+    for ref in refs:
+        card = state.face(ref)
+        if card is None:
+            raise UnknownCard(f"the face of card {ref} is not known here")
+        public[ref] = card
+        private.pop(ref, None)
+    return state.evolve(public=public, private=private)
+
+
+def _forget(state: GameState, refs: Iterable[CardRef]) -> GameState:
+    """Drop knowledge of cards that left play or went back under a deck."""
+    refs = set(refs)
+    if not any(r in state.public or r in state.private for r in refs):
+        return state
+    public = {r: c for r, c in state.public.items() if r not in refs}
+    private = {r: c for r, c in state.private.items() if r not in refs}
+    return state.evolve(public=public, private=private)
+
+
+# ---------------------------------------------------------------------------
+# Who may act
+
+
+def _expect(state: GameState, player: int, *phases: Phase) -> None:
+    if not 0 <= player < state.n_players:
+        raise MalformedEvent(f"there is no player {player} at this table")
+    if state.awaiting is not None or state.steps:
+        raise OutOfTurn(f"player {player} must wait: the table is dealing")
+    if state.phase not in phases:
+        raise OutOfTurn(f"player {player} cannot do that now (the game is in its {state.phase.value} phase)")
+    if state.phase is not Phase.SETUP_TICKETS and state.current != player:
+        raise OutOfTurn(f"it is player {state.current}'s turn, not player {player}'s")
+
+
+def _expect_in_hand(state: GameState, player: int, refs: tuple[CardRef, ...]) -> None:
+    hand = set(state.players[player].hand)
+    if len(set(refs)) != len(refs):
+        raise IllegalMove("the same card is named twice")
+    for ref in refs:
+        if ref not in hand:
+            raise IllegalMove(f"card {ref} is not in player {player}'s hand")
+
+
+def _payment(state: GameState, refs: tuple[CardRef, ...]) -> Payment:
+    pay = payment_of(kinds_of(state, refs))
+    if pay is None:
+        raise IllegalMove("cards of two different colours cannot be played together")
+    return pay
+
+
+# ---------------------------------------------------------------------------
+# Rule predicates shared with move generation
+
+
+def draw_blind_problem(state: GameState) -> str | None:
+    if not state.draw_pile and not state.discard:
+        return "there are no train cards left to draw"
+    return None
+
+
+def draw_face_up_problem(state: GameState, slot: int) -> str | None:
+    if not 0 <= slot < FACE_UP_SLOTS or state.face_up[slot] is None:
+        return f"there is no face-up card in slot {slot + 1}"
+    ref = state.face_up[slot]
+    assert ref is not None
+    if state.cards_drawn and europe().card_kind(state.public[ref]) == LOCOMOTIVE:
+        return "a face-up locomotive cannot be taken as the second card"
+    return None
+
+
+def claim_problem(state: GameState, player: int, route: Route) -> str | None:
+    """Why ``player`` may not claim ``route`` at all this turn, whatever they pay."""
+    if state.cards_drawn:
+        return "a route cannot be claimed after drawing a card this turn"
+    owner = state.route_owner[route.id]
+    if owner is not None:
+        return f"{route.label} already belongs to player {owner}"
+    if route.twin is not None:
+        twin_owner = state.route_owner[route.twin]
+        if twin_owner == player:
+            return f"player {player} already holds the other side of the double route {route.a}-{route.b}"
+        if twin_owner is not None and state.n_players <= 3:
+            return f"in a game of {state.n_players}, only one side of the double route {route.a}-{route.b} is used"
+    if state.players[player].trains < route.length:
+        return f"{route.label} needs {route.length} trains; player {player} has {state.players[player].trains}"
+    return None
+
+
+def station_problem(state: GameState, player: int, city: str) -> str | None:
+    if state.cards_drawn:
+        return "a station cannot be built after drawing a card this turn"
+    if state.players[player].stations_left <= 0:
+        return f"player {player} has no stations left"
+    for p, ps in enumerate(state.players):
+        if city in ps.stations:
+            return f"{city} already has a station (player {p}'s)"
+    return None
+
+
+def draw_tickets_problem(state: GameState) -> str | None:
+    if state.cards_drawn:
+        return "tickets cannot be drawn after drawing a card this turn"
+    if not state.ticket_pile:
+        return "the destination ticket deck is empty"
+    return None
+
+
+def can_draw_second_card(state: GameState) -> bool:
+    if draw_blind_problem(state) is None:
+        return True
+    return any(draw_face_up_problem(state, s) is None for s in range(FACE_UP_SLOTS))
+
+
+def pass_problem(state: GameState) -> str | None:
+    """Passing is for a player who can draw neither a train card nor a ticket.
+
+    The rulebook has no pass; we need one for a player stuck with nothing to do.
+    The test uses public facts only, so every peer agrees on it without seeing
+    the hand: a player who could still claim with the cards they hold may pass.
+    """
+    if state.cards_drawn:
+        return "the second card must be drawn"
+    if draw_blind_problem(state) is None or any(
+        draw_face_up_problem(state, s) is None for s in range(FACE_UP_SLOTS)
+    ):
+        return "a train card can still be drawn"
+    if draw_tickets_problem(state) is None:
+        return "destination tickets can still be drawn"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Actions
+
+
+def _apply_action(state: GameState, action: Event) -> GameState:
+    match action:
+        case DrawBlind(p):
+            _expect(state, p, Phase.TURN)
+            _refuse(draw_blind_problem(state))
+            state = state.evolve(cards_drawn=state.cards_drawn + 1, passes=0)
+            return _push(state, StepDeal(p, 1), StepAfterDraw())
+        case DrawFaceUp(p, slot):
+            _expect(state, p, Phase.TURN)
+            _refuse(draw_face_up_problem(state, slot))
+            ref = state.face_up[slot]
+            assert ref is not None
+            is_loco = europe().card_kind(state.public[ref]) == LOCOMOTIVE
+            row = list(state.face_up)
+            row[slot] = None
+            ps = state.players[p]
+            state = _with_player(state, p, replace(ps, hand=ps.hand + (ref,)))
+            state = state.evolve(
+                face_up=tuple(row),
+                cards_drawn=2 if is_loco else state.cards_drawn + 1,
+                passes=0,
+            )
+            return _push(state, StepFillRow(), StepAfterDraw())
+        case ClaimRoute(p, route_id, cards):
+            return _claim(state, p, route_id, cards)
+        case PayTunnel(p, cards):
+            return _pay_tunnel(state, p, cards)
+        case AbandonTunnel(p):
+            _expect(state, p, Phase.TUNNEL)
+            assert state.tunnel is not None
+            state = state.evolve(discard=state.discard + state.tunnel.revealed, tunnel=None, phase=Phase.TURN)
+            return _end_turn(state)
+        case DrawTickets(p):
+            _expect(state, p, Phase.TURN)
+            _refuse(draw_tickets_problem(state))
+            state = state.evolve(phase=Phase.TICKETS, passes=0)
+            return _push(state, StepDealTickets(p, Deck.TICKETS, TICKETS_PER_DRAW))
+        case KeepTickets(p, keep, bottom):
+            return _keep_tickets(state, p, keep, bottom)
+        case BuildStation(p, city, cards):
+            return _build_station(state, p, city, cards)
+        case Pass(p):
+            _expect(state, p, Phase.TURN)
+            _refuse(pass_problem(state))
+            return _end_turn(state.evolve(passes=state.passes + 1))
+    raise MalformedEvent(f"not an event: {action!r}")
+
+
+def _refuse(problem: str | None) -> None:
+    if problem is not None:
+        raise IllegalMove(problem)
+
+
+def _claim(state: GameState, p: int, route_id: int, cards: tuple[CardRef, ...]) -> GameState:
+    _expect(state, p, Phase.TURN)
+    board = europe()
+    if not 0 <= route_id < len(board.routes):
+        raise MalformedEvent(f"there is no route {route_id}")
+    route = board.routes[route_id]
+    _refuse(claim_problem(state, p, route))
+    _expect_in_hand(state, p, cards)
+    pay = _payment(state, cards)
+    _refuse(route_payment_problem(route, pay))
+    state = _publish(state, cards).evolve(passes=0)
+    if route.tunnel:
+        tunnel = Tunnel(route=route_id, cards=cards, color=pay.color)
+        state = state.evolve(tunnel=tunnel)
+        return _push(state, StepTunnelReveal(3), StepTunnelResolve())
+    return _take_route(state, p, route, cards)
+
+
+def _take_route(state: GameState, p: int, route: Route, paid: tuple[CardRef, ...]) -> GameState:
+    ps = state.players[p]
+    ps = replace(
+        ps,
+        hand=_without(ps.hand, paid),
+        routes=ps.routes + (route.id,),
+        trains=ps.trains - route.length,
+    )
+    owners = list(state.route_owner)
+    owners[route.id] = p
+    state = _with_player(state, p, ps)
+    state = state.evolve(route_owner=tuple(owners), discard=state.discard + paid)
+    return _end_turn(state)
+
+
+def _pay_tunnel(state: GameState, p: int, cards: tuple[CardRef, ...]) -> GameState:
+    _expect(state, p, Phase.TUNNEL)
+    tunnel = state.tunnel
+    assert tunnel is not None
+    _expect_in_hand(state, p, cards)
+    if set(cards) & set(tunnel.cards):
+        raise IllegalMove("those cards are already paid for the tunnel")
+    pay = _payment(state, cards)
+    _refuse(tunnel_payment_problem(tunnel.color, tunnel.extra, pay))
+    state = _publish(state, cards)
+    route = europe().routes[tunnel.route]
+    state = state.evolve(discard=state.discard + tunnel.revealed, tunnel=None, phase=Phase.TURN)
+    return _take_route(state, p, route, tunnel.cards + cards)
+
+
+def _build_station(state: GameState, p: int, city: str, cards: tuple[CardRef, ...]) -> GameState:
+    _expect(state, p, Phase.TURN)
+    if city not in europe().routes_at:
+        raise MalformedEvent(f"there is no city called {city!r}")
+    _refuse(station_problem(state, p, city))
+    ps = state.players[p]
+    _expect_in_hand(state, p, cards)
+    _refuse(station_payment_problem(len(ps.stations) + 1, _payment(state, cards)))
+    state = _publish(state, cards)
+    ps = replace(ps, hand=_without(ps.hand, cards), stations=ps.stations + (city,))
+    state = _with_player(state, p, ps).evolve(discard=state.discard + cards, passes=0)
+    return _end_turn(state)
+
+
+def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: tuple[CardRef, ...]) -> GameState:
+    setup = state.phase is Phase.SETUP_TICKETS
+    _expect(state, p, Phase.SETUP_TICKETS, Phase.TICKETS)
+    ps = state.players[p]
+    if not ps.offered:
+        raise OutOfTurn(f"player {p} has no tickets to choose from")
+    if sorted(keep + bottom) != sorted(ps.offered) or len(set(keep + bottom)) != len(ps.offered):
+        raise IllegalMove("name each ticket drawn exactly once, as kept or returned")
+    least = 2 if setup else 1
+    if len(keep) < least:
+        raise IllegalMove(f"at least {least} ticket{'s' if least > 1 else ''} must be kept")
+    ps = replace(ps, offered=(), tickets=ps.tickets + keep)
+    state = _forget(_with_player(state, p, ps), bottom)
+    if setup:
+        # Unkept starting tickets leave the game unseen.
+        if not any(other.offered for other in state.players):
+            state = state.evolve(phase=Phase.TURN, current=0)
+        return state
+    state = state.evolve(ticket_pile=state.ticket_pile + bottom, phase=Phase.TURN)
+    return _end_turn(state)
+
+
+def _end_turn(state: GameState) -> GameState:
+    p = state.current
+    state = state.evolve(turn=state.turn + 1, cards_drawn=0)
+    if state.final_turns_left is not None:
+        left = state.final_turns_left - 1
+        if left == 0:
+            return _finish(state.evolve(final_turns_left=0))
+        state = state.evolve(final_turns_left=left)
+    elif state.players[p].trains <= 2:
+        # Everyone, this player included, gets one more turn.
+        state = state.evolve(final_turns_left=state.n_players)
+    if state.passes >= state.n_players:
+        # Undefined by the rulebook: nobody can do anything. The game ends.
+        return _finish(state.evolve(stalled=True))
+    return state.evolve(current=(p + 1) % state.n_players, phase=Phase.TURN)
+
+
+def _finish(state: GameState) -> GameState:
+    held = tuple(r for ps in state.players for r in ps.tickets if r not in state.public)
+    state = state.evolve(phase=Phase.SCORING)
+    if held:
+        return _push(state.evolve(awaiting=NeedReveal(held)), StepGameOver())
+    return state.evolve(phase=Phase.OVER)
+
+
+# ---------------------------------------------------------------------------
+# Chance
+
+
+def _apply_chance(state: GameState, event: Shuffled | Reveal | Peek) -> GameState:
+    match event:
+        case Shuffled(deck, epoch):
+            need = state.awaiting
+            if not isinstance(need, NeedShuffle) or (need.deck, need.epoch) != (deck, epoch):
+                raise BadChance(f"no shuffle of {deck.name.lower()} epoch {epoch} was asked for")
+            refs = tuple(CardRef(deck, epoch, i) for i in range(len(need.cards)))
+            state = state.evolve(awaiting=None)
+            if deck is Deck.TRAIN:
+                state = _forget(state, state.discard)
+                return state.evolve(draw_pile=refs, discard=(), epoch=epoch)
+            if deck is Deck.TICKETS:
+                return state.evolve(ticket_pile=refs)
+            return state.evolve(long_pile=refs)
+        case Reveal(cards):
+            _check_faces(state, cards)
+            need = state.awaiting
+            shown = {r for r, _ in cards}
+            if isinstance(need, NeedReveal) and shown == set(need.refs):
+                state = state.evolve(awaiting=None)
+            else:
+                held = {r for ps in state.players for r in ps.hand + ps.tickets + ps.offered}
+                if not shown <= held:
+                    raise BadChance("only the cards the table is waiting for, or cards in a hand, can be revealed")
+            public = dict(state.public)
+            public.update(cards)
+            private = {r: c for r, c in state.private.items() if r not in shown}
+            return state.evolve(public=public, private=private)
+        case Peek(player, cards):
+            if not 0 <= player < state.n_players:
+                raise MalformedEvent(f"there is no player {player} at this table")
+            _check_faces(state, cards)
+            ps = state.players[player]
+            own = set(ps.hand + ps.tickets + ps.offered)
+            if not {r for r, _ in cards} <= own:
+                raise BadChance(f"player {player} can only look at their own cards")
+            private = dict(state.private)
+            private.update(cards)
+            return state.evolve(private=private)
+
+
+def _check_faces(state: GameState, cards: tuple[tuple[CardRef, int], ...]) -> None:
+    for ref, card in cards:
+        if card not in card_id_range(ref.deck):
+            raise MalformedEvent(f"{card} is not a card of the {ref.deck.name.lower()} deck")
+        known = state.face(ref)
+        if known is not None and known != card:
+            raise BadChance(f"card {ref} is already known to be {known}, not {card}")
+
+
+# ---------------------------------------------------------------------------
+# The step queue
+
+
+def _push(state: GameState, *steps: Step) -> GameState:
+    """Run ``steps`` before anything already queued."""
+    return state.evolve(steps=steps + state.steps)
+
+
+def _run_steps(state: GameState) -> GameState:
+    while state.steps and state.awaiting is None:
+        step, rest = state.steps[0], state.steps[1:]
+        state = _run_step(state.evolve(steps=rest), step)
+    return state
+
+
+def _take_cards(
+    state: GameState, count: int, resume: Callable[[int], Step]
+) -> tuple[GameState, tuple[CardRef, ...], bool]:
+    """Take up to ``count`` cards from the top of the train deck.
+
+    When the draw pile runs out and there are discards, they must be reshuffled
+    first: that is chance, so the engine queues the reshuffle and then
+    ``resume(cards still to take)``, and reports that it was interrupted. With
+    no discards either, fewer cards are taken.
+    """
+    taken = state.draw_pile[:count]
+    state = state.evolve(draw_pile=state.draw_pile[len(taken) :])
+    if len(taken) < count and state.discard:
+        cards = tuple(sorted(state.public[r] for r in state.discard))
+        state = _push(state, StepShuffle(Deck.TRAIN, cards), resume(count - len(taken)))
+        return state, taken, True
+    return state, taken, False
+
+
+def _run_step(state: GameState, step: Step) -> GameState:
+    board = europe()
+    match step:
+        case StepShuffle(deck, cards):
+            epoch = state.epoch + 1 if deck is Deck.TRAIN else 0
+            return state.evolve(awaiting=NeedShuffle(deck, epoch, cards))
+        case StepDeal(p, count):
+            state, dealt, _ = _take_cards(state, count, lambda left: StepDeal(p, left))
+            ps = state.players[p]
+            return _with_player(state, p, replace(ps, hand=ps.hand + dealt))
+        case StepDealTickets(p, deck, count):
+            pile = state.ticket_pile if deck is Deck.TICKETS else state.long_pile
+            drawn, pile = pile[:count], pile[count:]
+            state = state.evolve(ticket_pile=pile) if deck is Deck.TICKETS else state.evolve(long_pile=pile)
+            ps = state.players[p]
+            return _with_player(state, p, replace(ps, offered=ps.offered + drawn))
+        case StepFillRow(resets):
+            empty = [slot for slot, ref in enumerate(state.face_up) if ref is None]
+            state, placed, interrupted = _take_cards(state, len(empty), lambda _: StepFillRow(resets))
+            row = list(state.face_up)
+            for slot, ref in zip(empty, placed):
+                row[slot] = ref
+            state = state.evolve(face_up=tuple(row))
+            if not interrupted:  # otherwise the resumed fill queues the check
+                state = _push(state, StepCheckRow(resets))
+            if placed:
+                state = state.evolve(awaiting=NeedReveal(placed))
+            return state
+        case StepCheckRow(resets):
+            shown_row = tuple(r for r in state.face_up if r is not None)
+            locos = sum(1 for r in shown_row if board.card_kind(state.public[r]) == LOCOMOTIVE)
+            if locos >= 3 and resets < MAX_ROW_RESETS:
+                state = state.evolve(discard=state.discard + shown_row, face_up=(None,) * FACE_UP_SLOTS)
+                return _push(state, StepFillRow(resets + 1))
+            return state
+        case StepTunnelReveal(remaining):
+            tunnel = state.tunnel
+            assert tunnel is not None
+            state, turned, _ = _take_cards(state, remaining, StepTunnelReveal)
+            state = state.evolve(tunnel=replace(tunnel, revealed=tunnel.revealed + turned))
+            if turned:
+                state = state.evolve(awaiting=NeedReveal(turned))
+            return state
+        case StepTunnelResolve():
+            tunnel = state.tunnel
+            assert tunnel is not None
+            extra = tunnel_extra(tunnel.color, (board.card_kind(state.public[r]) for r in tunnel.revealed))
+            if extra == 0:
+                route = board.routes[tunnel.route]
+                state = state.evolve(discard=state.discard + tunnel.revealed, tunnel=None)
+                return _take_route(state, state.current, route, tunnel.cards)
+            return state.evolve(tunnel=replace(tunnel, extra=extra), phase=Phase.TUNNEL)
+        case StepAfterDraw():
+            if state.cards_drawn >= 2 or not can_draw_second_card(state):
+                return _end_turn(state)
+            return state
+        case StepBeginTicketChoice():
+            return state.evolve(phase=Phase.SETUP_TICKETS)
+        case StepGameOver():
+            return state.evolve(phase=Phase.OVER)
+    raise AssertionError(f"unknown step {step!r}")
+

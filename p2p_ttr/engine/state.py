@@ -1,0 +1,226 @@
+"""The game state: plain immutable data. ``rules.apply`` is the only way it changes.
+
+Knowledge of card faces is split in two maps:
+
+* ``public``: faces every player has seen (face-up row, discards, cards played,
+  tunnel cards, tickets shown at the end). Identical on every peer.
+* ``private``: faces someone saw alone (a hand card drawn blind, a ticket). A
+  peer's replica holds only its own; the local dealer's omniscient state holds
+  everyone's; ``view.view_for`` cuts it down to one player's.
+
+Everything except ``private`` is the *public state*: the same on every peer that
+folded the same events, which is what ``public_digest`` hashes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from enum import Enum
+from typing import TypeAlias
+
+from .board import STARTING_STATIONS, STARTING_TRAINS
+from .cards import CardRef, Deck
+
+FACE_UP_SLOTS = 5
+STARTING_HAND = 4
+TICKETS_PER_DRAW = 3
+# Undefined by the rulebook: a locomotive-heavy deck can turn three face-up
+# locomotives again and again. We discard and redeal the row at most this many
+# times in a row; after that the row stays as dealt until a card is taken.
+MAX_ROW_RESETS = 3
+
+
+class Phase(Enum):
+    SETUP = "setup"  # chance is setting the table up
+    SETUP_TICKETS = "setup_tickets"  # every player keeps 2+ of their first 4 tickets
+    TURN = "turn"  # ``current`` picks an action (or their second card)
+    TUNNEL = "tunnel"  # ``current`` pays the tunnel's extra cards or gives up
+    TICKETS = "tickets"  # ``current`` keeps 1+ of the tickets just drawn
+    SCORING = "scoring"  # the game is over; held tickets are being revealed
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    hand: tuple[CardRef, ...] = ()
+    tickets: tuple[CardRef, ...] = ()  # kept destination tickets
+    offered: tuple[CardRef, ...] = ()  # tickets drawn and not yet chosen
+    routes: tuple[int, ...] = ()
+    stations: tuple[str, ...] = ()
+    trains: int = STARTING_TRAINS
+
+    @property
+    def stations_left(self) -> int:
+        return STARTING_STATIONS - len(self.stations)
+
+
+@dataclass(frozen=True, slots=True)
+class Tunnel:
+    """A tunnel claim waiting on its three turned cards and then on the player."""
+
+    route: int
+    cards: tuple[CardRef, ...]  # the first payment, shown, still in the hand
+    color: str | None  # the colour played; None when paid with locomotives only
+    revealed: tuple[CardRef, ...] = ()
+    extra: int = 0  # how many more cards the turned cards ask for
+
+
+# --- what the engine waits for from chance --------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NeedShuffle:
+    """Shuffle ``cards`` (card ids, canonical order) into ``deck`` epoch ``epoch``."""
+
+    deck: Deck
+    epoch: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NeedReveal:
+    """Show everyone the faces of ``refs``."""
+
+    refs: tuple[CardRef, ...]
+
+
+ChanceRequest: TypeAlias = NeedShuffle | NeedReveal
+
+
+# --- the engine's internal to-do list ------------------------------------
+# An action may need chance half-way (a reshuffle while refilling the row, the
+# tunnel cards); steps let the engine stop there and resume where it left off.
+
+
+@dataclass(frozen=True, slots=True)
+class StepShuffle:
+    deck: Deck
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StepDeal:
+    player: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepDealTickets:
+    player: int
+    deck: Deck
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepFillRow:
+    resets: int = 0  # resets already done in this refill (see MAX_ROW_RESETS)
+
+
+@dataclass(frozen=True, slots=True)
+class StepCheckRow:
+    resets: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepTunnelReveal:
+    remaining: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepTunnelResolve:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StepAfterDraw:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StepBeginTicketChoice:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StepGameOver:
+    pass
+
+
+Step: TypeAlias = (
+    StepShuffle
+    | StepDeal
+    | StepDealTickets
+    | StepFillRow
+    | StepCheckRow
+    | StepTunnelReveal
+    | StepTunnelResolve
+    | StepAfterDraw
+    | StepBeginTicketChoice
+    | StepGameOver
+)
+
+
+@dataclass(frozen=True)
+class GameState:
+    n_players: int
+    players: tuple[PlayerState, ...]
+    phase: Phase = Phase.SETUP
+    current: int = 0
+    turn: int = 0  # turns completed
+    cards_drawn: int = 0  # train cards taken so far this turn (a face-up locomotive counts 2)
+    draw_pile: tuple[CardRef, ...] = ()  # top first
+    discard: tuple[CardRef, ...] = ()
+    face_up: tuple[CardRef | None, ...] = (None,) * FACE_UP_SLOTS
+    epoch: int = -1  # epoch of the current train draw pile
+    ticket_pile: tuple[CardRef, ...] = ()  # top first
+    long_pile: tuple[CardRef, ...] = ()
+    route_owner: tuple[int | None, ...] = ()
+    tunnel: Tunnel | None = None
+    final_turns_left: int | None = None  # set when someone ends a turn with <= 2 trains
+    passes: int = 0  # consecutive turns in which nobody could act
+    stalled: bool = False
+    steps: tuple[Step, ...] = ()
+    awaiting: ChanceRequest | None = None
+    public: Mapping[CardRef, int] = field(default_factory=dict)
+    private: Mapping[CardRef, int] = field(default_factory=dict)
+
+    def evolve(self, **changes: object) -> GameState:
+        """A copy with ``changes``: ``dataclasses.replace`` without its cost.
+
+        The engine makes several states per event; replace() re-runs __init__
+        over every field each time and was the largest cost of a whole game.
+        Copying the instance dict is safe because every field is immutable.
+        """
+        assert _STATE_FIELDS.issuperset(changes), f"not GameState fields: {set(changes) - _STATE_FIELDS}"
+        new = object.__new__(GameState)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
+
+    def face(self, ref: CardRef) -> int | None:
+        """The card id behind ``ref`` if this state knows it."""
+        known = self.public.get(ref)
+        return known if known is not None else self.private.get(ref)
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+
+_STATE_FIELDS = frozenset(f.name for f in fields(GameState))
+
+
+def public_digest(state: GameState) -> str:
+    """SHA-256 over the public state: equal on every peer that folded the same log."""
+    h = hashlib.sha256()
+    for f in fields(state):
+        if f.name == "private":
+            continue
+        value = getattr(state, f.name)
+        if f.name == "public":
+            value = sorted(value.items())
+        h.update(f.name.encode())
+        h.update(repr(value).encode())
+    return h.hexdigest()

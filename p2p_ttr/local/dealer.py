@@ -1,0 +1,45 @@
+"""A seeded dealer that plays chance for a game in one process.
+
+It knows every card (it did the shuffling), answers the engine's requests for
+shuffles and reveals, and shows each player the cards they drew. Its shuffles
+come from ``random.Random(seed)``, so a seed replays the same game.
+"""
+
+from __future__ import annotations
+
+import random
+
+from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.engine.events import Chance, Peek, Reveal, Shuffled
+from p2p_ttr.engine.state import GameState, NeedReveal, NeedShuffle
+
+
+class LocalDealer:
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+        self._faces: dict[CardRef, int] = {}
+
+    def face(self, ref: CardRef) -> int:
+        return self._faces[ref]
+
+    def answer(self, state: GameState) -> Chance | None:
+        """The chance event ``state`` waits for, if any."""
+        need = state.awaiting
+        if isinstance(need, NeedShuffle):
+            cards = list(need.cards)
+            self._rng.shuffle(cards)
+            for pos, card in enumerate(cards):
+                self._faces[CardRef(need.deck, need.epoch, pos)] = card
+            return Shuffled(need.deck, need.epoch)
+        if isinstance(need, NeedReveal):
+            return Reveal(tuple((ref, self._faces[ref]) for ref in need.refs))
+        return None
+
+    def peeks(self, state: GameState) -> list[Peek]:
+        """Show every player the cards they hold whose faces they do not know yet."""
+        out = []
+        for p, ps in enumerate(state.players):
+            unseen = [r for r in ps.hand + ps.offered + ps.tickets if state.face(r) is None]
+            if unseen:
+                out.append(Peek(p, tuple((r, self._faces[r]) for r in unseen)))
+        return out

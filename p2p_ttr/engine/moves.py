@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from itertools import combinations
 
-from .board import LOCOMOTIVE, europe
+from .board import GRAY, LOCOMOTIVE, europe
 from .cards import CardRef
 from .events import (
     AbandonTunnel,
@@ -138,13 +138,20 @@ def claim_actions(state: GameState, player: int, limit: int | None = None) -> li
     if not by_kind:
         return []
     counts = _counts(by_kind)
+    locos = counts.get(LOCOMOTIVE, 0)
+    most = max((n for k, n in counts.items() if k != LOCOMOTIVE), default=0)
     # Many routes share colour, length and ferry count: price each shape once.
     priced: dict[tuple[str, int, int], list[Payment]] = {}
     actions: list[Action] = []
     owners = state.route_owner
     for route in board.routes:
-        # Fast path for the common refusal; claim_problem stays the judge.
-        if owners[route.id] is not None or claim_problem(state, player, route) is not None:
+        # Cheap necessary conditions first (taken; too few cards to ever pay);
+        # claim_problem and route_payments stay the judges.
+        if owners[route.id] is not None or locos < route.ferry_locomotives:
+            continue
+        if route.length > locos + (most if route.color == GRAY else counts.get(route.color, 0)):
+            continue
+        if claim_problem(state, player, route) is not None:
             continue
         shape = (route.color, route.length, route.ferry_locomotives)
         if shape not in priced:

@@ -18,6 +18,9 @@ class LocalDealer:
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
         self._faces: dict[CardRef, int] = {}
+        # Per player, the card tuples last shown in full: tuples are replaced,
+        # never changed, so an identical object means nothing new to show.
+        self._shown: dict[int, tuple[object, object, object]] = {}
 
     def face(self, ref: CardRef) -> int:
         return self._faces[ref]
@@ -39,7 +42,12 @@ class LocalDealer:
         """Show every player the cards they hold whose faces they do not know yet."""
         out = []
         for p, ps in enumerate(state.players):
+            held = (ps.hand, ps.offered, ps.tickets)
+            if self._shown.get(p) is not None and all(a is b for a, b in zip(held, self._shown[p])):
+                continue
             unseen = [r for r in ps.hand + ps.offered + ps.tickets if state.face(r) is None]
             if unseen:
                 out.append(Peek(p, tuple((r, self._faces[r]) for r in unseen)))
+            else:
+                self._shown[p] = held
         return out

@@ -134,6 +134,15 @@ class Shuffled:
 
 
 @dataclass(frozen=True, slots=True)
+class Remasked:
+    """The tickets asked for by ``NeedRemask`` are under the deck as ``epoch``."""
+
+    deck: Deck
+    epoch: int
+    TAG: ClassVar[str] = "remasked"
+
+
+@dataclass(frozen=True, slots=True)
 class Reveal:
     """These cards are shown to everyone."""
 
@@ -150,7 +159,7 @@ class Peek:
     TAG: ClassVar[str] = "peek"
 
 
-Chance: TypeAlias = Shuffled | Reveal | Peek
+Chance: TypeAlias = Shuffled | Remasked | Reveal | Peek
 Event: TypeAlias = Action | Chance
 
 ACTION_TYPES: tuple[type[Action], ...] = (
@@ -164,7 +173,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     BuildStation,
     Pass,
 )
-CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Reveal, Peek)
+CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Remasked, Reveal, Peek)
 
 
 def is_action(event: Event) -> bool:
@@ -202,7 +211,7 @@ def to_wire(event: Event) -> list[Any]:
             return [event.TAG, p, _refs_to_wire(keep), _refs_to_wire(bottom)]
         case BuildStation(p, city, cards):
             return [event.TAG, p, city, _refs_to_wire(cards)]
-        case Shuffled(deck, epoch):
+        case Shuffled(deck, epoch) | Remasked(deck, epoch):
             return [event.TAG, int(deck), epoch]
         case Reveal(cards):
             return [event.TAG, _faces_to_wire(cards)]
@@ -285,6 +294,7 @@ _ARITY = {
     KeepTickets.TAG: 4,
     BuildStation.TAG: 4,
     Shuffled.TAG: 3,
+    Remasked.TAG: 3,
     Reveal.TAG: 2,
     Peek.TAG: 3,
 }
@@ -324,6 +334,8 @@ def event_from_wire(data: object) -> Event:
         return BuildStation(_player(f[0]), _city(f[1]), _refs(f[2], 3))
     if tag == Shuffled.TAG:
         return Shuffled(Deck(_int(f[0], 0, len(Deck) - 1, "deck")), _int(f[1], 0, MAX_EPOCH, "epoch"))
+    if tag == Remasked.TAG:
+        return Remasked(Deck(_int(f[0], 0, len(Deck) - 1, "deck")), _int(f[1], 0, MAX_EPOCH, "epoch"))
     if tag == Reveal.TAG:
         return Reveal(_faces(f[0]))
     assert tag == Peek.TAG

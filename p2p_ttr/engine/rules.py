@@ -31,6 +31,7 @@ from .events import (
     Pass,
     PayTunnel,
     Peek,
+    Remasked,
     Reveal,
     Shuffled,
     card_id_range,
@@ -49,6 +50,7 @@ from .state import (
     STARTING_HAND,
     TICKETS_PER_DRAW,
     GameState,
+    NeedRemask,
     NeedReveal,
     NeedShuffle,
     Phase,
@@ -59,8 +61,10 @@ from .state import (
     StepCheckRow,
     StepDeal,
     StepDealTickets,
+    StepEndTurn,
     StepFillRow,
     StepGameOver,
+    StepRemask,
     StepShuffle,
     StepTunnelResolve,
     StepTunnelReveal,
@@ -102,7 +106,7 @@ def new_game(n_players: int) -> GameState:
 def apply(state: GameState, event: Event) -> GameState:
     """The state after ``event``; raises EngineError (state untouched) if refused."""
     match event:
-        case Shuffled() | Reveal() | Peek():
+        case Shuffled() | Remasked() | Reveal() | Peek():
             state = _apply_chance(state, event)
         case _:
             state = _apply_action(state, event)
@@ -430,8 +434,12 @@ def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: t
         if not any(other.offered for other in state.players):
             state = state.evolve(phase=Phase.TURN, current=0)
         return state
-    state = state.evolve(ticket_pile=state.ticket_pile + bottom, phase=Phase.TURN)
-    return _end_turn(state)
+    state = state.evolve(phase=Phase.TURN)
+    if not bottom:
+        return _end_turn(state)
+    # Returned tickets go under the deck re-encrypted (see NeedRemask): their
+    # old references were opened for this player and must not be reused.
+    return _push(state, StepRemask(Deck.TICKETS, bottom), StepEndTurn())
 
 
 def _end_turn(state: GameState) -> GameState:
@@ -463,8 +471,14 @@ def _finish(state: GameState) -> GameState:
 # Chance
 
 
-def _apply_chance(state: GameState, event: Shuffled | Reveal | Peek) -> GameState:
+def _apply_chance(state: GameState, event: Shuffled | Remasked | Reveal | Peek) -> GameState:
     match event:
+        case Remasked(deck, epoch):
+            need = state.awaiting
+            if not isinstance(need, NeedRemask) or (need.deck, need.epoch) != (deck, epoch):
+                raise BadChance(f"no re-masking of {deck.name.lower()} epoch {epoch} was asked for")
+            fresh = tuple(CardRef(deck, epoch, i) for i in range(len(need.refs)))
+            return state.evolve(awaiting=None, ticket_pile=state.ticket_pile + fresh, ticket_epoch=epoch)
         case Shuffled(deck, epoch):
             need = state.awaiting
             if not isinstance(need, NeedShuffle) or (need.deck, need.epoch) != (deck, epoch):
@@ -608,5 +622,9 @@ def _run_step(state: GameState, step: Step) -> GameState:
             return state.evolve(phase=Phase.SETUP_TICKETS)
         case StepGameOver():
             return state.evolve(phase=Phase.OVER)
+        case StepRemask(deck, refs):
+            return state.evolve(awaiting=NeedRemask(deck, state.ticket_epoch + 1, refs))
+        case StepEndTurn():
+            return _end_turn(state)
     raise AssertionError(f"unknown step {step!r}")
 

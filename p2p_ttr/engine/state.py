@@ -86,7 +86,18 @@ class NeedReveal:
     refs: tuple[CardRef, ...]
 
 
-ChanceRequest: TypeAlias = NeedShuffle | NeedReveal
+@dataclass(frozen=True, slots=True)
+class NeedRemask:
+    """Put ``refs`` (tickets a player returned) under the deck as ``deck`` epoch
+    ``epoch``, positions 0.. in this order, each card re-encrypted so that no
+    earlier decryption share opens it again."""
+
+    deck: Deck
+    epoch: int
+    refs: tuple[CardRef, ...]
+
+
+ChanceRequest: TypeAlias = NeedShuffle | NeedReveal | NeedRemask
 
 
 # --- the engine's internal to-do list ------------------------------------
@@ -148,6 +159,17 @@ class StepGameOver:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class StepRemask:
+    deck: Deck
+    refs: tuple[CardRef, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StepEndTurn:
+    pass
+
+
 Step: TypeAlias = (
     StepShuffle
     | StepDeal
@@ -159,6 +181,8 @@ Step: TypeAlias = (
     | StepAfterDraw
     | StepBeginTicketChoice
     | StepGameOver
+    | StepRemask
+    | StepEndTurn
 )
 
 
@@ -174,6 +198,7 @@ class GameState:
     discard: tuple[CardRef, ...] = ()
     face_up: tuple[CardRef | None, ...] = (None,) * FACE_UP_SLOTS
     epoch: int = -1  # epoch of the current train draw pile
+    ticket_epoch: int = 0  # latest epoch of the ticket deck (returned tickets start a new one)
     ticket_pile: tuple[CardRef, ...] = ()  # top first
     long_pile: tuple[CardRef, ...] = ()
     route_owner: tuple[int | None, ...] = ()

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 
 from p2p_ttr.engine.cards import CardRef
-from p2p_ttr.engine.events import Chance, Peek, Reveal, Shuffled
-from p2p_ttr.engine.state import GameState, NeedReveal, NeedShuffle
+from p2p_ttr.engine.events import Chance, Peek, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle
 
 
 class LocalDealer:
@@ -34,6 +34,10 @@ class LocalDealer:
             for pos, card in enumerate(cards):
                 self._faces[CardRef(need.deck, need.epoch, pos)] = card
             return Shuffled(need.deck, need.epoch)
+        if isinstance(need, NeedRemask):
+            for pos, old in enumerate(need.refs):
+                self._faces[CardRef(need.deck, need.epoch, pos)] = self._faces[old]
+            return Remasked(need.deck, need.epoch)
         if isinstance(need, NeedReveal):
             return Reveal(tuple((ref, self._faces[ref]) for ref in need.refs))
         return None

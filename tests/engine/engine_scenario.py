@@ -12,9 +12,9 @@ from dataclasses import replace
 
 from p2p_ttr.engine.board import LOCOMOTIVE, europe
 from p2p_ttr.engine.cards import CardRef, Deck
-from p2p_ttr.engine.events import Chance, Reveal, Shuffled
+from p2p_ttr.engine.events import Chance, Remasked, Reveal, Shuffled
 from p2p_ttr.engine.rules import apply
-from p2p_ttr.engine.state import GameState, NeedReveal, NeedShuffle, Phase, PlayerState
+from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, Phase, PlayerState
 
 BOARD = europe()
 
@@ -148,6 +148,9 @@ class ScenarioDealer:
         need = state.awaiting
         if isinstance(need, NeedReveal):
             return Reveal(tuple((r, self.face(state, r)) for r in need.refs))
+        if isinstance(need, NeedRemask):
+            self._remasked = dict(zip(range(len(need.refs)), need.refs))
+            return Remasked(need.deck, need.epoch)
         if isinstance(need, NeedShuffle):
             self.shuffled.append(need)
             self._epoch_cards = sorted(need.cards, key=self.reshuffle_key)
@@ -156,6 +159,8 @@ class ScenarioDealer:
         return None
 
     def face(self, state: GameState, ref: CardRef) -> int:
+        if ref.deck is not Deck.TRAIN and ref.epoch > 0:
+            return self.face(state, self._remasked[ref.pos])
         if ref.deck is Deck.TRAIN and ref.epoch > 0:
             return self._epoch_cards[ref.pos]
         if ref.deck is Deck.LONG:

@@ -11,7 +11,8 @@ from p2p_ttr.engine.events import BuildStation, ClaimRoute, DrawBlind, DrawTicke
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.rules import apply
-from p2p_ttr.engine.state import NeedReveal, Phase
+from p2p_ttr.engine.cards import CardRef, Deck
+from p2p_ttr.engine.state import NeedRemask, NeedReveal, Phase
 
 L = LOCOMOTIVE
 
@@ -25,11 +26,16 @@ def test_drawing_tickets_offers_three_and_keeps_at_least_one() -> None:
         apply(state, KeepTickets(0, (), offered))
     with pytest.raises(IllegalMove, match="exactly once"):
         apply(state, KeepTickets(0, offered[:1], offered[1:2]))
-    # keep one; the other two go under the deck in the order the player chose
-    after = play(state, KeepTickets(0, offered[:1], (offered[2], offered[1])))
+    # keep one; the other two go under the deck in the order the player chose,
+    # re-masked as a new epoch of the ticket deck so no old share opens them
+    keep = KeepTickets(0, offered[:1], (offered[2], offered[1]))
+    asked = apply(state, keep)
+    assert isinstance(asked.awaiting, NeedRemask) and asked.awaiting.refs == (offered[2], offered[1])
+    assert asked.current == 0  # the turn ends once the tickets are under the deck
+    after = play(state, keep)
     assert after.players[0].tickets == offered[:1]
-    assert after.ticket_pile == (ticket_ref(8), offered[2], offered[1])
-    assert after.current == 1
+    assert after.ticket_pile == (ticket_ref(8), CardRef(Deck.TICKETS, 1, 0), CardRef(Deck.TICKETS, 1, 1))
+    assert after.current == 1 and after.ticket_epoch == 1
     # returned tickets are forgotten, as they go back face down
     assert offered[1] not in after.private and offered[2] not in after.private
 

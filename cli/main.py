@@ -13,6 +13,7 @@ from cli.registry import Command, UsageError
 COMMAND_MODULES: tuple[str, ...] = (
     "cli.commands.selfplay",
     "cli.commands.score",
+    "cli.commands.verify",
 )
 
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+from pathlib import Path
 from typing import Any
 
 from cli.registry import Command, UsageError
 from p2p_ttr.bots.random_bot import RandomBot
+from p2p_ttr.local.crypto_game import play_crypto_game
 from p2p_ttr.local.game import play_local_game
 from p2p_ttr.local.summary import game_summary
+from p2p_ttr.table.logfile import write_log
 
 BOT_NAMES = ("Anna", "Boris", "Chiara", "Dmitri", "Elena")
 
@@ -19,16 +22,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, help="number of players, 2 to 5 (default 4)")
     parser.add_argument("--seed", type=int, default=None, help="replay a game: same seed, same game (default: random)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object describing the game")
+    parser.add_argument(
+        "--crypto",
+        action="store_true",
+        help="play with the mental-poker deck: every player is a separate peer with its own keys "
+        "that sees only its own cards, exchanging only signed messages",
+    )
+    parser.add_argument("--log", type=Path, help="with --crypto: write the signed game log here (for `ttr verify`)")
 
 
 def run(args: argparse.Namespace) -> int:
     if not 2 <= args.players <= 5:
         raise UsageError(f"--players must be 2 to 5, not {args.players}")
+    if args.log and not args.crypto:
+        raise UsageError("--log needs --crypto (only a crypto game has a signed log)")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     names = BOT_NAMES[: args.players]
     bots = [RandomBot(seed * 7919 + p, name=names[p]) for p in range(args.players)]
-    game = play_local_game(args.players, seed, bots, record=False)
-    summary = game_summary(game.final, names, seed)
+    if args.crypto:
+        game = play_crypto_game(seed, bots, names)
+        final = game.peers[0].table.engine
+        assert final is not None and game.peers[0].table.game_id is not None
+        summary = game_summary(final, names, seed)
+        summary["game_id"] = game.peers[0].table.game_id.hex()
+        if args.log:
+            write_log(args.log, game.peers[0].table.game_id, game.log)
+            summary["log"] = str(args.log)
+    else:
+        summary = game_summary(play_local_game(args.players, seed, bots, record=False).final, names, seed)
     if args.json:
         print(json.dumps(summary))
     else:

@@ -14,6 +14,7 @@ Identifiers used everywhere else in the project:
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -102,7 +103,7 @@ class Board:
         )
 
     def find_city(self, name: str) -> str | None:
-        """The city called ``name`` (case- and accent-insensitive), if any."""
+        """The city called ``name`` (ignoring case, spaces and accents), if any."""
         key = _fold(name)
         for city in self.cities:
             if _fold(city) == key:
@@ -110,8 +111,16 @@ class Board:
         return None
 
 
+# Letters NFKD does not split into a base letter and an accent.
+_UNDECOMPOSABLE = str.maketrans({"ø": "o", "Ø": "O", "ß": "ss", "æ": "ae", "Æ": "Ae"})
+
+
 def _fold(name: str) -> str:
-    return name.strip().casefold().replace(" ", "")
+    """'  München ' -> 'munchen', 'København' -> 'kobenhavn': the map spells
+    its cities in plain ASCII, players may not."""
+    decomposed = unicodedata.normalize("NFKD", name.translate(_UNDECOMPOSABLE))
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return plain.strip().casefold().replace(" ", "")
 
 
 def board_from_dict(data: dict[str, Any]) -> Board:

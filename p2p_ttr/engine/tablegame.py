@@ -13,7 +13,7 @@ route have the same name: the first player to name it gets one side, the next
 one the other. ``routes``, ``stations`` and ``tickets`` may be omitted (none).
 
 This module turns such text into validated :class:`TableGame` values (board
-ids plus player names) or raises :class:`TableError` with a one-line message
+ids plus player names) or raises :class:`ScoreSheetError` with a one-line message
 naming the problem and the player. It does no I/O, so anything that receives a
 game written by people (the ``ttr score`` command, a replicated table) can
 share it.
@@ -41,9 +41,8 @@ _QUOTED_MAX = 40  # longer text from the input is cut in messages
 _GAME_KEYS = frozenset({"players"})
 _PLAYER_KEYS = frozenset({"name", "routes", "stations", "tickets"})
 _COLOUR_ALIASES = {"grey": GRAY}
-
-
-class TableError(ValueError):
+# Letters that Unicode does not split into a base letter and an accent.
+class ScoreSheetError(ValueError):
     """Input that is not a valid game; the message is one line for people."""
 
 
@@ -56,23 +55,23 @@ class TableGame:
 def decode_input(data: bytes) -> str:
     """The text of an input of at most :data:`MAX_INPUT_BYTES` UTF-8 bytes."""
     if len(data) > MAX_INPUT_BYTES:
-        raise TableError(f"input is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
+        raise ScoreSheetError(f"input is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise TableError(f"input is not UTF-8 text (byte {exc.start})") from None
+        raise ScoreSheetError(f"input is not UTF-8 text (byte {exc.start})") from None
 
 
 def parse_games(board: Board, text: str) -> list[TableGame]:
     """The games in ``text``: one JSON object, or JSON Lines with one game per
     (non-blank) line, in which case messages start with "line N: "."""
     if not text.strip():
-        raise TableError("no game in the input")
+        raise ScoreSheetError("no game in the input")
     try:
         document = json.loads(text)
     except (ValueError, RecursionError) as whole_error:
         if not _looks_like_json_lines(text):
-            raise TableError(f"unreadable JSON: {_reason(whole_error)}") from None
+            raise ScoreSheetError(f"unreadable JSON: {_reason(whole_error)}") from None
         return _parse_json_lines(board, text)
     return [parse_game(board, document)]
 
@@ -80,7 +79,7 @@ def parse_games(board: Board, text: str) -> list[TableGame]:
 def _looks_like_json_lines(text: str) -> bool:
     """Whether the first non-blank line is a JSON value by itself (so a broken
     pretty-printed object is reported as a whole, not as a bad line 1)."""
-    first = next(line for line in text.splitlines() if line.strip())
+    first = next(line for line in _lines(text) if line.strip())
     try:
         json.loads(first)
     except (ValueError, RecursionError):
@@ -90,20 +89,26 @@ def _looks_like_json_lines(text: str) -> bool:
 
 def _parse_json_lines(board: Board, text: str) -> list[TableGame]:
     games: list[TableGame] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(_lines(text), start=1):
         if not line.strip():
             continue
         if len(games) == MAX_GAMES:
-            raise TableError(f"line {number}: more than {MAX_GAMES} games in one input")
+            raise ScoreSheetError(f"line {number}: more than {MAX_GAMES} games in one input")
         try:
             document = json.loads(line)
         except (ValueError, RecursionError) as exc:
-            raise TableError(f"line {number}: unreadable JSON: {_reason(exc)}") from None
+            raise ScoreSheetError(f"line {number}: unreadable JSON: {_reason(exc)}") from None
         try:
             games.append(parse_game(board, document))
-        except TableError as exc:
-            raise TableError(f"line {number}: {exc}") from None
+        except ScoreSheetError as exc:
+            raise ScoreSheetError(f"line {number}: {exc}") from None
     return games
+
+
+def _lines(text: str) -> list[str]:
+    # Not str.splitlines(): it also splits at U+2028 and friends, which JSON
+    # allows unescaped inside strings. A trailing "\r" is JSON whitespace.
+    return text.split("\n")
 
 
 def _reason(exc: BaseException) -> str:
@@ -116,27 +121,27 @@ def parse_game(board: Board, document: object) -> TableGame:
     """One game from its decoded JSON value; checks it could end a legal game
     (see :func:`p2p_ttr.engine.scoring.check_claims`)."""
     if not isinstance(document, dict):
-        raise TableError('a game must be a JSON object with "players"')
+        raise ScoreSheetError('a game must be a JSON object with "players"')
     _reject_unknown_keys(document, _GAME_KEYS, "in the game")
     players = document.get("players")
     if not isinstance(players, list):
-        raise TableError('"players" must be a list of players')
+        raise ScoreSheetError('"players" must be a list of players')
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise TableError(f"{MIN_PLAYERS}..{MAX_PLAYERS} players required, got {len(players)}")
+        raise ScoreSheetError(f"{MIN_PLAYERS}..{MAX_PLAYERS} players required, got {len(players)}")
     names = _player_names(players)
     resolver = _Resolver(board)
     claims: list[PlayerClaims] = []
     for player, name in zip(players, names, strict=True):
         try:
             claims.append(resolver.player_claims(player))
-        except TableError as exc:
-            raise TableError(f"player {_quote(name)}: {exc}") from None
+        except ScoreSheetError as exc:
+            raise ScoreSheetError(f"player {_quote(name)}: {exc}") from None
     try:
         check_claims(board, claims, [_quote(n) for n in names])
     except ClaimError as exc:
         if exc.player is None:
-            raise TableError(exc.reason) from None
-        raise TableError(f"player {_quote(names[exc.player])}: {exc.reason}") from None
+            raise ScoreSheetError(exc.reason) from None
+        raise ScoreSheetError(f"player {_quote(names[exc.player])}: {exc.reason}") from None
     return TableGame(tuple(names), tuple(claims))
 
 
@@ -146,17 +151,17 @@ def _player_names(players: Sequence[object]) -> list[str]:
     seen: set[str] = set()
     for seat, player in enumerate(players, start=1):
         if not isinstance(player, dict):
-            raise TableError(f"player {seat}: a player must be a JSON object")
+            raise ScoreSheetError(f"player {seat}: a player must be a JSON object")
         name = player.get("name")
         if not isinstance(name, str) or not name.strip():
-            raise TableError(f'player {seat}: "name" must be a non-empty string')
+            raise ScoreSheetError(f'player {seat}: "name" must be a non-empty string')
         if len(name) > MAX_NAME_LENGTH or not name.isprintable():
-            raise TableError(
+            raise ScoreSheetError(
                 f"player {seat}: a name must be at most {MAX_NAME_LENGTH} printable characters"
             )
         _reject_unknown_keys(player, _PLAYER_KEYS, f"for player {_quote(name)}")
         if name.casefold() in seen:
-            raise TableError(f"player {_quote(name)}: two players have this name")
+            raise ScoreSheetError(f"player {_quote(name)}: two players have this name")
         seen.add(name.casefold())
         names.append(name)
     return names
@@ -165,7 +170,7 @@ def _player_names(players: Sequence[object]) -> list[str]:
 def _reject_unknown_keys(obj: Mapping[str, object], allowed: frozenset[str], where: str) -> None:
     for key in obj:
         if key not in allowed:
-            raise TableError(f"unknown key {_quote(key)} {where}")
+            raise ScoreSheetError(f"unknown key {_quote(key)} {where}")
 
 
 class _Resolver:
@@ -185,7 +190,7 @@ class _Resolver:
     def city(self, name: str) -> str:
         city = self.board.find_city(name)
         if city is None:
-            raise TableError(f"unknown city {_quote(name)}")
+            raise ScoreSheetError(f"unknown city {_quote(name)}")
         return city
 
     def route(self, item: Sequence[str]) -> int:
@@ -194,7 +199,7 @@ class _Resolver:
         between = self.board.routes_between(a, b)
         sides = [r.id for r in between if r.color == colour]
         if not sides:
-            raise TableError(f"unknown route {_describe_route(a, b, item[2], between)}")
+            raise ScoreSheetError(f"unknown route {_describe_route(a, b, item[2], between)}")
         # A second naming of a double gets the free side; naming a route more
         # often than it exists picks a taken side, which check_claims reports.
         side = next((r for r in sides if r not in self.named_routes), sides[0])
@@ -206,7 +211,7 @@ class _Resolver:
         for ticket in self.board.tickets:
             if {ticket.a, ticket.b} == {a, b}:
                 return ticket.id
-        raise TableError(f"unknown ticket {a}-{b}: the map has no such ticket")
+        raise ScoreSheetError(f"unknown ticket {a}-{b}: the map has no such ticket")
 
 
 def _describe_route(a: str, b: str, colour: str, between: Sequence[Route]) -> str:
@@ -221,27 +226,35 @@ def _list_of(player: Mapping[str, object], key: str, size: int) -> list[list[str
     items = player.get(key, [])
     shape = f'"{key}" must be a list of [{", ".join(["city"] * 2 + ["colour"] * (size - 2))}]'
     if not isinstance(items, list):
-        raise TableError(shape)
+        raise ScoreSheetError(shape)
     for item in items:
         if (
             not isinstance(item, list)
             or len(item) != size
             or not all(isinstance(part, str) for part in item)
         ):
-            raise TableError(f"{shape}, got {_shorten(json.dumps(item))}")
+            raise ScoreSheetError(f"{shape}, got {_show(item)}")
     return items
 
 
 def _list_of_strings(player: Mapping[str, object], key: str) -> list[str]:
     items = player.get(key, [])
     if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
-        raise TableError(f'"{key}" must be a list of city names')
+        raise ScoreSheetError(f'"{key}" must be a list of city names')
     return items
 
 
 def _quote(text: str) -> str:
     """``text`` quoted for a one-line message: escaped and cut short."""
     return json.dumps(_shorten(text))
+
+
+def _show(value: object) -> str:
+    """A JSON value from the input, cut short for a message."""
+    try:
+        return _shorten(json.dumps(value))
+    except (ValueError, RecursionError):  # nested about as deep as the decoder allows
+        return "a deeply nested value"
 
 
 def _shorten(text: str) -> str:

@@ -1,0 +1,90 @@
+"""`ttr verify FILE`: audit a finished game's log from scratch."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from cli.registry import Command
+from p2p_ttr.table.logfile import LogFileError, read_log
+from p2p_ttr.table.verify import Verdict, verify_entries
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("log", type=Path, help="the game log (written by `ttr selfplay --crypto --log` or by a peer)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the report")
+    parser.add_argument("-v", "--verbose", action="store_true", help="one line per shuffle, share and card opened")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        _, entries = read_log(args.log)
+    except LogFileError as exc:
+        print(f"ttr verify: {exc}")
+        return 2
+    verdict = verify_entries(entries)
+    if args.json:
+        print(json.dumps(verdict_json(verdict)))
+    else:
+        print("\n".join(report_lines(verdict, args.verbose)))
+    return 0 if verdict.fair else 1
+
+
+def verdict_json(v: Verdict) -> dict[str, Any]:
+    first = v.findings[0] if v.findings else None
+    out: dict[str, Any] = {
+        "fair": v.fair,
+        "entries": v.entries,
+        "players": list(v.names),
+        "findings": [{"entry": f.entry, "seat": f.seat, "code": f.code, "reason": f.reason} for f in v.findings],
+        "blame": None if first is None else {"entry": first.entry, "seat": first.seat},
+    }
+    if v.deck is not None:
+        out["checked"] = {
+            "shuffles": len(v.deck.shuffles),
+            "decks": len(v.deck.decks),
+            "shares": len(v.deck.shares),
+            "openings": len(v.deck.openings),
+        }
+    if v.score is not None:
+        out["scores"] = [p.total for p in v.score.players]
+        out["winner"] = v.score.ranking[0]
+    return out
+
+
+def report_lines(v: Verdict, verbose: bool) -> list[str]:
+    lines = [f"{v.entries} log entries; players: {', '.join(v.names) or '(none)'}"]
+    if v.deck is not None:
+        d = v.deck
+        lines.append(
+            f"checked {len(d.keys)} keys, {len(d.shuffles)} shuffle steps, {len(d.decks)} deck epochs, "
+            f"{len(d.shares)} decryption shares, {len(d.openings)} cards opened"
+        )
+        if verbose:
+            lines += list(d.lines())
+    if v.score is not None:
+        for place, p in enumerate(v.score.ranking, start=1):
+            sc = v.score.players[p]
+            lines.append(
+                f"  {place}. {v.names[p]:<12} {sc.total:>4} points "
+                f"(routes {sc.routes}, tickets {sc.tickets:+}, stations {sc.stations}, express {sc.express})"
+            )
+    if v.fair:
+        lines.append("VERIFIED: every signature, shuffle, share, move and score checks out.")
+    else:
+        for f in v.findings:
+            name = f" ({v.names[f.seat]})" if f.seat is not None and f.seat < len(v.names) else ""
+            lines.append(f"NOT VERIFIED: {f.line()}{name}")
+    return lines
+
+
+COMMAND = Command(
+    name="verify",
+    help="audit a finished game's log: signatures, shuffles, shares, moves and scores",
+    description="Re-execute a game log from scratch. Exit 0 if the game was fair, 1 naming the seat "
+    "and log entry of the first deviation, 2 if the file cannot be read.",
+    add_arguments=add_arguments,
+    run=run,
+)

@@ -1,0 +1,78 @@
+"""A whole game among in-process peers that share nothing but encoded bytes.
+
+Each peer has its own identity, secrets and replica; seat 0's replica checks
+each message before it is sequenced (as the host will), then every other
+replica folds the same entry. The result is the signed log and every replica.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from p2p_ttr.bots.base import Bot
+from p2p_ttr.table.identity import Identity
+from p2p_ttr.table.messages import Seat
+from p2p_ttr.table.peer import Peer
+
+# Far above any real game's message count; turns a bug into an error, not a hang.
+MAX_MESSAGES = 50_000
+
+
+class SeededSource:
+    """Reproducible random bytes (counter-mode SHA-256) so that ``--seed``
+    replays a game. Real games use the OS generator instead."""
+
+    def __init__(self, seed: bytes) -> None:
+        self._seed = seed
+        self._counter = 0
+
+    def __call__(self, n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            self._counter += 1
+            out += hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
+        return out[:n]
+
+    def __repr__(self) -> str:
+        return "SeededSource(<redacted>)"
+
+
+@dataclass
+class CryptoGame:
+    log: list[bytes]
+    peers: list[Peer]
+
+
+class GameStuck(RuntimeError):
+    pass
+
+
+def play_crypto_game(seed: int, bots: Sequence[Bot], names: Sequence[str]) -> CryptoGame:
+    n = len(bots)
+    sources = [SeededSource(b"p2p_ttr/selfplay/%d/%d" % (seed, p)) for p in range(n)]
+    identities = [Identity.from_bytes(src(32)) for src in sources]
+    peers = [Peer(p, identities[p], bots[p].choose, sources[p]) for p in range(n)]
+    seats = tuple(Seat(names[p], identities[p].public) for p in range(n))
+    log: list[bytes] = []
+
+    def sequence(raw: bytes) -> None:
+        peers[0].table.receive(raw)  # the sequencer checks before it relays
+        for peer in peers[1:]:
+            peer.table.receive(raw)
+        log.append(raw)
+
+    sequence(peers[0].open_game(seats, game_id=sources[0](16)))
+    for _ in range(MAX_MESSAGES):
+        if all(peer.table.complete for peer in peers):
+            return CryptoGame(log, peers)
+        sent = False
+        for peer in peers:
+            for raw in peer.outbox():
+                sequence(raw)
+                sent = True
+        if not sent:
+            waiting = [p.seat for p in peers if not p.table.complete]
+            raise GameStuck(f"seed {seed}: nobody owes anything but the game is not complete (seats {waiting})")
+    raise GameStuck(f"seed {seed}: no end after {MAX_MESSAGES} messages")

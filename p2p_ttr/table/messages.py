@@ -1,0 +1,181 @@
+"""The bodies of game messages: small typed records with to_wire / from_wire.
+
+    seating = ["seating", RULES, [[name, identity], ...]]   seat 0 opens the game
+    keys    = ["keys", key_announcement, seed_commitment]    each seat, once
+    shuffle = ["shuffle", shuffle_step]                      a seat's step of a chain
+    remask  = ["remask", deck, epoch, [[a, b], ...]]         a seat's re-masking step
+    shares  = ["shares", [decryption_share, ...]]            shares the author owes
+    act     = ["act", engine_action, [decryption_share, ...]]
+                                                             a move, with the author's own
+                                                             shares of the cards it plays
+    audit   = ["audit", seed, secret_key]                    after the game: reveal secrets
+
+Decoding validates every field (types, sizes, ranges, group membership) and
+raises Malformed; the table then checks that the message is expected now.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from p2p_ttr.deck import Ciphertext, DecryptionShare, KeyAnnouncement, SecretKey, Seed, SeedCommitment, ShuffleStep
+from p2p_ttr.deck.errors import DeckError
+from p2p_ttr.deck.wire import expect_bytes, expect_element, expect_int, expect_list
+from p2p_ttr.engine.cards import Deck
+from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.engine.events import Action, event_from_wire, is_action, to_wire
+
+from .errors import Malformed
+from .identity import PUBLIC_KEY_BYTES
+
+RULES = "ttr-europe/1"
+MAX_NAME = 24
+_NAME = re.compile(r"[^\x00-\x1f\x7f]{1,24}")
+MAX_SHARES = 128
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    name: str
+    identity: bytes  # Ed25519 public key
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    seats: tuple[Seat, ...]
+    KIND = "seating"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, RULES, [[s.name, s.identity] for s in self.seats]]
+
+
+@dataclass(frozen=True, slots=True)
+class Keys:
+    key: KeyAnnouncement
+    commitment: SeedCommitment
+    KIND = "keys"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, self.key.to_wire(), self.commitment.to_wire()]
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    step: ShuffleStep
+    KIND = "shuffle"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, self.step.to_wire()]
+
+
+@dataclass(frozen=True, slots=True)
+class Remask:
+    deck: Deck
+    epoch: int
+    ciphertexts: tuple[Ciphertext, ...]
+    KIND = "remask"
+
+    def to_wire(self) -> list[Any]:
+        from p2p_ttr.deck.group import element_to_bytes
+
+        pairs = [[element_to_bytes(a), element_to_bytes(b)] for a, b in self.ciphertexts]
+        return [self.KIND, int(self.deck), self.epoch, pairs]
+
+
+@dataclass(frozen=True, slots=True)
+class Shares:
+    shares: tuple[DecryptionShare, ...]
+    KIND = "shares"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, [s.to_wire() for s in self.shares]]
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    action: Action
+    shares: tuple[DecryptionShare, ...]
+    KIND = "act"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, to_wire(self.action), [s.to_wire() for s in self.shares]]
+
+
+@dataclass(frozen=True, slots=True)
+class Audit:
+    seed: Seed
+    secret: SecretKey
+    KIND = "audit"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, self.seed.to_wire(), self.secret.to_wire()]
+
+
+Message: TypeAlias = Seating | Keys | Shuffle | Remask | Shares | Act | Audit
+
+
+def _shares(value: object) -> tuple[DecryptionShare, ...]:
+    items = expect_list(value, "shares")
+    if not 0 < len(items) <= MAX_SHARES:
+        raise Malformed(f"a message carries 1..{MAX_SHARES} shares")
+    return tuple(DecryptionShare.from_wire(item) for item in items)
+
+
+def message_from_wire(body: list[Any]) -> Message:
+    """Decode a message body; raise Malformed on anything off."""
+    try:
+        return _decode(body)
+    except (DeckError, EngineError) as exc:
+        raise Malformed(str(exc)) from None
+
+
+def _decode(body: list[Any]) -> Message:
+    kind = body[0]
+    if kind == Seating.KIND:
+        _, rules, players = expect_list(body, "seating", 3)
+        if rules != RULES:
+            raise Malformed(f"unknown rules {str(rules)[:32]!r}; this peer plays {RULES}")
+        rows = expect_list(players, "players")
+        if not 2 <= len(rows) <= 5:
+            raise Malformed("a game has 2 to 5 players")
+        seats = []
+        for row in rows:
+            name, identity = expect_list(row, "player", 2)
+            if not isinstance(name, str) or not _NAME.fullmatch(name):
+                raise Malformed(f"a player name is 1..{MAX_NAME} printable characters")
+            seats.append(Seat(name, expect_bytes(identity, "identity key", PUBLIC_KEY_BYTES)))
+        if len({s.name for s in seats}) != len(seats) or len({s.identity for s in seats}) != len(seats):
+            raise Malformed("player names and identity keys must be unique")
+        return Seating(tuple(seats))
+    if kind == Keys.KIND:
+        _, key, commitment = expect_list(body, "keys", 3)
+        return Keys(KeyAnnouncement.from_wire(key), SeedCommitment.from_wire(commitment))
+    if kind == Shuffle.KIND:
+        _, step = expect_list(body, "shuffle", 2)
+        return Shuffle(ShuffleStep.from_wire(step))
+    if kind == Remask.KIND:
+        _, deck, epoch, pairs = expect_list(body, "remask", 4)
+        rows = expect_list(pairs, "remask ciphertexts")
+        if not 0 < len(rows) <= 3:
+            raise Malformed("a remask step holds 1..3 ciphertexts")
+        cts = []
+        for i, pair in enumerate(rows):
+            a, b = expect_list(pair, f"ciphertext {i}", 2)
+            cts.append((expect_element(a, f"ciphertext {i} a"), expect_element(b, f"ciphertext {i} b")))
+        return Remask(Deck(expect_int(deck, "deck", 0, len(Deck) - 1)), expect_int(epoch, "epoch", 0, 2**16), tuple(cts))
+    if kind == Shares.KIND:
+        _, shares = expect_list(body, "shares", 2)
+        return Shares(_shares(shares))
+    if kind == Act.KIND:
+        _, action, shares = expect_list(body, "act", 3)
+        event = event_from_wire(action)
+        if not is_action(event):
+            raise Malformed("an act carries a player action, not a chance event")
+        own = () if expect_list(shares, "shares") == [] else _shares(shares)
+        return Act(event, own)  # type: ignore[arg-type]
+    if kind == Audit.KIND:
+        _, seed, secret = expect_list(body, "audit", 3)
+        return Audit(Seed.from_wire(seed), SecretKey.from_wire(secret))
+    raise Malformed(f"unknown message kind {str(kind)[:32]!r}")

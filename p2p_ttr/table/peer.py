@@ -1,0 +1,136 @@
+"""One seat at the table: its identity and secrets, its own replica of the
+game, and what it owes next. The cryptographic duties (keys, shuffles, shares,
+the final reveal) are fulfilled automatically; game decisions come from a
+``Decider`` (a bot, or a human through the client).
+
+A peer only writes messages; how they travel (a function call, ZeroMQ) is the
+caller's business.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from p2p_ttr.deck import (
+    RandomSource,
+    SecretKey,
+    Seed,
+    announce_key,
+    commit_seed,
+    make_share,
+    shuffle_step,
+)
+from p2p_ttr.deck.remask import remask_step
+from p2p_ttr.engine.events import Action, BuildStation, ClaimRoute, PayTunnel
+from p2p_ttr.engine.rules import actors
+from p2p_ttr.engine.state import GameState, NeedRemask, NeedShuffle
+from p2p_ttr.engine.view import view_for
+
+from .envelope import GAME_ID_BYTES, seal
+from .identity import Identity
+from .messages import Act, Audit, Keys, Message, Remask, Seat, Seating, Shares, Shuffle
+from .table import DECK_NAMES, PeerSecrets, Table, deck_ref
+
+# Decides a move from the player's own view; None means "not yet" (a human thinking).
+Decider = Callable[[GameState, int], Action | None]
+
+MAX_SHARES_PER_MESSAGE = 64
+
+
+class Peer:
+    def __init__(self, seat: int, identity: Identity, decide: Decider, source: RandomSource | None = None) -> None:
+        self.seat = seat
+        self.identity = identity
+        self.decide = decide
+        self.source = source
+        self.table = Table()
+        self.seq = 0
+
+    # ---------------------------------------------------------------- setup
+
+    def open_game(self, seats: tuple[Seat, ...], game_id: bytes | None = None) -> bytes:
+        """Seat 0 only: the seating message that starts the game."""
+        if self.seat != 0:
+            raise ValueError("only seat 0 opens the game")
+        game_id = game_id or (self.source(GAME_ID_BYTES) if self.source else os.urandom(GAME_ID_BYTES))
+        self.seq += 1
+        return seal(self.identity, game_id, 0, self.seq, b"\0" * 32, Seating(seats).to_wire()).raw
+
+    def _secrets(self) -> PeerSecrets:
+        if self.table.me is None:
+            assert self.table.game_id is not None
+            key = SecretKey.generate(self.table.game_id, self.seat, self.source)
+            self.table.me = PeerSecrets(self.seat, key, Seed.generate(self.source))
+        return self.table.me
+
+    def _seal(self, message: Message) -> bytes:
+        assert self.table.game_id is not None
+        self.seq += 1
+        return seal(self.identity, self.table.game_id, self.seat, self.seq, self.table.head, message.to_wire()).raw
+
+    # ---------------------------------------------------------------- duties
+
+    def outbox(self) -> list[bytes]:
+        """The messages this seat owes now, given its replica (empty if none)."""
+        table = self.table
+        if table.game_id is None:
+            return []
+        me = self._secrets()
+        if self.seat not in table.keys:
+            commitment = commit_seed(table.game_id, self.seat, me.seed)
+            return [self._seal(Keys(announce_key(me.key, self.source), commitment))]
+        if table.engine is None:
+            return []
+        out: list[bytes] = []
+        step = self._chain_step(table.engine)
+        if step is not None:
+            out.append(self._seal(step))
+        owed = sorted(table.owed_shares().get(self.seat, set()))
+        for i in range(0, len(owed), MAX_SHARES_PER_MESSAGE):
+            chunk = owed[i : i + MAX_SHARES_PER_MESSAGE]
+            shares = tuple(make_share(me.key, deck_ref(r), table.ciphertext(r), self.source) for r in chunk)
+            out.append(self._seal(Shares(shares)))
+        if out:
+            return out  # act once the table has caught up with them
+        action = self._decision(table.engine)
+        if action is not None:
+            out.append(self._seal(self._act(action)))
+        elif table.engine.over and self.seat not in table.audits:
+            out.append(self._seal(Audit(me.seed, me.key)))
+        return out
+
+    def _chain_step(self, engine: GameState) -> Shuffle | Remask | None:
+        need = engine.awaiting
+        if not isinstance(need, (NeedShuffle, NeedRemask)):
+            return None
+        built = self.table.chains.get((need.deck, need.epoch))
+        if (len(built.steps) if built else 0) != self.seat:
+            return None
+        inputs = built.output if built else self.table._chain_inputs(need)
+        joint = self.table.joint
+        assert joint is not None and self.table.me is not None
+        seed = self.table.me.seed
+        if isinstance(need, NeedShuffle):
+            return Shuffle(shuffle_step(joint, seed, self.seat, DECK_NAMES[need.deck], need.epoch, inputs))
+        step = remask_step(joint, seed, self.seat, DECK_NAMES[need.deck], need.epoch, inputs)
+        return Remask(need.deck, need.epoch, step.ciphertexts)
+
+    def _decision(self, engine: GameState) -> Action | None:
+        if self.seat not in actors(engine):
+            return None
+        ps = engine.players[self.seat]
+        if any(engine.face(r) is None for r in ps.hand + ps.offered):
+            return None  # wait until every card we hold can be read
+        return self.decide(view_for(engine, self.seat), self.seat)
+
+    def _act(self, action: Action) -> Act:
+        engine = self.table.engine
+        me = self.table.me
+        assert engine is not None and me is not None
+        shares: tuple[Any, ...] = ()
+        if isinstance(action, (ClaimRoute, BuildStation, PayTunnel)):
+            hidden = [r for r in action.cards if r not in engine.public]
+            shares = tuple(make_share(me.key, deck_ref(r), self.table.ciphertext(r), self.source) for r in hidden)
+        return Act(action, shares)

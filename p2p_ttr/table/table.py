@@ -1,0 +1,424 @@
+"""The replicated table: a deterministic fold over the signed, ordered log.
+
+Every peer feeds the same log entries, in the same order, into its own
+``Table``; every table reaches the same public state (``digest``) and the same
+obligations. A table may hold one seat's secrets (``PeerSecrets``): then it
+also opens that seat's privately drawn cards; an auditor's table holds none.
+
+``receive(raw)`` checks an entry completely before anything changes: framing,
+game id, signature, sequence number, log head, and what the message claims
+(proofs, turn, legality). A refused entry raises a ``TableError`` (or an
+engine error), is recorded in ``rejected`` and changes nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from p2p_ttr.deck import (
+    Ciphertext,
+    DeckCreation,
+    DecryptionShare,
+    JointKey,
+    KeyAnnouncement,
+    SecretKey,
+    Seed,
+    SeedCommitment,
+    check_seed,
+    own_share,
+    verify_shares,
+)
+from p2p_ttr.deck import CardRef as DeckRef
+from p2p_ttr.deck.elgamal import decrypt_with_shares
+from p2p_ttr.deck.encoding import CardCodec
+from p2p_ttr.deck.errors import DeckError
+from p2p_ttr.engine.board import europe
+from p2p_ttr.engine.cards import CardRef, Deck
+from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.engine.events import BuildStation, ClaimRoute, Event, PayTunnel, Peek, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.rules import apply, new_game
+from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, public_digest
+
+from .envelope import Envelope, check_signature, open_envelope
+from .errors import BadProof, Cheating, Malformed, NotExpected, Replay, TableError, UnknownHead, WrongGame
+from .messages import Act, Audit, Keys, Message, Remask, Seat, Seating, Shares, Shuffle, message_from_wire
+
+DECK_NAMES = {Deck.TRAIN: "train", Deck.TICKETS: "tickets", Deck.LONG: "long"}
+
+
+def deck_ref(ref: CardRef) -> DeckRef:
+    """The deck library's name for an engine card reference."""
+    return DeckRef(DECK_NAMES[ref.deck], ref.epoch, ref.pos)
+
+
+def genesis(game_id: bytes) -> bytes:
+    return hashlib.sha256(b"p2p_ttr/log/v1/genesis" + game_id).digest()
+
+
+def chain(head: bytes, raw: bytes) -> bytes:
+    """The log head after appending the entry ``raw``."""
+    return hashlib.sha256(head + hashlib.sha256(raw).digest()).digest()
+
+
+@dataclass(frozen=True)
+class PeerSecrets:
+    """One seat's secrets for one game. Never logged; repr redacts."""
+
+    seat: int
+    key: SecretKey
+    seed: Seed
+
+    def __repr__(self) -> str:
+        return f"PeerSecrets(seat={self.seat}, key=<redacted>, seed=<redacted>)"
+
+
+@dataclass(frozen=True)
+class Rejection:
+    seat: int | None  # the seat the message claims to come from, if it says
+    seq: int | None
+    code: str
+    reason: str
+
+
+@dataclass
+class _Chain:
+    """A deck epoch being built by the seats in turn (a shuffle or a remask)."""
+
+    inputs: tuple[Ciphertext, ...]
+    steps: list[tuple[Ciphertext, ...]] = field(default_factory=list)
+
+    @property
+    def output(self) -> tuple[Ciphertext, ...]:
+        return self.steps[-1] if self.steps else self.inputs
+
+
+class Table:
+    def __init__(self, me: PeerSecrets | None = None) -> None:
+        self.me = me
+        self.game_id: bytes | None = None
+        self.seats: tuple[Seat, ...] = ()
+        self.log: list[bytes] = []
+        self.heads: list[bytes] = []
+        self._head_index: dict[bytes, int] = {}
+        self.last_seq: dict[int, int] = {}
+        self.rejected: list[Rejection] = []
+        self.keys: dict[int, KeyAnnouncement] = {}
+        self.commitments: dict[int, SeedCommitment] = {}
+        self.joint: JointKey | None = None
+        self.chains: dict[tuple[Deck, int], _Chain] = {}
+        self.shares: dict[CardRef, dict[int, DecryptionShare]] = {}
+        self.engine: GameState | None = None
+        self.audits: dict[int, Audit] = {}
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    @property
+    def head(self) -> bytes:
+        return self.heads[-1] if self.heads else b"\0" * 32
+
+    def digest(self) -> str:
+        """A hash of everything public: equal on every peer with the same log."""
+        return hashlib.sha256(
+            self.head + (public_digest(self.engine) if self.engine else "").encode()
+        ).hexdigest()
+
+    @property
+    def complete(self) -> bool:
+        """The game is over and every seat revealed its secrets."""
+        return self.engine is not None and self.engine.over and len(self.audits) == self.n
+
+    def ciphertext(self, ref: CardRef) -> Ciphertext:
+        return self.chains[(ref.deck, ref.epoch)].output[ref.pos]
+
+    # --------------------------------------------------------------- receive
+
+    def receive(self, raw: bytes) -> Envelope:
+        """Check and apply one log entry; on refusal record it and re-raise."""
+        try:
+            envelope = self._accept(raw)
+        except (TableError, EngineError) as exc:
+            seat, seq = _claimed(raw)
+            self.rejected.append(Rejection(seat, seq, exc.code, str(exc)))
+            raise
+        self.log.append(raw)
+        head = chain(self.head, raw)
+        self.heads.append(head)
+        self._head_index[head] = len(self.heads) - 1
+        self.last_seq[envelope.seat] = envelope.seq
+        self._advance()
+        return envelope
+
+    def _accept(self, raw: bytes) -> Envelope:
+        envelope = open_envelope(raw)
+        message = message_from_wire(envelope.body)
+        if self.game_id is None:
+            if not isinstance(message, Seating) or envelope.seat != 0 or envelope.seq != 1:
+                raise NotExpected("a game starts with seat 0's seating")
+            if envelope.head != b"\0" * 32:
+                raise UnknownHead("the seating must be written at the empty log")
+            check_signature(envelope, message.seats[0].identity)
+            self.game_id = envelope.game_id
+            self.seats = message.seats
+            self.heads = [genesis(envelope.game_id)]
+            self._head_index = {self.heads[0]: 0}
+            return envelope
+        if envelope.game_id != self.game_id:
+            raise WrongGame(f"message for game {envelope.game_id.hex()[:8]}, this is {self.game_id.hex()[:8]}")
+        if envelope.seat >= self.n:
+            raise Malformed(f"there is no seat {envelope.seat} in this game")
+        check_signature(envelope, self.seats[envelope.seat].identity)
+        if envelope.seq <= self.last_seq.get(envelope.seat, 0):
+            raise Replay(f"seat {envelope.seat} already sent message {envelope.seq}")
+        if envelope.head not in self._head_index:
+            raise UnknownHead(f"seat {envelope.seat} wrote at a log head this table never had")
+        self._apply(envelope.seat, message)
+        return envelope
+
+    # ---------------------------------------------------------- per message
+
+    def _apply(self, seat: int, message: Message) -> None:
+        match message:
+            case Seating():
+                raise NotExpected("the game already has its seating")
+            case Keys(key, commitment):
+                self._keys(seat, key, commitment)
+            case Shuffle(step):
+                need = self._need_chain()
+                if not isinstance(need, NeedShuffle) or (DECK_NAMES[need.deck], need.epoch) != (step.deck, step.epoch):
+                    raise NotExpected(f"no shuffle of {step.deck} epoch {step.epoch} is due")
+                self._chain_step(seat, need.deck, need.epoch, step.seat, step.ciphertexts)
+            case Remask(deck, epoch, cts):
+                need = self._need_chain()
+                if not isinstance(need, NeedRemask) or (need.deck, need.epoch) != (deck, epoch):
+                    raise NotExpected(f"no re-masking of {DECK_NAMES[deck]} epoch {epoch} is due")
+                self._chain_step(seat, deck, epoch, seat, cts)
+            case Shares(shares):
+                self._shares(seat, shares, self.owed_shares().get(seat, set()))
+            case Act(action, shares):
+                self._act(seat, action, shares)
+            case Audit():
+                self._audit(seat, message)
+
+    def _keys(self, seat: int, key: KeyAnnouncement, commitment: SeedCommitment) -> None:
+        assert self.game_id is not None
+        if seat in self.keys:
+            raise NotExpected(f"seat {seat} already announced its key")
+        if key.seat != seat or commitment.seat != seat:
+            raise Malformed("a key announcement names its own seat")
+        try:
+            key.verify(self.game_id)
+        except DeckError as exc:
+            raise BadProof(str(exc)) from None
+        self.keys[seat] = key
+        self.commitments[seat] = commitment
+        if len(self.keys) == self.n:
+            self.joint = JointKey(self.game_id, tuple(self.keys[s].public_key for s in range(self.n)))
+            self.engine = new_game(self.n)
+
+    def _need_chain(self) -> NeedShuffle | NeedRemask | None:
+        need = self.engine.awaiting if self.engine else None
+        return need if isinstance(need, (NeedShuffle, NeedRemask)) else None
+
+    def _chain_inputs(self, need: NeedShuffle | NeedRemask) -> tuple[Ciphertext, ...]:
+        if isinstance(need, NeedShuffle):
+            return DeckCreation(DECK_NAMES[need.deck], need.epoch, need.cards).ciphertexts()
+        return tuple(self.ciphertext(ref) for ref in need.refs)
+
+    def _chain_step(self, seat: int, deck: Deck, epoch: int, claimed: int, cts: tuple[Ciphertext, ...]) -> None:
+        need = self._need_chain()
+        assert need is not None and self.engine is not None
+        built = self.chains.get((deck, epoch))
+        turn = len(built.steps) if built else 0
+        if seat != turn or claimed != seat:
+            raise NotExpected(f"it is seat {turn}'s step of {DECK_NAMES[deck]} epoch {epoch}, not seat {seat}'s")
+        size = len(need.cards) if isinstance(need, NeedShuffle) else len(need.refs)
+        if len(cts) != size:
+            raise Malformed(f"{DECK_NAMES[deck]} epoch {epoch} has {size} cards, the step {len(cts)}")
+        if built is None:
+            built = self.chains[(deck, epoch)] = _Chain(self._chain_inputs(need))
+        built.steps.append(cts)
+        if len(built.steps) == self.n:
+            done: Event = Shuffled(deck, epoch) if isinstance(need, NeedShuffle) else Remasked(deck, epoch)
+            self.engine = apply(self.engine, done)
+
+    def _shares(self, seat: int, shares: tuple[DecryptionShare, ...], owed: set[CardRef]) -> None:
+        """Check and store ``seat``'s shares; each must be owed now."""
+        assert self.joint is not None
+        refs = []
+        for share in shares:
+            if share.seat != seat:
+                raise Malformed("a share carries its author's seat")
+            ref = self._engine_ref(share.ref)
+            if ref not in owed:
+                raise NotExpected(f"seat {seat} owes no share for card {ref} now")
+            refs.append(ref)
+        if len(set(refs)) != len(refs):
+            raise Malformed("the same share is sent twice")
+        try:
+            verify_shares(self.joint, [(s, self.ciphertext(r)) for s, r in zip(shares, refs)])
+        except DeckError as exc:
+            raise BadProof(str(exc)) from None
+        for share, ref in zip(shares, refs):
+            self.shares.setdefault(ref, {})[seat] = share
+
+    def _engine_ref(self, ref: DeckRef) -> CardRef:
+        for deck, name in DECK_NAMES.items():
+            if name == ref.deck:
+                engine_ref = CardRef(deck, ref.epoch, ref.position)
+                if (deck, ref.epoch) not in self.chains or ref.position >= len(self.chains[(deck, ref.epoch)].output):
+                    raise NotExpected(f"there is no card {engine_ref}")
+                return engine_ref
+        raise Malformed(f"there is no deck {ref.deck!r}")
+
+    def _act(self, seat: int, action: object, shares: tuple[DecryptionShare, ...]) -> None:
+        if self.engine is None:
+            raise NotExpected("the game has not started")
+        if getattr(action, "player", None) != seat:
+            raise NotExpected(f"seat {seat} can only act for itself")
+        played: tuple[CardRef, ...] = ()
+        if isinstance(action, (ClaimRoute, BuildStation, PayTunnel)):
+            played = tuple(r for r in action.cards if r not in self.engine.public)
+        if {self._engine_ref(s.ref) for s in shares} != set(played) or len(shares) != len(played):
+            raise Malformed("an act carries exactly the author's shares of the hidden cards it plays")
+        hand = set(self.engine.players[seat].hand)
+        if not set(played) <= hand:
+            raise NotExpected(f"seat {seat} plays cards that are not in its hand")
+        self._shares(seat, shares, set(played))
+        try:
+            faces = tuple((ref, self._open(ref)) for ref in played)
+        except TableError:
+            for ref in played:  # keep the state untouched
+                self.shares[ref].pop(seat, None)
+            raise
+        state = self.engine
+        try:
+            if faces:
+                state = apply(state, Reveal(faces))
+            state = apply(state, action)  # type: ignore[arg-type]
+        except EngineError:
+            for ref in played:
+                self.shares[ref].pop(seat, None)
+            raise
+        self.engine = state
+
+    def _audit(self, seat: int, audit: Audit) -> None:
+        assert self.game_id is not None
+        if self.engine is None or not self.engine.over:
+            raise NotExpected("secrets are revealed only when the game is over")
+        if seat in self.audits:
+            raise NotExpected(f"seat {seat} already revealed its secrets")
+        if audit.secret.seat != seat or audit.secret.game_id != self.game_id:
+            raise Malformed("a seat reveals its own secret for this game")
+        if audit.secret.public_key != self.keys[seat].public_key:
+            raise Cheating(f"seat {seat} revealed a secret exponent that is not its key")
+        try:
+            check_seed(self.game_id, self.commitments[seat], audit.seed)
+        except DeckError as exc:
+            raise Cheating(str(exc)) from None
+        self.audits[seat] = audit
+
+    # ------------------------------------------------------- opening cards
+
+    def _codec(self, ref: CardRef) -> CardCodec:
+        board = europe()
+        if ref.deck is Deck.TRAIN:
+            cards: Iterable[int] = range(board.n_cards)
+        elif ref.deck is Deck.TICKETS:
+            cards = (t.id for t in board.regular_tickets)
+        else:
+            cards = (t.id for t in board.long_tickets)
+        return _codec(DECK_NAMES[ref.deck], tuple(cards))
+
+    def _open(self, ref: CardRef, own: int | None = None) -> int:
+        """The face of ``ref`` from every seat's published share (or the others'
+        plus our ``own``). A result that is no card proves a shuffle was false."""
+        have = self.shares.get(ref, {})
+        parts = [have[s].share for s in sorted(have)]
+        if own is not None:
+            parts.append(own)
+        try:
+            return self._codec(ref).card(decrypt_with_shares(self.ciphertext(ref), parts))
+        except DeckError:
+            raise Cheating(
+                f"card {ref} decrypts to no card of its deck: a shuffle or share was false "
+                "(run `ttr verify` on the log to find the seat)"
+            ) from None
+
+    def _advance(self) -> None:
+        """Apply what the log now allows: public reveals, our private peeks."""
+        while self.engine is not None:
+            need = self.engine.awaiting
+            if isinstance(need, NeedReveal) and all(
+                len(self.shares.get(ref, {})) == self.n for ref in need.refs
+            ):
+                faces = tuple((ref, self._open(ref)) for ref in need.refs)
+                self.engine = apply(self.engine, Reveal(faces))
+                continue
+            peek = self._my_peek()
+            if peek is not None:
+                self.engine = apply(self.engine, peek)
+                continue
+            return
+
+    def _my_peek(self) -> Peek | None:
+        if self.me is None or self.engine is None:
+            return None
+        me = self.me.seat
+        ps = self.engine.players[me]
+        faces = []
+        for ref in ps.hand + ps.offered:
+            if self.engine.face(ref) is not None:
+                continue
+            have = self.shares.get(ref, {})
+            if all(s in have for s in range(self.n) if s != me):
+                faces.append((ref, self._open(ref, own_share(self.me.key, self.ciphertext(ref)))))
+        return Peek(me, tuple(faces)) if faces else None
+
+    # ---------------------------------------------------------- obligations
+
+    def owed_shares(self) -> dict[int, set[CardRef]]:
+        """The decryption shares each seat owes now: for a public reveal, and
+        for every card a player drew and cannot read yet."""
+        owed: dict[int, set[CardRef]] = {}
+        if self.engine is None:
+            return owed
+        need = self.engine.awaiting
+        if isinstance(need, NeedReveal):
+            for ref in need.refs:
+                for s in range(self.n):
+                    if s not in self.shares.get(ref, {}):
+                        owed.setdefault(s, set()).add(ref)
+        for p, ps in enumerate(self.engine.players):
+            for ref in ps.hand + ps.offered:
+                if ref in self.engine.public:
+                    continue
+                for s in range(self.n):
+                    if s != p and s not in self.shares.get(ref, {}):
+                        owed.setdefault(s, set()).add(ref)
+        return owed
+
+
+_CODECS: dict[tuple[str, tuple[int, ...]], CardCodec] = {}
+
+
+def _codec(deck: str, cards: tuple[int, ...]) -> CardCodec:
+    # Building a codec hashes every card into the group: do it once per deck.
+    key = (deck, cards)
+    if key not in _CODECS:
+        _CODECS[key] = CardCodec(deck, cards)
+    return _CODECS[key]
+
+
+def _claimed(raw: bytes) -> tuple[int | None, int | None]:
+    """Who a (possibly bad) entry claims to be from, for the rejection record."""
+    try:
+        envelope = open_envelope(raw)
+    except TableError:
+        return None, None
+    return envelope.seat, envelope.seq

@@ -492,7 +492,7 @@ def _apply_chance(state: GameState, event: Shuffled | Remasked | Reveal | Peek) 
                 return state.evolve(ticket_pile=refs)
             return state.evolve(long_pile=refs)
         case Reveal(cards):
-            _check_faces(state, cards)
+            _check_faces(state, cards, private=False)
             need = state.awaiting
             shown = {r for r, _ in cards}
             if isinstance(need, NeedReveal) and shown == set(need.refs):
@@ -508,7 +508,7 @@ def _apply_chance(state: GameState, event: Shuffled | Remasked | Reveal | Peek) 
         case Peek(player, cards):
             if not 0 <= player < state.n_players:
                 raise MalformedEvent(f"there is no player {player} at this table")
-            _check_faces(state, cards)
+            _check_faces(state, cards, private=True)
             ps = state.players[player]
             own = set(ps.hand + ps.tickets + ps.offered)
             if not {r for r, _ in cards} <= own:
@@ -518,13 +518,35 @@ def _apply_chance(state: GameState, event: Shuffled | Remasked | Reveal | Peek) 
             return state.evolve(private=private)
 
 
-def _check_faces(state: GameState, cards: tuple[tuple[CardRef, int], ...]) -> None:
+def _check_faces(state: GameState, cards: tuple[tuple[CardRef, int], ...], private: bool) -> None:
+    """Faces must be real cards, agree with what is known, and never show one
+    card in two places: that can only come from a false shuffle.
+
+    A public reveal is checked against public faces only, so that every peer
+    decides alike; a private peek against everything its replica knows. (A
+    public card that clashes with one only this replica knows is for the
+    caller to notice: see ``clashes_with_private``.)"""
+    known = (*state.public.items(), *(state.private.items() if private else ()))
+    where = {(r.deck is Deck.TRAIN, c): r for r, c in known}
     for ref, card in cards:
         if card not in card_id_range(ref.deck):
             raise MalformedEvent(f"{card} is not a card of the {ref.deck.name.lower()} deck")
-        known = state.face(ref)
-        if known is not None and known != card:
-            raise BadChance(f"card {ref} is already known to be {known}, not {card}")
+        face = state.public.get(ref) if not private else state.face(ref)
+        if face is not None and face != card:
+            raise BadChance(f"card {ref} is already known to be {face}, not {card}")
+        other = where.get((ref.deck is Deck.TRAIN, card))
+        if other is not None and other != ref:
+            raise BadChance(f"card {card} shows up at {ref} while it is at {other}: a shuffle was false")
+
+
+def clashes_with_private(state: GameState) -> str | None:
+    """A card this replica knows privately that is also public elsewhere."""
+    public = {(r.deck is Deck.TRAIN, c): r for r, c in state.public.items()}
+    for ref, card in state.private.items():
+        other = public.get((ref.deck is Deck.TRAIN, card))
+        if other is not None and other != ref:
+            return f"card {card} is at {ref} and at {other}: a shuffle was false"
+    return None
 
 
 # ---------------------------------------------------------------------------

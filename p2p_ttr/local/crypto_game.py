@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2p_ttr.bots.base import Bot
+from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.messages import Seat
 from p2p_ttr.table.peer import Peer
@@ -49,16 +51,25 @@ class GameStuck(RuntimeError):
     pass
 
 
-def play_crypto_game(seed: int, bots: Sequence[Bot], names: Sequence[str]) -> CryptoGame:
+def play_crypto_game(
+    seed: int, bots: Sequence[Bot], names: Sequence[str], peer_types: Sequence[type[Peer]] = ()
+) -> CryptoGame:
+    """Play a whole game; ``peer_types[p]`` (default Peer) lets tests seat a cheater."""
     n = len(bots)
     sources = [SeededSource(b"p2p_ttr/selfplay/%d/%d" % (seed, p)) for p in range(n)]
     identities = [Identity.from_bytes(src(32)) for src in sources]
-    peers = [Peer(p, identities[p], bots[p].choose, sources[p]) for p in range(n)]
+    kinds = list(peer_types) + [Peer] * (n - len(peer_types))
+    peers = [kinds[p](p, identities[p], bots[p].choose, sources[p]) for p in range(n)]
     seats = tuple(Seat(names[p], identities[p].public) for p in range(n))
     log: list[bytes] = []
 
     def sequence(raw: bytes) -> None:
-        peers[0].table.receive(raw)  # the sequencer checks before it relays
+        # The sequencer checks each message before it relays it, and drops a
+        # refused one (its table records why); honest games have none.
+        try:
+            peers[0].table.receive(raw)
+        except (TableError, EngineError):
+            return
         for peer in peers[1:]:
             peer.table.receive(raw)
         log.append(raw)

@@ -81,6 +81,10 @@ class Peer:
         if self.seat not in table.keys:
             commitment = commit_seed(table.game_id, self.seat, me.seed)
             return [self._seal(Keys(announce_key(me.key, self.source), commitment))]
+        if table.halted is not None or table.suspicion is not None:
+            # Halted, or our own cards prove a shuffle false: reveal our secrets
+            # so that everyone stops and the audit can name the cheater.
+            return [] if self.seat in table.audits else [self._seal(Audit(me.seed, me.key))]
         if table.engine is None:
             return []
         out: list[bytes] = []
@@ -97,7 +101,7 @@ class Peer:
         action = self._decision(table.engine)
         if action is not None:
             out.append(self._seal(self._act(action)))
-        elif table.engine.over and self.seat not in table.audits:
+        elif table.finished and self.seat not in table.audits:
             out.append(self._seal(Audit(me.seed, me.key)))
         return out
 

@@ -31,14 +31,14 @@ from p2p_ttr.deck import (
     verify_shares,
 )
 from p2p_ttr.deck import CardRef as DeckRef
-from p2p_ttr.deck.elgamal import decrypt_with_shares
+from p2p_ttr.deck.elgamal import decrypt_with_exponent, decrypt_with_shares
 from p2p_ttr.deck.encoding import CardCodec
 from p2p_ttr.deck.errors import DeckError
 from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import BuildStation, ClaimRoute, Event, PayTunnel, Peek, Remasked, Reveal, Shuffled
-from p2p_ttr.engine.rules import apply, new_game
+from p2p_ttr.engine.rules import apply, clashes_with_private, new_game
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, public_digest
 
 from .envelope import Envelope, check_signature, open_envelope
@@ -95,8 +95,14 @@ class _Chain:
 
 
 class Table:
-    def __init__(self, me: PeerSecrets | None = None) -> None:
+    def __init__(self, me: PeerSecrets | None = None, audit_secret: int | None = None) -> None:
+        """``me``: this seat's secrets, to read its own cards. ``audit_secret``:
+        the joint secret X = sum of every seat's revealed x, known only when
+        verifying a finished log. Then cards are opened with X and shares are
+        not checked by their proofs here: the deck audit checks every share
+        against its seat's x, which is what a proof stands in for."""
         self.me = me
+        self.audit_secret = audit_secret
         self.game_id: bytes | None = None
         self.seats: tuple[Seat, ...] = ()
         self.log: list[bytes] = []
@@ -111,6 +117,15 @@ class Table:
         self.shares: dict[CardRef, dict[int, DecryptionShare]] = {}
         self.engine: GameState | None = None
         self.audits: dict[int, Audit] = {}
+        # Set when the log leads somewhere no honest deck can (a card in two
+        # places): the game stops, and only the secret reveals that let the
+        # audit find the cheater are still accepted.
+        self.halted: str | None = None
+        self.halted_at: int | None = None
+        # Set when this seat's own cards prove a shuffle false. Only this
+        # replica knows; the peer makes it public by revealing its secrets,
+        # which halts every replica alike.
+        self.suspicion: str | None = None
 
     # ------------------------------------------------------------------ views
 
@@ -129,9 +144,14 @@ class Table:
         ).hexdigest()
 
     @property
+    def finished(self) -> bool:
+        """No more moves: the game is over, or halted."""
+        return self.halted is not None or (self.engine is not None and self.engine.over)
+
+    @property
     def complete(self) -> bool:
-        """The game is over and every seat revealed its secrets."""
-        return self.engine is not None and self.engine.over and len(self.audits) == self.n
+        """Finished, and every seat revealed its secrets."""
+        return self.finished and len(self.audits) == self.n
 
     def ciphertext(self, ref: CardRef) -> Ciphertext:
         return self.chains[(ref.deck, ref.epoch)].output[ref.pos]
@@ -151,7 +171,11 @@ class Table:
         self.heads.append(head)
         self._head_index[head] = len(self.heads) - 1
         self.last_seq[envelope.seat] = envelope.seq
-        self._advance()
+        try:
+            self._advance()
+        except (TableError, EngineError) as exc:
+            # The entry itself was valid; what it completed is impossible.
+            self.halted, self.halted_at = str(exc), len(self.log) - 1
         return envelope
 
     def _accept(self, raw: bytes) -> Envelope:
@@ -183,6 +207,8 @@ class Table:
     # ---------------------------------------------------------- per message
 
     def _apply(self, seat: int, message: Message) -> None:
+        if self.halted is not None and not isinstance(message, Audit):
+            raise NotExpected(f"the game is halted ({self.halted}); only secrets may still be revealed")
         match message:
             case Seating():
                 raise NotExpected("the game already has its seating")
@@ -260,10 +286,11 @@ class Table:
             refs.append(ref)
         if len(set(refs)) != len(refs):
             raise Malformed("the same share is sent twice")
-        try:
-            verify_shares(self.joint, [(s, self.ciphertext(r)) for s, r in zip(shares, refs)])
-        except DeckError as exc:
-            raise BadProof(str(exc)) from None
+        if self.audit_secret is None:
+            try:
+                verify_shares(self.joint, [(s, self.ciphertext(r)) for s, r in zip(shares, refs)])
+            except DeckError as exc:
+                raise BadProof(str(exc)) from None
         for share, ref in zip(shares, refs):
             self.shares.setdefault(ref, {})[seat] = share
 
@@ -300,6 +327,7 @@ class Table:
         try:
             if faces:
                 state = apply(state, Reveal(faces))
+                self.suspicion = self.suspicion or clashes_with_private(state)
             state = apply(state, action)  # type: ignore[arg-type]
         except EngineError:
             for ref in played:
@@ -309,8 +337,6 @@ class Table:
 
     def _audit(self, seat: int, audit: Audit) -> None:
         assert self.game_id is not None
-        if self.engine is None or not self.engine.over:
-            raise NotExpected("secrets are revealed only when the game is over")
         if seat in self.audits:
             raise NotExpected(f"seat {seat} already revealed its secrets")
         if audit.secret.seat != seat or audit.secret.game_id != self.game_id:
@@ -322,6 +348,11 @@ class Table:
         except DeckError as exc:
             raise Cheating(str(exc)) from None
         self.audits[seat] = audit
+        if not self.finished:
+            # Revealing secrets mid-game stops it: the revealer's cards are open
+            # to all now. An honest peer does this only on proof of cheating.
+            self.halted = f"seat {seat} stopped the game and revealed its secrets"
+            self.halted_at = len(self.log)
 
     # ------------------------------------------------------- opening cards
 
@@ -343,6 +374,9 @@ class Table:
         if own is not None:
             parts.append(own)
         try:
+            if self.audit_secret is not None:
+                (plain,) = decrypt_with_exponent([self.ciphertext(ref)], self.audit_secret)
+                return self._codec(ref).card(plain)
             return self._codec(ref).card(decrypt_with_shares(self.ciphertext(ref), parts))
         except DeckError:
             raise Cheating(
@@ -359,10 +393,15 @@ class Table:
             ):
                 faces = tuple((ref, self._open(ref)) for ref in need.refs)
                 self.engine = apply(self.engine, Reveal(faces))
+                self.suspicion = self.suspicion or clashes_with_private(self.engine)
                 continue
-            peek = self._my_peek()
+            peek = self._my_peek() if self.suspicion is None else None
             if peek is not None:
-                self.engine = apply(self.engine, peek)
+                try:
+                    self.engine = apply(self.engine, peek)
+                except EngineError as exc:
+                    self.suspicion = str(exc)
+                    return
                 continue
             return
 
@@ -377,7 +416,11 @@ class Table:
                 continue
             have = self.shares.get(ref, {})
             if all(s in have for s in range(self.n) if s != me):
-                faces.append((ref, self._open(ref, own_share(self.me.key, self.ciphertext(ref)))))
+                try:
+                    faces.append((ref, self._open(ref, own_share(self.me.key, self.ciphertext(ref)))))
+                except TableError as exc:
+                    self.suspicion = str(exc)
+                    return None
         return Peek(me, tuple(faces)) if faces else None
 
     # ---------------------------------------------------------- obligations

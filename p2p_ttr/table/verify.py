@@ -25,6 +25,7 @@ from p2p_ttr.deck import (
     Transcript,
     audit,
 )
+from p2p_ttr.deck.fixedbase import g_pow
 from p2p_ttr.deck.remask import RemaskCreation, RemaskStep
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.outcome import final_score
@@ -33,7 +34,7 @@ from p2p_ttr.engine.state import NeedRemask, NeedShuffle
 
 from .envelope import open_envelope
 from .errors import TableError
-from .messages import Act, Audit, Keys, Remask, Shares, Shuffle, message_from_wire
+from .messages import Act, Audit, Keys, Remask, Seating, Shares, Shuffle, message_from_wire
 from .table import DECK_NAMES, Table, deck_ref
 
 
@@ -67,9 +68,25 @@ class Verdict:
 
 
 def verify_entries(entries: list[bytes]) -> Verdict:
-    table = Table()
+    """Verify a whole log. When every seat revealed a secret that matches its
+    key, cards are opened with the joint secret and shares are checked by the
+    deck audit, in batches, against each seat's secret (fast, and a bad share
+    cannot stop the fold before the audit names its seat). Otherwise every
+    proof is checked as the game went."""
+    secret = _joint_secret(entries)
+    verdict = _verify(entries, secret)
+    if secret is not None and (verdict.findings or not _same_secrets(verdict.table, secret)):
+        # Checking every proof as the game went names the first bad entry
+        # exactly; it is slower, so only done when something is wrong.
+        verdict = _verify(entries, None)
+    return verdict
+
+
+def _verify(entries: list[bytes], secret: int | None) -> Verdict:
+    table = Table(audit_secret=secret)
     findings: list[Finding] = []
     records: list[Record] = []
+    record_entry: list[int] = []
     for index, raw in enumerate(entries):
         before = _chain_context(table)
         try:
@@ -77,19 +94,57 @@ def verify_entries(entries: list[bytes]) -> Verdict:
         except (TableError, EngineError) as exc:
             findings.append(Finding(index, _blame(table, raw, exc), exc.code, str(exc)))
             break
-        records += _deck_records(table, before, envelope.seat, envelope.body)
+        added = _deck_records(table, before, envelope.seat, envelope.body)
+        records += added
+        record_entry += [index] * len(added)
     names = tuple(s.name for s in table.seats)
+    if not findings and table.halted is not None:
+        findings.append(Finding(table.halted_at, None, "halted", f"the game was halted: {table.halted}"))
     if not findings and not table.complete:
         findings.append(Finding(None, None, "incomplete", _incomplete(table)))
-    if findings or table.engine is None or table.game_id is None:
+    if (findings and not (table.halted and table.complete)) or table.engine is None or table.game_id is None:
         return Verdict(len(entries), names, tuple(findings), None, None, table)
     for ref, card in sorted(table.engine.public.items()):
         if ref in table.shares:
             records.append(CardOpening(deck_ref(ref), card, min(table.shares[ref])))
     report = audit(Transcript(table.game_id, tuple(records)))
     for d in report.deviations:
-        findings.append(Finding(None, d.seat, "deck_audit", f"{d.kind}: {d.detail}"))
-    return Verdict(len(entries), names, tuple(findings), report, final_score(table.engine), table)
+        entry = record_entry[d.record] if d.record is not None and d.record < len(record_entry) else None
+        findings.append(Finding(entry, d.seat, "deck_audit", f"{d.kind}: {d.detail}"))
+    score = final_score(table.engine) if table.engine.over else None
+    # The first deviation in log order leads (a false shuffle before the halt it caused).
+    ordered = sorted(findings, key=lambda f: (f.entry is None, f.entry or 0, f.seat is None))
+    return Verdict(len(entries), names, tuple(ordered), report, score, table)
+
+
+def _joint_secret(entries: list[bytes]) -> int | None:
+    """X = sum of the seats' revealed exponents, if the log reveals one per seat
+    and each matches the key that seat announced; None otherwise."""
+    keys: dict[int, int] = {}
+    revealed: dict[int, int] = {}
+    seats = 0
+    for raw in entries:
+        try:
+            envelope = open_envelope(raw)
+            message = message_from_wire(envelope.body)
+        except TableError:
+            continue
+        match message:
+            case Seating(players):
+                seats = len(players)
+            case Keys(key, _):
+                keys.setdefault(envelope.seat, key.public_key)
+            case Audit(_, secret):
+                revealed.setdefault(envelope.seat, secret.x)
+    if not seats or sorted(revealed) != list(range(seats)) or sorted(keys) != list(range(seats)):
+        return None
+    if any(g_pow(revealed[s]) != keys[s] for s in range(seats)):
+        return None
+    return sum(revealed.values())
+
+
+def _same_secrets(table: Table, secret: int) -> bool:
+    return len(table.audits) == table.n and sum(a.secret.x for a in table.audits.values()) == secret
 
 
 def _chain_context(table: Table) -> NeedShuffle | NeedRemask | None:
@@ -99,22 +154,22 @@ def _chain_context(table: Table) -> NeedShuffle | NeedRemask | None:
 
 def _deck_records(table: Table, before: NeedShuffle | NeedRemask | None, seat: int, body: list[object]) -> list[Record]:
     """The deck-transcript records an accepted message contributes."""
-    message = message_from_wire(body)  # type: ignore[arg-type]
+    message = message_from_wire(body)
     match message:
         case Keys(key, commitment):
             return [key, commitment]
         case Shuffle(step):
             assert isinstance(before, NeedShuffle)
-            first = [DeckCreation(step.deck, step.epoch, before.cards)] if step.seat == 0 else []
+            first: list[Record] = [DeckCreation(step.deck, step.epoch, before.cards)] if step.seat == 0 else []
             return [*first, step]
         case Remask(deck, epoch, cts):
             assert isinstance(before, NeedRemask)
-            first = (
+            opening: list[Record] = (
                 [RemaskCreation(DECK_NAMES[deck], epoch, tuple(deck_ref(r) for r in before.refs))]
                 if seat == 0
                 else []
             )
-            return [*first, RemaskStep(DECK_NAMES[deck], epoch, seat, cts)]
+            return [*opening, RemaskStep(DECK_NAMES[deck], epoch, seat, cts)]
         case Shares(shares) | Act(_, shares):
             return list(shares)
         case Audit(seed, secret):
@@ -123,8 +178,12 @@ def _deck_records(table: Table, before: NeedShuffle | NeedRemask | None, seat: i
 
 
 def _blame(table: Table, raw: bytes, exc: Exception) -> int | None:
-    """The seat that signed a refused entry; nobody if the signature is bad."""
-    if getattr(exc, "code", "") in ("bad_signature", "malformed", "wrong_game"):
+    """The seat that signed a refused entry; nobody if the signature is bad.
+
+    An unknown head is not blamed either: the entry may be honest and an
+    earlier entry altered (the host's signature on each sequenced entry will
+    tell the two apart)."""
+    if getattr(exc, "code", "") in ("bad_signature", "malformed", "wrong_game", "unknown_head"):
         return None
     try:
         return open_envelope(raw).seat

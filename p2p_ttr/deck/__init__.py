@@ -1,0 +1,153 @@
+"""Mental-poker deck: hidden, fair, auditable cards with no trusted dealer.
+
+Barnett-Smart style ElGamal over the quadratic residues of the RFC 3526
+2048-bit safe prime (see :mod:`.group` for the element encoding). Pure
+functions over ints and bytes: no sockets, no game rules, no ``random``;
+secrets come from a caller-supplied source (default :mod:`secrets`).
+
+Protocol flow for a game ``game_id`` with seats ``0..n-1``:
+
+1. Setup. Each seat makes ``SecretKey.generate`` and ``Seed.generate`` and
+   publishes ``announce_key(secret)`` and ``commit_seed(game_id, seat, seed)``.
+   Everyone builds ``JointKey.from_announcements`` (verifies every proof).
+2. Deck epoch. Everyone computes ``create_deck(deck, epoch, cards)``; then
+   seats 0, 1, ..., n-1 in turn publish ``shuffle_step(...)`` on the previous
+   output (the first step takes ``creation.ciphertexts()``). The last output
+   is the epoch's fixed list; cards are ``CardRef(deck, epoch, position)``,
+   drawn in a separate order (``initial_order``, ``draw_from_top``,
+   ``move_to_bottom``).
+3. Private draw of ``ref`` by seat P: every other seat publishes
+   ``make_share(secret, ref, ct)``; P calls ``open_private`` (verifies them in
+   one batch and adds its own unpublished share).
+4. Public reveal: every seat publishes its share; ``open_public``.
+5. Playing a card from hand: the owner publishes ``make_share`` for its
+   position; anyone calls ``open_played_card`` with the shares of the draw.
+6. Reshuffling discards: ``create_deck(deck, epoch + 1, discards)`` and the
+   same chain. Returning cards under a deck (unkept tickets):
+   ``RemaskCreation(deck, new_epoch, refs)`` and each seat in turn publishes
+   ``remask_step(...)`` (re-randomised, same order), so the shares already
+   published for the old ciphertexts open nothing.
+7. After the game each seat publishes ``SecretReveal.of(secret, seed)``;
+   ``audit(Transcript(game_id, records))`` re-executes everything and names
+   the seat behind every deviation.
+
+Every public record has ``to_wire()`` (plain lists of ints, bytes and str,
+ready for msgpack) and a strict ``from_wire()`` that raises only
+:class:`InvalidInput` subclasses. Speed: fixed-base tables for ``G`` and
+``Y``, batch share verification, optional gmpy2 backend (``P2P_TTR_POWMOD``).
+"""
+
+from .audit import (
+    AuditReport,
+    DeckCheck,
+    Deviation,
+    KeyCheck,
+    OpeningCheck,
+    RevealCheck,
+    ShareCheck,
+    ShuffleCheck,
+    audit,
+)
+from .backend import current_backend, gmpy2_available, set_backend
+from .commit import Seed, SeedCommitment, check_seed, commit_seed
+from .deckorder import CardRef, draw_from_top, initial_order, move_to_bottom
+from .drbg import RandomSource
+from .elgamal import Ciphertext, DeckCreation, create_deck
+from .encoding import CardCodec, card_element
+from .errors import (
+    BackendUnavailable,
+    CommitmentMismatch,
+    DeckError,
+    DeckUsageError,
+    InvalidElement,
+    InvalidInput,
+    InvalidKeyProof,
+    InvalidShareProof,
+    MalformedWire,
+    UnknownCard,
+    VerificationError,
+)
+from .group import G, P, Q, check_element, element_from_residue
+from .keys import JointKey, KeyAnnouncement, SecretKey, announce_key
+from .remask import RemaskCreation, RemaskStep, remask_step
+from .shares import (
+    DecryptionShare,
+    make_share,
+    open_played_card,
+    open_private,
+    open_public,
+    own_share,
+    verify_share,
+    verify_shares,
+)
+from .shuffle import ShuffleStep, shuffle_permutation, shuffle_step
+from .transcript import CardOpening, Record, SecretReveal, Transcript, record_from_wire, record_to_wire
+
+__all__ = [
+    "AuditReport",
+    "BackendUnavailable",
+    "CardCodec",
+    "CardOpening",
+    "CardRef",
+    "Ciphertext",
+    "CommitmentMismatch",
+    "DeckCheck",
+    "DeckCreation",
+    "DeckError",
+    "DeckUsageError",
+    "DecryptionShare",
+    "Deviation",
+    "G",
+    "InvalidElement",
+    "InvalidInput",
+    "InvalidKeyProof",
+    "InvalidShareProof",
+    "JointKey",
+    "KeyAnnouncement",
+    "KeyCheck",
+    "MalformedWire",
+    "OpeningCheck",
+    "P",
+    "Q",
+    "RandomSource",
+    "Record",
+    "RemaskCreation",
+    "RemaskStep",
+    "RevealCheck",
+    "SecretKey",
+    "SecretReveal",
+    "Seed",
+    "SeedCommitment",
+    "ShareCheck",
+    "ShuffleCheck",
+    "ShuffleStep",
+    "Transcript",
+    "UnknownCard",
+    "VerificationError",
+    "announce_key",
+    "audit",
+    "card_element",
+    "check_element",
+    "check_seed",
+    "commit_seed",
+    "create_deck",
+    "current_backend",
+    "draw_from_top",
+    "element_from_residue",
+    "gmpy2_available",
+    "initial_order",
+    "make_share",
+    "move_to_bottom",
+    "open_played_card",
+    "open_private",
+    "open_public",
+    "own_share",
+    "record_from_wire",
+    "record_to_wire",
+    "remask_step",
+    "set_backend",
+    "shuffle_permutation",
+    "shuffle_step",
+    "verify_share",
+    "verify_shares",
+]

@@ -1,0 +1,122 @@
+"""Re-masking: re-encrypting cards in place, keeping their order.
+
+When a player returns destination tickets under the deck, the tickets must
+not keep their old ciphertexts: the returner's decryption share of each would
+have to be published for the next drawer, and together with the shares
+already published when the returner drew them, anyone could open them. So
+the returned cards start a new deck epoch (:class:`RemaskCreation`, which
+lists the references of the returned cards in the order the returner chose)
+and each seat in turn re-randomises the ciphertexts,
+``(a, b) -> (a * G^r, b * Y^r)``, without permuting them (the returner knows
+their order, as at the table). Every ``r`` comes from the seat's committed
+seed, at DRBG address (game id, seat, deck, epoch; "remask", i), so the audit
+reproduces each step from the revealed seed, as for shuffles, and checks that
+the epoch decrypts to the returned cards in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .commit import Seed
+from .deckorder import CardRef
+from .drbg import Drbg
+from .elgamal import (
+    Ciphertext,
+    check_ciphertexts,
+    check_inputs,
+    ciphertexts_from_wire,
+    ciphertexts_to_wire,
+)
+from .errors import MalformedWire
+from .hashing import DOMAIN_REMASK
+from .keys import JointKey
+from .shuffle import rerandomised
+from .wire import MAX_DECK_SIZE, expect_deck_name, expect_epoch, expect_list, expect_seat
+
+
+@dataclass(frozen=True, slots=True)
+class RemaskCreation:
+    """The start of a re-masked epoch: the earlier cards it holds, in order.
+
+    ``refs[i]`` is the card whose current ciphertext is position ``i``'s
+    input. Wire: ``[deck, epoch, [[deck, epoch, position], ...]]``.
+    """
+
+    deck: str
+    epoch: int
+    refs: tuple[CardRef, ...]
+
+    def __post_init__(self) -> None:
+        expect_deck_name(self.deck)
+        expect_epoch(self.epoch)
+        if type(self.refs) is not tuple or not 1 <= len(self.refs) <= MAX_DECK_SIZE:
+            raise MalformedWire(f"a re-masked epoch holds 1..{MAX_DECK_SIZE} cards")
+        if any(type(ref) is not CardRef for ref in self.refs):
+            raise MalformedWire("a re-masked epoch lists CardRefs")
+        if len(set(self.refs)) != len(self.refs):
+            raise MalformedWire("a re-masked epoch lists a card twice")
+
+    def to_wire(self) -> list[object]:
+        return [self.deck, self.epoch, [ref.to_wire() for ref in self.refs]]
+
+    @classmethod
+    def from_wire(cls, data: object) -> RemaskCreation:
+        deck, epoch, refs = expect_list(data, "remask creation", 3)
+        refs = expect_list(refs, "remasked cards")
+        if len(refs) > MAX_DECK_SIZE:
+            raise MalformedWire(f"a re-masked epoch holds 1..{MAX_DECK_SIZE} cards")
+        return cls(
+            expect_deck_name(deck),
+            expect_epoch(epoch),
+            tuple(CardRef.from_wire(ref) for ref in refs),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RemaskStep:
+    """A seat's re-masked copies of an epoch's ciphertexts, in the same order.
+
+    Wire: ``[deck, epoch, seat, [[a(256 bytes), b(256 bytes)], ...]]``.
+    """
+
+    deck: str
+    epoch: int
+    seat: int
+    ciphertexts: tuple[Ciphertext, ...]
+
+    def __post_init__(self) -> None:
+        expect_deck_name(self.deck)
+        expect_epoch(self.epoch)
+        expect_seat(self.seat)
+        check_ciphertexts(self.ciphertexts, "a remask step")
+
+    def to_wire(self) -> list[object]:
+        return [self.deck, self.epoch, self.seat, ciphertexts_to_wire(self.ciphertexts)]
+
+    @classmethod
+    def from_wire(cls, data: object) -> RemaskStep:
+        deck, epoch, seat, pairs = expect_list(data, "remask step", 4)
+        return cls(
+            expect_deck_name(deck),
+            expect_epoch(epoch),
+            expect_seat(seat),
+            ciphertexts_from_wire(pairs, "a remask step"),
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"RemaskStep(deck={self.deck!r}, epoch={self.epoch}, seat={self.seat}, "
+            f"ciphertexts=<{len(self.ciphertexts)} pairs>)"
+        )
+
+
+def remask_step(
+    joint: JointKey, seed: Seed, seat: int, deck: str, epoch: int, inputs: Sequence[Ciphertext]
+) -> RemaskStep:
+    """Seat's re-masking of ``inputs`` (the previous seat's output, or the
+    returned cards' current ciphertexts) as ``deck`` epoch ``epoch``."""
+    check_inputs(inputs)
+    drbg = Drbg(seed.value, DOMAIN_REMASK, joint.game_id, seat, deck, epoch)
+    return RemaskStep(deck, epoch, seat, rerandomised(joint, drbg, "remask", inputs))

@@ -1,0 +1,112 @@
+"""Tournaments: seat rotation, statistics, reproducibility, the command, and a strength check."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from cli.commands import tournament as command
+from cli.registry import UsageError
+from p2p_ttr.bots.tournament import (
+    GameRecord,
+    aggregate,
+    lineup_for,
+    play_tournament,
+    seats_for,
+    wilson_interval,
+)
+
+
+def test_lineup_cycles_the_levels_given() -> None:
+    assert lineup_for(["hard", "medium"], 4) == ("hard", "medium", "hard", "medium")
+    assert lineup_for(["hard"], 3) == ("hard", "hard", "hard")
+    with pytest.raises(ValueError):
+        lineup_for(["hard", "medium", "easy"], 2)
+    with pytest.raises(ValueError):
+        lineup_for(["expert"], 2)
+
+
+def test_seats_rotate_so_no_level_keeps_seat_zero() -> None:
+    lineup = ("hard", "medium", "medium", "medium")
+    firsts = [seats_for(lineup, g)[0] for g in range(4)]
+    assert firsts.count("hard") == 1
+    assert sorted(seats_for(lineup, 1)) == sorted(lineup)
+
+
+def test_ties_share_the_win() -> None:
+    record = GameRecord(0, 1, ("a", "b"), (50, 50), (1, 1), (2, 2), (0, 1), (10, 12), 80)
+    (a, b) = aggregate(("a", "b"), [record])
+    assert a.wins == b.wins == 0.5 and a.games == b.games == 1
+    assert a.average(a.failed) == 0 and b.average(b.longest) == 12
+
+
+def test_wilson_interval_brackets_the_rate() -> None:
+    lo, hi = wilson_interval(90, 100)
+    assert lo < 0.9 < hi and 0.8 < lo and hi < 0.96
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_same_seed_same_results() -> None:
+    a = play_tournament(2, 4, ["medium", "easy"], seed=5).to_json()
+    b = play_tournament(2, 4, ["medium", "easy"], seed=5).to_json()
+    assert a == b
+    assert a["tournament"] == {"players": 2, "games": 4, "seed": 5, "bots": ["medium", "easy"]}
+    assert set(a["levels"]) == {"medium", "easy"}
+    medium = a["levels"]["medium"]
+    assert medium["games"] == 4
+    assert set(medium) == {
+        "games", "wins", "win_rate", "win_rate_ci95", "avg_score",
+        "avg_completed_tickets", "avg_failed_tickets", "avg_longest_path",
+    }
+    assert a["levels"]["medium"]["wins"] + a["levels"]["easy"]["wins"] == pytest.approx(4)
+
+
+def test_medium_beats_easy() -> None:
+    """A smoke check of strength: 20 two-player games."""
+    result = play_tournament(2, 20, ["medium", "easy"], seed=2024)
+    medium = result.levels[0]
+    assert medium.level == "medium" and medium.win_rate >= 0.7
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def test_command_prints_a_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert command.run(_args("--players", "3", "--games", "3", "--bots", "medium,random", "--seed", "4")) == 0
+    text = capsys.readouterr().out
+    assert "medium" in text and "random" in text and "win rate" in text
+    assert command.run(_args("--players", "3", "--games", "3", "--bots", "medium,random", "--seed", "4", "--json")) == 0
+    first = capsys.readouterr().out.strip().splitlines()[-1]
+    assert command.run(_args("--players", "3", "--games", "3", "--bots", "medium,random", "--seed", "4", "--json")) == 0
+    second = capsys.readouterr().out.strip().splitlines()[-1]
+    assert first == second
+    data = json.loads(first)
+    assert data["tournament"]["bots"] == ["medium", "random", "medium"]
+    assert data["levels"]["medium"]["games"] == 6 and data["levels"]["random"]["games"] == 3
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--players", "6", "--bots", "easy"], "--players"),
+        (["--players", "1", "--bots", "easy"], "--players"),
+        (["--games", "0", "--bots", "easy"], "--games"),
+        (["--bots", "easy,wizard"], "unknown bot level"),
+        (["--players", "2", "--bots", "easy,medium,hard"], "--players is 2"),
+        (["--bots", "easy,,medium"], "separated by commas"),
+    ],
+)
+def test_bad_arguments_are_usage_errors(argv: list[str], message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        command.run(_args(*argv))
+
+
+def test_missing_bots_is_refused_by_the_parser() -> None:
+    with pytest.raises(SystemExit) as exc:
+        _args("--players", "2")
+    assert exc.value.code == 2

@@ -1,0 +1,165 @@
+"""`ttr verify`: honest logs pass; altered logs never do; cheaters are named."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cli.main import main
+from p2p_ttr.bots.random_bot import RandomBot
+from p2p_ttr.deck import ShuffleStep
+from p2p_ttr.engine.state import GameState
+from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
+from p2p_ttr.table.logfile import write_log
+from p2p_ttr.table.messages import Remask, Shuffle
+from p2p_ttr.table.peer import Peer
+from p2p_ttr.table.verify import verify_entries
+
+NAMES = ("Anna", "Boris", "Chiara")
+
+
+@functools.cache
+def honest() -> CryptoGame:
+    return play_crypto_game(21, [RandomBot(21 + p) for p in range(2)], NAMES[:2])
+
+
+def log_file(tmp_path: Path, game: CryptoGame, entries: list[bytes] | None = None) -> Path:
+    path = tmp_path / "game.log"
+    game_id = game.peers[0].table.game_id
+    assert game_id is not None
+    write_log(path, game_id, game.log if entries is None else entries)
+    return path
+
+
+def verify_json(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, object]]:
+    code = main(["verify", str(path), "--json"])
+    return code, json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+def test_an_honest_log_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = verify_json(log_file(tmp_path, honest()), capsys)
+    assert code == 0 and report["fair"] is True and report["findings"] == []
+    checked = report["checked"]
+    assert isinstance(checked, dict) and checked["shuffles"] >= 6 and checked["shares"] > 100
+    final = honest().peers[0].table.engine
+    assert final is not None
+    assert report["winner"] == _winner(final)
+
+
+def _winner(state: GameState) -> int:
+    from p2p_ttr.engine.outcome import final_score
+
+    return final_score(state).ranking[0]
+
+
+def test_verbose_report_has_a_line_per_shuffle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(log_file(tmp_path, honest())), "--verbose"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("shuffle") >= 6 and "VERIFIED" in out
+
+
+@pytest.mark.parametrize("kind", ["shuffle", "shares", "act"])
+def test_a_changed_entry_never_verifies(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entries = list(honest().log)
+    index = next(i for i, raw in enumerate(entries) if kind.encode() in raw[:80])
+    raw = bytearray(entries[index])
+    raw[len(raw) // 2] ^= 0x40
+    entries[index] = bytes(raw)
+    code, report = verify_json(log_file(tmp_path, honest(), entries), capsys)
+    assert code == 1 and report["fair"] is False
+    assert report["blame"] == {"entry": index, "seat": None}  # nobody signed those bytes
+
+
+def test_a_truncated_log_does_not_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    entries = list(honest().log)
+    code, report = verify_json(log_file(tmp_path, honest(), entries[: len(entries) // 2]), capsys)
+    assert code == 1 and report["findings"][0]["code"] == "incomplete"  # type: ignore[index]
+    path = log_file(tmp_path, honest())
+    path.write_bytes(path.read_bytes()[:-10])
+    assert main(["verify", str(path)]) == 2
+    assert "truncated" in capsys.readouterr().out
+
+
+def test_an_unreadable_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(tmp_path / "missing.log")]) == 2
+    (tmp_path / "junk.log").write_bytes(b"hello")
+    assert main(["verify", str(tmp_path / "junk.log")]) == 2
+    assert "log header" in capsys.readouterr().out
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_no_single_byte_change_verifies(data: st.DataObject) -> None:
+    entries = list(honest().log)
+    index = data.draw(st.integers(0, len(entries) - 1))
+    raw = bytearray(entries[index])
+    pos = data.draw(st.integers(0, len(raw) - 1))
+    raw[pos] ^= data.draw(st.integers(1, 255))
+    entries[index] = bytes(raw)
+    assert not verify_entries(entries).fair
+
+
+class StackingShuffler(Peer):
+    """Seat 1 applies a permutation of its choosing to the train deck instead
+    of the one its committed seed dictates: stacking the deck. The output is a
+    perfectly good deck, so nobody can tell during the game."""
+
+    def _chain_step(self, engine: GameState) -> Shuffle | Remask | None:
+        step = super()._chain_step(engine)
+        if isinstance(step, Shuffle) and step.step.deck == "train" and step.step.epoch == 0:
+            cts = list(step.step.ciphertexts)
+            cts[0], cts[1] = cts[1], cts[0]
+            s = step.step
+            return Shuffle(ShuffleStep(s.deck, s.epoch, s.seat, tuple(cts)))
+        return step
+
+
+class DuplicatingShuffler(Peer):
+    """Seat 1 copies one card over another in its train-deck shuffle."""
+
+    def _chain_step(self, engine: GameState) -> Shuffle | Remask | None:
+        step = super()._chain_step(engine)
+        if isinstance(step, Shuffle) and step.step.deck == "train" and step.step.epoch == 0:
+            cts = list(step.step.ciphertexts)
+            cts[60:110] = cts[0:50]  # half the deck twice: it shows before long
+            s = step.step
+            return Shuffle(ShuffleStep(s.deck, s.epoch, s.seat, tuple(cts)))
+        return step
+
+
+def _train_shuffle_entry(game: CryptoGame, seat: int) -> int:
+    from p2p_ttr.table.envelope import open_envelope
+
+    return next(
+        i for i, raw in enumerate(game.log)
+        if open_envelope(raw).kind == "shuffle" and open_envelope(raw).seat == seat
+    )
+
+
+def test_a_stacked_deck_is_caught_and_blamed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = play_crypto_game(22, [RandomBot(22 + p) for p in range(3)], NAMES, peer_types=[Peer, StackingShuffler])
+    assert all(p.table.complete and p.table.halted is None for p in game.peers)  # unnoticed in play
+    code, report = verify_json(log_file(tmp_path, game), capsys)
+    assert code == 1 and report["fair"] is False
+    assert report["blame"] == {"entry": _train_shuffle_entry(game, 1), "seat": 1}
+    findings = report["findings"]
+    assert isinstance(findings, list) and {f["seat"] for f in findings} == {1}
+
+
+def test_a_duplicated_card_halts_the_game_and_the_audit_names_the_cheat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = play_crypto_game(23, [RandomBot(23 + p) for p in range(3)], NAMES, peer_types=[Peer, DuplicatingShuffler])
+    halted = {p.table.halted for p in game.peers}
+    assert len(halted) == 1 and None not in halted  # every replica stopped at the same entry
+    assert all(p.table.complete for p in game.peers)  # every seat revealed its secrets
+    code, report = verify_json(log_file(tmp_path, game), capsys)
+    assert code == 1
+    assert report["blame"] == {"entry": _train_shuffle_entry(game, 1), "seat": 1}

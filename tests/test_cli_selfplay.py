@@ -62,3 +62,22 @@ def test_the_installed_command_runs() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout.splitlines()[-1])["seed"] == 1
+
+
+def test_crypto_selfplay_writes_a_log_that_verifies(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    log = Path(str(tmp_path)) / "game.log"
+    assert main(["selfplay", "--crypto", "--players", "2", "--seed", "3", "--log", str(log), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["log"] == str(log) and len(summary["game_id"]) == 32
+    plain = main(["selfplay", "--players", "2", "--seed", "3", "--json"])
+    assert plain == 0
+    capsys.readouterr()
+    assert main(["verify", str(log)]) == 0
+    assert "VERIFIED" in capsys.readouterr().out
+
+
+def test_log_needs_crypto(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--log", "x.log"]) == 2
+    assert "--log needs --crypto" in capsys.readouterr().err

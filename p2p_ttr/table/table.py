@@ -38,7 +38,7 @@ from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import BuildStation, ClaimRoute, Event, PayTunnel, Peek, Remasked, Reveal, Shuffled
-from p2p_ttr.engine.rules import apply, clashes_with_private, new_game
+from p2p_ttr.engine.rules import actors, apply, clashes_with_private, new_game
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, public_digest
 
 from .envelope import Envelope, check_signature, open_envelope
@@ -72,6 +72,19 @@ class PeerSecrets:
 
     def __repr__(self) -> str:
         return f"PeerSecrets(seat={self.seat}, key=<redacted>, seed=<redacted>)"
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """Something a seat owes the table now."""
+
+    seat: int
+    what: str  # "keys", "shuffle", "remask", "shares", "move", "audit"
+    detail: str = ""  # in words: which deck, which cards and for whom
+
+    def describe(self, names: tuple[str, ...] = ()) -> str:
+        who = names[self.seat] if self.seat < len(names) else f"seat {self.seat}"
+        return f"{who} owes {self.what}" + (f" ({self.detail})" if self.detail else "")
 
 
 @dataclass(frozen=True)
@@ -424,6 +437,41 @@ class Table:
         return Peek(me, tuple(faces)) if faces else None
 
     # ---------------------------------------------------------- obligations
+
+    def obligations(self) -> list[Obligation]:
+        """Who owes what now, in seat order; the same on every peer."""
+        if self.game_id is None:
+            return []
+        out: list[Obligation] = []
+        if len(self.keys) < self.n:
+            return [Obligation(s, "keys") for s in range(self.n) if s not in self.keys]
+        if self.halted is not None or (self.engine is not None and self.engine.over):
+            return [Obligation(s, "audit") for s in range(self.n) if s not in self.audits]
+        need = self._need_chain()
+        if need is not None:
+            built = self.chains.get((need.deck, need.epoch))
+            what = "shuffle" if isinstance(need, NeedShuffle) else "remask"
+            out.append(Obligation(len(built.steps) if built else 0, what, f"{DECK_NAMES[need.deck]} epoch {need.epoch}"))
+        reveal = self.engine.awaiting if self.engine is not None else None
+        for seat, refs in sorted(self.owed_shares().items()):
+            public = set(reveal.refs) if isinstance(reveal, NeedReveal) else set()
+            for_whom = sorted({self._holder(r) for r in refs if r not in public} - {None})  # type: ignore[type-var]
+            parts = []
+            if refs & public:
+                parts.append(f"{len(refs & public)} to reveal to all")
+            if for_whom:
+                parts.append(f"{len(refs - public)} drawn by seat{'s' if len(for_whom) > 1 else ''} {', '.join(map(str, for_whom))}")
+            out.append(Obligation(seat, "shares", "; ".join(parts)))
+        if not out and self.engine is not None:
+            out += [Obligation(p, "move") for p in actors(self.engine)]
+        return out
+
+    def _holder(self, ref: CardRef) -> int | None:
+        assert self.engine is not None
+        for p, ps in enumerate(self.engine.players):
+            if ref in ps.hand or ref in ps.offered:
+                return p
+        return None
 
     def owed_shares(self) -> dict[int, set[CardRef]]:
         """The decryption shares each seat owes now: for a public reveal, and

@@ -68,3 +68,19 @@ def test_same_seed_same_game() -> None:
     a = game(2, seed=11)
     b = play_crypto_game(11, [RandomBot(11 + p) for p in range(2)], NAMES[:2])
     assert a.peers[0].table.engine == b.peers[0].table.engine
+
+
+def test_obligations_say_who_owes_what_and_agree_everywhere() -> None:
+    g = game(2)
+    tables = [Table(), Table()]
+    seen: set[str] = set()
+    for raw in g.log:
+        for t in tables:
+            t.receive(raw)
+        a, b = (t.obligations() for t in tables)
+        assert a == b
+        seen |= {o.what for o in a}
+        if a:
+            assert a[0].describe(("Anna", "Boris")).startswith(("Anna owes", "Boris owes"))
+    assert {"keys", "shuffle", "shares", "move", "audit"} <= seen
+    assert tables[0].obligations() == []  # complete

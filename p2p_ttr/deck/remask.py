@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .commit import Seed
 from .deckorder import CardRef
@@ -32,7 +33,7 @@ from .elgamal import (
 from .errors import MalformedWire
 from .hashing import DOMAIN_REMASK
 from .keys import JointKey
-from .shuffle import rerandomised
+from .shuffle import ChainStep, rerandomised
 from .wire import MAX_DECK_SIZE, expect_deck_name, expect_epoch, expect_list, expect_seat
 
 
@@ -74,42 +75,11 @@ class RemaskCreation:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class RemaskStep:
-    """A seat's re-masked copies of an epoch's ciphertexts, in the same order.
+@dataclass(frozen=True, slots=True, repr=False)
+class RemaskStep(ChainStep):
+    """A seat's re-masked copies of an epoch's ciphertexts, in the same order."""
 
-    Wire: ``[deck, epoch, seat, [[a(256 bytes), b(256 bytes)], ...]]``.
-    """
-
-    deck: str
-    epoch: int
-    seat: int
-    ciphertexts: tuple[Ciphertext, ...]
-
-    def __post_init__(self) -> None:
-        expect_deck_name(self.deck)
-        expect_epoch(self.epoch)
-        expect_seat(self.seat)
-        check_ciphertexts(self.ciphertexts, "a remask step")
-
-    def to_wire(self) -> list[object]:
-        return [self.deck, self.epoch, self.seat, ciphertexts_to_wire(self.ciphertexts)]
-
-    @classmethod
-    def from_wire(cls, data: object) -> RemaskStep:
-        deck, epoch, seat, pairs = expect_list(data, "remask step", 4)
-        return cls(
-            expect_deck_name(deck),
-            expect_epoch(epoch),
-            expect_seat(seat),
-            ciphertexts_from_wire(pairs, "a remask step"),
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"RemaskStep(deck={self.deck!r}, epoch={self.epoch}, seat={self.seat}, "
-            f"ciphertexts=<{len(self.ciphertexts)} pairs>)"
-        )
+    WHAT: ClassVar[str] = "a remask step"
 
 
 def remask_step(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar, Self
 
 from .commit import Seed
 from .drbg import Drbg, fisher_yates
@@ -36,8 +37,9 @@ from .wire import expect_deck_name, expect_epoch, expect_list, expect_seat
 
 
 @dataclass(frozen=True, slots=True)
-class ShuffleStep:
-    """A seat's published shuffle output for one deck epoch.
+class ChainStep:
+    """A seat's published output for one deck epoch: one step of the chain in
+    which every seat in turn transforms the deck (see ShuffleStep, RemaskStep).
 
     Wire: ``[deck, epoch, seat, [[a(256 bytes), b(256 bytes)], ...]]``.
     """
@@ -46,31 +48,39 @@ class ShuffleStep:
     epoch: int
     seat: int
     ciphertexts: tuple[Ciphertext, ...]
+    WHAT: ClassVar[str] = "a chain step"
 
     def __post_init__(self) -> None:
         expect_deck_name(self.deck)
         expect_epoch(self.epoch)
         expect_seat(self.seat)
-        check_ciphertexts(self.ciphertexts, "a shuffle step")
+        check_ciphertexts(self.ciphertexts, self.WHAT)
 
     def to_wire(self) -> list[object]:
         return [self.deck, self.epoch, self.seat, ciphertexts_to_wire(self.ciphertexts)]
 
     @classmethod
-    def from_wire(cls, data: object) -> ShuffleStep:
-        deck, epoch, seat, pairs = expect_list(data, "shuffle step", 4)
+    def from_wire(cls, data: object) -> Self:
+        deck, epoch, seat, pairs = expect_list(data, cls.WHAT, 4)
         return cls(
             expect_deck_name(deck),
             expect_epoch(epoch),
             expect_seat(seat),
-            ciphertexts_from_wire(pairs, "a shuffle step"),
+            ciphertexts_from_wire(pairs, cls.WHAT),
         )
 
     def __repr__(self) -> str:  # 220 elements of 617 digits help nobody
         return (
-            f"ShuffleStep(deck={self.deck!r}, epoch={self.epoch}, seat={self.seat}, "
+            f"{type(self).__name__}(deck={self.deck!r}, epoch={self.epoch}, seat={self.seat}, "
             f"ciphertexts=<{len(self.ciphertexts)} pairs>)"
         )
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ShuffleStep(ChainStep):
+    """A seat's shuffle of a deck epoch: permuted and re-randomised."""
+
+    WHAT: ClassVar[str] = "a shuffle step"
 
 
 def _shuffle_drbg(game_id: bytes, seed: Seed, seat: int, deck: str, epoch: int) -> Drbg:

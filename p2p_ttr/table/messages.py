@@ -3,7 +3,7 @@
     seating = ["seating", RULES, [[name, identity], ...]]   seat 0 opens the game
     keys    = ["keys", key_announcement, seed_commitment]    each seat, once
     shuffle = ["shuffle", shuffle_step]                      a seat's step of a chain
-    remask  = ["remask", deck, epoch, [[a, b], ...]]         a seat's re-masking step
+    remask  = ["remask", remask_step]                        a seat's re-masking step
     shares  = ["shares", [decryption_share, ...]]            shares the author owes
     act     = ["act", engine_action, [decryption_share, ...]]
                                                              a move, with the author's own
@@ -20,10 +20,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from p2p_ttr.deck import Ciphertext, DecryptionShare, KeyAnnouncement, SecretKey, Seed, SeedCommitment, ShuffleStep
+from p2p_ttr.deck import DecryptionShare, KeyAnnouncement, RemaskStep, SecretKey, Seed, SeedCommitment, ShuffleStep
 from p2p_ttr.deck.errors import DeckError
-from p2p_ttr.deck.wire import expect_bytes, expect_element, expect_int, expect_list
-from p2p_ttr.engine.cards import Deck
+from p2p_ttr.deck.wire import expect_bytes, expect_list
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import Action, event_from_wire, is_action, to_wire
 
@@ -72,16 +71,11 @@ class Shuffle:
 
 @dataclass(frozen=True, slots=True)
 class Remask:
-    deck: Deck
-    epoch: int
-    ciphertexts: tuple[Ciphertext, ...]
+    step: RemaskStep
     KIND = "remask"
 
     def to_wire(self) -> list[Any]:
-        from p2p_ttr.deck.group import element_to_bytes
-
-        pairs = [[element_to_bytes(a), element_to_bytes(b)] for a, b in self.ciphertexts]
-        return [self.KIND, int(self.deck), self.epoch, pairs]
+        return [self.KIND, self.step.to_wire()]
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,15 +150,11 @@ def _decode(body: list[Any]) -> Message:
         _, step = expect_list(body, "shuffle", 2)
         return Shuffle(ShuffleStep.from_wire(step))
     if kind == Remask.KIND:
-        _, deck, epoch, pairs = expect_list(body, "remask", 4)
-        rows = expect_list(pairs, "remask ciphertexts")
-        if not 0 < len(rows) <= 3:
-            raise Malformed("a remask step holds 1..3 ciphertexts")
-        cts = []
-        for i, pair in enumerate(rows):
-            a, b = expect_list(pair, f"ciphertext {i}", 2)
-            cts.append((expect_element(a, f"ciphertext {i} a"), expect_element(b, f"ciphertext {i} b")))
-        return Remask(Deck(expect_int(deck, "deck", 0, len(Deck) - 1)), expect_int(epoch, "epoch", 0, 2**16), tuple(cts))
+        _, step = expect_list(body, "remask", 2)
+        remask = RemaskStep.from_wire(step)
+        if not 0 < len(remask.ciphertexts) <= 3:
+            raise Malformed("a remask step holds the 1..3 returned tickets")
+        return Remask(remask)
     if kind == Shares.KIND:
         _, shares = expect_list(body, "shares", 2)
         return Shares(_shares(shares))

@@ -20,9 +20,9 @@ from p2p_ttr.deck import (
     announce_key,
     commit_seed,
     make_share,
+    remask_step,
     shuffle_step,
 )
-from p2p_ttr.deck.remask import remask_step
 from p2p_ttr.engine.events import Action, BuildStation, ClaimRoute, PayTunnel
 from p2p_ttr.engine.rules import actors
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedShuffle
@@ -118,8 +118,7 @@ class Peer:
         seed = self.table.me.seed
         if isinstance(need, NeedShuffle):
             return Shuffle(shuffle_step(joint, seed, self.seat, DECK_NAMES[need.deck], need.epoch, inputs))
-        step = remask_step(joint, seed, self.seat, DECK_NAMES[need.deck], need.epoch, inputs)
-        return Remask(need.deck, need.epoch, step.ciphertexts)
+        return Remask(remask_step(joint, seed, self.seat, DECK_NAMES[need.deck], need.epoch, inputs))
 
     def _decision(self, engine: GameState) -> Action | None:
         if self.seat not in actors(engine):

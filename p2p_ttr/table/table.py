@@ -227,16 +227,12 @@ class Table:
                 raise NotExpected("the game already has its seating")
             case Keys(key, commitment):
                 self._keys(seat, key, commitment)
-            case Shuffle(step):
+            case Shuffle(step) | Remask(step):
                 need = self._need_chain()
-                if not isinstance(need, NeedShuffle) or (DECK_NAMES[need.deck], need.epoch) != (step.deck, step.epoch):
-                    raise NotExpected(f"no shuffle of {step.deck} epoch {step.epoch} is due")
+                kind = NeedShuffle if isinstance(message, Shuffle) else NeedRemask
+                if not isinstance(need, kind) or (DECK_NAMES[need.deck], need.epoch) != (step.deck, step.epoch):
+                    raise NotExpected(f"no {message.KIND} of {step.deck} epoch {step.epoch} is due")
                 self._chain_step(seat, need.deck, need.epoch, step.seat, step.ciphertexts)
-            case Remask(deck, epoch, cts):
-                need = self._need_chain()
-                if not isinstance(need, NeedRemask) or (need.deck, need.epoch) != (deck, epoch):
-                    raise NotExpected(f"no re-masking of {DECK_NAMES[deck]} epoch {epoch} is due")
-                self._chain_step(seat, deck, epoch, seat, cts)
             case Shares(shares):
                 self._shares(seat, shares, self.owed_shares().get(seat, set()))
             case Act(action, shares):

@@ -26,7 +26,7 @@ from p2p_ttr.deck import (
     audit,
 )
 from p2p_ttr.deck.fixedbase import g_pow
-from p2p_ttr.deck.remask import RemaskCreation, RemaskStep
+from p2p_ttr.deck.remask import RemaskCreation
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.scoring import GameScore
@@ -35,7 +35,7 @@ from p2p_ttr.engine.state import NeedRemask, NeedShuffle
 from .envelope import open_envelope
 from .errors import TableError
 from .messages import Act, Audit, Keys, Remask, Seating, Shares, Shuffle, message_from_wire
-from .table import DECK_NAMES, Table, deck_ref
+from .table import Table, deck_ref
 
 
 @dataclass(frozen=True)
@@ -162,14 +162,14 @@ def _deck_records(table: Table, before: NeedShuffle | NeedRemask | None, seat: i
             assert isinstance(before, NeedShuffle)
             first: list[Record] = [DeckCreation(step.deck, step.epoch, before.cards)] if step.seat == 0 else []
             return [*first, step]
-        case Remask(deck, epoch, cts):
+        case Remask(step):
             assert isinstance(before, NeedRemask)
             opening: list[Record] = (
-                [RemaskCreation(DECK_NAMES[deck], epoch, tuple(deck_ref(r) for r in before.refs))]
-                if seat == 0
+                [RemaskCreation(step.deck, step.epoch, tuple(deck_ref(r) for r in before.refs))]
+                if step.seat == 0
                 else []
             )
-            return [*opening, RemaskStep(DECK_NAMES[deck], epoch, seat, cts)]
+            return [*opening, step]
         case Shares(shares) | Act(_, shares):
             return list(shares)
         case Audit(seed, secret):

@@ -42,6 +42,9 @@ def verify_json(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, di
 
 
 def test_an_honest_log_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from p2p_ttr.table.envelope import open_envelope
+
+    assert any(open_envelope(raw).kind == "remask" for raw in honest().log)  # returned tickets too
     code, report = verify_json(log_file(tmp_path, honest()), capsys)
     assert code == 0 and report["fair"] is True and report["findings"] == []
     checked = report["checked"]

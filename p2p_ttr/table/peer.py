@@ -112,7 +112,7 @@ class Peer:
         built = self.table.chains.get((need.deck, need.epoch))
         if (len(built.steps) if built else 0) != self.seat:
             return None
-        inputs = built.output if built else self.table._chain_inputs(need)
+        inputs = built.output if built else self.table.chain_inputs(need)
         joint = self.table.joint
         assert joint is not None and self.table.me is not None
         seed = self.table.me.seed

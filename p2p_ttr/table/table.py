@@ -228,7 +228,7 @@ class Table:
             case Keys(key, commitment):
                 self._keys(seat, key, commitment)
             case Shuffle(step) | Remask(step):
-                need = self._need_chain()
+                need = self.chain_due()
                 kind = NeedShuffle if isinstance(message, Shuffle) else NeedRemask
                 if not isinstance(need, kind) or (DECK_NAMES[need.deck], need.epoch) != (step.deck, step.epoch):
                     raise NotExpected(f"no {message.KIND} of {step.deck} epoch {step.epoch} is due")
@@ -256,17 +256,19 @@ class Table:
             self.joint = JointKey(self.game_id, tuple(self.keys[s].public_key for s in range(self.n)))
             self.engine = new_game(self.n)
 
-    def _need_chain(self) -> NeedShuffle | NeedRemask | None:
+    def chain_due(self) -> NeedShuffle | NeedRemask | None:
+        """The deck epoch the seats are building now (a shuffle or a re-masking), if any."""
         need = self.engine.awaiting if self.engine else None
         return need if isinstance(need, (NeedShuffle, NeedRemask)) else None
 
-    def _chain_inputs(self, need: NeedShuffle | NeedRemask) -> tuple[Ciphertext, ...]:
+    def chain_inputs(self, need: NeedShuffle | NeedRemask) -> tuple[Ciphertext, ...]:
+        """What the first seat of that chain starts from."""
         if isinstance(need, NeedShuffle):
             return DeckCreation(DECK_NAMES[need.deck], need.epoch, need.cards).ciphertexts()
         return tuple(self.ciphertext(ref) for ref in need.refs)
 
     def _chain_step(self, seat: int, deck: Deck, epoch: int, claimed: int, cts: tuple[Ciphertext, ...]) -> None:
-        need = self._need_chain()
+        need = self.chain_due()
         assert need is not None and self.engine is not None
         built = self.chains.get((deck, epoch))
         turn = len(built.steps) if built else 0
@@ -276,7 +278,7 @@ class Table:
         if len(cts) != size:
             raise Malformed(f"{DECK_NAMES[deck]} epoch {epoch} has {size} cards, the step {len(cts)}")
         if built is None:
-            built = self.chains[(deck, epoch)] = _Chain(self._chain_inputs(need))
+            built = self.chains[(deck, epoch)] = _Chain(self.chain_inputs(need))
         built.steps.append(cts)
         if len(built.steps) == self.n:
             done: Event = Shuffled(deck, epoch) if isinstance(need, NeedShuffle) else Remasked(deck, epoch)
@@ -443,7 +445,7 @@ class Table:
             return [Obligation(s, "keys") for s in range(self.n) if s not in self.keys]
         if self.halted is not None or (self.engine is not None and self.engine.over):
             return [Obligation(s, "audit") for s in range(self.n) if s not in self.audits]
-        need = self._need_chain()
+        need = self.chain_due()
         if need is not None:
             built = self.chains.get((need.deck, need.epoch))
             what = "shuffle" if isinstance(need, NeedShuffle) else "remask"

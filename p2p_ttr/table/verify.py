@@ -88,7 +88,7 @@ def _verify(entries: list[bytes], secret: int | None) -> Verdict:
     records: list[Record] = []
     record_entry: list[int] = []
     for index, raw in enumerate(entries):
-        before = _chain_context(table)
+        before = table.chain_due()  # the chain the entry may extend
         try:
             envelope = table.receive(raw)
         except (TableError, EngineError) as exc:
@@ -145,11 +145,6 @@ def _joint_secret(entries: list[bytes]) -> int | None:
 
 def _same_secrets(table: Table, secret: int) -> bool:
     return len(table.audits) == table.n and sum(a.secret.x for a in table.audits.values()) == secret
-
-
-def _chain_context(table: Table) -> NeedShuffle | NeedRemask | None:
-    """What deck chain (if any) the next entry may extend, before it is applied."""
-    return table._need_chain()
 
 
 def _deck_records(table: Table, before: NeedShuffle | NeedRemask | None, seat: int, body: list[object]) -> list[Record]:

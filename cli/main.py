@@ -14,6 +14,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.commands.selfplay",
     "cli.commands.score",
     "cli.commands.verify",
+    "cli.commands.tournament",
 )
 
 

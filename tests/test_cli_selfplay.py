@@ -47,7 +47,14 @@ def test_same_seed_prints_the_same_game(capsys: pytest.CaptureFixture[str]) -> N
 def test_readable_summary_names_the_winner(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "--players", "4", "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    assert "4 bots, seed 2" in out and out.rstrip().endswith("wins.")
+    assert "4 bots (medium), seed 2" in out and out.rstrip().endswith("wins.")
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "hard"])
+def test_every_bot_level_plays_a_game(level: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--players", "2", "--seed", "4", "--bot-level", level, "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["bot_level"] == level and summary["turns"] > 0
 
 
 def test_bad_player_count_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.registry import Command, UsageError
-from p2p_ttr.bots.random_bot import RandomBot
+from p2p_ttr.bots.levels import LEVELS, make_bot
 from p2p_ttr.local.crypto_game import play_crypto_game
 from p2p_ttr.local.game import play_local_game
 from p2p_ttr.local.summary import game_summary
@@ -22,6 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, help="number of players, 2 to 5 (default 4)")
     parser.add_argument("--seed", type=int, default=None, help="replay a game: same seed, same game (default: random)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object describing the game")
+    parser.add_argument(
+        "--bot-level",
+        choices=LEVELS,
+        default="medium",
+        help="how well the bots play (default medium; random is the engine's benchmark bot)",
+    )
     parser.add_argument(
         "--crypto",
         action="store_true",
@@ -38,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--log needs --crypto (only a crypto game has a signed log)")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     names = BOT_NAMES[: args.players]
-    bots = [RandomBot(seed * 7919 + p, name=names[p]) for p in range(args.players)]
+    bots = [make_bot(args.bot_level, seed * 7919 + p, names[p]) for p in range(args.players)]
     if args.crypto:
         game = play_crypto_game(seed, bots, names)
         final = game.peers[0].table.engine
@@ -50,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
             summary["log"] = str(args.log)
     else:
         summary = game_summary(play_local_game(args.players, seed, bots, record=False).final, names, seed)
+    summary["bot_level"] = args.bot_level
     if args.json:
         print(json.dumps(summary))
     else:
@@ -61,7 +68,7 @@ def render_summary(summary: dict[str, Any]) -> str:
     """A readable account of a finished game."""
     players = summary["players"]
     lines = [
-        f"Ticket to Ride: Europe - {len(players)} bots, seed {summary['seed']}",
+        f"Ticket to Ride: Europe - {len(players)} bots ({summary.get('bot_level', 'random')}), seed {summary['seed']}",
         f"{summary['turns']} turns"
         + (" - the game stalled: nobody could do anything" if summary["stalled"] else ""),
         "",

@@ -15,6 +15,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.commands.score",
     "cli.commands.verify",
     "cli.commands.tournament",
+    "cli.commands.host",
+    "cli.commands.join",
 )
 
 

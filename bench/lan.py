@@ -1,0 +1,105 @@
+"""Time a whole LAN game: 5 bot processes on 127.0.0.1 (a host and 4 joiners).
+
+    python bench/lan.py [--players N] [--port P]
+
+Measures (design.md §5 budgets): setup, from launching the processes to the
+first player's turn (< 2 s); the median latency of a private draw, from the
+drawer sending its action to the drawn card being known to it (< 50 ms); and
+the wall time of the whole game (< 60 s). Each process writes its timings to
+a trace file (`--trace`); the last line printed is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from p2p_ttr.deck import current_backend
+
+BUDGETS = {"setup_s": 2.0, "draw_median_ms": 50.0, "game_s": 60.0}
+
+
+def command(name: str) -> list[str]:
+    from cli.main import COMMAND_MODULES
+
+    if f"cli.commands.{name}" in COMMAND_MODULES:
+        return [sys.executable, "-m", "cli.main", name]
+    return [sys.executable, "-m", f"cli.commands.{name}"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def read_trace(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    port = args.port or free_port()
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        common = ["--as-bot", "--json", "--timeout", "60"]
+        procs = []
+        t0 = time.time()
+        procs.append(subprocess.Popen(
+            command("host") + ["--bind", "127.0.0.1", "--port", str(port), "--players", str(args.players),
+                               "--data-dir", str(tmp / "p0"), "--trace", str(tmp / "p0.trace"), *common],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL))
+        for p in range(1, args.players):
+            procs.append(subprocess.Popen(
+                command("join") + [f"127.0.0.1:{port}", "--name", f"Bot{p}", "--data-dir", str(tmp / f"p{p}"),
+                                   "--trace", str(tmp / f"p{p}.trace"), *common],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL))
+        try:
+            outs = [proc.communicate(timeout=300)[0] for proc in procs]
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+        game_s = time.time() - t0
+        codes = [proc.returncode for proc in procs]
+        traces = [read_trace(tmp / f"p{p}.trace") for p in range(args.players)]
+    first = [e["t"] for e in traces[0] if e["event"] == "first_turn"]
+    setup_s = first[0] - t0 if first else float("nan")
+    draws = [e["latency"] * 1000 for tr in traces for e in tr if e["event"] == "draw_known"]
+    summaries = [json.loads(o.decode().strip().splitlines()[-1]) for o in outs if o.strip()]
+    digests = {s["digest"] for s in summaries}
+    result = {
+        "players": args.players,
+        "backend": current_backend().name,
+        "exit_codes": codes,
+        "agree": len(digests) == 1 and len(summaries) == args.players,
+        "turns": summaries[0]["turns"] if summaries else None,
+        "setup_s": round(setup_s, 3),
+        "draws": len(draws),
+        "draw_median_ms": round(statistics.median(draws), 1) if draws else None,
+        "draw_p90_ms": round(statistics.quantiles(draws, n=10)[-1], 1) if len(draws) > 1 else None,
+        "game_s": round(game_s, 2),
+    }
+    for key, budget in BUDGETS.items():
+        value = result[key]
+        verdict = "-" if value is None else ("ok" if value < budget else "OVER")
+        print(f"{key:16} {value!s:>10}  budget < {budget}  {verdict}")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""Network frames: one msgpack list per ZeroMQ message, ``[kind, field...]``.
+
+Decoding is bounded: the raw size is checked first, then msgpack runs with
+limits (no maps, no extension types, short strings, short arrays), then the
+fields are checked against the kind's schema. Anything else raises
+``FrameError`` and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgpack
+
+from p2p_ttr.table.envelope import GAME_ID_BYTES, HASH_BYTES, MAX_ENVELOPE_BYTES, MAX_SEATS, pack
+from p2p_ttr.table.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES
+from p2p_ttr.table.logfile import MAX_ENTRIES
+from p2p_ttr.table.messages import MAX_NAME
+
+NET_VERSION = 1
+NONCE_BYTES = 16
+MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
+MAX_REASON = 400
+_LIMITS = dict(
+    max_str_len=MAX_REASON * 4,
+    max_bin_len=MAX_ENVELOPE_BYTES,
+    max_array_len=16,
+    max_map_len=0,
+    max_ext_len=0,
+)
+
+
+class FrameError(ValueError):
+    """A frame that is too large, not msgpack, or not a frame we know."""
+
+
+Check = Callable[[Any], bool]
+
+
+def _int(lo: int, hi: int) -> Check:
+    return lambda v: type(v) is int and lo <= v <= hi
+
+
+def _bin(size: int) -> Check:
+    return lambda v: isinstance(v, bytes) and len(v) == size
+
+
+def _str(max_len: int) -> Check:
+    return lambda v: isinstance(v, str) and 0 < len(v) <= max_len
+
+
+def _names(v: Any) -> bool:
+    return isinstance(v, list) and len(v) <= MAX_SEATS and all(_str(MAX_NAME)(n) for n in v)
+
+
+_INDEX = _int(0, MAX_ENTRIES)
+_ENVELOPE: Check = lambda v: isinstance(v, bytes) and 0 < len(v) <= MAX_ENVELOPE_BYTES
+_GAME_ID: Check = lambda v: v is None or _bin(GAME_ID_BYTES)(v)
+
+# What a peer sends to the host.
+TO_HOST: dict[str, tuple[Check, ...]] = {
+    "hi": (_int(0, 2**16),),  # [version]: please send a challenge
+    "hello": (_int(0, 2**16), _str(MAX_NAME), _bin(PUBLIC_KEY_BYTES), _bin(SIGNATURE_BYTES)),
+    "env": (_ENVELOPE,),  # a signed envelope to sequence
+    "sync": (_INDEX,),  # send me every entry from this index on
+    "ping": (_INDEX,),  # heartbeat, with how many entries I have
+}
+# What the host sends to a peer.
+TO_PEER: dict[str, tuple[Check, ...]] = {
+    "challenge": (_int(0, 2**16), _bin(PUBLIC_KEY_BYTES), _bin(NONCE_BYTES)),
+    "welcome": (_int(-1, MAX_SEATS - 1), _GAME_ID, _INDEX, _names),  # seat (-1: lobby), game, log length, names
+    "lobby": (_names, _int(0, MAX_SEATS)),  # who is in, how many the host waits for (0: until it says)
+    "refused": (_str(64), _str(MAX_REASON)),  # code, reason
+    "entry": (_INDEX, _ENVELOPE, _bin(SIGNATURE_BYTES)),  # index, envelope, host signature
+    "rejected": (_bin(HASH_BYTES), _str(64), _str(MAX_REASON)),  # sha256(envelope), code, reason
+    "ping": (_INDEX,),  # heartbeat, with the log length
+}
+
+
+def encode(kind: str, *fields: Any) -> bytes:
+    raw = pack([kind, *fields])
+    if len(raw) > MAX_FRAME_BYTES:
+        raise FrameError(f"a {kind} frame of {len(raw)} bytes is too large")
+    return raw
+
+
+def decode(raw: bytes, schema: dict[str, tuple[Check, ...]]) -> tuple[str, list[Any]]:
+    """The kind and checked fields of one frame, or FrameError."""
+    if not isinstance(raw, bytes):
+        raise FrameError("a frame is bytes")
+    if len(raw) > MAX_FRAME_BYTES:
+        raise FrameError(f"frame of {len(raw)} bytes (at most {MAX_FRAME_BYTES})")
+    try:
+        value = msgpack.unpackb(raw, raw=False, strict_map_key=True, use_list=True, **_LIMITS)
+    except Exception as exc:  # the C unpacker raises many kinds on hostile input
+        raise FrameError(f"not valid msgpack ({type(exc).__name__})") from None
+    if not isinstance(value, list) or not value or not isinstance(value[0], str):
+        raise FrameError("a frame is a list that starts with its kind")
+    kind, fields = value[0], value[1:]
+    checks = schema.get(kind)
+    if checks is None:
+        raise FrameError(f"unknown frame kind {kind[:24]!r}")
+    if len(fields) != len(checks) or not all(check(f) for check, f in zip(checks, fields)):
+        raise FrameError(f"malformed {kind} frame")
+    return kind, fields
+
+
+def clip(text: str) -> str:
+    """A reason short enough for a frame."""
+    return (text or "-")[:MAX_REASON]

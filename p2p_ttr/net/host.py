@@ -1,0 +1,351 @@
+"""The host: seat 0, and the sequencer and relay of one game.
+
+Peers send signed envelopes; the host folds each into its own table. An
+accepted entry gets the next index, is made durable, signed (seqsig.py) and
+relayed to every seat; a refused one goes back to its author with the reason.
+The host cannot forge or hide anything: peers check every entry themselves.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import zmq
+
+from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.table.envelope import MAX_SEATS
+from p2p_ttr.table.errors import TableError
+from p2p_ttr.table.identity import Identity
+from p2p_ttr.table.messages import Seat
+from p2p_ttr.table.peer import Decider, Peer
+from p2p_ttr.table.table import Table
+
+from . import frames
+from .console import Console
+from .frames import NET_VERSION, FrameError, clip, encode
+from .liveness import HEARTBEAT_S, Progress, waiting_for
+from .lobby import COLOURS, Lobby, Refusal, routing_id
+from .player import SeatPlayer
+from .seqsig import entry_hash, prev_head, sign_entry
+from .store import DataDir, GameStore, StoreError
+from .trace import Trace
+from .transport import bound_port, router
+
+DONE_GRACE_S = 5.0
+
+
+@dataclass
+class HostOptions:
+    data: DataDir
+    name: str = "host"
+    bind: str = "0.0.0.0"
+    port: int = 7311
+    players: int = 0  # start when this many are in (0: when the host says)
+    timeout: float = 120.0
+    resume: str | None = None
+    scripted: bool = False  # no human: give up with an error after the timeout
+    trace: Path | None = None  # bench timings
+
+
+class HostExit(Exception):
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Host:
+    def __init__(self, options: HostOptions, decide: Decider, console: Console,
+                 on_port: Callable[[int], None] | None = None) -> None:
+        self.o = options
+        self.decide = decide
+        self.console = console
+        self.on_port = on_port
+        self.identity: Identity = options.data.identity()
+        self.nonce = os.urandom(frames.NONCE_BYTES)
+        self.lobby = Lobby(options.name, self.identity.public, options.players or MAX_SEATS)
+        self.known: dict[bytes, int] = {}  # routing id -> seat (-1 in the lobby), hello'd in this run
+        self.peer_len: dict[int, int] = {}
+        self.table: Table | None = None
+        self.store: GameStore | None = None
+        self.player: SeatPlayer | None = None
+        self.port = options.port
+        self.start_now = False
+        self.poke = False  # the human decided something: ask our outbox again
+        self._outbox_len = -1
+        self._relay: list[list[bytes]] = []
+        self._done_at: float | None = None
+        self.progress = Progress(options.timeout, console.say)
+        self.trace = Trace(options.trace)
+
+    # ------------------------------------------------------------- setup
+
+    def resume(self) -> None:
+        assert self.o.resume is not None
+        store = self.o.data.find_game(self.o.resume)
+        if store.load_meta().get("role") != "host":
+            raise StoreError(f"game {store.game_id.hex()} was not hosted from this data directory")
+        entries = store.open()
+        table = Table(me=store.load_secrets())
+        for i, raw in enumerate(entries):
+            try:
+                table.receive(raw)
+            except (TableError, EngineError) as exc:
+                raise StoreError(f"{store.log_path}: entry {i} does not fold ({exc}); the log is corrupt") from None
+        if not table.seats or table.seats[0].identity != self.identity.public:
+            raise StoreError("this data directory's identity is not the host of that game")
+        self.table, self.store = table, store
+        self.player = SeatPlayer(self.identity, table, store, self.decide)
+        self.console.say(f"resumed game {store.game_id.hex()} at entry {len(table.log)}")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.table.seats) if self.table else tuple(self.lobby.names)
+
+    def start(self) -> None:
+        members = [Seat(self.o.name, self.identity.public)] + [Seat(n, pub) for n, pub in self.lobby.members]
+        game_id = os.urandom(16)
+        store = self.o.data.game(game_id)
+        store.open()
+        store.save_meta({"role": "host", "name": self.o.name, "port": self.port})
+        self.table, self.store = Table(), store
+        self.player = SeatPlayer(self.identity, self.table, store, self.decide)
+        opener = Peer(0, self.identity, self.decide)
+        self.sequence(opener.open_game(tuple(members), game_id), None)
+        self.relay()
+        seats = ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(self.names))
+        self.console.say(f"game {game_id.hex()} started: {seats}")
+
+    # ---------------------------------------------------------- sequencing
+
+    def sequence(self, raw: bytes, author: bytes | None) -> bool:
+        table, store = self.table, self.store
+        assert table is not None and store is not None
+        prev, before = table.head, len(table.log)
+        try:
+            table.receive(raw)
+        except Exception as exc:
+            if not isinstance(exc, (TableError, EngineError)) and (author is None or len(table.log) != before):
+                raise  # a bug of ours, not bad input
+            code = getattr(exc, "code", "malformed")
+            if author is None:
+                self.console.say(f"our own message was refused ({code}): {exc}")
+            else:
+                who = self.known.get(author, -1)
+                self.console.say(f"refused a message from {self._who(who)} ({code}): {exc}")
+                self.send(author, "rejected", entry_hash(raw), clip(str(code)), clip(str(exc)))
+            return False
+        assert table.game_id is not None
+        index = len(table.log) - 1
+        sig = sign_entry(self.identity, table.game_id, index, prev, raw)
+        store.add_receipt(index, entry_hash(raw), sig)
+        store.append(raw)
+        self.trace.folded(table, 0)
+        frame = encode("entry", index, raw, sig)
+        self._relay.extend([routing_id(seat.identity), frame] for seat in table.seats[1:])
+        return True
+
+    def relay(self) -> None:
+        """Make the new entries durable (one fsync for a batch), then send them:
+        nobody hears of an entry the host could forget."""
+        if self._relay and self.store is not None:
+            self.store.sync()
+            for parts in self._relay:
+                self.sock.send_multipart(parts)
+            self._relay.clear()
+
+    def _who(self, seat: int) -> str:
+        names = self.names
+        return names[seat] if 0 <= seat < len(names) else "a peer"
+
+    def send(self, rid: bytes, kind: str, *fields: Any) -> None:
+        self.sock.send_multipart([rid, encode(kind, *fields)])
+
+    # ------------------------------------------------------------- frames
+
+    def handle(self, parts: list[bytes]) -> None:
+        if len(parts) != 2:
+            self.console.say(f"dropped a message of {len(parts)} parts")
+            return
+        rid, raw = parts
+        try:
+            kind, f = frames.decode(raw, frames.TO_HOST)
+        except FrameError as exc:
+            self.console.say(f"dropped a bad frame: {exc}")
+            return
+        if kind == "hi":
+            self.send(rid, "challenge", NET_VERSION, self.identity.public, self.nonce)
+        elif kind == "hello":
+            self.hello(rid, f[0], f[1], f[2], f[3])
+        elif rid not in self.known:
+            # A peer from before a restart: make it say hello again.
+            self.send(rid, "challenge", NET_VERSION, self.identity.public, self.nonce)
+        elif kind == "env":
+            self.envelope(rid, f[0])
+        elif kind == "sync":
+            self.catch_up(rid, f[0])
+        elif kind == "ping":
+            seat = self.known[rid]
+            if seat >= 0:
+                self.peer_len[seat] = f[0]
+
+    def hello(self, rid: bytes, version: int, name: str, public: bytes, sig: bytes) -> None:
+        if rid != routing_id(public):
+            self.send(rid, "refused", "bad_hello", "your connection id does not match your key")
+            return
+        try:
+            if self.table is not None:
+                seat = next((s for s, seat in enumerate(self.table.seats) if seat.identity == public), None)
+                probe = Lobby(self.o.name, self.identity.public, MAX_SEATS + 1)
+                probe.join(version, name, public, self.nonce, sig)  # version and signature checks
+                if seat is None or seat == 0:
+                    raise Refusal("started", "the game has already started")
+                self.known[rid] = seat
+                log_len = len(self.table.log)
+                self.send(rid, "welcome", seat, self.table.game_id, log_len, list(self.names))
+                self.console.say(f"{self.names[seat]} is back")
+                return
+            new = self.lobby.join(version, name, public, self.nonce, sig)
+        except Refusal as refusal:
+            self.console.say(f"refused {name!r}: {refusal.reason}")
+            self.send(rid, "refused", refusal.code, clip(refusal.reason))
+            return
+        self.known[rid] = -1
+        self.send(rid, "welcome", -1, None, 0, self.lobby.names)
+        if new:
+            wanted = self.o.players
+            self.console.say(
+                f"{name} joined ({len(self.lobby.names)}" + (f" of {wanted})" if wanted else ")")
+                + ("" if wanted else ": press Enter to start")
+            )
+            for member in self.known:
+                self.send(member, "lobby", self.lobby.names, wanted)
+
+    def envelope(self, rid: bytes, raw: bytes) -> None:
+        if self.table is None:
+            self.send(rid, "rejected", entry_hash(raw), "not_expected", "the game has not started")
+            return
+        self.sequence(raw, rid)
+
+    def catch_up(self, rid: bytes, start: int) -> None:
+        table = self.table
+        if table is None or table.game_id is None:
+            return
+        self.relay()  # what we send from the log must be durable first
+        receipts = self.store.receipts() if self.store is not None and start < len(table.log) else {}
+        for index in range(start, len(table.log)):
+            raw = table.log[index]
+            sig = receipts.get(index, (b"", b""))[1]
+            if len(sig) != 64:
+                prev = prev_head(table, index)
+                sig = sign_entry(self.identity, table.game_id, index, prev, raw)
+            self.send(rid, "entry", index, raw, sig)
+
+    # ------------------------------------------------------------- our seat
+
+    def own_moves(self) -> None:
+        assert self.table is not None and self.player is not None
+        for _ in range(1000):
+            if len(self.table.log) == self._outbox_len and not self.poke:
+                return
+            self._outbox_len, self.poke = len(self.table.log), False
+            out = self.player.outbox()
+            for raw in out:
+                self.trace.sent(raw, self.table, 0)
+                self.sequence(raw, None)
+            self.relay()
+            if not out:
+                return
+
+    # ----------------------------------------------------------------- loop
+
+    def run(self, on_line: Callable[[str], None] | None = None, read_line: Callable[[], str | None | bool] | None = None,
+            tick: Callable[[], None] | None = None) -> int:
+        context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
+        try:
+            self.sock = router(context, self.o.bind, self.o.port)
+            self.port = bound_port(self.sock)
+            if self.on_port is not None:
+                self.on_port(self.port)
+            if self.o.resume:
+                self.resume()
+            return self._loop(on_line, read_line, tick)
+        except HostExit as exc:
+            self.console.say(str(exc))
+            return exc.code
+        finally:
+            if self.store is not None:
+                self.store.close()
+            context.destroy(linger=2000)
+
+    def _loop(self, on_line: Callable[[str], None] | None, read_line: Callable[[], str | None | bool] | None,
+              tick: Callable[[], None] | None) -> int:
+        poller = zmq.Poller()
+        poller.register(self.sock, zmq.POLLIN)
+        next_beat = 0.0
+        while True:
+            poller.poll(50)
+            for _ in range(10_000):
+                try:
+                    parts = self.sock.recv_multipart(zmq.NOBLOCK)
+                except zmq.Again:
+                    break
+                self.handle(parts)
+            self.relay()
+            if read_line is not None:
+                line = read_line()
+                if line is None:
+                    read_line = None  # stdin closed: play on without it
+                elif line is not False:
+                    assert isinstance(line, str)
+                    if self.table is None:
+                        if len(self.lobby.names) >= 2:
+                            self.start_now = True
+                        else:
+                            self.console.say("a game needs at least 2 players: wait for someone to join")
+                    elif on_line is not None:
+                        on_line(line)
+                        self.poke = True
+            beat = time.monotonic()
+            if beat >= next_beat:  # in the lobby too: joiners must hear that we are alive
+                next_beat = beat + HEARTBEAT_S
+                for rid in self.known:
+                    self.send(rid, "ping", len(self.table.log) if self.table else 0)
+            if self.table is None:
+                wanted = self.o.players
+                if self.start_now or (wanted and len(self.lobby.names) >= wanted):
+                    self.start()
+                else:
+                    self.progress.update(len(self.lobby.names))
+                    if self.o.scripted and self.progress.timed_out:
+                        raise HostExit(1, f"only {len(self.lobby.names)} of {wanted} players joined in {self.o.timeout:.0f} s")
+                    continue
+            table = self.table
+            assert table is not None
+            self.own_moves()
+            if tick is not None:
+                tick()
+            now = time.monotonic()
+            if table.complete:
+                if self._done_at is None:
+                    self._done_at = now
+                everyone = all(self.peer_len.get(s, 0) >= len(table.log) for s in range(1, table.n))
+                if everyone or now - self._done_at > DONE_GRACE_S:
+                    return 0
+                continue
+            self.progress.update(len(table.log))
+            waiting = waiting_for(table, 0) if self.progress.stalled_for > 4.0 else []
+            if waiting:
+                self.progress.note(", ".join(self.names[s] for s in waiting))
+            if self.progress.timed_out and (waiting or self.o.scripted):
+                who = ", ".join(self.names[s] for s in waiting) or "nobody"
+                if self.o.scripted:
+                    raise HostExit(1, f"no progress for {self.o.timeout:.0f} s (waiting for {who}); "
+                                      f"the log so far is {self.store.log_path if self.store else '-'}")
+                self.console.say(f"no progress for {int(self.progress.stalled_for)} s (waiting for {who}): "
+                                 "type `wait` to keep waiting or `end` to stop")
+                self.progress.extend()

@@ -1,0 +1,52 @@
+"""Liveness: who we are waiting for, for how long, and when to give up."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from p2p_ttr.table.table import Table
+
+HEARTBEAT_S = 1.0
+HOST_SILENT_S = 3.0
+
+
+def waiting_for(table: Table, me: int | None) -> list[int]:
+    """The seats (other than ours) the table waits for now."""
+    return sorted({o.seat for o in table.obligations() if o.seat != me})
+
+
+class Progress:
+    """Tracks the time since the log last grew, and says so at a gentle pace."""
+
+    def __init__(self, timeout: float, say: Callable[[str], None], clock: Callable[[], float] = time.monotonic) -> None:
+        self.timeout = timeout
+        self.say = say
+        self.clock = clock
+        self.length = -1
+        self.since = clock()
+        self._next_note = self.since + 5.0
+
+    def update(self, length: int) -> None:
+        if length != self.length:
+            self.length = length
+            self.since = self.clock()
+            self._next_note = self.since + 5.0
+
+    @property
+    def stalled_for(self) -> float:
+        return self.clock() - self.since
+
+    @property
+    def timed_out(self) -> bool:
+        return self.stalled_for >= self.timeout
+
+    def note(self, what: str) -> None:
+        """Say ``waiting for <what> (N s)`` every few seconds while stalled."""
+        now = self.clock()
+        if now >= self._next_note:
+            self.say(f"waiting for {what} ({int(now - self.since)} s)")
+            self._next_note = now + (5.0 if now - self.since < 30 else 15.0)
+
+    def extend(self) -> None:
+        self.since = self.clock()

@@ -1,0 +1,333 @@
+"""A joining peer: lobby, catch-up, checking the host, playing its seat.
+
+Every entry the host relays is checked (host signature over index, previous
+head and entry hash; index continuity), folded, made durable, and only then
+acted on. Two different host-signed entries at one index are saved as a
+proof of equivocation and stop the game.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import zmq
+
+from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.table.envelope import open_envelope
+from p2p_ttr.table.errors import TableError
+from p2p_ttr.table.identity import Identity
+from p2p_ttr.table.peer import Decider
+from p2p_ttr.table.table import Table
+
+from . import frames
+from .console import Console
+from .frames import NET_VERSION, FrameError, encode
+from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, waiting_for
+from .lobby import COLOURS, routing_id, sign_hello
+from .player import SeatPlayer
+from .seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head
+from .store import DataDir, GameStore, StoreError
+from .trace import Trace
+from .transport import dealer
+
+MAX_REFUSALS = 5
+
+
+@dataclass
+class NodeOptions:
+    data: DataDir
+    host: str
+    port: int
+    name: str
+    timeout: float = 120.0
+    scripted: bool = False
+    trace: Path | None = None
+
+
+class NodeExit(Exception):
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Node:
+    def __init__(self, options: NodeOptions, decide: Decider, console: Console) -> None:
+        self.o = options
+        self.decide = decide
+        self.console = console
+        self.identity: Identity = options.data.identity()
+        self.rid = routing_id(self.identity.public)
+        self.host_public: bytes | None = None
+        self.nonce: bytes | None = None
+        self.welcomed = False
+        self.host_len = 0
+        self.table: Table | None = None
+        self.store: GameStore | None = None
+        self.player: SeatPlayer | None = None
+        self.pending: dict[bytes, bytes] = {}  # hash -> envelope sent, not yet sequenced
+        self.resend = False
+        self.poke = False
+        self.refusals = 0
+        self._outbox_len = -1
+        self._last_sync = 0.0
+        self.heard = time.monotonic()
+        self.progress = Progress(options.timeout, console.say)
+        self.trace = Trace(options.trace)
+        self._host_note = 0.0
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.table.seats) if self.table else ()
+
+    def host_name(self) -> str:
+        return f"the host ({self.names[0]})" if self.names else "the host"
+
+    def send(self, kind: str, *fields: Any) -> None:
+        self.sock.send(encode(kind, *fields))
+
+    # -------------------------------------------------------------- game
+
+    def open_game(self, game_id: bytes) -> None:
+        """Set up (or reload) our replica of ``game_id``."""
+        if self.table is not None:
+            if self.table.game_id != game_id:
+                raise NodeExit(1, "the host switched to another game")
+            return
+        store = self.o.data.game(game_id)
+        entries = store.open()
+        secrets = store.load_secrets()
+        table = Table(me=secrets)
+        for i, raw in enumerate(entries):
+            try:
+                table.receive(raw)
+            except (TableError, EngineError) as exc:
+                raise StoreError(f"{store.log_path}: entry {i} does not fold ({exc}); the log is corrupt") from None
+        if table.seats and table.seats[0].identity != self.host_public:
+            raise NodeExit(1, "this host is not the host of our game")
+        if entries:
+            self.console.say(f"reloaded game {game_id.hex()} at entry {len(entries)}")
+        else:
+            store.save_meta({"role": "peer", "name": self.o.name, "host": f"{self.o.host}:{self.o.port}"})
+        self.table, self.store = table, store
+        self.player = SeatPlayer(self.identity, table, store, self.decide)
+
+    def entry(self, index: int, raw: bytes, sig: bytes) -> None:
+        assert self.host_public is not None
+        if self.table is None:
+            if index != 0:
+                self.sync(0)
+                return
+            try:
+                self.open_game(open_envelope(raw).game_id)
+            except TableError:
+                self.console.say("dropped a malformed first entry from the host")
+                return
+        table, store = self.table, self.store
+        assert table is not None and store is not None
+        game_id = table.game_id if table.game_id is not None else open_envelope(raw).game_id
+        if index < len(table.log):
+            if entry_hash(table.log[index]) != entry_hash(raw):
+                self.conflict(index, raw, sig)
+            return
+        if index > len(table.log):
+            self.sync(len(table.log))
+            return
+        prev = table.head if table.log else EMPTY_HEAD
+        if not entry_signed(self.host_public, game_id, index, prev, raw, sig):
+            self.console.say(f"dropped entry {index}: the host's signature on it is not valid")
+            return
+        try:
+            table.receive(raw)
+        except (TableError, EngineError) as exc:
+            raise NodeExit(1, f"{self.host_name()} sequenced entry {index}, which our table refuses "
+                              f"({getattr(exc, 'code', '?')}: {exc}): the host misbehaved; the game stops")
+        if index == 0:
+            if self.player is not None and self.player.seat is None:
+                raise NodeExit(1, "the game started without us")
+            seat = self.player.seat if self.player else None
+            if seat is not None:
+                self.console.say(f"the game starts: you are seat {seat} ({COLOURS[seat]}); "
+                                 + ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(self.names)))
+        store.add_receipt(index, entry_hash(raw), sig)
+        store.append(raw)  # durable (store.sync) before we act on it: see act()
+        if self.pending.pop(entry_hash(raw), None) is not None:
+            self.refusals = 0
+        self.trace.folded(table, self.player.seat if self.player else None)
+        self.host_len = max(self.host_len, len(table.log))
+
+    def conflict(self, index: int, raw: bytes, sig: bytes) -> None:
+        table, store = self.table, self.store
+        assert table is not None and store is not None and self.host_public is not None
+        assert table.game_id is not None
+        prev = prev_head(table, index)
+        if not entry_signed(self.host_public, table.game_id, index, prev, raw, sig):
+            self.console.say(f"dropped a conflicting entry {index} the host did not sign")
+            return
+        mine = store.receipts().get(index)
+        if mine is None:
+            return
+        proof = EquivocationProof(self.host_public, table.game_id, index, prev, table.log[index], mine[1], raw, sig)
+        if proof.valid():
+            path = store.save_proof(index, proof.to_bytes())
+            raise NodeExit(1, f"{self.host_name()} signed two different entries at index {index}: "
+                              f"it equivocated; the proof is in {path}")
+
+    def sync(self, start: int) -> None:
+        now = time.monotonic()
+        if now - self._last_sync > 0.5:
+            self._last_sync = now
+            self.send("sync", start)
+
+    # ------------------------------------------------------------- frames
+
+    def handle(self, raw: bytes) -> None:
+        try:
+            kind, f = frames.decode(raw, frames.TO_PEER)
+        except FrameError as exc:
+            self.console.say(f"dropped a bad frame from the host: {exc}")
+            return
+        self.heard = time.monotonic()
+        if kind == "challenge":
+            version, public, nonce = f
+            if version != NET_VERSION:
+                raise NodeExit(1, f"the host speaks LAN protocol {version}, we speak {NET_VERSION}: update ttr")
+            if self.table is not None and self.table.seats and public != self.table.seats[0].identity:
+                raise NodeExit(1, "a different host answers at this address")
+            if nonce != self.nonce:
+                self.nonce, self.host_public, self.welcomed = nonce, public, False
+                self.send("hello", NET_VERSION, self.o.name, self.identity.public,
+                          sign_hello(self.identity, self.o.name, nonce))
+        elif kind == "refused":
+            raise NodeExit(1, f"the host refused us: {f[1]}")
+        elif kind == "welcome":
+            seat, game_id, log_len, names = f
+            self.welcomed = True
+            self.host_len = max(self.host_len, log_len)
+            if game_id is None:
+                self.console.say(f"in the lobby: {', '.join(names)}")
+            else:
+                self.open_game(game_id)
+                assert self.table is not None
+                self.send("sync", len(self.table.log))
+                self.resend = True
+        elif kind == "lobby":
+            names, wanted = f
+            self.console.say(f"in the lobby: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
+        elif kind == "entry":
+            if self.host_public is not None:
+                self.entry(f[0], f[1], f[2])
+        elif kind == "rejected":
+            if self.pending.pop(f[0], None) is not None:
+                self.refusals += 1
+                self.console.say(f"the table refused our message ({f[1]}): {f[2]}")
+                if self.refusals >= MAX_REFUSALS:
+                    raise NodeExit(1, "the host keeps refusing our messages; stopping")
+                self.poke = True
+        elif kind == "ping":
+            self.host_len = max(self.host_len, f[0])
+            if self.table is not None and f[0] > len(self.table.log) and time.monotonic() - self._last_sync > 2.0:
+                self.sync(len(self.table.log))
+
+    # --------------------------------------------------------------- acting
+
+    def act(self) -> None:
+        table, player = self.table, self.player
+        if table is None or player is None or not self.welcomed or len(table.log) < self.host_len:
+            return  # only once caught up
+        assert self.store is not None
+        self.store.sync()  # everything we folded is on disk before we send anything
+        if self.resend:
+            self.resend = False
+            for raw in list(self.pending.values()):
+                self.send("env", raw)
+        if self.pending:
+            return
+        if len(table.log) == self._outbox_len and not self.poke:
+            return
+        self._outbox_len, self.poke = len(table.log), False
+        for raw in player.outbox():
+            if player.peer is not None:
+                self.trace.sent(raw, table, player.peer.seat)
+            self.pending[entry_hash(raw)] = raw
+            self.send("env", raw)
+
+    # ----------------------------------------------------------------- loop
+
+    def run(self, on_line: Callable[[str], None] | None = None,
+            read_line: Callable[[], str | None | bool] | None = None,
+            tick: Callable[[], None] | None = None) -> int:
+        context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
+        try:
+            self.sock = dealer(context, self.rid, self.o.host, self.o.port)
+            return self._loop(on_line, read_line, tick)
+        except NodeExit as exc:
+            self.console.say(str(exc))
+            return exc.code
+        finally:
+            if self.store is not None:
+                self.store.close()
+            context.destroy(linger=1000)
+
+    def _loop(self, on_line: Callable[[str], None] | None, read_line: Callable[[], str | None | bool] | None,
+              tick: Callable[[], None] | None) -> int:
+        poller = zmq.Poller()
+        poller.register(self.sock, zmq.POLLIN)
+        next_beat = 0.0
+        while True:
+            poller.poll(50)
+            for _ in range(10_000):
+                try:
+                    raw = self.sock.recv(zmq.NOBLOCK)
+                except zmq.Again:
+                    break
+                self.handle(raw)
+            if read_line is not None:
+                line = read_line()
+                if line is None:
+                    read_line = None
+                elif line is not False and on_line is not None:
+                    assert isinstance(line, str)
+                    on_line(line)
+                    self.poke = True
+            self.act()
+            if tick is not None:
+                tick()
+            now = time.monotonic()
+            if now >= next_beat:
+                next_beat = now + HEARTBEAT_S
+                if self.nonce is None or not self.welcomed:
+                    self.send("hi", NET_VERSION)
+                else:
+                    self.send("ping", len(self.table.log) if self.table else 0)
+            table = self.table
+            if table is not None and table.complete and len(table.log) >= self.host_len:
+                self.send("ping", len(table.log))
+                return 0
+            silent = now - self.heard
+            if silent > HOST_SILENT_S:
+                if now >= self._host_note:
+                    self._host_note = now + 5.0
+                    self.console.say(f"waiting for the host at {self.o.host}:{self.o.port} ({int(silent)} s)")
+                if silent > self.o.timeout:
+                    raise NodeExit(1, f"the host at {self.o.host}:{self.o.port} has been silent for "
+                                      f"{self.o.timeout:.0f} s; run the same command again to resume")
+                continue
+            if table is None or table.game_id is None:
+                continue
+            self.progress.update(len(table.log))
+            me = self.player.seat if self.player else None
+            waiting = waiting_for(table, me) if self.progress.stalled_for > 4.0 else []
+            if waiting:
+                self.progress.note(", ".join(self.names[s] for s in waiting))
+            if self.progress.timed_out and (waiting or self.o.scripted):
+                who = ", ".join(self.names[s] for s in waiting) or "nobody"
+                if self.o.scripted:
+                    raise NodeExit(1, f"no progress for {self.o.timeout:.0f} s (waiting for {who}); "
+                                      f"the log so far is {self.store.log_path if self.store else '-'}")
+                self.console.say(f"no progress for {int(self.progress.stalled_for)} s (waiting for {who}): "
+                                 "type `wait` to keep waiting or `end` to stop")
+                self.progress.extend()

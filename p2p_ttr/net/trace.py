@@ -1,0 +1,51 @@
+"""Optional timing trace for bench/lan.py: JSON lines of (wall time, event).
+Holds no secrets: only event names, seats and durations."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from p2p_ttr.engine.events import DrawBlind
+from p2p_ttr.table.envelope import open_envelope
+from p2p_ttr.table.messages import Act, message_from_wire
+from p2p_ttr.table.table import Table
+
+
+class Trace:
+    def __init__(self, path: Path | None) -> None:
+        self.file = open(path, "a") if path is not None else None
+        self._first_turn = False
+        self._draw: tuple[float, int] | None = None  # when, cards known then
+
+    def event(self, name: str, **fields: Any) -> None:
+        if self.file is not None:
+            self.file.write(json.dumps({"t": time.time(), "event": name, **fields}) + "\n")
+            self.file.flush()
+
+    def sent(self, raw: bytes, table: Table, seat: int) -> None:
+        if self.file is None or table.engine is None:
+            return
+        try:
+            message = message_from_wire(open_envelope(raw).body)
+        except Exception:
+            return
+        if isinstance(message, Act) and isinstance(message.action, DrawBlind):
+            self._draw = (time.monotonic(), _known(table, seat))
+
+    def folded(self, table: Table, seat: int | None) -> None:
+        if self.file is None or table.engine is None or seat is None:
+            return
+        if not self._first_turn and any(o.what == "move" for o in table.obligations()):
+            self._first_turn = True
+            self.event("first_turn")
+        if self._draw is not None and _known(table, seat) > self._draw[1]:
+            self.event("draw_known", seat=seat, latency=time.monotonic() - self._draw[0])
+            self._draw = None
+
+
+def _known(table: Table, seat: int) -> int:
+    assert table.engine is not None
+    return sum(1 for r in table.engine.players[seat].hand if table.engine.face(r) is not None)

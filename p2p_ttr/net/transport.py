@@ -1,0 +1,79 @@
+"""ZeroMQ sockets and the host's addresses."""
+
+from __future__ import annotations
+
+import socket
+
+import zmq
+
+DEFAULT_PORT = 7311
+
+
+class TransportError(Exception):
+    """A socket could not be set up; the message says why."""
+
+
+def router(context: zmq.Context[zmq.Socket[bytes]], bind: str, port: int) -> zmq.Socket[bytes]:
+    sock = context.socket(zmq.ROUTER)
+    sock.setsockopt(zmq.ROUTER_HANDOVER, 1)  # a restarted peer takes its routing id back
+    sock.setsockopt(zmq.LINGER, 2000)
+    sock.setsockopt(zmq.SNDHWM, 100_000)
+    sock.setsockopt(zmq.RCVHWM, 100_000)
+    sock.setsockopt(zmq.MAXMSGSIZE, 1 << 20)  # huge frames cut the sender off; smaller oversized ones are logged
+    try:
+        sock.bind(f"tcp://{bind}:{port if port else '*'}")
+    except zmq.ZMQError as exc:
+        sock.close(0)
+        if exc.errno == zmq.EADDRINUSE:
+            raise TransportError(f"port {port} is in use on {bind}: pick another with --port") from None
+        raise TransportError(f"cannot listen on {bind}:{port}: {exc}") from None
+    return sock
+
+
+def bound_port(sock: zmq.Socket[bytes]) -> int:
+    endpoint = sock.getsockopt(zmq.LAST_ENDPOINT)
+    text = endpoint.decode() if isinstance(endpoint, bytes) else str(endpoint)
+    return int(text.rsplit(":", 1)[1])
+
+
+def dealer(context: zmq.Context[zmq.Socket[bytes]], ident: bytes, host: str, port: int) -> zmq.Socket[bytes]:
+    sock = context.socket(zmq.DEALER)
+    sock.setsockopt(zmq.ROUTING_ID, ident)
+    sock.setsockopt(zmq.LINGER, 2000)
+    sock.setsockopt(zmq.SNDHWM, 100_000)
+    sock.setsockopt(zmq.RCVHWM, 100_000)
+    sock.setsockopt(zmq.RECONNECT_IVL, 200)
+    sock.setsockopt(zmq.RECONNECT_IVL_MAX, 1000)
+    sock.setsockopt(zmq.MAXMSGSIZE, 1 << 20)
+    try:
+        sock.connect(f"tcp://{host}:{port}")
+    except zmq.ZMQError as exc:
+        sock.close(0)
+        raise TransportError(f"cannot connect to {host}:{port}: {exc}") from None
+    return sock
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST[:PORT]`` -> (host, port)."""
+    host, _, port = text.rpartition(":") if ":" in text else (text, "", "")
+    if not host:
+        raise ValueError(f"{text!r} is not HOST[:PORT]")
+    if not port:
+        return host, DEFAULT_PORT
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{port!r} is not a port number")
+    return host, int(port)
+
+
+def local_addresses() -> list[str]:
+    """This machine's IPv4 addresses (found without any network traffic)."""
+    found: list[str] = []
+    try:
+        name = socket.gethostname()
+        for info in socket.getaddrinfo(name, None, socket.AF_INET):
+            addr = str(info[4][0])
+            if addr not in found and not addr.startswith("127."):
+                found.append(addr)
+    except OSError:
+        pass
+    return found + ["127.0.0.1"]

@@ -1,0 +1,231 @@
+"""Real LAN games between processes on 127.0.0.1: whole games, garbage on
+the host's port, two games at once, a joiner and a host killed with SIGKILL
+and resumed. Every wait is bounded; every child is killed in the end."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zmq
+
+from p2p_ttr.net.store import GameStore
+from p2p_ttr.table.logfile import read_log
+from p2p_ttr.table.verify import verify_entries
+
+DEADLINE_S = 150
+
+
+def command(name: str) -> list[str]:
+    from cli.main import COMMAND_MODULES
+
+    if f"cli.commands.{name}" in COMMAND_MODULES:
+        return [sys.executable, "-m", "cli.main", name]
+    return [sys.executable, "-m", f"cli.commands.{name}"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Run:
+    """Child processes with their output in files; all killed at the end."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.runs: dict[str, int] = {}
+
+    def start(self, label: str, args: list[str]) -> subprocess.Popen[bytes]:
+        n = self.runs[label] = self.runs.get(label, 0) + 1
+        out = open(self.tmp / f"{label}.{n}.out", "wb")
+        err = open(self.tmp / f"{label}.{n}.err", "wb")
+        proc = subprocess.Popen(args, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        self.procs[label] = proc
+        return proc
+
+    def host(self, label: str, port: int, *extra: str) -> subprocess.Popen[bytes]:
+        return self.start(label, command("host") + ["--bind", "127.0.0.1", "--port", str(port), "--as-bot", "--json",
+                                                    "--data-dir", str(self.tmp / label), "--timeout", "60", *extra])
+
+    def join(self, label: str, port: int) -> subprocess.Popen[bytes]:
+        return self.start(label, command("join") + [f"127.0.0.1:{port}", "--as-bot", "--json", "--name", label,
+                                                    "--data-dir", str(self.tmp / label), "--timeout", "60"])
+
+    def output(self, label: str) -> str:
+        return (self.tmp / f"{label}.{self.runs[label]}.out").read_text()
+
+    def errors(self, label: str) -> str:
+        return "".join(p.read_text() for p in sorted(self.tmp.glob(f"{label}.*.err")))
+
+    def wait_all(self, labels: list[str], deadline: float) -> None:
+        for label in labels:
+            proc = self.procs[label]
+            code = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+            assert code == 0, f"{label} exited {code}:\n{self.errors(label)[-3000:]}"
+
+    def kill_all(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+def entries_in(data_dir: Path) -> int:
+    logs = list((data_dir / "games").glob("*/game.log")) if (data_dir / "games").exists() else []
+    if not logs:
+        return 0
+    store = GameStore(logs[0].parent, bytes.fromhex(logs[0].parent.name))
+    try:
+        return len(store._read_entries()[0])
+    except Exception:
+        return 0
+
+
+def wait_for_entries(run: Run, label: str, count: int, deadline: float) -> None:
+    while entries_in(run.tmp / label) < count:
+        assert run.procs[label].poll() is None, f"{label} ended early:\n{run.errors(label)[-2000:]}"
+        assert time.monotonic() < deadline, f"{label} never reached {count} entries"
+        time.sleep(0.05)
+
+
+def check_game(run: Run, labels: list[str]) -> list[dict[str, Any]]:
+    summaries = [json.loads(run.output(label).strip().splitlines()[-1]) for label in labels]
+    for s in summaries:
+        _, entries = read_log(Path(s["log"]))
+        assert verify_entries(entries).fair
+        s.pop("log")
+    assert all(s == summaries[0] for s in summaries), "the players' summaries differ"
+    return summaries
+
+
+def send_garbage(port: int) -> None:
+    """Junk on the host's port: raw TCP bytes, then ZeroMQ frames of every bad kind."""
+    with socket.create_connection(("127.0.0.1", port), timeout=2) as raw:
+        raw.sendall(b"GET / HTTP/1.0\r\n\r\n" + bytes(range(256)) * 8)
+    context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
+    try:
+        sock = context.socket(zmq.DEALER)
+        sock.setsockopt(zmq.LINGER, 1000)
+        sock.connect(f"tcp://127.0.0.1:{port}")
+        for frame in (
+            b"", b"\xc1", b"\x91\xa4ping", b"\xdd\xff\xff\xff\xff", b"\x92\xa3env\xc4\x03abc",
+            b"\x95\xa5hello\x01\xa1x\xc4\x20" + b"k" * 32 + b"\xc4\x40" + b"s" * 64,
+            b"\x92\xa3env" + b"\xc6\x00\x04\x00\x00" + b"z" * 300_000,  # oversized
+        ):
+            sock.send(frame)
+        sock.send_multipart([b"two", b"parts"])
+        time.sleep(0.5)
+        sock.close()
+    finally:
+        context.term()
+
+
+def test_full_games_garbage_and_two_games_at_once(tmp_path: Path) -> None:
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    pa, pb = free_port(), free_port()
+    try:
+        run.host("hostA", pa, "--players", "5")
+        run.host("hostB", pb, "--bots", "1")  # a second game, with a bot the host starts itself
+        time.sleep(0.3)
+        for j in ("J1", "J2", "J3", "J4"):
+            run.join(j, pa)
+        wait_for_entries(run, "hostA", 20, deadline)
+        send_garbage(pa)
+        run.wait_all(["hostA", "J1", "J2", "J3", "J4", "hostB"], deadline)
+        a = check_game(run, ["hostA", "J1", "J2", "J3", "J4"])
+        b = check_game(run, ["hostB"])
+        assert a[0]["game_id"] != b[0]["game_id"]
+        assert [p["name"] for p in a[0]["players"]][0] == "Bot0" and len(a[0]["players"]) == 5
+        assert "dropped" in run.errors("hostA")
+    finally:
+        run.kill_all()
+
+
+@pytest.mark.parametrize("kill_at", [4, 120])
+def test_joiner_killed_and_resumed(tmp_path: Path, kill_at: int) -> None:
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "2")
+        time.sleep(0.2)
+        run.join("J", port)
+        wait_for_entries(run, "J", kill_at, deadline)
+        run.procs["J"].send_signal(signal.SIGKILL)
+        run.procs["J"].wait()
+        time.sleep(0.3)
+        run.join("J", port)  # the same command again
+        run.wait_all(["host", "J"], deadline)
+        check_game(run, ["host", "J"])
+        assert "reloaded game" in run.errors("J")
+    finally:
+        run.kill_all()
+
+
+@pytest.mark.parametrize("kill_at", [3, 120])
+def test_host_killed_and_resumed(tmp_path: Path, kill_at: int) -> None:
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "2")
+        time.sleep(0.2)
+        run.join("J", port)
+        wait_for_entries(run, "host", kill_at, deadline)
+        run.procs["host"].send_signal(signal.SIGKILL)
+        run.procs["host"].wait()
+        (game,) = (tmp_path / "host" / "games").iterdir()
+        time.sleep(0.5)
+        run.host("host", port, "--resume", game.name[:8])
+        run.wait_all(["host", "J"], deadline)
+        check_game(run, ["host", "J"])
+        assert "resumed game" in run.errors("host")
+    finally:
+        run.kill_all()
+
+
+def test_refusals_and_clear_errors(tmp_path: Path) -> None:
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+
+    def refused(label: str, args: list[str], expect: str) -> None:
+        proc = run.start(label, args)
+        code = proc.wait(timeout=max(1.0, min(30.0, deadline - time.monotonic())))
+        assert code == 1, f"{label} exited {code}"
+        said = run.errors(label) + run.output(label)  # without --json, notes go to stdout
+        assert expect in said, said
+
+    try:
+        run.host("host", port, "--players", "3")
+        time.sleep(0.2)
+        run.join("Ann", port)
+        time.sleep(0.5)
+        dup = command("join") + [f"127.0.0.1:{port}", "--as-bot", "--name", "Ann", "--data-dir", str(tmp_path / "dup")]
+        refused("dup", dup, "taken")
+        run.join("Bea", port)
+        wait_for_entries(run, "host", 1, deadline)
+        late = command("join") + [f"127.0.0.1:{port}", "--as-bot", "--name", "Late", "--data-dir", str(tmp_path / "late")]
+        refused("late", late, "already started")
+        again = command("host") + ["--bind", "127.0.0.1", "--port", str(port), "--as-bot", "--players", "2",
+                                   "--data-dir", str(tmp_path / "h2")]
+        refused("again", again, "in use")
+        nobody = command("join") + [f"127.0.0.1:{free_port()}", "--as-bot", "--timeout", "4",
+                                    "--data-dir", str(tmp_path / "lost")]
+        refused("nobody", nobody, "waiting for the host")
+        assert "silent" in run.output("nobody")
+        assert run.procs["host"].poll() is None  # the game goes on
+    finally:
+        run.kill_all()

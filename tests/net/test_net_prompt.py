@@ -1,0 +1,76 @@
+"""The line-based prompt maps commands to legal engine actions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2p_ttr.bots.random_bot import RandomBot
+from p2p_ttr.engine.board import europe
+from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets
+from p2p_ttr.engine.moves import legal_actions
+from p2p_ttr.engine.rules import actors, apply
+from p2p_ttr.engine.state import GameState
+from p2p_ttr.engine.view import view_for
+from p2p_ttr.local.game import play_local_game
+from p2p_ttr.net.human import Human
+
+
+@dataclass
+class FakeTable:
+    engine: GameState
+    log: tuple[()] = ()
+    finished: bool = False
+
+
+def states() -> list[GameState]:
+    game = play_local_game(2, 11, [RandomBot(1), RandomBot(2)])
+    from p2p_ttr.engine.rules import new_game
+
+    state, out = new_game(2), []
+    for event in game.events:
+        state = apply(state, event)
+        out.append(state)
+    return out
+
+
+def readable(s: GameState) -> bool:
+    ps = s.players[0]
+    return all(s.face(r) is not None for r in ps.hand + ps.offered)
+
+
+def test_prompt_commands_map_to_legal_actions() -> None:
+    said: list[str] = []
+    human = Human(said.append)
+    all_states = states()
+    setup = next(s for s in all_states if 0 in actors(s) and readable(s) and legal_actions(view_for(s, 0), 0, KeepTickets))
+    human.attach(FakeTable(setup), 0)  # type: ignore[arg-type]
+    human.tick()
+    assert "your move" in said[-1] and "offered" in said[-1]
+    human.command("keep 1 2")
+    assert isinstance(human.queued, KeepTickets) and len(human.queued.keep) == 2
+    assert human.choose(setup, 0) is not None and human.queued is None
+    human.command("draw")
+    assert "draw" in said[-1] and human.queued is None  # not legal during ticket choice
+
+    board = europe()
+    main = next(s for s in all_states if 0 in actors(s) and readable(s) and legal_actions(view_for(s, 0), 0, ClaimRoute)
+                and legal_actions(view_for(s, 0), 0, DrawBlind))
+    human.attach(FakeTable(main), 0)  # type: ignore[arg-type]
+    human.command("draw")
+    assert isinstance(human.queued, DrawBlind)
+    human.queued = None
+    human.command("draw 1")
+    assert isinstance(human.queued, DrawFaceUp) or "not a legal move" in said[-1]
+    human.queued = None
+    claim = legal_actions(view_for(main, 0), 0, ClaimRoute)[0]
+    assert isinstance(claim, ClaimRoute)
+    route = board.routes[claim.route]
+    human.command(f"claim {route.b} {route.a.lower()}")
+    assert isinstance(human.queued, ClaimRoute) and human.queued.route in (claim.route, route.twin)
+    human.queued = None
+    human.command("claim Lisboa Moskva")
+    assert "no route" in said[-1]
+    human.command("claim Nowhere Paris")
+    assert "no single city" in said[-1]
+    human.command("frobnicate")
+    assert "unknown command" in said[-1]

@@ -1,0 +1,237 @@
+"""LAN layer without processes: frames, the store, the sequencer signature,
+equivocation detection, the lobby."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2p_ttr.net import frames
+from p2p_ttr.net.console import Console
+from p2p_ttr.net.frames import MAX_FRAME_BYTES, FrameError, decode, encode
+from p2p_ttr.net.lobby import Lobby, Refusal, sign_hello
+from p2p_ttr.net.node import Node, NodeExit, NodeOptions
+from p2p_ttr.net.seqsig import EMPTY_HEAD, EquivocationProof, entry_signed, prev_head, sign_entry
+from p2p_ttr.net.store import DataDir, StoreError
+from p2p_ttr.net.transport import parse_address
+from p2p_ttr.table.identity import Identity
+from p2p_ttr.table.messages import Seat
+from p2p_ttr.table.peer import Peer
+from p2p_ttr.table.table import PeerSecrets
+from p2p_ttr.deck import SecretKey, Seed
+
+GID = bytes(range(16))
+
+
+# ---------------------------------------------------------------- frames
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.binary(max_size=2048))
+def test_garbage_frames_raise_only_frame_error(raw: bytes) -> None:
+    for schema in (frames.TO_HOST, frames.TO_PEER):
+        try:
+            decode(raw, schema)
+        except FrameError:
+            pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1) | st.text(max_size=30) | st.binary(max_size=80),
+                    lambda c: st.lists(c, max_size=6), max_leaves=20))
+def test_structured_garbage_raises_only_frame_error(value: object) -> None:
+    raw = frames.pack(["entry", value, value]) if not isinstance(value, list) else frames.pack(value)
+    for schema in (frames.TO_HOST, frames.TO_PEER):
+        try:
+            decode(raw, schema)
+        except FrameError:
+            pass
+
+
+def test_oversized_and_hostile_frames() -> None:
+    with pytest.raises(FrameError, match="bytes"):
+        decode(b"\x91" + b"\x00" * MAX_FRAME_BYTES, frames.TO_HOST)
+    with pytest.raises(FrameError):
+        decode(b"\xdd\xff\xff\xff\xff", frames.TO_HOST)  # a 4-billion-item array header
+    with pytest.raises(FrameError):
+        decode(b"\xdf\x00\x00\x00\x01\xa1a\x01", frames.TO_HOST)  # a map
+    with pytest.raises(FrameError, match="unknown"):
+        decode(encode("nope", 1), frames.TO_HOST)
+    with pytest.raises(FrameError, match="malformed"):
+        decode(encode("ping", -1), frames.TO_HOST)
+    with pytest.raises(FrameError, match="malformed"):
+        decode(encode("entry", 0, b"x", b"short"), frames.TO_PEER)
+
+
+def test_frames_round_trip() -> None:
+    assert decode(encode("ping", 7), frames.TO_HOST) == ("ping", [7])
+    sig = b"s" * 64
+    assert decode(encode("entry", 3, b"env", sig), frames.TO_PEER) == ("entry", [3, b"env", sig])
+    assert decode(encode("welcome", -1, None, 0, ["a", "b"]), frames.TO_PEER)[1][1] is None
+
+
+def test_parse_address() -> None:
+    assert parse_address("192.168.1.5") == ("192.168.1.5", 7311)
+    assert parse_address("localhost:9000") == ("localhost", 9000)
+    with pytest.raises(ValueError):
+        parse_address("host:port")
+
+
+# ----------------------------------------------------------------- store
+
+
+def test_identity_is_private_and_stable(tmp_path: Path) -> None:
+    data = DataDir(tmp_path / "d")
+    first = data.identity()
+    assert DataDir(tmp_path / "d").identity().public == first.public
+    mode = stat.S_IMODE(os.stat(tmp_path / "d" / "identity.key").st_mode)
+    assert mode == 0o600
+    (tmp_path / "d" / "identity.key").write_bytes(b"short")
+    with pytest.raises(StoreError, match="corrupt"):
+        DataDir(tmp_path / "d").identity()
+
+
+def test_store_append_reload_and_torn_tail(tmp_path: Path) -> None:
+    store = DataDir(tmp_path).game(GID)
+    assert store.open() == []
+    for i in range(5):
+        store.append(b"entry %d" % i)
+        store.add_receipt(i, b"h" * 32, b"s" * 64)
+    store.close()
+    with open(store.log_path, "ab") as f:
+        f.write(b"\xc4\x40partial")  # a bin of 64 bytes cut short by a kill
+    with open(store.receipts_path, "ab") as f:
+        f.write(b"\x93\x05\xc4")  # a torn receipt
+    again = DataDir(tmp_path).game(GID)
+    assert again.open() == [b"entry %d" % i for i in range(5)]
+    again.append(b"entry 5")
+    again.add_receipt(5, b"h" * 32, b"t" * 64)
+    again.close()
+    from p2p_ttr.table.logfile import read_log
+
+    assert read_log(store.log_path) == (GID, [b"entry %d" % i for i in range(6)])
+    assert sorted(again.receipts()) == [0, 1, 2, 3, 4, 5]
+    assert again.receipts()[5] == (b"h" * 32, b"t" * 64)
+
+
+def test_store_secrets_private(tmp_path: Path) -> None:
+    store = DataDir(tmp_path).game(GID)
+    secrets = PeerSecrets(1, SecretKey.generate(GID, 1), Seed.generate())
+    store.save_secrets(secrets)
+    assert stat.S_IMODE(os.stat(store.secrets_path).st_mode) == 0o600
+    loaded = store.load_secrets()
+    assert loaded is not None and loaded.key.x == secrets.key.x and loaded.seed == secrets.seed
+    assert "redacted" in repr(loaded)
+    store.secrets_path.write_bytes(b"\x93\x01")
+    with pytest.raises(StoreError, match="corrupt"):
+        store.load_secrets()
+
+
+def test_find_game_by_prefix(tmp_path: Path) -> None:
+    data = DataDir(tmp_path)
+    data.game(GID).open()
+    data.game(b"\xff" * 16).open()
+    assert data.find_game(GID.hex()[:4]).game_id == GID
+    with pytest.raises(StoreError, match="no game"):
+        data.find_game("abc")
+
+
+# ------------------------------------------------------- sequencer signature
+
+
+def test_sequencer_signature_binds_every_field() -> None:
+    host = Identity.generate()
+    sig = sign_entry(host, GID, 4, b"h" * 32, b"entry")
+    assert entry_signed(host.public, GID, 4, b"h" * 32, b"entry", sig)
+    assert not entry_signed(host.public, GID, 5, b"h" * 32, b"entry", sig)
+    assert not entry_signed(host.public, GID, 4, b"g" * 32, b"entry", sig)
+    assert not entry_signed(host.public, GID, 4, b"h" * 32, b"other", sig)
+    assert not entry_signed(Identity.generate().public, GID, 4, b"h" * 32, b"entry", sig)
+
+
+def test_equivocation_proof() -> None:
+    host = Identity.generate()
+    a, b = b"one entry", b"another entry"
+    proof = EquivocationProof(host.public, GID, 2, b"h" * 32, a, sign_entry(host, GID, 2, b"h" * 32, a),
+                              b, sign_entry(host, GID, 2, b"h" * 32, b))
+    assert proof.valid()
+    assert EquivocationProof.from_bytes(proof.to_bytes()) == proof
+    forged = EquivocationProof(host.public, GID, 2, b"h" * 32, a, proof.first_sig, b, b"\0" * 64)
+    assert not forged.valid()
+
+
+def test_node_detects_equivocation(tmp_path: Path) -> None:
+    host, other = Identity.generate(), DataDir(tmp_path / "peer")
+    me = other.identity()
+    node = Node(NodeOptions(other, "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
+    node.host_public = host.public
+    seating = Peer(0, host, lambda v, s: None).open_game((Seat("H", host.public), Seat("P", me.public)), GID)
+    node.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))
+    node.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))  # a repeat is fine
+    assert node.table is not None and len(node.table.log) == 1
+    bad = Peer(0, host, lambda v, s: None).open_game((Seat("H", host.public), Seat("Q", me.public)), GID)
+    node.entry(0, bad, b"\0" * 64)  # unsigned: dropped
+    with pytest.raises(NodeExit, match="equivocated"):
+        node.entry(0, bad, sign_entry(host, GID, 0, EMPTY_HEAD, bad))
+    proofs = list((tmp_path / "peer" / "games" / GID.hex()).glob("equivocation-*.bin"))
+    assert len(proofs) == 1 and EquivocationProof.from_bytes(proofs[0].read_bytes()).valid()
+
+
+def test_node_detects_equivocation_later_in_the_log(tmp_path: Path) -> None:
+    host, data = Identity.generate(), DataDir(tmp_path / "peer")
+    node = Node(NodeOptions(data, "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
+    node.host_public = host.public
+    opener = Peer(0, host, lambda v, s: None)
+    seating = opener.open_game((Seat("H", host.public), Seat("P", data.identity().public)), GID)
+    node.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))
+    opener.table.receive(seating)
+    prev = opener.table.head
+    keys = opener.outbox()[0]
+    node.entry(1, keys, sign_entry(host, GID, 1, prev, keys))
+    assert node.table is not None and len(node.table.log) == 2
+    assert prev_head(node.table, 1) == prev
+    opener.seq -= 1
+    other = opener.outbox()[0]  # the host's keys again, freshly randomised: another entry 1
+    assert other != keys
+    with pytest.raises(NodeExit, match="index 1"):
+        node.entry(1, other, sign_entry(host, GID, 1, prev, other))
+
+
+def test_node_refuses_badly_signed_entry(tmp_path: Path) -> None:
+    host = Identity.generate()
+    data = DataDir(tmp_path)
+    node = Node(NodeOptions(data, "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
+    node.host_public = host.public
+    seating = Peer(0, host, lambda v, s: None).open_game((Seat("H", host.public), Seat("P", data.identity().public)), GID)
+    node.entry(0, seating, sign_entry(Identity.generate(), GID, 0, EMPTY_HEAD, seating))
+    assert node.table is not None and node.table.log == []
+
+
+# ----------------------------------------------------------------- lobby
+
+
+def test_lobby_rules() -> None:
+    host = Identity.generate()
+    lobby = Lobby("H", host.public, capacity=3)
+    nonce = b"n" * 16
+    a, b, c = Identity.generate(), Identity.generate(), Identity.generate()
+    assert lobby.join(1, "A", a.public, nonce, sign_hello(a, "A", nonce))
+    assert not lobby.join(1, "A", a.public, nonce, sign_hello(a, "A", nonce))  # a reconnect
+    with pytest.raises(Refusal) as exc:
+        lobby.join(1, "B", b.public, nonce, sign_hello(b, "B", b"x" * 16))
+    assert exc.value.code == "bad_hello"
+    with pytest.raises(Refusal) as exc:
+        lobby.join(1, "A", b.public, nonce, sign_hello(b, "A", nonce))
+    assert exc.value.code == "name_taken"
+    with pytest.raises(Refusal) as exc:
+        lobby.join(2, "B", b.public, nonce, sign_hello(b, "B", nonce))
+    assert exc.value.code == "version"
+    assert lobby.join(1, "B", b.public, nonce, sign_hello(b, "B", nonce))
+    with pytest.raises(Refusal) as exc:
+        lobby.join(1, "C", c.public, nonce, sign_hello(c, "C", nonce))
+    assert exc.value.code == "full"

@@ -526,17 +526,21 @@ def _check_faces(state: GameState, cards: tuple[tuple[CardRef, int], ...], priva
     decides alike; a private peek against everything its replica knows. (A
     public card that clashes with one only this replica knows is for the
     caller to notice: see ``clashes_with_private``.)"""
-    known = (*state.public.items(), *(state.private.items() if private else ()))
-    where = {(r.deck is Deck.TRAIN, c): r for r, c in known}
+    maps = (state.public, state.private) if private else (state.public,)
+    # A set of the known ids makes the common case (a card not seen yet) cheap;
+    # only a hit needs the scan that tells train cards and tickets apart.
+    seen = set(state.public.values()).union(*(m.values() for m in maps[1:]))
     for ref, card in cards:
         if card not in card_id_range(ref.deck):
             raise MalformedEvent(f"{card} is not a card of the {ref.deck.name.lower()} deck")
         face = state.public.get(ref) if not private else state.face(ref)
         if face is not None and face != card:
             raise BadChance(f"card {ref} is already known to be {face}, not {card}")
-        other = where.get((ref.deck is Deck.TRAIN, card))
-        if other is not None and other != ref:
-            raise BadChance(f"card {card} shows up at {ref} while it is at {other}: a shuffle was false")
+        if card in seen:
+            for m in maps:
+                for other, known in m.items():
+                    if known == card and other != ref and (other.deck is Deck.TRAIN) == (ref.deck is Deck.TRAIN):
+                        raise BadChance(f"card {card} shows up at {ref} while it is at {other}: a shuffle was false")
 
 
 def clashes_with_private(state: GameState) -> str | None:

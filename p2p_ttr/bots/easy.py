@@ -17,8 +17,8 @@ from p2p_ttr.engine.state import GameState, Phase
 from .medium import PlanningBot, Situation, face_up_kind
 
 # How often each beginner habit wins over the plan.
-KEEP_ALL_TICKETS = 0.35
-OFF_PLAN_CLAIM = 0.3
+KEEP_ALL_TICKETS = 0.25
+OFF_PLAN_CLAIM = 0.2
 GRAB_FACE_UP = 0.4
 GRAB_LOCOMOTIVE = 0.5
 

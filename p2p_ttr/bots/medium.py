@@ -50,7 +50,6 @@ from .planning import (
     plan_tickets,
     points_for,
     route_costs,
-    route_open_to,
     ticket_ids,
     unseen_kinds,
 )
@@ -86,8 +85,6 @@ class PlanningBot:
     TICKET_MARGIN = 3
     # Draw new tickets once the old ones are done, if this many trains are left.
     TICKETS_WHEN_TRAINS = 14
-    # Extra worth of a locomotive while the plan's ferries lack some.
-    FERRY_LOCOMOTIVE_BONUS = 0.0
 
     def __init__(self, seed: int, name: str | None = None) -> None:
         self.name = name or self.level
@@ -256,9 +253,6 @@ class PlanningBot:
             for k, v in focus.items():
                 values[k] += FOCUS_WEIGHT * v
         values[LOCOMOTIVE] = values.get(LOCOMOTIVE, 0.0) + LOCOMOTIVE_FLEX
-        if self.FERRY_LOCOMOTIVE_BONUS and ferry_shortfall(s.targets, s.hand) > 0:
-            # Only a locomotive pays a ferry, and they are scarce: take one when seen.
-            values[LOCOMOTIVE] += self.FERRY_LOCOMOTIVE_BONUS
         return values
 
     def draw_card(self, s: Situation, second: bool) -> Action:
@@ -357,11 +351,6 @@ def kinds(view: GameState, refs: Sequence[CardRef]) -> list[str]:
     return out
 
 
-def ferry_shortfall(routes: Sequence[int], hand: Counter[str]) -> int:
-    """Locomotives the ferries among ``routes`` need beyond those in ``hand``."""
-    return max(0, sum(BOARD.routes[r].ferry_locomotives for r in routes) - hand[LOCOMOTIVE])
-
-
 def tunnel_spare(view: GameState, hand: Counter[str], cards: Sequence[CardRef]) -> int:
     """Cards left in ``hand`` after paying ``cards`` that could pay a tunnel's extra."""
     paid = kinds(view, cards)
@@ -376,10 +365,6 @@ def face_up_kind(view: GameState, slot: int) -> str:
     ref = view.face_up[slot]
     assert ref is not None
     return BOARD.card_kind(view.public[ref])
-
-
-def open_for(view: GameState, player: int, route: int) -> bool:
-    return route_open_to(view, player, BOARD.routes[route])
 
 
 # When a plan's action is refused, the first legal action of the earliest kind here.

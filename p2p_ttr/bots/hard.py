@@ -119,6 +119,9 @@ class HardBot(PlanningBot):
         me = view.players[player]
         own = me.routes + borrowable(view, player)
         hand = hand_of(view, player)
+        if view.route_owner != self._read_owners:
+            self._reading = read_opponents(view, player)
+            self._read_owners = view.route_owner
         plan = plan_tickets(costs, tickets, own, me.trains)
         if plan.routes:
             quick = list(costs)
@@ -129,9 +132,6 @@ class HardBot(PlanningBot):
             alt = plan_tickets(quick, tickets, own, me.trains)
             if (alt.points, -turns_needed(alt.routes, hand)) > (plan.points, -turns_needed(plan.routes, hand)):
                 plan = alt
-        if view.route_owner != self._read_owners:
-            self._reading = read_opponents(view, player)
-            self._read_owners = view.route_owner
         self._rescue_city = None
         if me.stations_left and plan.dropped:
             plan = self.rescue(view, player, costs, plan)

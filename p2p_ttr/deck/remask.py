@@ -25,16 +25,13 @@ from .deckorder import CardRef
 from .drbg import Drbg
 from .elgamal import (
     Ciphertext,
-    check_ciphertexts,
     check_inputs,
-    ciphertexts_from_wire,
-    ciphertexts_to_wire,
 )
 from .errors import MalformedWire
 from .hashing import DOMAIN_REMASK
 from .keys import JointKey
 from .shuffle import ChainStep, rerandomised
-from .wire import MAX_DECK_SIZE, expect_deck_name, expect_epoch, expect_list, expect_seat
+from .wire import MAX_DECK_SIZE, expect_deck_name, expect_epoch, expect_list
 
 
 @dataclass(frozen=True, slots=True)

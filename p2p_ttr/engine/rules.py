@@ -20,7 +20,6 @@ from .cards import CardRef, Deck
 from .errors import BadChance, IllegalMove, MalformedEvent, OutOfTurn, UnknownCard
 from .events import (
     AbandonTunnel,
-    Action,
     BuildStation,
     ClaimRoute,
     DrawBlind,

@@ -44,3 +44,8 @@ def now() -> float:
 
 class Quit(Exception):
     """The person at the keyboard ended the game."""
+
+
+class Forfeit(Exception):
+    """The person at the keyboard leaves for good: their secrets are published
+    and a bot every peer runs identically plays their seat (protocol.md §6)."""

@@ -26,7 +26,7 @@ from p2p_ttr.table.peer import Decider, Peer
 from p2p_ttr.table.table import Table
 
 from . import frames
-from .console import Console
+from .console import Console, Forfeit
 from .frames import NET_VERSION, FrameError, clip, encode
 from .liveness import HEARTBEAT_S, Progress, waiting_for
 from .lobby import COLOURS, Lobby, Refusal, routing_id
@@ -308,7 +308,11 @@ class Host:
                         else:
                             self.console.say("a game needs at least 2 players: wait for someone to join")
                     elif on_line is not None:
-                        on_line(line)
+                        try:
+                            on_line(line)
+                        except Forfeit:
+                            self.console.say("the host relays every message of the game, so it cannot forfeit: "
+                                             "`end` stops the game here (the log stays on disk)")
                         self.poke = True
             beat = time.monotonic()
             if beat >= next_beat:  # in the lobby too: joiners must hear that we are alive

@@ -26,7 +26,7 @@ from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.table.table import Table
 
-from .console import Quit
+from .console import Forfeit, Quit
 
 HELP = """commands:
   show                      the state: your hand, the face-up row, your tickets, routes you can claim
@@ -34,7 +34,8 @@ HELP = """commands:
   claim CITY CITY [COLOUR]  claim a route                    station CITY [COLOUR]  build a station
   tickets                   draw destination tickets         keep N [N...]  keep offered tickets
   pay                       pay a tunnel's extra cards       abandon  give up the tunnel
-  wait                      keep waiting after a timeout     end      stop here (the log stays on disk)"""
+  wait                      keep waiting after a timeout     end      stop here (the log stays on disk)
+  forfeit                   leave for good: your cards are shown and the table plays your seat on"""
 
 
 class Human:
@@ -101,6 +102,8 @@ class Human:
         if verb == "wait":
             self.say("waiting longer")
             return
+        if verb == "forfeit":
+            raise Forfeit()
         if verb == "end":
             raise Quit("game ended at the keyboard; the log stays on disk (`ttr verify` reads it)")
         t, seat = self.table, self.seat

@@ -24,7 +24,7 @@ from p2p_ttr.table.peer import Decider
 from p2p_ttr.table.table import Table
 
 from . import frames
-from .console import Console
+from .console import Console, Forfeit
 from .frames import NET_VERSION, FrameError, encode
 from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, waiting_for
 from .lobby import COLOURS, routing_id, sign_hello
@@ -78,6 +78,7 @@ class Node:
         self.progress = Progress(options.timeout, console.say)
         self.trace = Trace(options.trace)
         self._host_note = 0.0
+        self.forfeiting = False  # the player asked to leave for good
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -234,12 +235,34 @@ class Node:
 
     # --------------------------------------------------------------- acting
 
+    def forfeit(self) -> None:
+        """Leave for good. Before the game has our key there is nothing to
+        reveal: we just leave; after it ends, nothing to forfeit."""
+        table = self.table
+        seat = self.player.seat if self.player else None
+        if table is None or seat is None or (seat not in table.keys and not self.pending):
+            raise NodeExit(0, "left before the game started")
+        if table.finished:
+            self.console.say("the game is over: there is nothing to forfeit")
+            return
+        self.console.say("forfeiting: publishing our secrets so the game goes on; "
+                         "from now on the table plays our seat")
+        self.forfeiting = True
+
     def act(self) -> None:
         table, player = self.table, self.player
         if table is None or player is None or not self.welcomed or len(table.log) < self.host_len:
             return  # only once caught up
         assert self.store is not None
         self.store.sync()  # everything we folded is on disk before we send anything
+        seat = player.seat
+        if seat is not None and seat in table.forfeited:
+            raise NodeExit(0, f"you forfeited this game; the others play on (the log so far: {self.store.log_path})")
+        if self.forfeiting and not self.pending and seat is not None and seat in table.keys and player.peer:
+            raw = player.peer.forfeit()
+            self.pending[entry_hash(raw)] = raw
+            self.send("env", raw)
+            return
         if self.resend:
             self.resend = False
             for raw in list(self.pending.values()):
@@ -291,7 +314,10 @@ class Node:
                     read_line = None
                 elif line is not False and on_line is not None:
                     assert isinstance(line, str)
-                    on_line(line)
+                    try:
+                        on_line(line)
+                    except Forfeit:
+                        self.forfeit()
                     self.poke = True
             self.act()
             if tick is not None:

@@ -9,6 +9,8 @@
                                                              a move, with the author's own
                                                              shares of the cards it plays
     audit   = ["audit", seed, secret_key]                    after the game: reveal secrets
+    forfeit = ["forfeit", seed, secret_key]                  leave for good mid-game: reveal
+                                                             secrets, a bot plays on (§6)
 
 Decoding validates every field (types, sizes, ranges, group membership) and
 raises Malformed; the table then checks that the message is expected now.
@@ -107,7 +109,20 @@ class Audit:
         return [self.KIND, self.seed.to_wire(), self.secret.to_wire()]
 
 
-Message: TypeAlias = Seating | Keys | Shuffle | Remask | Shares | Act | Audit
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """Like an audit, but during the game and without halting it: the seat
+    leaves and the fold plays it from its now-public secrets."""
+
+    seed: Seed
+    secret: SecretKey
+    KIND = "forfeit"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, self.seed.to_wire(), self.secret.to_wire()]
+
+
+Message: TypeAlias = Seating | Keys | Shuffle | Remask | Shares | Act | Audit | Forfeit
 
 
 def _shares(value: object) -> tuple[DecryptionShare, ...]:
@@ -168,4 +183,7 @@ def _decode(body: list[Any]) -> Message:
     if kind == Audit.KIND:
         _, seed, secret = expect_list(body, "audit", 3)
         return Audit(Seed.from_wire(seed), SecretKey.from_wire(secret))
+    if kind == Forfeit.KIND:
+        _, seed, secret = expect_list(body, "forfeit", 3)
+        return Forfeit(Seed.from_wire(seed), SecretKey.from_wire(secret))
     raise Malformed(f"unknown message kind {str(kind)[:32]!r}")

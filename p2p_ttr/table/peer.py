@@ -30,7 +30,7 @@ from p2p_ttr.engine.view import view_for
 
 from .envelope import GAME_ID_BYTES, seal
 from .identity import Identity
-from .messages import Act, Audit, Keys, Message, Remask, Seat, Seating, Shares, Shuffle
+from .messages import Act, Audit, Forfeit, Keys, Message, Remask, Seat, Seating, Shares, Shuffle
 from .table import DECK_NAMES, PeerSecrets, Table, deck_ref
 
 # Decides a move from the player's own view; None means "not yet" (a human thinking).
@@ -81,6 +81,8 @@ class Peer:
         if self.seat not in table.keys:
             commitment = commit_seed(table.game_id, self.seat, me.seed)
             return [self._seal(Keys(announce_key(me.key, self.source), commitment))]
+        if self.seat in table.forfeited:
+            return []  # the fold plays this seat now
         if table.halted is not None or table.suspicion is not None:
             # Halted, or our own cards prove a shuffle false: reveal our secrets
             # so that everyone stops and the audit can name the cheater.
@@ -104,6 +106,16 @@ class Peer:
         elif table.finished and self.seat not in table.audits:
             out.append(self._seal(Audit(me.seed, me.key)))
         return out
+
+    def forfeit(self) -> bytes:
+        """Leave for good: publish our secrets so the game goes on without us.
+        Only once our key is in the log (before that there is nothing to
+        reveal) and while the game is on (after it, the audit reveals them)."""
+        table = self.table
+        if self.seat not in table.keys or table.finished or self.seat in table.audits:
+            raise ValueError("nothing to forfeit: our key is not in the log yet, or the game is over")
+        me = self._secrets()
+        return self._seal(Forfeit(me.seed, me.key))
 
     def _chain_step(self, engine: GameState) -> Shuffle | Remask | None:
         need = engine.awaiting

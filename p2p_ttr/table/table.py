@@ -28,6 +28,10 @@ from p2p_ttr.deck import (
     SeedCommitment,
     check_seed,
     own_share,
+    RemaskStep,
+    ShuffleStep,
+    remask_step,
+    shuffle_step,
     verify_shares,
 )
 from p2p_ttr.deck import CardRef as DeckRef
@@ -35,15 +39,17 @@ from p2p_ttr.deck.elgamal import decrypt_with_exponent, decrypt_with_shares
 from p2p_ttr.deck.encoding import CardCodec
 from p2p_ttr.deck.errors import DeckError
 from p2p_ttr.engine.board import europe
+from p2p_ttr.engine.caretaker import caretaker_move
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import BuildStation, ClaimRoute, Event, PayTunnel, Peek, Remasked, Reveal, Shuffled
 from p2p_ttr.engine.rules import actors, apply, clashes_with_private, new_game
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, public_digest
+from p2p_ttr.engine.view import view_for
 
 from .envelope import Envelope, check_signature, open_envelope
 from .errors import BadProof, Cheating, Malformed, NotExpected, Replay, TableError, UnknownHead, WrongGame
-from .messages import Act, Audit, Keys, Message, Remask, Seat, Seating, Shares, Shuffle, message_from_wire
+from .messages import Act, Audit, Forfeit, Keys, Message, Remask, Seat, Seating, Shares, Shuffle, message_from_wire
 
 DECK_NAMES = {Deck.TRAIN: "train", Deck.TICKETS: "tickets", Deck.LONG: "long"}
 
@@ -130,6 +136,12 @@ class Table:
         self.shares: dict[CardRef, dict[int, DecryptionShare]] = {}
         self.engine: GameState | None = None
         self.audits: dict[int, Audit] = {}
+        # Seats that left for good, with their revealed secrets: the fold
+        # computes their shares and chain steps and plays their moves.
+        self.forfeited: dict[int, PeerSecrets] = {}
+        # Chain steps the fold derived for forfeited seats, with the chain
+        # they extend, in order (verify hands them to the deck audit).
+        self.derived_steps: list[tuple[NeedShuffle | NeedRemask, ShuffleStep | RemaskStep]] = []
         # Set when the log leads somewhere no honest deck can (a card in two
         # places): the game stops, and only the secret reveals that let the
         # audit find the cheater are still accepted.
@@ -222,6 +234,8 @@ class Table:
     def _apply(self, seat: int, message: Message) -> None:
         if self.halted is not None and not isinstance(message, Audit):
             raise NotExpected(f"the game is halted ({self.halted}); only secrets may still be revealed")
+        if seat in self.forfeited:
+            raise NotExpected(f"seat {seat} forfeited: the table plays its seat now")
         match message:
             case Seating():
                 raise NotExpected("the game already has its seating")
@@ -239,6 +253,8 @@ class Table:
                 self._act(seat, action, shares)
             case Audit():
                 self._audit(seat, message)
+            case Forfeit():
+                self._forfeit(seat, message)
 
     def _keys(self, seat: int, key: KeyAnnouncement, commitment: SeedCommitment) -> None:
         assert self.game_id is not None
@@ -346,18 +362,30 @@ class Table:
             raise
         self.engine = state
 
-    def _audit(self, seat: int, audit: Audit) -> None:
+    def _check_reveal(self, seat: int, reveal: Audit | Forfeit) -> None:
         assert self.game_id is not None
         if seat in self.audits:
             raise NotExpected(f"seat {seat} already revealed its secrets")
-        if audit.secret.seat != seat or audit.secret.game_id != self.game_id:
+        if seat not in self.keys:
+            raise NotExpected(f"seat {seat} has no key to reveal yet")
+        if reveal.secret.seat != seat or reveal.secret.game_id != self.game_id:
             raise Malformed("a seat reveals its own secret for this game")
-        if audit.secret.public_key != self.keys[seat].public_key:
+        if reveal.secret.public_key != self.keys[seat].public_key:
             raise Cheating(f"seat {seat} revealed a secret exponent that is not its key")
         try:
-            check_seed(self.game_id, self.commitments[seat], audit.seed)
+            check_seed(self.game_id, self.commitments[seat], reveal.seed)
         except DeckError as exc:
             raise Cheating(str(exc)) from None
+
+    def _forfeit(self, seat: int, forfeit: Forfeit) -> None:
+        if self.finished:
+            raise NotExpected("the game is over: reveal secrets with an audit, not a forfeit")
+        self._check_reveal(seat, forfeit)
+        self.audits[seat] = Audit(forfeit.seed, forfeit.secret)
+        self.forfeited[seat] = PeerSecrets(seat, forfeit.secret, forfeit.seed)
+
+    def _audit(self, seat: int, audit: Audit) -> None:
+        self._check_reveal(seat, audit)
         self.audits[seat] = audit
         if not self.finished:
             # Revealing secrets mid-game stops it: the revealer's cards are open
@@ -380,15 +408,21 @@ class Table:
     def _open(self, ref: CardRef, own: int | None = None) -> int:
         """The face of ``ref`` from every seat's published share (or the others'
         plus our ``own``). A result that is no card proves a shuffle was false."""
-        have = self.shares.get(ref, {})
-        parts = [have[s].share for s in sorted(have)]
-        if own is not None:
-            parts.append(own)
+        ciphertext = self.ciphertext(ref)
         try:
             if self.audit_secret is not None:
-                (plain,) = decrypt_with_exponent([self.ciphertext(ref)], self.audit_secret)
-                return self._codec(ref).card(plain)
-            return self._codec(ref).card(decrypt_with_shares(self.ciphertext(ref), parts))
+                (plain,) = decrypt_with_exponent([ciphertext], self.audit_secret)
+            else:
+                have = self.shares.get(ref, {})
+                parts = [have[s].share for s in sorted(have)]
+                if own is not None:
+                    parts.append(own)
+                mine = self.me.seat if self.me is not None and own is not None else None
+                # A forfeited seat's share comes from its published secret.
+                parts += [own_share(f.key, ciphertext) for s, f in sorted(self.forfeited.items())
+                          if s not in have and s != mine]
+                plain = decrypt_with_shares(ciphertext, parts)
+            return self._codec(ref).card(plain)
         except DeckError:
             raise Cheating(
                 f"card {ref} decrypts to no card of its deck: a shuffle or share was false "
@@ -396,15 +430,16 @@ class Table:
             ) from None
 
     def _advance(self) -> None:
-        """Apply what the log now allows: public reveals, our private peeks."""
+        """Apply what the log now allows: public reveals, our private peeks,
+        and whatever forfeited seats owe (the fold does it for them)."""
         while self.engine is not None:
             need = self.engine.awaiting
-            if isinstance(need, NeedReveal) and all(
-                len(self.shares.get(ref, {})) == self.n for ref in need.refs
-            ):
+            if isinstance(need, NeedReveal) and all(len(self._sharers(ref)) == self.n for ref in need.refs):
                 faces = tuple((ref, self._open(ref)) for ref in need.refs)
                 self.engine = apply(self.engine, Reveal(faces))
                 self.suspicion = self.suspicion or clashes_with_private(self.engine)
+                continue
+            if self.forfeited and self._play_forfeited():
                 continue
             peek = self._my_peek() if self.suspicion is None else None
             if peek is not None:
@@ -416,6 +451,48 @@ class Table:
                 continue
             return
 
+    def _sharers(self, ref: CardRef) -> set[int]:
+        """The seats whose share of ``ref`` is known: published, or computable
+        from a forfeited seat's secret."""
+        return set(self.shares.get(ref, {})) | set(self.forfeited)
+
+    def _play_forfeited(self) -> bool:
+        """One duty of a forfeited seat, done by the fold; False if none is due.
+        Every replica does the same, in the same order (protocol.md §6.6)."""
+        assert self.engine is not None
+        need = self.chain_due()
+        if need is not None:
+            built = self.chains.get((need.deck, need.epoch))
+            turn = len(built.steps) if built else 0
+            secrets = self.forfeited.get(turn)
+            if secrets is None:
+                return False  # a live seat's step is due; nothing else can happen first
+            assert self.joint is not None
+            inputs = built.output if built else self.chain_inputs(need)
+            make = shuffle_step if isinstance(need, NeedShuffle) else remask_step
+            step = make(self.joint, secrets.seed, turn, DECK_NAMES[need.deck], need.epoch, inputs)
+            self.derived_steps.append((need, step))
+            self._chain_step(turn, need.deck, need.epoch, turn, step.ciphertexts)
+            return True
+        for seat in sorted(self.forfeited):
+            ps = self.engine.players[seat]
+            # Its cards go public as soon as every other seat's share is in.
+            openable = tuple(r for r in ps.hand + ps.tickets + ps.offered
+                             if r not in self.engine.public and len(self._sharers(r)) == self.n)
+            if openable:
+                self.engine = apply(self.engine, Reveal(tuple((r, self._open(r)) for r in openable)))
+                self.suspicion = self.suspicion or clashes_with_private(self.engine)
+                return True
+        for seat in sorted(self.forfeited):
+            ps = self.engine.players[seat]
+            if seat not in actors(self.engine) or any(r not in self.engine.public for r in ps.hand + ps.offered):
+                continue
+            action = caretaker_move(view_for(self.engine, seat), seat)
+            if action is not None:
+                self.engine = apply(self.engine, action)
+                return True
+        return False
+
     def _my_peek(self) -> Peek | None:
         if self.me is None or self.engine is None:
             return None
@@ -425,7 +502,7 @@ class Table:
         for ref in ps.hand + ps.offered:
             if self.engine.face(ref) is not None:
                 continue
-            have = self.shares.get(ref, {})
+            have = self._sharers(ref)
             if all(s in have for s in range(self.n) if s != me):
                 try:
                     faces.append((ref, self._open(ref, own_share(self.me.key, self.ciphertext(ref)))))
@@ -478,16 +555,17 @@ class Table:
         if self.engine is None:
             return owed
         need = self.engine.awaiting
+        live = [s for s in range(self.n) if s not in self.forfeited]  # the fold computes the others' shares
         if isinstance(need, NeedReveal):
             for ref in need.refs:
-                for s in range(self.n):
+                for s in live:
                     if s not in self.shares.get(ref, {}):
                         owed.setdefault(s, set()).add(ref)
         for p, ps in enumerate(self.engine.players):
             for ref in ps.hand + ps.offered:
                 if ref in self.engine.public:
                     continue
-                for s in range(self.n):
+                for s in live:
                     if s != p and s not in self.shares.get(ref, {}):
                         owed.setdefault(s, set()).add(ref)
         return owed

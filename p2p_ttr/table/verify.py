@@ -21,7 +21,9 @@ from p2p_ttr.deck import (
     CardOpening,
     DeckCreation,
     Record,
+    RemaskStep,
     SecretReveal,
+    ShuffleStep,
     Transcript,
     audit,
 )
@@ -34,7 +36,7 @@ from p2p_ttr.engine.state import NeedRemask, NeedShuffle
 
 from .envelope import open_envelope
 from .errors import TableError
-from .messages import Act, Audit, Keys, Remask, Seating, Shares, Shuffle, message_from_wire
+from .messages import Act, Audit, Forfeit, Keys, Remask, Seating, Shares, Shuffle, message_from_wire
 from .table import Table, deck_ref
 
 
@@ -89,12 +91,16 @@ def _verify(entries: list[bytes], secret: int | None) -> Verdict:
     record_entry: list[int] = []
     for index, raw in enumerate(entries):
         before = table.chain_due()  # the chain the entry may extend
+        derived = len(table.derived_steps)
         try:
             envelope = table.receive(raw)
         except (TableError, EngineError) as exc:
             findings.append(Finding(index, _blame(table, raw, exc), exc.code, str(exc)))
             break
-        added = _deck_records(table, before, envelope.seat, envelope.body)
+        added = _deck_records(before, envelope.body)
+        # Steps the fold took for forfeited seats, caused by this entry.
+        for need, step in table.derived_steps[derived:]:
+            added += _chain_records(need, step)
         records += added
         record_entry += [index] * len(added)
     names = tuple(s.name for s in table.seats)
@@ -134,7 +140,7 @@ def _joint_secret(entries: list[bytes]) -> int | None:
                 seats = len(players)
             case Keys(key, _):
                 keys.setdefault(envelope.seat, key.public_key)
-            case Audit(_, secret):
+            case Audit(_, secret) | Forfeit(_, secret):
                 revealed.setdefault(envelope.seat, secret.x)
     if not seats or sorted(revealed) != list(range(seats)) or sorted(keys) != list(range(seats)):
         return None
@@ -147,29 +153,29 @@ def _same_secrets(table: Table, secret: int) -> bool:
     return len(table.audits) == table.n and sum(a.secret.x for a in table.audits.values()) == secret
 
 
-def _deck_records(table: Table, before: NeedShuffle | NeedRemask | None, seat: int, body: list[object]) -> list[Record]:
+def _deck_records(before: NeedShuffle | NeedRemask | None, body: list[object]) -> list[Record]:
     """The deck-transcript records an accepted message contributes."""
     message = message_from_wire(body)
     match message:
         case Keys(key, commitment):
             return [key, commitment]
-        case Shuffle(step):
-            assert isinstance(before, NeedShuffle)
-            first: list[Record] = [DeckCreation(step.deck, step.epoch, before.cards)] if step.seat == 0 else []
-            return [*first, step]
-        case Remask(step):
-            assert isinstance(before, NeedRemask)
-            opening: list[Record] = (
-                [RemaskCreation(step.deck, step.epoch, tuple(deck_ref(r) for r in before.refs))]
-                if step.seat == 0
-                else []
-            )
-            return [*opening, step]
+        case Shuffle(step) | Remask(step):
+            assert before is not None
+            return _chain_records(before, step)
         case Shares(shares) | Act(_, shares):
             return list(shares)
-        case Audit(seed, secret):
+        case Audit(seed, secret) | Forfeit(seed, secret):
             return [SecretReveal.of(secret, seed)]
     return []
+
+
+def _chain_records(need: NeedShuffle | NeedRemask, step: ShuffleStep | RemaskStep) -> list[Record]:
+    """A chain step, preceded by what its chain starts from when it is the first."""
+    if step.seat != 0:
+        return [step]
+    if isinstance(need, NeedShuffle):
+        return [DeckCreation(step.deck, step.epoch, need.cards), step]
+    return [RemaskCreation(step.deck, step.epoch, tuple(deck_ref(r) for r in need.refs)), step]
 
 
 def _blame(table: Table, raw: bytes, exc: Exception) -> int | None:

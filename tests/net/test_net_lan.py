@@ -229,3 +229,34 @@ def test_refusals_and_clear_errors(tmp_path: Path) -> None:
         assert run.procs["host"].poll() is None  # the game goes on
     finally:
         run.kill_all()
+
+
+def test_a_joiner_forfeits_and_the_game_goes_on(tmp_path: Path) -> None:
+    """A person at the line prompt types `forfeit` mid-game: they leave, the
+    table plays their seat, the others finish and every log verifies."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "3")
+        time.sleep(0.2)
+        run.join("J", port)
+        leaver = subprocess.Popen(
+            command("join") + [f"127.0.0.1:{port}", "--name", "Leaver", "--data-dir", str(tmp_path / "L"),
+                               "--timeout", "60"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        run.procs["L"] = leaver
+        wait_for_entries(run, "host", 12, deadline)  # keys and the first shuffles are in
+        assert leaver.stdin is not None
+        leaver.stdin.write(b"forfeit\n")
+        leaver.stdin.flush()
+        out, _ = leaver.communicate(timeout=max(1.0, deadline - time.monotonic()))
+        assert leaver.returncode == 0, out.decode()[-2000:]
+        assert b"you forfeited this game" in out
+        run.wait_all(["host", "J"], deadline)
+        (log,) = (tmp_path / "host" / "games").glob("*/game.log")
+        verdict = verify_entries(read_log(log)[1])
+        assert [verdict.names[s] for s in verdict.table.forfeited] == ["Leaver"]
+        check_game(run, ["host", "J"])
+    finally:
+        run.kill_all()

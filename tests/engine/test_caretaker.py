@@ -1,0 +1,44 @@
+"""The caretaker (how a forfeited seat plays on) as a player of whole games."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2p_ttr.engine.board import europe
+from p2p_ttr.engine.caretaker import caretaker_move
+from p2p_ttr.engine.events import Action, BuildStation, ClaimRoute, KeepTickets
+from p2p_ttr.engine.moves import legal_actions
+from p2p_ttr.engine.state import GameState
+from p2p_ttr.local.game import play_local_game
+
+
+class CheckedCaretaker:
+    """Plays the caretaker's move and checks the policy's promises on the way."""
+
+    def __init__(self) -> None:
+        self.claims = 0
+
+    def choose(self, view: GameState, player: int) -> Action:
+        move = caretaker_move(view, player)
+        assert move is not None
+        assert move == caretaker_move(view, player)  # no hidden state, no randomness
+        legal = legal_actions(view, player)
+        assert move in legal
+        assert not isinstance(move, BuildStation)
+        claims = [a for a in legal if isinstance(a, ClaimRoute)]
+        if claims:
+            routes = europe().routes
+            assert isinstance(move, ClaimRoute)
+            assert routes[move.route].length == max(routes[a.route].length for a in claims)
+            self.claims += 1
+        if isinstance(move, KeepTickets):
+            assert len(move.keep) == min(len(a.keep) for a in legal if isinstance(a, KeepTickets))
+        return move
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_caretakers_play_whole_games_by_the_policy(n: int) -> None:
+    bots = [CheckedCaretaker() for _ in range(n)]
+    game = play_local_game(n, seed=n, bots=bots)
+    assert game.final.over
+    assert all(b.claims > 0 for b in bots)

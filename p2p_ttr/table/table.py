@@ -114,14 +114,22 @@ class _Chain:
 
 
 class Table:
-    def __init__(self, me: PeerSecrets | None = None, audit_secret: int | None = None) -> None:
+    def __init__(self, me: PeerSecrets | None = None, audit_secret: int | None = None,
+                 eager_proofs: bool = False) -> None:
         """``me``: this seat's secrets, to read its own cards. ``audit_secret``:
         the joint secret X = sum of every seat's revealed x, known only when
         verifying a finished log. Then cards are opened with X and shares are
         not checked by their proofs here: the deck audit checks every share
-        against its seat's x, which is what a proof stands in for."""
+        against its seat's x, which is what a proof stands in for.
+
+        Proofs of shares for a private draw are checked when the shares are
+        first used: by the drawer when it reads the card, by everyone when
+        the card is opened to all (protocol.md §6). ``eager_proofs`` checks
+        every proof on arrival instead, refusing the entry that carries a
+        bad one: ``ttr verify`` does that to name it exactly."""
         self.me = me
         self.audit_secret = audit_secret
+        self.eager_proofs = eager_proofs
         self.game_id: bytes | None = None
         self.seats: tuple[Seat, ...] = ()
         self.log: list[bytes] = []
@@ -134,6 +142,8 @@ class Table:
         self.joint: JointKey | None = None
         self.chains: dict[tuple[Deck, int], _Chain] = {}
         self.shares: dict[CardRef, dict[int, DecryptionShare]] = {}
+        # Stored shares whose proofs this replica has not checked yet (card -> seats).
+        self.unchecked: dict[CardRef, set[int]] = {}
         self.engine: GameState | None = None
         self.audits: dict[int, Audit] = {}
         # Seats that left for good, with their revealed secrets: the fold
@@ -248,7 +258,9 @@ class Table:
                     raise NotExpected(f"no {message.KIND} of {step.deck} epoch {step.epoch} is due")
                 self._chain_step(seat, need.deck, need.epoch, step.seat, step.ciphertexts)
             case Shares(shares):
-                self._shares(seat, shares, self.owed_shares().get(seat, set()))
+                reveal = self.engine.awaiting if self.engine else None
+                public = set(reveal.refs) if isinstance(reveal, NeedReveal) else set()
+                self._shares(seat, shares, self.owed_shares().get(seat, set()), public)
             case Act(action, shares):
                 self._act(seat, action, shares)
             case Audit():
@@ -300,8 +312,11 @@ class Table:
             done: Event = Shuffled(deck, epoch) if isinstance(need, NeedShuffle) else Remasked(deck, epoch)
             self.engine = apply(self.engine, done)
 
-    def _shares(self, seat: int, shares: tuple[DecryptionShare, ...], owed: set[CardRef]) -> None:
-        """Check and store ``seat``'s shares; each must be owed now."""
+    def _shares(self, seat: int, shares: tuple[DecryptionShare, ...], owed: set[CardRef],
+                public: set[CardRef]) -> None:
+        """Check and store ``seat``'s shares; each must be owed now. Proofs of
+        shares of ``public`` cards (about to be opened to all) are checked now,
+        the others' when first used (``check_stored``)."""
         assert self.joint is not None
         refs = []
         for share in shares:
@@ -313,13 +328,30 @@ class Table:
             refs.append(ref)
         if len(set(refs)) != len(refs):
             raise Malformed("the same share is sent twice")
-        if self.audit_secret is None:
+        now = [(s, r) for s, r in zip(shares, refs) if self.eager_proofs or r in public]
+        if self.audit_secret is None and now:
             try:
-                verify_shares(self.joint, [(s, self.ciphertext(r)) for s, r in zip(shares, refs)])
+                verify_shares(self.joint, [(s, self.ciphertext(r)) for s, r in now])
             except DeckError as exc:
                 raise BadProof(str(exc)) from None
         for share, ref in zip(shares, refs):
             self.shares.setdefault(ref, {})[seat] = share
+            if self.audit_secret is None and not (self.eager_proofs or ref in public):
+                self.unchecked.setdefault(ref, set()).add(seat)
+
+    def check_stored(self, refs: Iterable[CardRef]) -> None:
+        """Check the proofs of the stored shares of ``refs`` not checked yet;
+        raise BadProof naming the seat of a bad one (and leave them unchecked)."""
+        todo = [(self.shares[r][s], r) for r in refs for s in sorted(self.unchecked.get(r, ()))]
+        if not todo:
+            return
+        assert self.joint is not None
+        try:
+            verify_shares(self.joint, [(share, self.ciphertext(r)) for share, r in todo])
+        except DeckError as exc:
+            raise BadProof(f"a share stored earlier is false: {exc}") from None
+        for _, r in todo:
+            self.unchecked.pop(r, None)
 
     def _engine_ref(self, ref: DeckRef) -> CardRef:
         for deck, name in DECK_NAMES.items():
@@ -343,7 +375,11 @@ class Table:
         hand = set(self.engine.players[seat].hand)
         if not set(played) <= hand:
             raise NotExpected(f"seat {seat} plays cards that are not in its hand")
-        self._shares(seat, shares, set(played))
+        # The cards open to all: the shares published when they were drawn
+        # must be true too. A false one refuses the act (the deck audit names
+        # its author); the player can still play other cards.
+        self.check_stored(played)
+        self._shares(seat, shares, set(played), set(played))
         try:
             faces = tuple((ref, self._open(ref)) for ref in played)
         except TableError:
@@ -435,6 +471,7 @@ class Table:
         while self.engine is not None:
             need = self.engine.awaiting
             if isinstance(need, NeedReveal) and all(len(self._sharers(ref)) == self.n for ref in need.refs):
+                self.check_stored(need.refs)  # a false one halts the game (see receive)
                 faces = tuple((ref, self._open(ref)) for ref in need.refs)
                 self.engine = apply(self.engine, Reveal(faces))
                 self.suspicion = self.suspicion or clashes_with_private(self.engine)
@@ -480,6 +517,7 @@ class Table:
             openable = tuple(r for r in ps.hand + ps.tickets + ps.offered
                              if r not in self.engine.public and len(self._sharers(r)) == self.n)
             if openable:
+                self.check_stored(openable)
                 self.engine = apply(self.engine, Reveal(tuple((r, self._open(r)) for r in openable)))
                 self.suspicion = self.suspicion or clashes_with_private(self.engine)
                 return True
@@ -498,18 +536,19 @@ class Table:
             return None
         me = self.me.seat
         ps = self.engine.players[me]
-        faces = []
-        for ref in ps.hand + ps.offered:
-            if self.engine.face(ref) is not None:
-                continue
-            have = self._sharers(ref)
-            if all(s in have for s in range(self.n) if s != me):
-                try:
-                    faces.append((ref, self._open(ref, own_share(self.me.key, self.ciphertext(ref)))))
-                except TableError as exc:
-                    self.suspicion = str(exc)
-                    return None
-        return Peek(me, tuple(faces)) if faces else None
+        ready = [r for r in ps.hand + ps.offered if self.engine.face(r) is None
+                 and all(s in self._sharers(r) for s in range(self.n) if s != me)]
+        if not ready:
+            return None
+        try:
+            self.check_stored(ready)  # the others' proofs, before we trust the cards
+            faces = [(r, self._open(r, own_share(self.me.key, self.ciphertext(r)))) for r in ready]
+        except TableError as exc:
+            # A false share or shuffle that only we can see: the peer reveals
+            # its secrets, which halts every replica and lets the audit name it.
+            self.suspicion = str(exc)
+            return None
+        return Peek(me, tuple(faces))
 
     # ---------------------------------------------------------- obligations
 

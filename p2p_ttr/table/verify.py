@@ -85,7 +85,7 @@ def verify_entries(entries: list[bytes]) -> Verdict:
 
 
 def _verify(entries: list[bytes], secret: int | None) -> Verdict:
-    table = Table(audit_secret=secret)
+    table = Table(audit_secret=secret, eager_proofs=True)
     findings: list[Finding] = []
     records: list[Record] = []
     record_entry: list[int] = []

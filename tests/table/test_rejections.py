@@ -8,7 +8,8 @@ import functools
 import pytest
 
 from p2p_ttr.bots.random_bot import RandomBot
-from p2p_ttr.deck import make_share
+from p2p_ttr.deck import DecryptionShare, make_share
+from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import DrawBlind, DrawTickets, Pass
 from p2p_ttr.engine.rules import actors
@@ -18,6 +19,7 @@ from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.messages import Act, Shares
 from p2p_ttr.table.table import Table, deck_ref
+from p2p_ttr.table.verify import verify_entries
 
 
 @functools.cache
@@ -103,24 +105,33 @@ def test_unknown_head() -> None:
     refused(table, raw, "unknown_head")
 
 
-def test_wrong_share_and_unowed_share() -> None:
-    g = finished()
-    table = Table()
-    # fold until some seat owes a share
+def owed_now(g: CryptoGame, table: Table) -> tuple[int, CardRef, dict[int, set[CardRef]]]:
+    """Fold ``table`` until some seat owes a share; that seat, one such card, and all owed."""
     for raw in g.log:
         table.receive(raw)
         owed = table.owed_shares()
         if owed:
-            break
-    seat, refs = next(iter(owed.items()))
-    ref = sorted(refs)[0]
+            seat, refs = next(iter(sorted(owed.items())))
+            return seat, sorted(refs)[0], owed
+    raise AssertionError("nobody ever owed a share")
+
+
+def false_share(g: CryptoGame, table: Table, seat: int, ref: CardRef) -> DecryptionShare:
+    """A share computed on another ciphertext, labelled as this card: its proof fails."""
+    secret = g.peers[seat].table.me
+    assert secret is not None
+    a, b = table.ciphertext(ref)
+    return make_share(secret.key, deck_ref(ref), (b, a))
+
+
+def test_wrong_share_and_unowed_share() -> None:
+    g = finished()
+    table = Table(eager_proofs=True)  # checks every proof on arrival, as `ttr verify` does
+    seat, ref, owed = owed_now(g, table)
     secret = g.peers[seat].table.me
     assert secret is not None
     share = make_share(secret.key, deck_ref(ref), table.ciphertext(ref))
-    # a share computed on another ciphertext, labelled as this card: its proof fails
-    a, b = table.ciphertext(ref)
-    bad = make_share(secret.key, deck_ref(ref), (b, a))
-    refused(table, as_seat(g, table, seat, Shares((bad,)).to_wire()), "bad_proof")
+    refused(table, as_seat(g, table, seat, Shares((false_share(g, table, seat, ref),)).to_wire()), "bad_proof")
     # a share nobody asked for
     not_owed = [s for s in range(table.n) if s != seat and ref not in owed.get(s, set())]
     if not_owed:
@@ -131,6 +142,30 @@ def test_wrong_share_and_unowed_share() -> None:
         refused(table, as_seat(g, table, stranger, Shares((unasked,)).to_wire()), "not_expected")
     # the right share is then accepted
     table.receive(as_seat(g, table, seat, Shares((share,)).to_wire()))
+
+
+def test_a_false_share_for_a_private_draw_is_caught_by_the_drawer() -> None:
+    """Players check the proofs of a private draw's shares when they use them:
+    the drawer before reading the card. Its replica then suspects the seat,
+    and its peer reveals its secrets, which halts everyone (see test_verify)."""
+    g = finished()
+    outsider = Table()
+    seat, ref, _ = owed_now(g, outsider)
+    drawer = 1 - seat
+    mine = Table(g.peers[drawer].table.me)
+    for raw in outsider.log:
+        mine.receive(raw)
+    bad = as_seat(g, outsider, seat, Shares((false_share(g, outsider, seat, ref),)).to_wire())
+    outsider.receive(bad)  # accepted on form: only the drawer can use it yet
+    mine.receive(bad)
+    assert outsider.digest() == mine.digest() and outsider.halted is None
+    assert mine.suspicion is not None and f"seat {seat}" in mine.suspicion
+    assert mine.engine is not None and mine.engine.face(ref) is None  # the false share opened nothing
+    peer = g.peers[drawer]
+    peer.table, peer.seq = mine, mine.last_seq[drawer]
+    (reveal,) = peer.outbox()
+    outsider.receive(reveal)
+    assert outsider.halted is not None
 
 
 @pytest.mark.parametrize(
@@ -146,3 +181,29 @@ def test_oversized_message_is_refused_before_decoding() -> None:
     table, _, _ = midgame()
     refused(table, b"\x00" * (200 * 1024), "malformed")
 
+
+
+def test_verify_names_the_seat_of_a_false_private_share_not_the_drawer() -> None:
+    g = finished()
+    outsider = Table()
+    seat, ref, _ = owed_now(g, outsider)
+    drawer = 1 - seat
+    log = list(outsider.log)
+    log.append(as_seat(g, outsider, seat, Shares((false_share(g, outsider, seat, ref),)).to_wire()))
+    tables = [Table(p.table.me) for p in g.peers]
+    for raw in log:
+        for t in tables:
+            t.receive(raw)
+    # the drawer reveals (its replica suspects), which halts the other, who reveals too
+    for p in (drawer, seat):
+        peer = g.peers[p]
+        peer.table, peer.seq = tables[p], tables[p].last_seq[p]
+        for raw in peer.outbox():
+            log.append(raw)
+            for t in tables:
+                t.receive(raw)
+    assert all(t.halted for t in tables) and all(t.complete for t in tables)
+    verdict = verify_entries(log)
+    assert not verdict.fair
+    first = verdict.findings[0]
+    assert (first.entry, first.seat) == (len(outsider.log), seat), [f.line() for f in verdict.findings]

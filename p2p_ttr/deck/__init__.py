@@ -80,7 +80,7 @@ from .shares import (
     verify_share,
     verify_shares,
 )
-from .shuffle import ShuffleStep, shuffle_permutation, shuffle_step
+from .shuffle import Masks, ShuffleStep, shuffle_masks, shuffle_permutation, shuffle_step
 from .transcript import CardOpening, Record, SecretReveal, Transcript, record_from_wire, record_to_wire
 
 __all__ = [
@@ -148,6 +148,8 @@ __all__ = [
     "set_backend",
     "shuffle_permutation",
     "shuffle_step",
+    "shuffle_masks",
+    "Masks",
     "verify_share",
     "verify_shares",
 ]

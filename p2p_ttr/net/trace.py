@@ -18,6 +18,8 @@ class Trace:
     def __init__(self, path: Path | None) -> None:
         self.file = open(path, "a") if path is not None else None
         self._first_turn = False
+        self._marks: set[str] = set()
+        self.event("started")  # after the imports: how long a process takes to come up
         self._draw: tuple[float, int] | None = None  # when, cards known then
 
     def event(self, name: str, **fields: Any) -> None:
@@ -38,6 +40,11 @@ class Trace:
     def folded(self, table: Table, seat: int | None) -> None:
         if self.file is None or table.engine is None or seat is None:
             return
+        for mark, reached in (("seated", True), ("keys_in", table.joint is not None),
+                              ("shuffled", bool(table.engine.players[seat].hand))):
+            if reached and mark not in self._marks:
+                self._marks.add(mark)
+                self.event(mark)
         if not self._first_turn and any(o.what == "move" for o in table.obligations()):
             self._first_turn = True
             self.event("first_turn")

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from p2p_ttr.deck import (
+    Masks,
     RandomSource,
     SecretKey,
     Seed,
@@ -21,6 +22,7 @@ from p2p_ttr.deck import (
     commit_seed,
     make_share,
     remask_step,
+    shuffle_masks,
     shuffle_step,
 )
 from p2p_ttr.engine.events import Action, BuildStation, ClaimRoute, PayTunnel
@@ -47,6 +49,7 @@ class Peer:
         self.source = source
         self.table = Table()
         self.seq = 0
+        self._masks: Masks | None = None  # for our next shuffle step, made while we wait
 
     # ---------------------------------------------------------------- setup
 
@@ -122,15 +125,25 @@ class Peer:
         if not isinstance(need, (NeedShuffle, NeedRemask)):
             return None
         built = self.table.chains.get((need.deck, need.epoch))
-        if (len(built.steps) if built else 0) != self.seat:
-            return None
-        inputs = built.output if built else self.table.chain_inputs(need)
+        turn = len(built.steps) if built else 0
         joint = self.table.joint
         assert joint is not None and self.table.me is not None
-        seed = self.table.me.seed
+        seed, deck = self.table.me.seed, DECK_NAMES[need.deck]
+        if turn > self.seat:
+            return None  # our step of this chain is in
         if isinstance(need, NeedShuffle):
-            return Shuffle(shuffle_step(joint, seed, self.seat, DECK_NAMES[need.deck], need.epoch, inputs))
-        return Remask(remask_step(joint, seed, self.seat, DECK_NAMES[need.deck], need.epoch, inputs))
+            step = (joint.game_id, joint.element, self.seat, deck, need.epoch)
+            if self._masks is None or self._masks.step != step:
+                # While the seats before us work, make our factors: our step
+                # is then a few multiplications when its input arrives.
+                self._masks = shuffle_masks(joint, seed, self.seat, deck, need.epoch, len(need.cards))
+        if turn != self.seat:
+            return None
+        inputs = built.output if built else self.table.chain_inputs(need)
+        if isinstance(need, NeedShuffle):
+            masks, self._masks = self._masks, None
+            return Shuffle(shuffle_step(joint, seed, self.seat, deck, need.epoch, inputs, masks))
+        return Remask(remask_step(joint, seed, self.seat, deck, need.epoch, inputs))
 
     def _decision(self, engine: GameState) -> Action | None:
         if self.seat not in actors(engine):

@@ -28,7 +28,7 @@ from p2p_ttr.table.table import Table
 from . import frames
 from .console import Console, Forfeit
 from .frames import NET_VERSION, FrameError, clip, encode
-from .liveness import HEARTBEAT_S, Progress, waiting_for
+from .liveness import HEARTBEAT_S, Progress, watch
 from .lobby import COLOURS, Lobby, Refusal, routing_id
 from .player import SeatPlayer
 from .seqsig import entry_hash, prev_head, sign_entry
@@ -117,6 +117,9 @@ class Host:
         opener = Peer(0, self.identity, self.decide)
         self.sequence(opener.open_game(tuple(members), game_id), None)
         self.relay()
+        for seat, member in enumerate(members):  # lobby members (-1) now have their seats
+            if routing_id(member.identity) in self.known:
+                self.known[routing_id(member.identity)] = seat
         seats = ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(self.names))
         self.console.say(f"game {game_id.hex()} started: {seats}")
 
@@ -341,15 +344,7 @@ class Host:
                 if everyone or now - self._done_at > DONE_GRACE_S:
                     return 0
                 continue
-            self.progress.update(len(table.log))
-            waiting = waiting_for(table, 0) if self.progress.stalled_for > 4.0 else []
-            if waiting:
-                self.progress.note(", ".join(self.names[s] for s in waiting))
-            if self.progress.timed_out and (waiting or self.o.scripted):
-                who = ", ".join(self.names[s] for s in waiting) or "nobody"
-                if self.o.scripted:
-                    raise HostExit(1, f"no progress for {self.o.timeout:.0f} s (waiting for {who}); "
-                                      f"the log so far is {self.store.log_path if self.store else '-'}")
-                self.console.say(f"no progress for {int(self.progress.stalled_for)} s (waiting for {who}): "
-                                 "type `wait` to keep waiting or `end` to stop")
-                self.progress.extend()
+            stop = watch(self.progress, table, 0, self.names, self.o.scripted,
+                         str(self.store.log_path if self.store else "-"))
+            if stop is not None:
+                raise HostExit(1, stop)

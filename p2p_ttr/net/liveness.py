@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 from p2p_ttr.table.table import Table
 
+STALL_NOTE_S = 4.0  # say whom we wait for once the log has not grown for this long
+
 HEARTBEAT_S = 1.0
 HOST_SILENT_S = 3.0
 
@@ -50,3 +52,22 @@ class Progress:
 
     def extend(self) -> None:
         self.since = self.clock()
+
+
+def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ...], scripted: bool,
+          log: str) -> str | None:
+    """One look at a running game, the same for the host and a joiner: say
+    whom the table waits for while it is stalled; at the timeout, offer a
+    person `wait` / `end`, or return why a scripted run must stop."""
+    progress.update(len(table.log))
+    waiting = waiting_for(table, me) if progress.stalled_for > STALL_NOTE_S else []
+    if waiting:
+        progress.note(", ".join(names[s] for s in waiting))
+    if progress.timed_out and (waiting or scripted):
+        who = ", ".join(names[s] for s in waiting) or "nobody"
+        if scripted:
+            return f"no progress for {progress.timeout:.0f} s (waiting for {who}); the log so far is {log}"
+        progress.say(f"no progress for {int(progress.stalled_for)} s (waiting for {who}): "
+                     "type `wait` to keep waiting or `end` to stop")
+        progress.extend()
+    return None

@@ -26,7 +26,7 @@ from p2p_ttr.table.table import Table
 from . import frames
 from .console import Console, Forfeit
 from .frames import NET_VERSION, FrameError, encode
-from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, waiting_for
+from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, watch
 from .lobby import COLOURS, routing_id, sign_hello
 from .player import SeatPlayer
 from .seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head
@@ -344,16 +344,8 @@ class Node:
                 continue
             if table is None or table.game_id is None:
                 continue
-            self.progress.update(len(table.log))
             me = self.player.seat if self.player else None
-            waiting = waiting_for(table, me) if self.progress.stalled_for > 4.0 else []
-            if waiting:
-                self.progress.note(", ".join(self.names[s] for s in waiting))
-            if self.progress.timed_out and (waiting or self.o.scripted):
-                who = ", ".join(self.names[s] for s in waiting) or "nobody"
-                if self.o.scripted:
-                    raise NodeExit(1, f"no progress for {self.o.timeout:.0f} s (waiting for {who}); "
-                                      f"the log so far is {self.store.log_path if self.store else '-'}")
-                self.console.say(f"no progress for {int(self.progress.stalled_for)} s (waiting for {who}): "
-                                 "type `wait` to keep waiting or `end` to stop")
-                self.progress.extend()
+            stop = watch(self.progress, table, me, self.names, self.o.scripted,
+                         str(self.store.log_path if self.store else "-"))
+            if stop is not None:
+                raise NodeExit(1, stop)

@@ -235,3 +235,28 @@ def test_lobby_rules() -> None:
     with pytest.raises(Refusal) as exc:
         lobby.join(1, "C", c.public, nonce, sign_hello(c, "C", nonce))
     assert exc.value.code == "full"
+
+
+def test_watch_says_whom_we_wait_for_then_offers_wait_or_end() -> None:
+    from p2p_ttr.bots.random_bot import RandomBot
+    from p2p_ttr.local.crypto_game import play_crypto_game
+    from p2p_ttr.net.liveness import Progress, watch
+    from p2p_ttr.table.table import Table
+
+    g = play_crypto_game(1, [RandomBot(1), RandomBot(2)], ("Ann", "Bob"))
+    table = Table()
+    for raw in g.log[:2]:  # the seating and one key: the other seat owes its own
+        table.receive(raw)
+    now = [0.0]
+    said: list[str] = []
+    progress = Progress(30.0, said.append, clock=lambda: now[0])
+    assert watch(progress, table, 0, ("Ann", "Bob"), False, "game.log") is None and said == []
+    now[0] = 6.0
+    watch(progress, table, 0, ("Ann", "Bob"), False, "game.log")
+    assert said == ["waiting for Bob (6 s)"]
+    now[0] = 31.0
+    assert watch(progress, table, 0, ("Ann", "Bob"), False, "game.log") is None
+    assert "type `wait` to keep waiting or `end` to stop" in said[-1]
+    now[0] = 62.0
+    stop = watch(progress, table, 0, ("Ann", "Bob"), True, "game.log")
+    assert stop is not None and "waiting for Bob" in stop and "game.log" in stop

@@ -40,6 +40,7 @@ def verdict_json(v: Verdict) -> dict[str, Any]:
         "players": list(v.names),
         "findings": [{"entry": f.entry, "seat": f.seat, "code": f.code, "reason": f.reason} for f in v.findings],
         "blame": None if first is None else {"entry": first.entry, "seat": first.seat},
+        "forfeits": [{"seat": seat, "entry": entry} for seat, entry in sorted(v.table.forfeit_entries.items())],
     }
     if v.deck is not None:
         out["checked"] = {
@@ -64,6 +65,9 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
         )
         if verbose:
             lines += list(d.lines())
+    for seat, entry in sorted(v.table.forfeit_entries.items()):
+        lines.append(f"{v.names[seat]} forfeited at entry {entry}; the table played the seat from there "
+                     "(the caretaker, protocol.md §6)")
     if v.score is not None:
         for place, p in enumerate(v.score.ranking, start=1):
             sc = v.score.players[p]

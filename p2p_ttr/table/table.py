@@ -151,6 +151,7 @@ class Table:
         self.forfeited: dict[int, PeerSecrets] = {}
         # Chain steps the fold derived for forfeited seats, with the chain
         # they extend, in order (verify hands them to the deck audit).
+        self.forfeit_entries: dict[int, int] = {}  # seat -> index of its forfeit in the log
         self.derived_steps: list[tuple[NeedShuffle | NeedRemask, ShuffleStep | RemaskStep]] = []
         # Set when the log leads somewhere no honest deck can (a card in two
         # places): the game stops, and only the secret reveals that let the
@@ -419,6 +420,7 @@ class Table:
         self._check_reveal(seat, forfeit)
         self.audits[seat] = Audit(forfeit.seed, forfeit.secret)
         self.forfeited[seat] = PeerSecrets(seat, forfeit.secret, forfeit.seed)
+        self.forfeit_entries[seat] = len(self.log)  # this entry's index: it is appended next
 
     def _audit(self, seat: int, audit: Audit) -> None:
         self._check_reveal(seat, audit)

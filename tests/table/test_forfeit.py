@@ -4,6 +4,8 @@ published secrets, identically on every replica, and the log still verifies."""
 from __future__ import annotations
 
 import functools
+import json
+from pathlib import Path
 import pytest
 
 from p2p_ttr.bots.levels import make_bot
@@ -11,6 +13,7 @@ from p2p_ttr.engine.events import ClaimRoute
 from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
 from p2p_ttr.table.envelope import open_envelope, seal
 from p2p_ttr.table.errors import Cheating, NotExpected, TableError
+from p2p_ttr.table.logfile import write_log
 from p2p_ttr.table.messages import Act, Forfeit, message_from_wire
 from p2p_ttr.table.peer import Peer
 from p2p_ttr.table.table import Table
@@ -102,6 +105,7 @@ def test_verify_accepts_a_game_with_a_forfeit(n: int, leaver: int, turn: int) ->
     verdict = verify_entries(g.log)
     assert verdict.fair, [f.line() for f in verdict.findings]
     assert verdict.table.derived_steps  # the leaver's shuffle steps were derived and audited
+    assert verdict.table.forfeit_entries == {leaver: forfeit_index(g.log)}
     assert verdict.score is not None
 
 
@@ -159,3 +163,16 @@ def test_a_forfeited_seat_cannot_sign_anything_more() -> None:
     with pytest.raises(NotExpected, match="forfeited"):
         table.receive(bogus)
     assert table.digest() == before
+
+
+def test_ttr_verify_reports_the_forfeit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    g = game(3, 2, 8)
+    log = tmp_path / "game.log"
+    write_log(log, open_envelope(g.log[0]).game_id, g.log)
+    assert main(["verify", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert f"Chiara forfeited at entry {forfeit_index(g.log)}" in out and "VERIFIED" in out
+    assert main(["verify", "--json", str(log)]) == 0
+    assert json.loads(capsys.readouterr().out)["forfeits"] == [{"seat": 2, "entry": forfeit_index(g.log)}]

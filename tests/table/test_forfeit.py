@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
+
 import pytest
 
 from p2p_ttr.bots.levels import make_bot

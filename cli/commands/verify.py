@@ -8,23 +8,27 @@ from pathlib import Path
 from typing import Any
 
 from cli.registry import Command
+from p2p_ttr.net.receipts import blame_with_receipts, load_receipts
 from p2p_ttr.table.logfile import LogFileError, read_log
 from p2p_ttr.table.verify import Verdict, verify_entries
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("log", type=Path, help="the game log (written by `ttr selfplay --crypto --log` or by a peer)")
+    parser.add_argument("log", type=Path, help="the game log (written by `ttr selfplay --crypto --log` or by a peer; "
+                        "a peer's `receipts` file beside it is used too)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the report")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per shuffle, share and card opened")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        _, entries = read_log(args.log)
+        game_id, entries = read_log(args.log)
     except LogFileError as exc:
         print(f"ttr verify: {exc}")
         return 2
-    verdict = verify_entries(entries)
+    # A peer's game folder also holds the host's receipts: they tell an
+    # altered file from a host that relayed an entry written on another log.
+    verdict = blame_with_receipts(verify_entries(entries), entries, load_receipts(args.log, game_id))
     if args.json:
         print(json.dumps(verdict_json(verdict)))
     else:

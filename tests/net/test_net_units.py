@@ -3,6 +3,7 @@ equivocation detection, the lobby."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -16,7 +17,7 @@ from p2p_ttr.net.console import Console
 from p2p_ttr.net.frames import MAX_FRAME_BYTES, FrameError, decode, encode
 from p2p_ttr.net.lobby import Lobby, Refusal, sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
-from p2p_ttr.net.seqsig import EMPTY_HEAD, EquivocationProof, entry_signed, prev_head, sign_entry
+from p2p_ttr.net.seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head, sign_entry
 from p2p_ttr.net.store import DataDir, StoreError
 from p2p_ttr.net.transport import parse_address
 from p2p_ttr.table.identity import Identity
@@ -260,3 +261,42 @@ def test_watch_says_whom_we_wait_for_then_offers_wait_or_end() -> None:
     now[0] = 62.0
     stop = watch(progress, table, 0, ("Ann", "Bob"), True, "game.log")
     assert stop is not None and "waiting for Bob" in stop and "game.log" in stop
+
+
+def test_verify_blames_the_host_for_an_entry_it_signed_on_another_log(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An entry written at a head this log never had blames nobody on the log
+    alone; with the host's receipt for that very entry, the host is to blame."""
+    from cli.main import main
+    from p2p_ttr.bots.random_bot import RandomBot
+    from p2p_ttr.local.crypto_game import play_crypto_game
+    from p2p_ttr.net.store import GameStore
+    from p2p_ttr.table.envelope import open_envelope, seal
+    from p2p_ttr.table.table import Table
+
+    g = play_crypto_game(2, [RandomBot(1), RandomBot(2)], ("Ann", "Bob"))
+    host = g.peers[0].identity
+    k = 40
+    table = Table()
+    for raw in g.log[:k]:
+        table.receive(raw)
+    real = open_envelope(g.log[k])
+    # The author's real message, as if written on a fork the host showed it.
+    forked = seal(g.peers[real.seat].identity, real.game_id, real.seat, real.seq, b"\x42" * 32, real.body).raw
+    entries = g.log[:k] + [forked]
+    gid = real.game_id
+    store = GameStore(tmp_path / "game", gid)
+    store.open()
+    for i, raw in enumerate(entries):
+        store.append(raw)
+        store.add_receipt(i, entry_hash(raw), sign_entry(host, gid, i, prev_head(table, i) if i < k else table.head,
+                                                          raw))
+    store.close()
+    assert main(["verify", "--json", str(store.log_path)]) == 1
+    blame = json.loads(capsys.readouterr().out)
+    assert blame["blame"] == {"entry": k, "seat": 0}
+    assert blame["findings"][0]["code"] == "host_sequenced_invalid"
+    # Without a receipt for it, nobody can be blamed: the file may have been altered.
+    (tmp_path / "game" / "receipts").unlink()
+    assert main(["verify", "--json", str(store.log_path)]) == 1
+    assert json.loads(capsys.readouterr().out)["blame"] == {"entry": k, "seat": None}

@@ -1,0 +1,50 @@
+"""What the host's receipts add to an audit.
+
+An entry the fold refuses because its author wrote at a log head this log
+never had (`unknown_head`) blames nobody on the log alone: the file may have
+been altered there. A peer's receipts settle it: if the host signed this very
+entry at this index after this very prefix, the file is as the host relayed
+it, and the host sequenced an entry no honest host accepts (its author had
+been shown another log). The host is then the seat to blame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from p2p_ttr.table.verify import Verdict
+
+from .seqsig import entry_hash, entry_signed, prev_head
+from .store import GameStore
+
+HOST_SEAT = 0
+
+
+def load_receipts(log: Path, game_id: bytes) -> dict[int, tuple[bytes, bytes]]:
+    """The receipts a peer kept beside ``log`` (in its game folder), if any."""
+    return GameStore(log.parent, game_id).receipts()
+
+
+def blame_with_receipts(verdict: Verdict, entries: list[bytes],
+                        receipts: dict[int, tuple[bytes, bytes]]) -> Verdict:
+    """``verdict`` with an unattributed `unknown_head` finding blamed on the
+    host when the host's receipt vouches for that entry."""
+    table = verdict.table
+    if not table.seats or table.game_id is None:
+        return verdict
+    host = table.seats[HOST_SEAT].identity
+    findings = []
+    for f in verdict.findings:
+        i = f.entry
+        if (f.seat is None and f.code == "unknown_head" and i is not None and i < len(entries)
+                and i <= len(table.log) and i in receipts):
+            digest, sig = receipts[i]
+            raw = entries[i]
+            if digest == entry_hash(raw) and entry_signed(host, table.game_id, i, prev_head(table, i), raw, sig):
+                f = replace(f, seat=HOST_SEAT, code="host_sequenced_invalid",
+                            reason=f"{f.reason}; the host signed this entry at this index, so it relayed an "
+                                   "entry written on another log: it showed its author a different log")
+        findings.append(f)
+    return replace(verdict, findings=tuple(findings))
+

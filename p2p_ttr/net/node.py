@@ -79,6 +79,7 @@ class Node:
         self.trace = Trace(options.trace)
         self._host_note = 0.0
         self.forfeiting = False  # the player asked to leave for good
+        self._fork_checked = -1  # the log length at which we last re-fetched the log to look for a fork
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -140,6 +141,10 @@ class Node:
         prev = table.head if table.log else EMPTY_HEAD
         if not entry_signed(self.host_public, game_id, index, prev, raw, sig):
             self.console.say(f"dropped entry {index}: the host's signature on it is not valid")
+            # The host may have signed it after another prefix than ours: it
+            # showed us a fork. Fetching the whole log again lets conflict()
+            # find the two signed entries at one index (once per length).
+            self.check_for_fork()
             return
         try:
             table.receive(raw)
@@ -176,6 +181,13 @@ class Node:
             path = store.save_proof(index, proof.to_bytes())
             raise NodeExit(1, f"{self.host_name()} signed two different entries at index {index}: "
                               f"it equivocated; the proof is in {path}")
+
+    def check_for_fork(self) -> None:
+        table = self.table
+        if table is not None and self._fork_checked != len(table.log):
+            self._fork_checked = len(table.log)
+            self._last_sync = 0.0
+            self.sync(0)
 
     def sync(self, start: int) -> None:
         now = time.monotonic()
@@ -225,6 +237,8 @@ class Node:
             if self.pending.pop(f[0], None) is not None:
                 self.refusals += 1
                 self.console.say(f"the table refused our message ({f[1]}): {f[2]}")
+                if f[1] == "unknown_head":
+                    self.check_for_fork()  # we wrote on a log the host's table never had
                 if self.refusals >= MAX_REFUSALS:
                     raise NodeExit(1, "the host keeps refusing our messages; stopping")
                 self.poke = True

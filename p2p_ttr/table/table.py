@@ -318,7 +318,8 @@ class Table:
         """Check and store ``seat``'s shares; each must be owed now. Proofs of
         shares of ``public`` cards (about to be opened to all) are checked now,
         the others' when first used (``check_stored``)."""
-        assert self.joint is not None
+        if self.joint is None:
+            raise NotExpected("no shares are owed before every key is in")
         refs = []
         for share in shares:
             if share.seat != seat:

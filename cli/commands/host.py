@@ -3,27 +3,31 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import secrets
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
+from cli.front import OnLine, ReadLine, RunLoop, Seen, Tick, make_front
 from cli.registry import Command, UsageError
-from p2p_ttr.bots.levels import LEVELS, make_bot
-from p2p_ttr.local.summary import game_summary
-from p2p_ttr.net.console import Console, LineReader, Quit
+from cli.seat import play_seat
+from p2p_ttr.bots.levels import LEVELS
+from p2p_ttr.net.console import Console
+from p2p_ttr.net.discovery import BEACON_PORT, Announcement, Beacon
 from p2p_ttr.net.host import Host, HostOptions
-from p2p_ttr.net.human import Human
 from p2p_ttr.net.lobby import valid_name
 from p2p_ttr.net.store import DataDir, StoreError, default_data_dir
-from p2p_ttr.net.transport import DEFAULT_PORT, TransportError, local_addresses
+from p2p_ttr.net.transport import (
+    DEFAULT_PORT,
+    local_addresses,
+    parse_address,
+)
 from p2p_ttr.table.envelope import MAX_SEATS
-from p2p_ttr.table.peer import Decider
 
 BOT_NAMES = ("Bot1", "Bot2", "Bot3", "Bot4")
+BROADCAST = f"255.255.255.255:{BEACON_PORT}"
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +37,8 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="end with one JSON object describing the game")
     parser.add_argument("--data-dir", type=Path, help=f"where keys, logs and secrets live (default {default_data_dir()})")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds without progress before giving up (default 120)")
+    parser.add_argument("--plain", action="store_true",
+                        help="a plain line prompt instead of the full screen (the default when not on a terminal)")
     parser.add_argument("--trace", type=Path, help=argparse.SUPPRESS)  # timings for bench/lan.py
 
 
@@ -42,57 +48,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=0, help="start as soon as this many players (you included) are in")
     parser.add_argument("--bots", type=int, default=0, help="add this many bot players (each a separate peer process)")
     parser.add_argument("--resume", metavar="GAME", help="resume a game hosted before (its id, or a unique prefix)")
+    parser.add_argument("--beacon", metavar="ADDR[:PORT]|off",
+                        help="where to announce the game for `ttr join` with no address (UDP; default "
+                        f"{BROADCAST}, the LAN broadcast, unless --bind is a loopback address; off: do not announce)")
     add_common(parser)
 
 
-def decider(args: argparse.Namespace, name: str, console: Console) -> tuple[Decider, Human | None]:
-    if args.as_bot:
-        bot = make_bot(args.bot_level, secrets.randbelow(2**31), name)
-        return bot.choose, None
-    human = Human(console.say)
-    return human.choose, human
-
-
-def summary_of(table: Any, log: Path) -> dict[str, Any]:
-    names = [s.name for s in table.seats]
-    summary = game_summary(table.engine, names)
-    summary["game_id"] = table.game_id.hex()
-    summary["digest"] = table.digest()
-    summary["log"] = str(log)
-    return summary
-
-
-def finish(args: argparse.Namespace, table: Any, log: Path, console: Console) -> None:
-    if table is None or table.engine is None or not table.complete:
-        return
-    summary = summary_of(table, log)
-    if args.json:
-        print(json.dumps(summary), flush=True)
-    else:
-        from cli.commands.selfplay import render_summary
-
-        lines = render_summary(summary).splitlines()
-        lines[0] = f"Ticket to Ride: Europe - {len(summary['players'])} players, game {summary['game_id']}"
-        console.say("\n".join(lines))
-        console.say(f"the signed log is {log} (`ttr verify {log}` audits it)")
-
-
-def audit_so_far(log: Path | None, console: Console) -> None:
-    """When a game is ended early: what the log so far shows, as `ttr verify` would."""
-    if log is None or not log.exists():
-        return
-    from cli.commands.verify import report_lines
-    from p2p_ttr.table.logfile import LogFileError, read_log
-    from p2p_ttr.table.verify import verify_entries
-
+def beacon_of(args: argparse.Namespace) -> Beacon | None:
+    beacon = args.beacon
+    if beacon is None:
+        # A host listening on loopback only cannot be joined from the LAN: say nothing there.
+        beacon = "off" if args.bind.startswith("127.") or args.bind == "localhost" else BROADCAST
+    if beacon == "off":
+        return None
     try:
-        _, entries = read_log(log)
-    except LogFileError as exc:
-        console.say(f"the log cannot be read: {exc}")
-        return
-    console.say(f"audit of the {len(entries)} entries played (log: {log}):")
-    for line in report_lines(verify_entries(entries), False):
-        console.say("  " + line)
+        address = parse_address(beacon if ":" in beacon else f"{beacon}:{BEACON_PORT}")
+    except ValueError as exc:
+        raise UsageError(f"--beacon: {exc}") from None
+    return Beacon(address)
+
+
+def with_beacon(run: RunLoop, beacon: Beacon | None, announce: Callable[[], Announcement | None]) -> RunLoop:
+    """The loop, announcing the game from its own thread on every input poll."""
+    if beacon is None:
+        return run
+
+    def beaconing(on_line: OnLine | None, read_line: ReadLine | None, tick: Tick | None) -> int:
+        reader = [read_line]
+
+        def read() -> str | None | bool:
+            beacon.poll(announce)
+            inner = reader[0]
+            line = inner() if inner is not None else False
+            if line is None:  # input closed: keep polling for the beacon's sake
+                reader[0] = None
+                return False
+            return line
+
+        try:
+            return run(on_line, read, tick)
+        finally:
+            beacon.close()
+
+    return beaconing
 
 
 def run(args: argparse.Namespace) -> int:
@@ -107,21 +105,23 @@ def run(args: argparse.Namespace) -> int:
     name = args.name or ("host" if not args.as_bot else "Bot0")
     if not valid_name(name):
         raise UsageError("a name is 1-24 printable characters")
-    console = Console(quiet_stdout=args.json)
+    beacon = beacon_of(args)
     try:
         data = DataDir(args.data_dir or default_data_dir())
     except StoreError as exc:
-        console.say(f"ttr host: {exc}")
+        Console(quiet_stdout=args.json).say(f"ttr host: {exc}")
         return 1
     players = args.players or (args.bots + 1 if args.bots else 0)
-    decide, human = decider(args, name, console)
+    front = make_front(args, name, "host")
+    console = front.console
     bots: list[subprocess.Popen[bytes]] = []
 
     def on_port(port: int) -> None:
         if not args.resume:
-            addrs = [a for a in local_addresses()]
-            console.say(f"hosting on port {port}; friends join with: "
-                        + " or ".join(f"ttr join {a}:{port}" for a in addrs))
+            where = " or ".join(f"ttr join {a}:{port}" for a in local_addresses())
+            console.say(f"hosting on port {port}; friends join with: {where}"
+                        + ("" if beacon is None else " (or plain `ttr join`: the game is announced on the LAN)"))
+            front.show_address(f"ttr join {local_addresses()[0]}:{port}")
         if args.resume:
             if args.bots:
                 console.say("the bots of a resumed game reconnect by themselves while they run; to restart one: "
@@ -132,30 +132,31 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         host = Host(HostOptions(data, name, args.bind, args.port, players, args.timeout, args.resume,
-                                scripted=args.as_bot, trace=args.trace), decide, console, on_port)
+                                scripted=args.as_bot, trace=args.trace), front.decide, console, on_port)
     except StoreError as exc:
-        console.say(f"ttr host: {exc}")
+        Console(quiet_stdout=args.json).say(f"ttr host: {exc}")
+        if beacon is not None:
+            beacon.close()
         return 1
-    reader = LineReader() if human is not None else None
 
-    def tick() -> None:
-        if human is not None:
-            human.attach(host.table, 0)
-            human.tick()
+    def announce() -> Announcement | None:
+        table = host.table
+        if table is None:
+            seated = len(host.lobby.names)
+            return Announcement(name, host.port, seated, max(0, (players or MAX_SEATS) - seated))
+        return None if table.finished else Announcement(name, host.port, table.n, 0, table.game_id)
+
+    def seen() -> Seen:
+        return host.table, 0, host.names, (tuple(host.lobby.names) if host.table is None else ())
 
     try:
-        code = host.run(human.command if human else None, reader.get if reader else None, tick)
-        finish(args, host.table, host.store.log_path if host.store else Path("-"), console)
-        return code
-    except (StoreError, TransportError) as exc:
-        console.say(f"ttr host: {exc}")
-        return 1
-    except Quit as exc:
-        console.say(str(exc))
-        audit_so_far(host.store.log_path if host.store else None, console)
-        return 1
+        return play_seat("host", args, front, with_beacon(host.run, beacon, announce), seen,
+                         lambda: host.store.log_path if host.store else None)
     finally:
+        stopped = host.table is None or not host.table.complete
         for proc in bots:
+            if stopped:  # the game ended early: the bots would only wait for a host that is gone
+                proc.terminate()
             try:
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:

@@ -1,23 +1,35 @@
-"""`ttr join HOST[:PORT]`: join (or resume) a LAN game."""
+"""`ttr join [HOST[:PORT]]`: join (or resume) a LAN game; with no address,
+find the games announced on the LAN and pick one."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 import getpass
-from pathlib import Path
+import sys
+from collections.abc import Callable
 
-from cli.commands.host import add_common, audit_so_far, decider, finish
+from cli.commands.host import add_common
+from cli.front import Seen, make_front
 from cli.registry import Command, UsageError
-from p2p_ttr.net.console import Console, LineReader, Quit
+from cli.seat import play_seat
+from p2p_ttr.net.console import Console
+from p2p_ttr.net.discovery import BEACON_PORT, Found, listen
 from p2p_ttr.net.lobby import valid_name
 from p2p_ttr.net.node import Node, NodeOptions
 from p2p_ttr.net.store import DataDir, StoreError, default_data_dir
-from p2p_ttr.net.transport import TransportError, parse_address
+from p2p_ttr.net.transport import parse_address
+
+LISTEN_S = 2.0  # beacons come once a second: two chances to hear each host
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("address", metavar="HOST[:PORT]", help="the host's address, as `ttr host` printed it")
+    parser.add_argument("address", metavar="HOST[:PORT]", nargs="?",
+                        help="the host's address, as `ttr host` printed it; left out, games announced on the LAN "
+                        "are listed to pick from")
+    parser.add_argument("--beacon", metavar="[ADDR:]PORT", default=str(BEACON_PORT),
+                        help=f"where to listen for game announcements (UDP, default all addresses, port {BEACON_PORT})")
+    parser.add_argument("--listen", type=float, default=LISTEN_S, metavar="SECONDS",
+                        help=f"how long to listen for announcements (default {LISTEN_S:g})")
     add_common(parser)
 
 
@@ -29,47 +41,89 @@ def default_name() -> str:
     return name if valid_name(name) else "player"
 
 
-def run(args: argparse.Namespace) -> int:
+def beacon_socket(text: str) -> tuple[str, int]:
+    if ":" not in text:
+        text = f"0.0.0.0:{text}"
     try:
-        host, port = parse_address(args.address)
+        return parse_address(text)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(f"--beacon: {exc}") from None
+
+
+def pick(found: list[Found], ask: Callable[[str], str] | None, say: Callable[[str], None]) -> Found | None:
+    """The game to join: the only one heard, or the one the player picks
+    (``ask`` is None when nobody can answer)."""
+    if len(found) == 1:
+        say(f"found {found[0].describe()}")
+        return found[0]
+    say(f"found {len(found)} games on the LAN:")
+    for i, f in enumerate(found, 1):
+        say(f"  {i}) {f.describe()}")
+    if ask is None:
+        say("name one: ttr join ADDRESS")
+        return None
+    while True:
+        try:
+            answer = ask(f"which game (1-{len(found)}, Enter for none)? ").strip()
+        except EOFError:
+            return None
+        if not answer:
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(found):
+            return found[int(answer) - 1]
+        say(f"type a number from 1 to {len(found)}")
+
+
+def find_game(args: argparse.Namespace, say: Callable[[str], None]) -> str | None:
+    """An address to join, from the games announced on the LAN."""
+    bind, port = beacon_socket(args.beacon)
+    say(f"looking for games on the LAN (UDP port {port}, {args.listen:g} s)...")
+    try:
+        found = listen(args.listen, port, "" if bind == "0.0.0.0" else bind)
+    except OSError as exc:
+        say(f"cannot listen for games on UDP port {port}: {exc}")
+        return None
+    if not found:
+        say("no game is announced on this LAN: ask the host for its address and run ttr join ADDRESS")
+        return None
+    interactive = sys.stdin.isatty() and not args.as_bot
+    chosen = pick(found, input if interactive else None, say)
+    return chosen.join_address if chosen is not None else None
+
+
+def run(args: argparse.Namespace) -> int:
     name = args.name or default_name()
     if not valid_name(name):
         raise UsageError("a name is 1-24 printable characters")
-    console = Console(quiet_stdout=args.json)
+    address = args.address
+    if address is None:
+        address = find_game(args, Console(quiet_stdout=args.json).say)
+        if address is None:
+            return 1
+    try:
+        host, port = parse_address(address)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    front = make_front(args, name, "join")
     try:
         data = DataDir(args.data_dir or default_data_dir())
-        decide, human = decider(args, name, console)
-        node = Node(NodeOptions(data, host, port, name, args.timeout, scripted=args.as_bot, trace=args.trace), decide, console)
+        node = Node(NodeOptions(data, host, port, name, args.timeout, scripted=args.as_bot, trace=args.trace),
+                    front.decide, front.console)
     except StoreError as exc:
-        console.say(f"ttr join: {exc}")
+        Console(quiet_stdout=args.json).say(f"ttr join: {exc}")
         return 1
-    reader = LineReader() if human is not None else None
 
-    def tick() -> None:
-        if human is not None:
-            human.attach(node.table, node.player.seat if node.player else None)
-            human.tick()
+    def seen() -> Seen:
+        return node.table, node.player.seat if node.player else None, node.names, ()
 
-    try:
-        code = node.run(human.command if human else None, reader.get if reader else None, tick)
-        finish(args, node.table, node.store.log_path if node.store else Path("-"), console)
-        return code
-    except (StoreError, TransportError) as exc:
-        console.say(f"ttr join: {exc}")
-        return 1
-    except Quit as exc:
-        console.say(str(exc))
-        audit_so_far(node.store.log_path if node.store else None, console)
-        return 1
+    return play_seat("join", args, front, node.run, seen, lambda: node.store.log_path if node.store else None)
 
 
 COMMAND = Command(
     name="join",
     help="join a LAN game (or resume your seat in one)",
-    description="Connect to a `ttr host` on the LAN and play. Running the same command again after "
-    "a crash resumes your seat.",
+    description="Connect to a `ttr host` on the LAN and play; with no address, pick one of the games "
+    "announced on the LAN. Running the same command again after a crash resumes your seat.",
     add_arguments=add_arguments,
     run=run,
 )

@@ -78,6 +78,7 @@ class Node:
         self.progress = Progress(options.timeout, console.say)
         self.trace = Trace(options.trace)
         self._host_note = 0.0
+        self.sock: zmq.Socket[bytes] | None = None
         self.forfeiting = False  # the player asked to leave for good
         self._fork_checked = -1  # the log length at which we last re-fetched the log to look for a fork
 
@@ -89,7 +90,8 @@ class Node:
         return f"the host ({self.names[0]})" if self.names else "the host"
 
     def send(self, kind: str, *fields: Any) -> None:
-        self.sock.send(encode(kind, *fields))
+        if self.sock is not None:  # None until run() connects (and in unit tests)
+            self.sock.send(encode(kind, *fields))
 
     # -------------------------------------------------------------- game
 
@@ -311,14 +313,16 @@ class Node:
 
     def _loop(self, on_line: Callable[[str], None] | None, read_line: Callable[[], str | None | bool] | None,
               tick: Callable[[], None] | None) -> int:
+        sock = self.sock
+        assert sock is not None
         poller = zmq.Poller()
-        poller.register(self.sock, zmq.POLLIN)
+        poller.register(sock, zmq.POLLIN)
         next_beat = 0.0
         while True:
             poller.poll(50)
             for _ in range(10_000):
                 try:
-                    raw = self.sock.recv(zmq.NOBLOCK)
+                    raw = sock.recv(zmq.NOBLOCK)
                 except zmq.Again:
                     break
                 self.handle(raw)

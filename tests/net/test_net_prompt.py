@@ -20,6 +20,7 @@ class FakeTable:
     engine: GameState
     log: tuple[()] = ()
     finished: bool = False
+    seats: tuple[()] = ()
 
 
 def states() -> list[GameState]:

@@ -1,0 +1,95 @@
+"""Who plays a networked seat, and where they see it: a bot, the plain line
+prompt, or the full-screen client (cli/tui).
+
+A front gives the loop (``Host.run`` / ``Node.run``) its Decider and its
+console, and runs the loop with its own input hooks. The full screen is
+chosen when both stdin and stdout are terminals and neither ``--plain``,
+``--as-bot`` nor ``--json`` says otherwise: scripts and tests keep the
+line prompt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from collections.abc import Callable
+from typing import Protocol
+
+from p2p_ttr.bots.levels import make_bot
+from p2p_ttr.net.console import Console, LineReader
+from p2p_ttr.net.human import Human
+from p2p_ttr.table.peer import Decider
+from p2p_ttr.table.table import Table
+
+# What the loop's owner shows of itself: (table, our seat, names, lobby).
+Seen = tuple[Table | None, int | None, tuple[str, ...], tuple[str, ...]]
+OnLine = Callable[[str], None]
+ReadLine = Callable[[], str | None | bool]
+Tick = Callable[[], None]
+RunLoop = Callable[[OnLine | None, ReadLine | None, Tick | None], int]
+# At the end of the loop (given its exit code): a page title and its lines.
+Ending = Callable[[int], tuple[str, list[str]]]
+
+
+class Front(Protocol):
+    console: Console
+    decide: Decider
+    tells_ending: bool  # it shows the end itself (the full screen prints its last page)
+
+    def play(self, run: RunLoop, seen: Callable[[], Seen], ending: Ending) -> int: ...
+
+    def show_address(self, text: str) -> None:
+        """Where friends join (the console has said it already)."""
+
+
+class BotFront:
+    def __init__(self, args: argparse.Namespace, name: str) -> None:
+        self.console = Console(quiet_stdout=args.json)
+        self.decide: Decider = make_bot(args.bot_level, secrets.randbelow(2**31), name).choose
+        self.tells_ending = False
+
+    def play(self, run: RunLoop, seen: Callable[[], Seen], ending: Ending) -> int:
+        return run(None, None, None)
+
+    def show_address(self, text: str) -> None:
+        pass
+
+
+class PlainFront:
+    def __init__(self, args: argparse.Namespace, can_forfeit: bool) -> None:
+        self.console = Console(quiet_stdout=args.json)
+        self.human = Human(self.console.say, can_forfeit)
+        self.decide: Decider = self.human.choose
+        self.tells_ending = False
+
+    def play(self, run: RunLoop, seen: Callable[[], Seen], ending: Ending) -> int:
+        reader = LineReader()
+
+        def tick() -> None:
+            table, seat, _, _ = seen()
+            self.human.attach(table, seat)
+            self.human.tick()
+
+        return run(self.human.command, reader.get, tick)
+
+    def show_address(self, text: str) -> None:
+        pass
+
+
+def full_screen(args: argparse.Namespace) -> bool:
+    return not (args.plain or args.as_bot or args.json) and sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def make_front(args: argparse.Namespace, name: str, role: str) -> Front:
+    """``role`` is "host" or "join"; a host relays everyone's messages, so it
+    cannot forfeit its seat."""
+    if args.as_bot:
+        return BotFront(args, name)
+    if full_screen(args):
+        from cli.tui.front import (
+            TuiFront,  # prompt_toolkit only when a screen is wanted
+        )
+
+        return TuiFront(role, can_forfeit=role != "host")
+    return PlainFront(args, can_forfeit=role != "host")

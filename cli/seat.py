@@ -1,0 +1,94 @@
+"""Playing a networked seat to its end, and saying how it ended: the final
+summary, the audit of the log, or why the game stopped. Shared by
+`ttr host` and `ttr join`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from cli.front import Front, RunLoop, Seen
+from p2p_ttr.client.endgame import breakdown
+from p2p_ttr.local.summary import game_summary
+from p2p_ttr.net.console import Console, Quit
+from p2p_ttr.net.store import StoreError
+from p2p_ttr.net.transport import TransportError
+
+
+def summary_of(table: Any, log: Path) -> dict[str, Any]:
+    names = [s.name for s in table.seats]
+    summary = game_summary(table.engine, names)
+    summary["game_id"] = table.game_id.hex()
+    summary["digest"] = table.digest()
+    summary["log"] = str(log)
+    return summary
+
+
+def finish(args: argparse.Namespace, table: Any, log: Path, console: Console) -> None:
+    if table is None or table.engine is None or not table.complete:
+        return
+    summary = summary_of(table, log)
+    if args.json:
+        print(json.dumps(summary), flush=True)
+    else:
+        from cli.commands.selfplay import render_summary
+
+        lines = render_summary(summary).splitlines()
+        lines[0] = f"Ticket to Ride: Europe - {len(summary['players'])} players, game {summary['game_id']}"
+        console.say("\n".join(lines))
+        console.say(f"the signed log is {log} (`ttr verify {log}` audits it)")
+
+
+def audit_lines(log: Path | None) -> list[str]:
+    """What `ttr verify` says of the log as it stands."""
+    if log is None or not log.exists():
+        return []
+    from cli.commands.verify import report_lines
+    from p2p_ttr.table.logfile import LogFileError, read_log
+    from p2p_ttr.table.verify import verify_entries
+
+    try:
+        _, entries = read_log(log)
+    except LogFileError as exc:
+        return [f"the log cannot be read: {exc}"]
+    return [f"audit of the {len(entries)} entries played (log: {log}):"] + [
+        "  " + line for line in report_lines(verify_entries(entries), False)]
+
+
+def audit_so_far(log: Path | None, console: Console) -> None:
+    """When a game is ended early: what the log so far shows, as `ttr verify` would."""
+    for line in audit_lines(log):
+        console.say(line)
+
+
+def end_page(seen: Seen, log: Path | None, code: int) -> tuple[str, list[str]]:
+    """The full screen's last page: the score in full and the audit, or why the game stopped."""
+    table, seat, names, _ = seen
+    if table is not None and table.engine is not None and table.complete:
+        lines = breakdown(table.engine, names, seat) + ["", "AUDIT"] + audit_lines(log)
+        return "The end", lines + ["", f"anyone can check it again: ttr verify {log}"]
+    title = "You left the game" if code == 0 else "The game stopped"
+    return title, [f"{title.lower()} before its end: the log below says why",
+                   f"the signed log so far: {log} (`ttr verify {log}` audits it)"]
+
+
+def play_seat(command: str, args: argparse.Namespace, front: Front, run: RunLoop, seen: Callable[[], Seen],
+              log: Callable[[], Path | None]) -> int:
+    """Play until the loop ends, then say how it ended (on the terminal,
+    once any full screen is gone)."""
+    after = Console(quiet_stdout=args.json)
+    try:
+        code = front.play(run, seen, lambda code: end_page(seen(), log(), code))
+        if not front.tells_ending:
+            finish(args, seen()[0], log() or Path("-"), after)
+        return code
+    except (StoreError, TransportError) as exc:
+        after.say(f"ttr {command}: {exc}")
+        return 1
+    except Quit as exc:
+        after.say(str(exc))
+        audit_so_far(log(), after)
+        return 1

@@ -1,0 +1,199 @@
+"""The full-screen client: prompt_toolkit around the pure screen.
+
+One control draws the whole screen from ``p2p_ttr.client.screen.render``
+(a pure function of the latest snapshot and of what the player has open);
+below it, one input line with completion and history. Typed lines are
+read by ``interpret`` against the snapshot; moves go to the network thread
+through the bridge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import cast
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.history import InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import FloatContainer, HSplit, Layout, Window
+from prompt_toolkit.layout.containers import Float
+from prompt_toolkit.layout.controls import BufferControl, UIContent, UIControl
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.processors import BeforeInput
+
+from p2p_ttr.client import outcomes
+from p2p_ttr.client.complete import complete
+from p2p_ttr.client.outcomes import Ask, Context, Outcome
+from p2p_ttr.client.resolve import interpret
+from p2p_ttr.client.screen import Echo, Page, ScreenModel, render
+from p2p_ttr.client.styled import Line
+
+from .bridge import Bridge, Request
+from .style import build_style
+
+PROMPT = "> "
+
+
+class ScreenControl(UIControl):
+    """Draws whatever ``draw(width, height)`` returns, at the window's size."""
+
+    def __init__(self, draw: Callable[[int, int], list[Line]]) -> None:
+        self.draw = draw
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        # Our lines are prompt_toolkit's formatted text already: (style, text) pairs.
+        lines = [cast(StyleAndTextTuples, line) for line in self.draw(width, height)]
+        return UIContent(get_line=lambda i: lines[i] if i < len(lines) else [], line_count=len(lines),
+                         show_cursor=False)
+
+    def is_focusable(self) -> bool:
+        return False
+
+
+class GameCompleter(Completer):
+    def __init__(self, context: Callable[[], Context]) -> None:
+        self.context = context
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        if not document.text_before_cursor.strip() and not complete_event.completion_requested:
+            return  # an empty line pops no menu up by itself; Tab lists the commands
+        for s in complete(document.text_before_cursor, self.context()):
+            yield Completion(s.text, start_position=-s.start, display_meta=s.meta)
+
+
+class Client:
+    """The screen's own state (the page open, the echo, a highlighted path)
+    and what a typed line does to it."""
+
+    def __init__(self, bridge: Bridge, can_forfeit: bool) -> None:
+        self.bridge = bridge
+        self.can_forfeit = can_forfeit
+        self.echo = Echo("type a command (help lists them; Tab completes)")
+        self.pending: Ask | None = None
+        self.page: Page | None = None
+        self.highlight: frozenset[int] = frozenset()
+        self.log_back = 0
+        self.ending: Page | None = None  # the last page: Enter leaves
+        self._status = ""
+        self.buffer = Buffer(completer=GameCompleter(self.context), history=InMemoryHistory(), multiline=False,
+                             complete_while_typing=True, accept_handler=self._accept)
+        self.app: Application[int] = Application(layout=self._layout(), key_bindings=self._keys(),
+                                                 style=build_style(), full_screen=True)
+
+    # ---------------------------------------------------------------- layout
+
+    def _layout(self) -> Layout:
+        screen = Window(ScreenControl(self.draw))
+        line = Window(BufferControl(self.buffer, input_processors=[BeforeInput(PROMPT)]), height=1)
+        menu = Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=10, scroll_offset=1))
+        return Layout(FloatContainer(HSplit([screen, line]), floats=[menu]), focused_element=line)
+
+    def draw(self, width: int, height: int) -> list[Line]:
+        snap = self.bridge.publisher.snapshot
+        if snap.status.startswith("your move") and not self._status.startswith("your move"):
+            self.app.output.bell()
+        self._status = snap.status
+        return render(ScreenModel(snap, self.echo, self.highlight, self.page, self.log_back), width, height)
+
+    def context(self) -> Context:
+        snap = self.bridge.publisher.snapshot
+        return Context(snap.view, snap.seat, snap.names, self.can_forfeit)
+
+    # ------------------------------------------------------------------ keys
+
+    def _keys(self) -> KeyBindings:
+        keys = KeyBindings()
+
+        @keys.add("escape", eager=True)
+        def _close(event: KeyPressEvent) -> None:
+            if self.page is not None and self.ending is None:
+                self.page = None
+            self.buffer.reset()
+
+        @keys.add("pageup")
+        def _up(event: KeyPressEvent) -> None:
+            self._scroll(-10)
+
+        @keys.add("pagedown")
+        def _down(event: KeyPressEvent) -> None:
+            self._scroll(10)
+
+        @keys.add("c-c")
+        @keys.add("c-d")
+        def _quit(event: KeyPressEvent) -> None:
+            if self.ending is not None:
+                self.app.exit(result=0)
+            else:
+                self.run_line("quit")
+
+        return keys
+
+    def _scroll(self, rows: int) -> None:
+        if self.page is not None:
+            top = max(0, len(self.page.lines) - 5)
+            self.page = replace(self.page, offset=min(top, max(0, self.page.offset + rows)))
+        else:
+            self.log_back = min(len(self.bridge.publisher.snapshot.log), max(0, self.log_back - rows))
+
+    # ----------------------------------------------------------------- lines
+
+    def _accept(self, buffer: Buffer) -> bool:
+        self.run_line(buffer.text)
+        return False  # clear the line (it is kept in the history)
+
+    def run_line(self, line: str) -> None:
+        if self.ending is not None:
+            self.app.exit(result=0)
+            return
+        snap = self.bridge.publisher.snapshot
+        if not line.strip() and snap.role == "host" and not snap.started:
+            self.bridge.send(Request(line=""))
+            self.echo = Echo("starting the game")
+            return
+        pending, self.pending = self.pending, None
+        outcome = interpret(line, self.context(), pending)
+        if outcome is not None:
+            self.apply(outcome)
+
+    def apply(self, outcome: Outcome) -> None:
+        match outcome:
+            case outcomes.Play(action, text):
+                self.bridge.send(Request(action=action))
+                self.echo = Echo(text, "class:echo")
+                self.page = None
+            case outcomes.Refuse(reason):
+                self.echo = Echo(reason, "class:refuse")
+            case outcomes.Note(text):
+                self.echo = Echo(text)
+            case outcomes.Ask():
+                self.pending = outcome
+                self.echo = Echo(outcome.prompt(), "class:ask")
+            case outcomes.Show(title, lines):
+                self.page = Page(title, lines)
+                self.echo = Echo(f"{title}: Esc closes")
+            case outcomes.ShowWay(routes, lines):
+                self.highlight = routes
+                self.page = None
+                for text in lines:
+                    self.bridge.publisher.note(text, "class:log.path")
+                self.echo = Echo("the way is lit up on the map and told in the log" if routes else lines[0])
+            case outcomes.Redraw():
+                self.page = None
+                self.log_back = 0
+                self.echo = Echo("")
+            case outcomes.Leave(forfeit):
+                self.bridge.send(Request(leave=True, forfeit=forfeit))
+                self.echo = Echo("forfeiting your seat..." if forfeit else "leaving...")
+
+    # ------------------------------------------------------------------ end
+
+    def finish(self, title: str, lines: list[str]) -> None:
+        """The game is over (or stopped): show ``lines`` until Enter."""
+        self.ending = self.page = Page(title, tuple(lines), footer="Enter or q leaves · PageUp/PageDown scroll")
+        self.echo = Echo("press Enter to leave")
+        self.app.invalidate()

@@ -1,0 +1,167 @@
+"""Completions for the command being typed, as a pure function of the text
+before the cursor and the player's view.
+
+After each verb come the words that fit there: cities, the cities a route joins to the one
+already typed (with its colours and who holds it), colours, face-up slots,
+offered tickets. Each suggestion carries a short note ("orange 3, yours to
+take") that the menu shows beside it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2p_ttr.engine.board import LOCOMOTIVE
+from p2p_ttr.engine.events import BuildStation, ClaimRoute
+from p2p_ttr.engine.moves import legal_actions
+from p2p_ttr.engine.rules import hand_counts
+from p2p_ttr.engine.state import GameState
+
+from .commands import VERBS, Verb, find_verb, tokens
+from .explain import route_problem
+from .outcomes import Context
+from .tickets import ticket_rows
+from .words import (
+    BOARD,
+    KINDS,
+    cities_matching,
+    fold,
+    kind_name,
+    route_details,
+    ticket_name,
+)
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    text: str  # what replaces the word being typed
+    start: int  # how many characters before the cursor it replaces
+    meta: str = ""
+
+
+def complete(before: str, ctx: Context) -> list[Suggestion]:
+    words = before.split()
+    typing = "" if not words or before[-1:].isspace() else words[-1]
+    done = words[:-1] if typing else words
+    if not done:
+        return [Suggestion(v.name, len(typing), v.summary) for v in VERBS if v.name.startswith(typing.lower())]
+    verb = find_verb(done[0])
+    if verb is None:
+        return []
+    args = tokens(" ".join(done[1:]))
+    found: dict[str, str] = {}
+    for text, meta in _for_arg(verb, args, ctx):
+        if _starts(text, typing):
+            found.setdefault(text, meta)  # the first note is the one that matters here
+    return [Suggestion(text, len(typing), meta) for text, meta in found.items()]
+
+
+def _starts(text: str, typing: str) -> bool:
+    return fold(text).startswith(fold(typing)) if typing else True
+
+
+def _for_arg(verb: Verb, args: list[str], ctx: Context) -> list[tuple[str, str]]:
+    """(word, note) pairs that may come after ``verb`` and ``args``."""
+    name, n = verb.name, len(args)
+    if name == "help":
+        return [(v.name, v.summary) for v in VERBS] if n == 0 else []
+    view, seat = ctx.view, ctx.seat
+    if view is None or seat is None:
+        return _cities() if name in ("claim", "station", "path") and n < 2 else []
+    if name == "draw":
+        return _slots(view) if n == 0 else []
+    if name == "keep":
+        return _offered(view, seat, args)
+    if name == "claim":
+        if n == 0:
+            return _claim_cities(view, seat)
+        if n == 1:
+            return _neighbours(view, seat, args[0], ctx.names)
+        return (_sides(args) if n == 2 else []) + _payments(view, seat)
+    if name == "station":
+        return _station_cities(view, seat) if n == 0 else _payments(view, seat)
+    if name == "pay":
+        return _payments(view, seat)
+    if name == "path":
+        return _tickets(view, seat) if n == 0 else _cities() if n == 1 else []
+    return []
+
+
+def _cities() -> list[tuple[str, str]]:
+    return [(c, "") for c in sorted(BOARD.cities)]
+
+
+def _slots(view: GameState) -> list[tuple[str, str]]:
+    out = [("deck", "a card from the top of the deck")]
+    for slot, ref in enumerate(view.face_up):
+        card = view.face(ref) if ref is not None else None
+        if card is not None:
+            out.append((str(slot + 1), f"face-up {kind_name(BOARD.card_kind(card))}"))
+    return out
+
+
+def _offered(view: GameState, seat: int, args: list[str]) -> list[tuple[str, str]]:
+    offered = view.players[seat].offered
+    rows = ticket_rows(view, seat, offered)
+    out = [] if args else [("all", "keep every ticket offered")]
+    return out + [(str(i + 1), ticket_name(row.ticket)) for i, row in enumerate(rows) if str(i + 1) not in args]
+
+
+def _claim_cities(view: GameState, seat: int) -> list[tuple[str, str]]:
+    can = {c for a in legal_actions(view, seat, ClaimRoute) if isinstance(a, ClaimRoute)
+           for c in BOARD.routes[a.route].cities}
+    return sorted(((c, "a route you can claim now" if c in can else "") for c in BOARD.cities),
+                  key=lambda x: (x[1] == "", x[0]))
+
+
+def _station_cities(view: GameState, seat: int) -> list[tuple[str, str]]:
+    taken = {c: p for p, ps in enumerate(view.players) for c in ps.stations}
+    can = {a.city for a in legal_actions(view, seat, BuildStation) if isinstance(a, BuildStation)}
+    return [(c, "you can build here" if c in can else "has a station" if c in taken else "")
+            for c in sorted(BOARD.cities)]
+
+
+def _neighbours(view: GameState, seat: int, first: str, names: tuple[str, ...]) -> list[tuple[str, str]]:
+    found = cities_matching(first)
+    if len(found) != 1:
+        return []
+    city = found[0]
+    claimable = {a.route for a in legal_actions(view, seat, ClaimRoute) if isinstance(a, ClaimRoute)}
+    out: dict[str, list[str]] = {}
+    for r in BOARD.routes_at[city]:
+        route = BOARD.routes[r]
+        problem = route_problem(view, seat, route, names)
+        note = route_details(route)
+        if r in claimable:
+            note += ": you can claim it"
+        elif problem is not None and view.route_owner[r] is not None:
+            owner = view.route_owner[r]
+            note += ": yours" if owner == seat else f": {names[owner] if owner is not None else '?'}'s"
+        out.setdefault(route.other_end(city), []).append(note)
+    return [(other, " | ".join(notes)) for other, notes in sorted(out.items())]
+
+
+def _sides(args: list[str]) -> list[tuple[str, str]]:
+    """The colours of a double route, once both its cities are typed."""
+    if len(args) != 2:
+        return []
+    a, b = cities_matching(args[0]), cities_matching(args[1])
+    if len(a) != 1 or len(b) != 1:
+        return []
+    routes = BOARD.routes_between(a[0], b[0])
+    return [(r.color, "this side of the double route") for r in routes] if len(routes) > 1 else []
+
+
+def _payments(view: GameState, seat: int) -> list[tuple[str, str]]:
+    counts = hand_counts(view, seat)
+    out = [("with", "then the cards: 2 red 1 loco")]
+    for kind in KINDS:
+        if counts.get(kind):
+            out.append(("loco" if kind == LOCOMOTIVE else kind, f"you hold {counts[kind]}"))
+    return out
+
+
+def _tickets(view: GameState, seat: int) -> list[tuple[str, str]]:
+    rows = ticket_rows(view, seat)
+    return [(str(i + 1), ticket_name(r.ticket) + (" (done)" if r.done else "")) for i, r in enumerate(rows)] + \
+        [("off", "stop showing a path")] + _cities()

@@ -1,0 +1,81 @@
+"""The end of a game in full: every point and where it came from."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import pairwise
+
+from p2p_ttr.engine.board import (
+    EXPRESS_POINTS,
+    STARTING_STATIONS,
+    STARTING_TRAINS,
+    STATION_POINTS,
+)
+from p2p_ttr.engine.outcome import final_score
+from p2p_ttr.engine.scoring import PlayerScore, deciding_tiebreak
+from p2p_ttr.engine.state import GameState
+
+from .words import BOARD, DASH, plural, ticket_name, who
+
+
+def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -> list[str]:
+    """The final score: the ranking, how ties were broken, and for every
+    player their routes, tickets, stations (and what each borrowed) and trail."""
+    score = final_score(state)
+    lines = ["FINAL SCORE" + (" (the game stalled: nobody could do anything)" if state.stalled else ""), ""]
+    lines.append(f"{'':4}{'player':<14}{'total':>6}{'routes':>8}{'tickets':>9}{'stations':>10}"
+                 f"{'express':>9}{'trail':>7}")
+    for p in score.ranking:
+        sc = score.players[p]
+        lines.append(f"{score.places[p]:>2}. {names[p][:14]:<14}{sc.total:>6}{sc.routes:>8}{sc.tickets:>+9}"
+                     f"{sc.stations:>10}{sc.express:>9}{sc.longest_path:>7}")
+    lines += _tiebreaks(score.ranking, score.players, names)
+    for p in score.ranking:
+        lines.append("")
+        lines += _player(state, p, score.players[p], names, me)
+    winners = [names[p] for p in score.ranking if score.places[p] == 1]
+    best = score.players[score.ranking[0]].total
+    lines += ["", (f"{' and '.join(winners)} share the win" if len(winners) > 1 else f"{winners[0]} wins")
+              + f" with {plural(best, 'point')}."]
+    return lines
+
+
+def _tiebreaks(ranking: tuple[int, ...], players: tuple[PlayerScore, ...], names: tuple[str, ...]) -> list[str]:
+    lines = []
+    for ahead, behind in pairwise(ranking):
+        a, b = players[ahead], players[behind]
+        if a.total != b.total:
+            continue
+        rule = deciding_tiebreak(a, b)
+        if rule is None:
+            lines.append(f"    {names[ahead]} and {names[behind]} tie on every tie-break and share their place")
+        else:
+            lines.append(f"    {names[ahead]} and {names[behind]} tie on points; {names[ahead]} is ahead on {rule}")
+    return lines
+
+
+def _player(state: GameState, p: int, sc: PlayerScore, names: tuple[str, ...], me: int | None) -> list[str]:
+    ps = state.players[p]
+    lengths = Counter(BOARD.routes[r].length for r in ps.routes)
+    parts = [f"{n}x{length}" for length, n in sorted(lengths.items())]
+    lines = [f"{names[p]}: {plural(sc.total, 'point')}",
+             f"  routes {sc.routes:>4}   {plural(len(ps.routes), 'route')}, "
+             f"{plural(STARTING_TRAINS - ps.trains, 'train')} placed"
+             + (f" ({', '.join(parts)} cars)" if parts else "")]
+    for result in sc.ticket_results:
+        mark = "done  " if result.completed else "missed"
+        lines.append(f"  ticket {result.points:>+4}   {mark} {ticket_name(BOARD.tickets[result.ticket])}")
+    for city, route in sc.borrowed:
+        if route is None:
+            lent = "borrowing nothing"
+        else:
+            r = BOARD.routes[route]
+            owner = state.route_owner[route]
+            lent = (f"borrowing {r.a}{DASH}{r.b} from "
+                    f"{who(owner, me, names) if owner is not None else 'nobody'}")
+        lines.append(f"  station       in {city}, {lent}")
+    unbuilt = STARTING_STATIONS - len(ps.stations)
+    lines.append(f"  stations {sc.stations:>2}   {plural(unbuilt, 'station')} not built x {STATION_POINTS}")
+    express = f"the European Express +{EXPRESS_POINTS}" if sc.express else "no Express"
+    lines.append(f"  express {sc.express:>3}   longest trail {plural(sc.longest_path, 'car')}: {express}")
+    return lines

@@ -1,0 +1,142 @@
+"""Why a move is refused, in the words of the game.
+
+The engine's own refusals name players by number and speak to a peer; these
+speak to the person at the screen, name the others, and say what would work
+instead. The facts come from the engine's rule predicates, so the client
+never invents a rule of its own.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route
+from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.engine.rules import (
+    actors,
+    draw_blind_problem,
+    draw_tickets_problem,
+    hand_counts,
+)
+from p2p_ttr.engine.scoring import DOUBLE_ROUTES_MIN_PLAYERS
+from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
+
+from .words import BOARD, KINDS, plural, route_name, who, whose
+
+ORDINALS = ("first", "second", "third")
+
+
+def hand_words(counts: Counter[str]) -> str:
+    """'2 orange, 1 blue and 1 locomotive' (or 'no cards')."""
+    parts = [plural(counts[k], k) if k == LOCOMOTIVE else f"{counts[k]} {k}" for k in KINDS if counts.get(k)]
+    if not parts:
+        return "no cards"
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+
+
+def turn_problem(view: GameState, seat: int, names: tuple[str, ...]) -> str | None:
+    """Why ``seat`` cannot act at all now (None if it can)."""
+    if view.phase in (Phase.SCORING, Phase.OVER):
+        return "the game is over"
+    if seat in actors(view):
+        return None
+    if view.phase is Phase.SETUP:
+        return "wait: the table is still shuffling and dealing"
+    if view.awaiting is not None or view.steps:
+        return "wait a moment: the table is turning cards over (every player adds a share)"
+    if view.phase is Phase.SETUP_TICKETS:
+        return "wait: the others are still choosing their first tickets"
+    return f"it is {names[view.current] if view.current < len(names) else 'another player'}'s turn"
+
+
+def phase_problem(view: GameState, seat: int, doing: str) -> str:
+    """Why ``doing`` (e.g. 'claim a route') is not possible in the current phase
+    of ``seat``'s turn: what the turn is waiting for instead."""
+    if view.phase in (Phase.SETUP_TICKETS, Phase.TICKETS):
+        least = 2 if view.phase is Phase.SETUP_TICKETS else 1
+        return f"you cannot {doing} now: first keep at least {least} of the tickets offered (keep N ...)"
+    if view.phase is Phase.TUNNEL:
+        return f"you cannot {doing} now: first pay for the tunnel or give it up (pay / abandon)"
+    if view.cards_drawn:
+        return f"you cannot {doing} now: you drew a card, so take your second one (draw, or draw N)"
+    return f"you cannot {doing} now"
+
+
+def draw_problem(view: GameState, slot: int | None) -> str | None:
+    """Why a card cannot be drawn blind (slot None) or from face-up ``slot`` (0-based)."""
+    if slot is None:
+        problem = draw_blind_problem(view)
+        return None if problem is None else "the deck and the discard pile are both empty"
+    if not 0 <= slot < FACE_UP_SLOTS:
+        return f"there are {FACE_UP_SLOTS} face-up slots: draw 1 to draw {FACE_UP_SLOTS}"
+    ref = view.face_up[slot]
+    if ref is None:
+        return f"face-up slot {slot + 1} is empty"
+    if view.cards_drawn and BOARD.card_kind(view.public[ref]) == LOCOMOTIVE:
+        return "a face-up locomotive cannot be your second card (draw from the deck or another slot)"
+    return None
+
+
+def tickets_problem(view: GameState) -> str | None:
+    return None if draw_tickets_problem(view) is None else "the destination ticket deck is empty"
+
+
+def route_problem(view: GameState, seat: int, route: Route, names: tuple[str, ...]) -> str | None:
+    """Why ``seat`` may not claim ``route`` whatever it pays (None if it may)."""
+    owner = view.route_owner[route.id]
+    if owner is not None:
+        return f"{route_name(route)} already belongs to {who(owner, seat, names)}"
+    if route.twin is not None:
+        twin = view.route_owner[route.twin]
+        if twin == seat:
+            return f"you already hold the other side of the double route {route.a}–{route.b}"
+        if twin is not None and view.n_players < DOUBLE_ROUTES_MIN_PLAYERS:
+            return (f"with {view.n_players} players only one side of a double route is used, "
+                    f"and {who(twin, seat, names)} took {route.a}–{route.b}")
+    trains = view.players[seat].trains
+    if trains < route.length:
+        return f"{route_name(route)} needs {plural(route.length, 'train')} and you have {trains}"
+    return None
+
+
+def payment_problem(view: GameState, seat: int, route: Route) -> str:
+    """Why the hand cannot pay for ``route`` (it is open to ``seat``)."""
+    hand = hand_words(hand_counts(view, seat))
+    need = f"{route.length} {route.color} cards" if route.color != GRAY else f"{route.length} cards of one colour"
+    if route.ferry_locomotives:
+        need += f", {plural(route.ferry_locomotives, 'locomotive')} among them"
+    return f"{route_name(route)} needs {need} (locomotives stand in for any colour); you hold {hand}"
+
+
+def station_problem(view: GameState, seat: int, city: str, names: tuple[str, ...]) -> str | None:
+    """Why ``seat`` may not build a station in ``city`` (None if it may, cards aside)."""
+    ps = view.players[seat]
+    if ps.stations_left <= 0:
+        return "you have built all 3 of your stations"
+    for p, other in enumerate(view.players):
+        if city in other.stations:
+            return f"{city} already has {whose(p, seat, names)} station"
+    return None
+
+
+def station_payment_problem(view: GameState, seat: int) -> str:
+    n = len(view.players[seat].stations) + 1
+    hand = hand_words(hand_counts(view, seat))
+    return (f"your {ORDINALS[n - 1]} station costs {plural(n, 'card')} of one colour "
+            f"(locomotives stand in for any); you hold {hand}")
+
+
+def tunnel_payment_problem(view: GameState, seat: int) -> str:
+    tunnel = view.tunnel
+    if tunnel is None:
+        return "there is no tunnel to pay for"
+    colour = f"{tunnel.color} or locomotives" if tunnel.color else "locomotives"
+    hand = hand_words(hand_counts(view, seat) - Counter(kinds(view, tunnel.cards)))
+    return (f"the tunnel asks for {tunnel.extra} more {colour}; besides the cards already played "
+            f"you hold {hand}: abandon gives it up")
+
+
+def kinds(view: GameState, refs: Iterable[CardRef]) -> list[str]:
+    """The kinds of the cards among ``refs`` whose faces ``view`` knows."""
+    return [BOARD.card_kind(card) for ref in refs if (card := view.face(ref)) is not None]

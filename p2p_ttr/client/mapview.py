@@ -1,0 +1,270 @@
+"""The map of Europe in characters, scaled to the room it is given.
+
+Cities sit where the map data puts them, scaled to the grid with the
+terminal's tall cells in mind; each route is a straight run of cells between
+its cities. A route is drawn with its colour's letter (r red, b blue, ...;
+gray routes with line characters), so the map reads without colour too; a
+claimed route shows its owner's seat number; the middle cell of a tunnel is
+``^`` and of a ferry ``~``. The two sides of a double route share their run,
+cell by cell in turn. Labels are the cities' first three letters (whole
+names where there is room), placed beside each city where they hide the
+fewest routes.
+
+The geometry (where cities, routes and labels go) depends only on the size,
+so it is worked out once per size; what changes during a game (owners,
+stations, tickets, a highlighted path) is painted over it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from p2p_ttr.engine.board import GRAY
+from p2p_ttr.engine.state import GameState
+
+from .styled import Line, merge
+from .tickets import ticket_rows
+from .words import BOARD
+
+GLYPHS = {"purple": "p", "blue": "b", "orange": "o", "white": "w", "green": "g", "yellow": "y", "black": "k",
+          "red": "r"}
+CITY, MY_STATION, STATION = "●", "■", "□"
+TUNNEL_MARK, FERRY_MARK = "^", "~"
+# A terminal cell is about twice as tall as it is wide.
+CELL_ASPECT = 2.0
+MIN_SIZE = (24, 8)
+
+Cell = tuple[int, int]  # (column, row)
+Put = Callable[[Cell, str, str], None]  # (cell, character, style)
+
+
+@dataclass(frozen=True)
+class MapMarks:
+    """What the map shows of a game at one moment, from one player's view."""
+
+    owners: tuple[int | None, ...]  # per route
+    stations: tuple[tuple[str, int], ...] = ()  # (city, owner)
+    me: int | None = None
+    open_cities: frozenset[str] = frozenset()  # ends of the player's unfinished tickets
+    done_cities: frozenset[str] = frozenset()  # ends of finished ones
+    highlight: frozenset[int] = frozenset()  # routes of a path being shown
+
+
+def marks_for(view: GameState | None, seat: int | None, highlight: frozenset[int] = frozenset()) -> MapMarks:
+    if view is None:
+        return MapMarks((None,) * len(BOARD.routes), highlight=highlight)
+    stations = tuple((city, p) for p, ps in enumerate(view.players) for city in ps.stations)
+    open_cities: set[str] = set()
+    done_cities: set[str] = set()
+    if seat is not None:
+        for row in ticket_rows(view, seat):
+            (done_cities if row.done else open_cities).update((row.ticket.a, row.ticket.b))
+    return MapMarks(view.route_owner, stations, seat, frozenset(open_cities), frozenset(done_cities - open_cities),
+                    highlight)
+
+
+# ------------------------------------------------------------------ geometry
+
+
+@dataclass(frozen=True)
+class Geometry:
+    width: int
+    height: int
+    nodes: dict[str, Cell]
+    runs: dict[int, tuple[Cell, ...]]  # route -> the cells between its cities
+    labels: dict[str, tuple[Cell, str]]  # city -> (first cell, text)
+
+
+def _project(width: int, height: int) -> dict[str, Cell]:
+    xs = [x for x, _ in BOARD.positions.values()]
+    ys = [y for _, y in BOARD.positions.values()]
+    x0, y0 = min(xs), min(ys)
+    dx, dy = max(xs) - x0, max(ys) - y0
+    # One scale for both axes (in map units per column), rows CELL_ASPECT times coarser.
+    scale = min((width - 4) / dx, CELL_ASPECT * (height - 1) / dy)
+    used_w, used_h = dx * scale, dy * scale / CELL_ASPECT
+    left, top = (width - 4 - used_w) / 2, (height - 1 - used_h) / 2
+    nodes: dict[str, Cell] = {}
+    taken: set[Cell] = set()
+    for city in BOARD.cities:
+        x, y = BOARD.positions[city]
+        cell = (round(left + (x - x0) * scale), round(top + (y - y0) * scale / CELL_ASPECT))
+        cell = _free_near(cell, taken, width, height)
+        nodes[city] = cell
+        taken.add(cell)
+    return nodes
+
+
+def _free_near(cell: Cell, taken: set[Cell], width: int, height: int) -> Cell:
+    """``cell`` or the nearest free cell to it (two cities may round to one)."""
+    if cell not in taken:
+        return cell
+    c, r = cell
+    for ring in range(1, max(width, height)):
+        for dc, dr in sorted(((dc, dr) for dc in range(-ring, ring + 1) for dr in range(-ring, ring + 1)),
+                             key=lambda d: abs(d[0]) + 2 * abs(d[1])):
+            near = (c + dc, r + dr)
+            if near not in taken and 0 <= near[0] < width and 0 <= near[1] < height:
+                return near
+    raise ValueError("the map is too small for its cities")
+
+
+def _line(a: Cell, b: Cell) -> list[Cell]:
+    """The cells from ``a`` to ``b`` (Bresenham), ends left out."""
+    (c0, r0), (c1, r1) = a, b
+    dc, dr = abs(c1 - c0), -abs(r1 - r0)
+    sc, sr = (1 if c0 < c1 else -1), (1 if r0 < r1 else -1)
+    err = dc + dr
+    cells = []
+    c, r = c0, r0
+    while (c, r) != (c1, r1):
+        e2 = 2 * err
+        if e2 >= dr:
+            err += dr
+            c += sc
+        if e2 <= dc:
+            err += dc
+            r += sr
+        cells.append((c, r))
+    return cells[:-1]
+
+
+def _label_texts(city: str, long: bool) -> list[str]:
+    short = city[:3].upper()
+    return [city.upper(), short] if long else [short]
+
+
+def _place_labels(width: int, height: int, nodes: dict[str, Cell],
+                  runs: dict[int, tuple[Cell, ...]]) -> dict[str, tuple[Cell, str]]:
+    route_cells = {cell for run in runs.values() for cell in run}
+    node_cells = set(nodes.values())
+    used: set[Cell] = set()
+    labels: dict[str, tuple[Cell, str]] = {}
+    long = width >= 90
+    # Hubs first: a city with many routes is the one a player looks for.
+    for city in sorted(BOARD.cities, key=lambda c: (-len(BOARD.routes_at[c]), c)):
+        c, r = nodes[city]
+        best: tuple[int, Cell, str] | None = None
+        for text in _label_texts(city, long):
+            n = len(text)
+            spots = [(c + 1, r), (c - n, r), (c - n // 2, r - 1), (c - n // 2, r + 1), (c + 1, r - 1),
+                     (c + 1, r + 1), (c - n, r - 1), (c - n, r + 1)]
+            for rank, (sc, sr) in enumerate(spots):
+                cells = [(sc + i, sr) for i in range(n)]
+                if sc < 0 or sc + n > width or not 0 <= sr < height:
+                    continue
+                # Keep a blank between two labels on one row, never cover a city.
+                if any(x in node_cells or x in used for x in cells) or (sc - 1, sr) in used or (sc + n, sr) in used:
+                    continue
+                cost = sum(x in route_cells for x in cells) * 4 + rank
+                if best is None or cost < best[0]:
+                    best = (cost, (sc, sr), text)
+            if best is not None:
+                break
+        if best is not None:
+            _, (sc, sr), text = best
+            labels[city] = ((sc, sr), text)
+            used.update((sc + i, sr) for i in range(len(text)))
+    return labels
+
+
+@cache
+def geometry(width: int, height: int) -> Geometry:
+    nodes = _project(width, height)
+    runs = {route.id: tuple(_line(nodes[route.a], nodes[route.b])) for route in BOARD.routes}
+    return Geometry(width, height, nodes, runs, _place_labels(width, height, nodes, runs))
+
+
+# ------------------------------------------------------------------ painting
+
+
+def _gray_glyph(a: Cell, b: Cell) -> str:
+    dc, dr = b[0] - a[0], (b[1] - a[1]) * CELL_ASPECT
+    if abs(dr) * 2 <= abs(dc):
+        return "-"
+    if abs(dc) * 2 <= abs(dr):
+        return "|"
+    return "\\" if (dc > 0) == (dr > 0) else "/"
+
+
+def route_glyph(route_id: int, owner: int | None, geo: Geometry) -> str:
+    route = BOARD.routes[route_id]
+    if owner is not None:
+        return str(owner + 1)
+    if route.color == GRAY:
+        return _gray_glyph(geo.nodes[route.a], geo.nodes[route.b])
+    return GLYPHS[route.color]
+
+
+def draw_map(marks: MapMarks, width: int, height: int) -> list[Line]:
+    """The map as ``height`` lines of ``width`` cells."""
+    if width < MIN_SIZE[0] or height < MIN_SIZE[1]:
+        return [[("", " " * width)] for _ in range(height)]
+    geo = geometry(width, height)
+    chars = [[" "] * width for _ in range(height)]
+    styles = [[""] * width for _ in range(height)]
+
+    def put(cell: Cell, ch: str, style: str) -> None:
+        c, r = cell
+        if 0 <= c < width and 0 <= r < height:
+            chars[r][c], styles[r][c] = ch, style
+
+    node_cells = set(geo.nodes.values())
+    for route_id in _paint_order(marks):
+        _paint_route(route_id, marks, geo, node_cells, put)
+    stations = dict(marks.stations)
+    for city, cell in geo.nodes.items():
+        owner = stations.get(city)
+        if owner is None:
+            put(cell, CITY, "class:city")
+        else:
+            put(cell, MY_STATION if owner == marks.me else STATION, f"class:owner.{owner} class:station")
+    for city, (cell, text) in geo.labels.items():
+        style = "class:label"
+        if city in marks.open_cities:
+            style = "class:label.ticket"
+        elif city in marks.done_cities:
+            style = "class:label.done"
+        for i, ch in enumerate(text):
+            put((cell[0] + i, cell[1]), ch, style)
+    return [merge(zip(styles[r], chars[r])) for r in range(height)]
+
+
+def _paint_order(marks: MapMarks) -> list[int]:
+    """Open routes first, then claimed ones, then a highlighted path: what
+    matters most is drawn last, on top where runs cross."""
+    def rank(r: int) -> tuple[int, int]:
+        return (2 if r in marks.highlight else 1 if marks.owners[r] is not None else 0, r)
+    return sorted(range(len(BOARD.routes)), key=rank)
+
+
+def _paint_route(route_id: int, marks: MapMarks, geo: Geometry, node_cells: set[Cell],
+                 put: Put) -> None:
+    route = BOARD.routes[route_id]
+    run = geo.runs[route_id]
+    owner = marks.owners[route_id]
+    glyph = route_glyph(route_id, owner, geo)
+    style = f"class:owner.{owner} class:claimed" if owner is not None else f"class:route.{route.color}"
+    if route_id in marks.highlight:
+        style += " class:path"
+    # The two sides of a double route take turns along the shared run.
+    side = 0 if route.twin is None else int(route.twin < route_id)
+    every = 1 if route.twin is None else 2
+    mark = TUNNEL_MARK if route.tunnel else FERRY_MARK if route.ferry_locomotives else None
+    middle = len(run) // 2
+    for i, cell in enumerate(run):
+        if cell in node_cells or (i % every != side and len(run) > 1):
+            continue
+        put(cell, mark if mark and owner is None and i == middle and len(run) > 2 else glyph, style)
+
+
+def legend() -> Line:
+    """The key to the map's characters, styled like the map."""
+    out: Line = []
+    for colour, glyph in GLYPHS.items():
+        out += [(f"class:route.{colour}", glyph), ("class:legend", " ")]
+    out += [("class:legend", "colours (k black)  "), ("class:route.gray", "-|/\\"),
+            ("class:legend", f" gray  {TUNNEL_MARK} tunnel  {FERRY_MARK} ferry  1-5 owner  {MY_STATION}{STATION} station")]
+    return out

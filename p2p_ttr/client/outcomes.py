@@ -1,0 +1,93 @@
+"""What a typed line comes to: the outcomes the command language produces,
+and the context it reads a line against. Plain data, shared by the full
+screen and the line prompt."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from p2p_ttr.engine.events import Action
+from p2p_ttr.engine.state import GameState
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a command is read against: the player's view (None before the
+    game starts), their seat and everyone's names."""
+
+    view: GameState | None
+    seat: int | None
+    names: tuple[str, ...]
+    can_forfeit: bool = True  # a host relays everyone's messages: it can only end
+
+
+@dataclass(frozen=True)
+class Play:
+    """Send this action; ``said`` tells the player what was sent."""
+
+    action: Action
+    said: str
+
+
+@dataclass(frozen=True)
+class Refuse:
+    reason: str
+
+
+@dataclass(frozen=True)
+class Note:
+    text: str
+
+
+@dataclass(frozen=True)
+class Show:
+    """A page of text: help, the rules."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ShowWay:
+    """Highlight ``routes`` on the map and say ``lines`` (no routes: clear)."""
+
+    routes: frozenset[int]
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Leave:
+    forfeit: bool
+
+
+@dataclass(frozen=True)
+class Redraw:
+    """Show the table again (the plain prompt prints it; the screen closes any page)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    key: str  # what the player types: a number or a word
+    label: str
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A question; the next line answers it (or is a new command)."""
+
+    question: str
+    choices: tuple[Choice, ...] = field(default_factory=tuple)
+
+    def prompt(self) -> str:
+        return self.question + "  " + "   ".join(f"{c.key}) {c.label}" for c in self.choices)
+
+
+Outcome: TypeAlias = Play | Refuse | Note | Show | ShowWay | Leave | Redraw | Ask
+
+CANCEL = Choice("cancel", "never mind", Note("cancelled"))
+
+
+class Refused(Exception):
+    """Raised inside the resolvers; becomes a ``Refuse``."""

@@ -1,0 +1,113 @@
+"""Payments: the cards a player names, and choosing among the payments that fit.
+
+When two payments fit and differ in more than the number of locomotives,
+the client asks instead of guessing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE
+from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.engine.events import Action
+from p2p_ttr.engine.payments import Payment, payment_of
+from p2p_ttr.engine.state import GameState
+
+from .explain import kinds
+from .outcomes import CANCEL, Ask, Choice, Outcome, Play, Refused
+from .words import kinds_matching, plural
+
+
+@dataclass(frozen=True)
+class PaySpec:
+    """The cards a player named: `2 blue 1 loco`, `red`, `loco`."""
+
+    colour: str | None = None
+    colored: int | None = None
+    locos: int | None = None
+    some_locos: bool = False  # "loco" with no count: at least one
+
+    @property
+    def given(self) -> bool:
+        return self.colour is not None or self.locos is not None or self.some_locos
+
+    def fits(self, pay: Payment) -> bool:
+        if self.colour is not None and (pay.color != self.colour or
+                                        (self.colored is not None and pay.colored != self.colored)):
+            return False
+        if self.locos is not None and pay.locomotives != self.locos:
+            return False
+        return not (self.some_locos and not pay.locomotives)
+
+    def words(self) -> str:
+        parts = []
+        if self.colour is not None:
+            parts.append(f"{self.colored} {self.colour}" if self.colored is not None else self.colour)
+        if self.locos is not None:
+            parts.append(plural(self.locos, "locomotive"))
+        elif self.some_locos:
+            parts.append("locomotives")
+        return " + ".join(parts)
+
+
+_FILLER = {"with", "and", "card", "cards", "using", "pay", "paying"}
+
+
+def pay_spec(words: Sequence[str]) -> PaySpec:
+    colour: str | None = None
+    colored: int | None = None
+    locos: int | None = None
+    some = False
+    count: int | None = None
+    for word in words:
+        if word.isdigit():
+            count = int(word)
+            continue
+        if word.lower() in _FILLER:
+            continue
+        kinds = kinds_matching(word)
+        if kinds == [GRAY]:
+            raise Refused("gray is a route colour, not a card: pay with cards of one colour and locomotives")
+        if len(kinds) != 1:
+            raise Refused(f"{word!r} is not a card colour" + (f" (it could be {' or '.join(kinds)})" if kinds else ""))
+        if kinds[0] == LOCOMOTIVE:
+            if count is None:
+                some = True
+            else:
+                locos = count
+        else:
+            if colour is not None and colour != kinds[0]:
+                raise Refused(f"{colour} and {kinds[0]} cannot be played together: one colour and locomotives")
+            colour, colored = kinds[0], count
+        count = None
+    if count is not None:
+        raise Refused(f"{count} of what? Name the cards: e.g. `{count} red`")
+    return PaySpec(colour, colored, locos, some)
+
+
+@dataclass(frozen=True)
+class Option:
+    action: Action
+    label: str
+    locomotives: int
+
+
+def payment_in(view: GameState, cards: tuple[CardRef, ...]) -> Payment:
+    pay = payment_of(kinds(view, cards))
+    assert pay is not None, "legal payments are of one colour"
+    return pay
+
+
+def settle(options: list[Option], question: str, doing: str) -> Outcome:
+    """Play the only option, or the only one with the fewest locomotives;
+    otherwise ask which."""
+    unique = list({o.label: o for o in options}.values())
+    fewest = min(o.locomotives for o in unique)
+    best = [o for o in unique if o.locomotives == fewest]
+    if len(best) == 1:
+        return Play(best[0].action, f"{doing} {best[0].label}")
+    ordered = sorted(unique, key=lambda o: o.locomotives)
+    choices = tuple(Choice(str(i + 1), o.label, Play(o.action, f"{doing} {o.label}")) for i, o in enumerate(ordered))
+    return Ask(question, choices + (CANCEL,))

@@ -1,0 +1,186 @@
+"""The game in words: what just happened, and what the table waits for.
+
+Moves are read off the difference between two views of the game, so the log
+needs nothing but the states the client already has: a route that gained an
+owner was claimed, a hand that gained a face-up card took it. A player's
+own view knows their cards, so their log says which cards they drew.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from p2p_ttr.engine.board import LOCOMOTIVE
+from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.engine.state import GameState, Phase, PlayerState
+from p2p_ttr.table.table import Obligation
+
+from .explain import kinds
+from .words import BOARD, DASH, plural, route_name, route_points, ticket_name, who
+
+_SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
+
+
+def cards_words(found: Iterable[str]) -> str:
+    """'2 red and a locomotive'."""
+    counts = Counter(found)
+    parts = [("a locomotive" if n == 1 else f"{n} locomotives") if kind == LOCOMOTIVE else f"{n} {kind}"
+             for kind, n in counts.items()]
+    return and_list(parts) or "nothing"
+
+
+def and_list(parts: Sequence[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def changes(before: GameState, after: GameState, me: int | None, names: tuple[str, ...]) -> list[str]:
+    """What happened between two views of one game, in the order a player
+    would tell it."""
+    lines: list[str] = []
+    if before.phase in _SETUP and after.phase is Phase.TURN:
+        lines.append(f"everyone has chosen their tickets; {who(after.current, me, names)} "
+                     f"{'play' if after.current == me else 'plays'} first")
+    lines += _tunnel(before, after, me, names)
+    for p, (b, a) in enumerate(zip(before.players, after.players)):
+        lines += _player(before, after, p, b, a, me, names)
+    if before.final_turns_left is None and after.final_turns_left is not None:
+        last = before.current
+        have = "have" if last == me else "has"
+        lines.append(f"FINAL ROUND: {who(last, me, names, True)} {have} "
+                     f"{plural(after.players[last].trains, 'train')} left; everyone plays one last turn")
+    if after.passes > before.passes:
+        lines.append(f"{who(before.current, me, names, True)} passed: there was nothing left to draw")
+    if before.epoch >= 0 and after.epoch > before.epoch:
+        lines.append("the discard pile was shuffled into a new deck")
+    if after.phase in (Phase.SCORING, Phase.OVER) and before.phase not in (Phase.SCORING, Phase.OVER):
+        lines.append("nobody can do anything more: the game ends" if after.stalled
+                     else "the game is over: every ticket is turned over for the final count")
+    return lines
+
+
+def _player(before: GameState, after: GameState, p: int, b: PlayerState, a: PlayerState, me: int | None,
+            names: tuple[str, ...]) -> list[str]:
+    lines: list[str] = []
+    name = who(p, me, names, True)
+    for r in a.routes[len(b.routes):]:
+        route = BOARD.routes[r]
+        lines.append(f"{name} claimed {route.a}{DASH}{route.b} ({route.color}, {route.length}) "
+                     f"for {plural(route_points(route), 'point')}")
+    for city in a.stations[len(b.stations):]:
+        lines.append(f"{name} built a station in {city}")
+    if after.phase not in _SETUP:
+        lines += _drawn(before, after, b, a, name, p == me)
+    if not b.offered and a.offered and after.phase is Phase.TICKETS:
+        lines.append(f"{name} drew {plural(len(a.offered), 'destination ticket')}")
+    kept = a.tickets[len(b.tickets):]
+    if kept:
+        back = len(b.offered) - len(kept) if b.offered else 0
+        what = and_list([ticket_name(BOARD.tickets[t]) for t in _faces(after, kept)]) if p == me else \
+            plural(len(kept), "ticket")
+        lines.append(f"{name} kept {what}" + (f"; returned {back}" if back > 0 else ""))
+    return lines
+
+
+def _drawn(before: GameState, after: GameState, b: PlayerState, a: PlayerState, name: str,
+           mine: bool) -> list[str]:
+    """Train cards that came into a hand: taken face up, or drawn blind."""
+    lines: list[str] = []
+    had = set(b.hand)
+    added = [r for r in a.hand if r not in had]
+    row = {r for r in before.face_up if r is not None}
+    taken = [r for r in added if r in row]
+    if taken:
+        lines.append(f"{name} took {cards_words(kinds(after, taken))} from the face-up row")
+    blind = [r for r in added if r not in row]
+    if mine:
+        # Our blind cards are read a moment after they are drawn: say them then.
+        newly = [r for r in a.hand if r not in row and after.face(r) is not None
+                 and (r not in had or before.face(r) is None)]
+        if newly:
+            lines.append(f"{name} drew {cards_words(kinds(after, newly))} from the deck")
+    elif blind:
+        lines.append(f"{name} drew {plural(len(blind), 'card')} from the deck")
+    return lines
+
+
+def _faces(state: GameState, refs: Iterable[CardRef]) -> list[int]:
+    return [f for r in refs if (f := state.face(r)) is not None]
+
+
+def _tunnel(before: GameState, after: GameState, me: int | None, names: tuple[str, ...]) -> list[str]:
+    lines: list[str] = []
+    old, new = before.tunnel, after.tunnel
+    player = before.current if old is not None else after.current
+    name = who(player, me, names, True)
+    if new is not None and (old is None or old.route != new.route):
+        lines.append(f"{name} went for the tunnel {route_name(BOARD.routes[new.route])}")
+    if new is not None and new.extra and after.phase is Phase.TUNNEL and before.phase is not Phase.TUNNEL:
+        turned = cards_words(kinds(after, new.revealed))
+        lines.append(f"the tunnel turned up {turned}: {who(player, me, names)} must pay {new.extra} more "
+                     "or give it up")
+    if old is not None and new is None and after.route_owner[old.route] is None:
+        lines.append(f"{name} gave up the tunnel {BOARD.routes[old.route].a}{DASH}{BOARD.routes[old.route].b}")
+    return lines
+
+
+# ------------------------------------------------------------------ waiting
+
+
+def what_now(view: GameState, seat: int) -> str:
+    """What the player at ``seat`` is to do now."""
+    if view.phase is Phase.SETUP_TICKETS:
+        return "keep at least 2 of your first tickets (keep N N ...)"
+    if view.phase is Phase.TICKETS:
+        return "keep at least 1 of the tickets drawn (keep N ...)"
+    if view.phase is Phase.TUNNEL and view.tunnel is not None:
+        return f"pay {view.tunnel.extra} more for the tunnel, or abandon it"
+    if view.cards_drawn:
+        return "take your second card (draw, or draw N)"
+    return "draw, claim, tickets or station"
+
+
+_DOING = {
+    "keys": "to announce their keys",
+    "shuffle": "to shuffle the deck",
+    "remask": "to re-encrypt the returned tickets",
+    "shares": "to add their share to the cards being turned",
+    "audit": "to reveal their secrets for the audit",
+}
+
+
+def waiting_words(owed: Sequence[Obligation], view: GameState | None, me: int | None,
+                  names: tuple[str, ...]) -> str:
+    """'your move: ...', 'waiting for Bob's share', from who owes what now."""
+    if view is not None and any(o.seat == me and o.what == "move" for o in owed) and me is not None:
+        return "your move: " + what_now(view, me)
+    others = [o for o in owed if o.seat != me]
+    if not others:
+        return "your machine is working: " + ", ".join(sorted({o.what for o in owed})) if owed else ""
+    by_what: dict[str, list[str]] = {}
+    for o in others:
+        by_what.setdefault(o.what, [])
+        name = names[o.seat] if o.seat < len(names) else f"seat {o.seat}"
+        if name not in by_what[o.what]:
+            by_what[o.what].append(name)
+    parts = []
+    for what, people in by_what.items():
+        if what == "move":
+            parts.append(_move_words(view, people))
+        elif what == "shares" and len(people) == 1:
+            parts.append(f"{people[0]}'s share")
+        else:
+            parts.append(f"{and_list(people)} {_DOING.get(what, what)}")
+    return "waiting for " + "; ".join(parts)
+
+
+def _move_words(view: GameState | None, people: list[str]) -> str:
+    if view is not None and view.phase is Phase.SETUP_TICKETS:
+        return f"{and_list(people)} to choose their first tickets"
+    if view is not None and view.phase is Phase.TICKETS:
+        return f"{and_list(people)} to choose tickets"
+    if view is not None and view.phase is Phase.TUNNEL:
+        return f"{and_list(people)} to pay for the tunnel or give it up"
+    return f"{and_list(people)}'s move" if len(people) == 1 else f"{and_list(people)} to move"

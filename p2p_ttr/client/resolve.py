@@ -1,0 +1,367 @@
+"""From a typed command to what happens: an engine action, a question, or a
+refusal that says why.
+
+Moves are found among ``legal_actions`` of the player's own view, the same
+list every peer checks a move against, so the client never offers a move
+the table would refuse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from p2p_ttr.engine.board import GRAY, Route
+from p2p_ttr.engine.events import (
+    AbandonTunnel,
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    PayTunnel,
+)
+from p2p_ttr.engine.moves import legal_actions
+from p2p_ttr.engine.state import GameState, Phase
+
+from . import explain
+from .commands import Command, ParseError, find_verb, parse
+from .helptext import RULES, help_lines, verb_help
+from .outcomes import (
+    CANCEL,
+    Ask,
+    Choice,
+    Context,
+    Leave,
+    Note,
+    Outcome,
+    Play,
+    Redraw,
+    Refuse,
+    Refused,
+    Show,
+    ShowWay,
+)
+from .paying import Option, PaySpec, pay_spec, payment_in, settle
+from .tickets import ticket_rows, way_between
+from .words import (
+    BOARD,
+    DASH,
+    cities_matching,
+    kinds_matching,
+    plural,
+    route_name,
+    ticket_name,
+)
+
+
+def interpret(line: str, ctx: Context, pending: Ask | None = None) -> Outcome | None:
+    """What ``line`` means now. ``pending`` is the question last asked: a line
+    that answers it picks that choice; any other line is a command."""
+    if pending is not None:
+        picked = answer(pending, line)
+        if picked is not None:
+            return picked
+    try:
+        command = parse(line)
+        if command is None:
+            return None
+        return _dispatch(command, ctx)
+    except (ParseError, Refused) as exc:
+        return Refuse(str(exc))
+
+
+def answer(ask: Ask, line: str) -> Outcome | None:
+    key = line.strip().lower()
+    for i, choice in enumerate(ask.choices):
+        if key in (choice.key, str(i + 1)) or (choice.key == CANCEL.key and key in ("c", "no", "n")):
+            return choice.outcome
+    return None
+
+
+def _dispatch(command: Command, ctx: Context) -> Outcome:
+    verb, words = command.verb.name, list(command.words)
+    if verb == "help":
+        return _help(words)
+    if verb == "rules":
+        return Show("Rules", RULES)
+    if verb == "wait":
+        return Note("waiting longer")
+    if verb == "show":
+        return Redraw()
+    if verb in ("quit", "end", "forfeit"):
+        return _leave(verb, ctx)
+    view, seat = ctx.view, ctx.seat
+    if view is None or seat is None:
+        raise Refused("the game has not started yet")
+    if verb == "path":
+        return _path(words, view, seat)
+    _check_places(verb, words)
+    problem = explain.turn_problem(view, seat, ctx.names)
+    if problem is not None:
+        raise Refused(problem)
+    return MOVES[verb](words, view, seat, ctx.names)
+
+
+def _check_places(verb: str, words: list[str]) -> None:
+    """A city or route that does not exist is wrong whoever's turn it is: say that first."""
+    if verb == "claim" and len(words) >= 2:
+        _routes_between(_city(words[0]), _city(words[1]))
+    elif verb == "station" and words:
+        _city(words[0])
+
+
+def _help(words: list[str]) -> Outcome:
+    if words:
+        verb = find_verb(words[0])
+        if verb is None:
+            raise Refused(f"there is no command {words[0]!r}; help alone lists them all")
+        return Show(f"help {verb.name}", tuple(verb_help(verb)))
+    return Show("Commands", tuple(help_lines()))
+
+
+def _leave(verb: str, ctx: Context) -> Outcome:
+    started = ctx.view is not None
+    if ctx.can_forfeit:
+        end = Choice("end", "stop for now; run the same `ttr join` again to come back", Leave(False))
+    else:
+        end = Choice("end", "stop the game here for everyone (you relay it); `ttr host --resume` goes on",
+                     Leave(False))
+    forfeit = Choice("forfeit", "leave for good: your cards are shown and the table plays your seat on",
+                     Leave(True))
+    if verb == "end":
+        return end.outcome
+    if verb == "forfeit":
+        if not ctx.can_forfeit:
+            raise Refused("the host relays everyone's messages, so it cannot forfeit: end stops the game")
+        if not started:
+            raise Refused("there is no seat to forfeit before the game starts: end leaves the lobby")
+        return forfeit.outcome
+    choices = (end, forfeit, CANCEL) if ctx.can_forfeit and started else (end, CANCEL)
+    return Ask("Leave the game?", choices)
+
+
+# ------------------------------------------------------------------ moves
+
+
+def _city(word: str) -> str:
+    found = cities_matching(word)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise Refused(f"no single city matches {word!r}: it could be {', '.join(found)}")
+    raise Refused(f"no single city matches {word!r}: there is no such city on the map")
+
+
+def _of(legal: list[Action], kind: type[Action]) -> list[Action]:
+    return [a for a in legal if isinstance(a, kind)]
+
+
+def _require(view: GameState, seat: int, legal: list[Action], kind: type[Action], doing: str) -> list[Action]:
+    found = _of(legal, kind)
+    if not found:
+        raise Refused(explain.phase_problem(view, seat, doing))
+    return found
+
+
+def _draw(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+    legal = legal_actions(view, seat)
+    if not _of(legal, DrawBlind) and not _of(legal, DrawFaceUp):
+        raise Refused(explain.phase_problem(view, seat, "draw a train card"))
+    if not words or words[0].lower() in ("deck", "blind", "top", "pile"):
+        return _pick(legal, DrawBlind(seat), explain.draw_problem(view, None), "drawing from the deck")
+    if words[0].isdigit():
+        slot = int(words[0]) - 1
+        kind = _face_up_kind(view, slot)
+        return _pick(legal, DrawFaceUp(seat, slot), explain.draw_problem(view, slot),
+                     f"taking {kind} from slot {slot + 1}")
+    kinds = kinds_matching(words[0])
+    if len(kinds) != 1:
+        raise Refused(f"draw takes a face-up slot 1-5 or a colour on the face-up row, not {words[0]!r}")
+    slots = [s for s, ref in enumerate(view.face_up) if ref is not None and _face_up_kind(view, s) == kinds[0]]
+    if not slots:
+        raise Refused(f"no {kinds[0]} card is face up")
+    for slot in slots:
+        if DrawFaceUp(seat, slot) in legal:
+            return Play(DrawFaceUp(seat, slot), f"taking {kinds[0]} from slot {slot + 1}")
+    raise Refused(explain.draw_problem(view, slots[0]) or f"you cannot take the face-up {kinds[0]} now")
+
+
+def _face_up_kind(view: GameState, slot: int) -> str:
+    ref = view.face_up[slot] if 0 <= slot < len(view.face_up) else None
+    card = view.face(ref) if ref is not None else None
+    return BOARD.card_kind(card) if card is not None else "a card"
+
+
+def _pick(legal: list[Action], action: Action, problem: str | None, said: str) -> Outcome:
+    if action in legal:
+        return Play(action, said)
+    raise Refused(problem or "that is not a legal move now")
+
+
+def _tickets(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+    legal = legal_actions(view, seat)
+    problem = explain.tickets_problem(view)
+    if problem is not None and view.phase is Phase.TURN and not view.cards_drawn:
+        raise Refused(problem)
+    (action,) = _require(view, seat, legal, DrawTickets, "draw destination tickets")
+    return Play(action, "drawing destination tickets")
+
+
+def _keep(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+    offered = view.players[seat].offered
+    if not offered:
+        raise Refused("you have no tickets to choose from (tickets draws three)")
+    legal = _require(view, seat, legal_actions(view, seat), KeepTickets, "keep tickets")
+    rows = ticket_rows(view, seat, offered)
+    if [w.lower() for w in words] == ["all"]:
+        want = set(offered)
+    else:
+        try:
+            picks = {int(w) for w in words}
+        except ValueError:
+            raise Refused("keep takes the numbers of the offered tickets, e.g. keep 1 3, or keep all") from None
+        if not picks or not picks <= set(range(1, len(offered) + 1)):
+            raise Refused(f"{plural(len(offered), 'ticket is', 'tickets are')} offered: "
+                          f"keep takes numbers from 1 to {len(offered)}")
+        want = {offered[i - 1] for i in picks}
+    for action in legal:
+        assert isinstance(action, KeepTickets)
+        if set(action.keep) == want:
+            kept = [ticket_name(r.ticket) for r, ref in zip(rows, offered) if ref in want]
+            return Play(action, "keeping " + ", ".join(kept))
+    least = 2 if view.phase is Phase.SETUP_TICKETS else 1
+    raise Refused(f"keep at least {plural(least, 'ticket')}" + (" at the start of the game" if least == 2 else ""))
+
+
+def _claim(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+    if len(words) < 2:
+        raise Refused("name the route's two cities: claim CITY CITY (e.g. claim Paris Frankfurt)")
+    a, b = _city(words[0]), _city(words[1])
+    routes = _routes_between(a, b)
+    rest = words[2:]
+    if rest and rest[0].lower() != "with":
+        named = kinds_matching(rest[0])
+        sides = [r for r in routes if r.color in named]
+        if sides:
+            routes, rest = sides, rest[1:]
+        elif len(named) == 1 and all(r.color != GRAY for r in routes):
+            colours = " or ".join(r.color for r in routes)
+            raise Refused(f"{a}{DASH}{b} is {colours}, not {named[0]}")
+    spec = pay_spec(rest)
+    problems = [explain.route_problem(view, seat, r, names) for r in routes]
+    open_routes = [r for r, p in zip(routes, problems) if p is None]
+    if not open_routes:
+        raise Refused("; ".join(dict.fromkeys(p for p in problems if p)))
+    legal = _require(view, seat, legal_actions(view, seat), ClaimRoute, "claim a route")
+    ids = {r.id for r in open_routes}
+    options = []
+    for action in legal:
+        assert isinstance(action, ClaimRoute)
+        if action.route in ids:
+            pay = payment_in(view, action.cards)
+            if spec.fits(pay):
+                route = BOARD.routes[action.route]
+                options.append(Option(action, f"{route_name(route)} with {pay.describe()}", pay.locomotives))
+    if not options:
+        raise Refused(_cannot_pay(spec, route_name(open_routes[0]), explain.payment_problem(view, seat, open_routes[0])))
+    return settle(options, f"How do you pay for {a}{DASH}{b}?", "claiming")
+
+
+def _routes_between(a: str, b: str) -> list[Route]:
+    routes = list(BOARD.routes_between(a, b))
+    if not routes:
+        near = sorted({BOARD.routes[r].other_end(a) for r in BOARD.routes_at[a]})
+        raise Refused(f"there is no route between {a} and {b}; from {a} routes go to {', '.join(near)}")
+    return routes
+
+
+def _cannot_pay(spec: PaySpec, what: str, problem: str) -> str:
+    return f"{spec.words()} cannot pay for {what}: {problem}" if spec.given else problem
+
+
+def _station(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+    if not words:
+        raise Refused("name the city: station CITY (e.g. station Wien)")
+    city = _city(words[0])
+    spec = pay_spec(words[1:])
+    problem = explain.station_problem(view, seat, city, names)
+    if problem is not None:
+        raise Refused(problem)
+    legal = legal_actions(view, seat)
+    if not _of(legal, BuildStation) and view.cards_drawn == 0 and view.phase is Phase.TURN:
+        raise Refused(explain.station_payment_problem(view, seat))
+    legal = _require(view, seat, legal, BuildStation, "build a station")
+    options = []
+    for action in legal:
+        assert isinstance(action, BuildStation)
+        if action.city == city:
+            pay = payment_in(view, action.cards)
+            if spec.fits(pay):
+                options.append(Option(action, f"a station in {city} with {pay.describe()}", pay.locomotives))
+    if not options:
+        raise Refused(_cannot_pay(spec, f"a station in {city}", explain.station_payment_problem(view, seat)))
+    return settle(options, f"How do you pay for the station in {city}?", "building")
+
+
+def _pay(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+    if view.tunnel is None or view.phase is not Phase.TUNNEL:
+        raise Refused("there is no tunnel to pay for")
+    spec = pay_spec(words)
+    options = []
+    for action in _of(legal_actions(view, seat), PayTunnel):
+        assert isinstance(action, PayTunnel)
+        pay = payment_in(view, action.cards)
+        if spec.fits(pay):
+            options.append(Option(action, pay.describe(), pay.locomotives))
+    if not options:
+        raise Refused(_cannot_pay(spec, "the tunnel", explain.tunnel_payment_problem(view, seat)))
+    return settle(options, "Which cards pay for the tunnel?", "paying the tunnel with")
+
+
+def _abandon(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+    if view.tunnel is None or view.phase is not Phase.TUNNEL:
+        raise Refused("there is no tunnel to give up")
+    route = BOARD.routes[view.tunnel.route]
+    return Play(AbandonTunnel(seat), f"giving up the tunnel {route.a}{DASH}{route.b}")
+
+
+Resolver = Callable[[list[str], GameState, int, tuple[str, ...]], Outcome]
+MOVES: dict[str, Resolver] = {
+    "draw": _draw,
+    "tickets": _tickets,
+    "keep": _keep,
+    "claim": _claim,
+    "station": _station,
+    "pay": _pay,
+    "abandon": _abandon,
+}
+
+
+# ------------------------------------------------------------------ paths
+
+
+def _path(words: list[str], view: GameState, seat: int) -> Outcome:
+    if words and words[0].lower() in ("off", "clear", "none"):
+        return ShowWay(frozenset(), ("the path is no longer shown",))
+    rows = ticket_rows(view, seat)
+    if len(words) >= 2:
+        way = way_between(view, seat, _city(words[0]), _city(words[1]))
+        return ShowWay(frozenset(way.routes), tuple(way.lines()))
+    if words:
+        if not words[0].isdigit() or not 1 <= int(words[0]) <= len(rows):
+            raise Refused(f"path takes a ticket number from 1 to {len(rows)} (as listed), or two cities"
+                          if rows else "you hold no tickets yet: path CITY CITY shows any way")
+        rows = [rows[int(words[0]) - 1]]
+    else:
+        rows = [r for r in rows if not r.done] or rows
+    if not rows:
+        raise Refused("you hold no tickets yet: path CITY CITY shows the way between any two cities")
+    routes: set[int] = set()
+    lines: list[str] = []
+    for row in rows:
+        way = way_between(view, seat, row.ticket.a, row.ticket.b)
+        routes.update(way.routes)
+        lines += way.lines(row.ticket.points)
+    return ShowWay(frozenset(routes), tuple(lines))

@@ -1,0 +1,115 @@
+"""What the screen shows, frozen: made on the network thread, read on the UI's.
+
+The table is mutable and belongs to the thread that runs the network loop.
+That thread makes a ``Snapshot`` after each step (``Publisher.update``):
+immutable data only (the player's view is a frozen GameState), so the
+screen can draw it at any time without locks and without ever touching the
+table.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from p2p_ttr.engine.state import GameState
+from p2p_ttr.engine.view import view_for
+from p2p_ttr.table.table import Table
+
+from .phrases import changes, waiting_words
+from .styled import Fragment
+
+STATUS_EVERY_S = 1.0  # how often the "waiting for ..." line is worked out again
+MAX_LOG = 2000  # lines kept for the log pane
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    role: str = "join"  # "host" or "join"
+    seat: int | None = None
+    names: tuple[str, ...] = ()
+    view: GameState | None = None
+    log: tuple[Fragment, ...] = ()  # (style, text), oldest first
+    status: str = ""
+    game: str = ""  # game id, hex
+    address: str = ""  # where friends join (the host's screen)
+    lobby: tuple[str, ...] = ()  # who is in, before the start
+    finished: bool = False
+    version: int = 0  # grows with every change
+
+    @property
+    def started(self) -> bool:
+        return self.view is not None
+
+
+class Publisher:
+    """Turns the live table into snapshots. Every method but ``note`` and
+    ``snapshot`` runs on the network thread; notes may come from anywhere."""
+
+    def __init__(self, role: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._snap = Snapshot(role=role)
+        self._log: list[Fragment] = []
+        self._dirty = True
+        self._engine: GameState | None = None
+        self._before: GameState | None = None
+        self._length = -1
+        self._grew_at = clock()
+        self._status_at = 0.0
+        self._status = ""
+        self.address = ""
+
+    @property
+    def snapshot(self) -> Snapshot:
+        return self._snap
+
+    def note(self, text: str, style: str = "class:note") -> None:
+        with self._lock:
+            self._log.append((style, text))
+            del self._log[:-MAX_LOG]
+            self._dirty = True
+
+    def update(self, table: Table | None, seat: int | None, names: tuple[str, ...],
+               lobby: tuple[str, ...] = ()) -> Snapshot | None:
+        """A new snapshot if anything the screen shows changed, else None."""
+        now = self.clock()
+        engine = table.engine if table is not None else None
+        length = len(table.log) if table is not None else 0
+        if length != self._length:
+            self._length, self._grew_at = length, now
+            self._status_at = 0.0
+        view = self._snap.view
+        if engine is not self._engine:
+            self._engine = engine
+            if engine is not None and seat is not None:
+                view = view_for(engine, seat)
+                self._log_moves(view, seat, names)
+        if table is not None and now - self._status_at >= STATUS_EVERY_S:
+            self._status_at = now
+            status = waiting_words(table.obligations(), view, seat, names)
+            stalled = now - self._grew_at
+            if status.startswith("waiting") and stalled >= 3:
+                status += f" ({int(stalled)} s)"
+            if status != self._status:
+                self._status, self._dirty = status, True
+        snap = self._snap
+        with self._lock:
+            if not self._dirty and view is snap.view and names == snap.names and lobby == snap.lobby:
+                return None
+            self._dirty = False
+            self._snap = Snapshot(
+                role=snap.role, seat=seat, names=names, view=view, log=tuple(self._log), status=self._status,
+                game=table.game_id.hex() if table is not None and table.game_id else "", address=self.address,
+                lobby=lobby, finished=table is not None and table.finished, version=snap.version + 1)
+            return self._snap
+
+    def _log_moves(self, view: GameState, seat: int, names: tuple[str, ...]) -> None:
+        if self._before is not None:
+            for line in changes(self._before, view, seat, names):
+                mine = line.startswith("You ")
+                self.note(line, "class:log.mine" if mine else
+                          "class:log.final" if line.startswith("FINAL") else "class:log.move")
+        self._before = view

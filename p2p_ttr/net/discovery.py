@@ -1,0 +1,150 @@
+"""Finding a game on the LAN: the host's UDP beacon, and listening for it.
+
+A host announces its game once a second with one small UDP datagram to the
+broadcast address (protocol.md §10); `ttr join` with no address listens for
+a moment and lists what it heard. The beacon is only a hint of where to
+connect: everything that matters is checked by the LAN protocol's hello and
+by the signed log, so a false beacon can only point at the wrong address.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import msgpack
+
+from p2p_ttr.table.envelope import GAME_ID_BYTES, MAX_SEATS, pack
+from p2p_ttr.table.messages import MAX_NAME
+
+BEACON_PORT = 7312
+BEACON_MAGIC = "p2p_ttr/beacon"
+BEACON_VERSION = 1
+MAX_BEACON_BYTES = 512
+BEACON_EVERY_S = 1.0
+_LIMITS = {"max_str_len": MAX_NAME * 4, "max_bin_len": GAME_ID_BYTES, "max_array_len": 8, "max_map_len": 0,
+           "max_ext_len": 0}
+
+
+class BeaconError(ValueError):
+    """A datagram that is not a beacon we understand."""
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """What a host says about its game."""
+
+    name: str  # the host player's name
+    port: int  # the TCP port `ttr join` connects to
+    players: int  # seated or in the lobby, the host included
+    seats_free: int  # 0 once the game has started or is full
+    game_id: bytes | None = None  # known once the game has started
+    version: int = BEACON_VERSION
+
+    def to_bytes(self) -> bytes:
+        return pack([BEACON_MAGIC, self.version, self.name, self.port, self.players, self.seats_free,
+                     self.game_id])
+
+
+def _int(value: object, lo: int, hi: int) -> int:
+    if type(value) is not int or not lo <= value <= hi:
+        raise BeaconError("a beacon field is out of range")
+    return value
+
+
+def parse(raw: bytes) -> Announcement:
+    """The announcement in ``raw``; BeaconError for anything else."""
+    if len(raw) > MAX_BEACON_BYTES:
+        raise BeaconError(f"a beacon of {len(raw)} bytes is too large")
+    try:
+        value = msgpack.unpackb(raw, raw=False, use_list=True, **_LIMITS)
+    except Exception:  # hostile bytes make the C unpacker raise many kinds
+        raise BeaconError("not msgpack") from None
+    if not isinstance(value, list) or len(value) != 7 or value[0] != BEACON_MAGIC:
+        raise BeaconError("not a p2p_ttr beacon")
+    _, version, name, port, players, free, game_id = value
+    if _int(version, 0, 2**16) != BEACON_VERSION:
+        raise BeaconError(f"beacon version {version}, we read {BEACON_VERSION}")
+    if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME or not name.isprintable():
+        raise BeaconError("a beacon names its host")
+    if game_id is not None and (not isinstance(game_id, bytes) or len(game_id) != GAME_ID_BYTES):
+        raise BeaconError("a beacon's game id is 16 bytes or nil")
+    return Announcement(name, _int(port, 1, 65535), _int(players, 1, MAX_SEATS), _int(free, 0, MAX_SEATS),
+                        game_id, version)
+
+
+class Beacon:
+    """Sends the host's announcement at most once a second, from the host's
+    own loop (no thread: ``poll`` costs one clock read when not due)."""
+
+    def __init__(self, target: tuple[str, int] = ("255.255.255.255", BEACON_PORT),
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.target = target
+        self.clock = clock
+        self._next = 0.0
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+        self.sock.setblocking(False)
+        self.failed: str | None = None  # why the last send failed (no network, say)
+
+    def poll(self, make: Callable[[], Announcement | None]) -> None:
+        now = self.clock()
+        if now < self._next:
+            return
+        self._next = now + BEACON_EVERY_S
+        announcement = make()
+        if announcement is None:
+            return
+        try:
+            self.sock.sendto(announcement.to_bytes(), self.target)
+            self.failed = None
+        except OSError as exc:  # no route to the broadcast address: nobody can hear us, play on
+            self.failed = str(exc)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@dataclass(frozen=True)
+class Found:
+    address: str  # where the beacon came from: the host's address on this LAN
+    announcement: Announcement
+
+    @property
+    def join_address(self) -> str:
+        return f"{self.address}:{self.announcement.port}"
+
+    def describe(self) -> str:
+        a = self.announcement
+        state = (f"{a.seats_free} seat{'s' if a.seats_free != 1 else ''} free" if a.seats_free
+                 else "started (only its players can rejoin)" if a.game_id else "full")
+        return f"{a.name}'s game at {self.join_address}: {a.players} in, {state}"
+
+
+def listen(seconds: float, port: int = BEACON_PORT, bind: str = "",
+           clock: Callable[[], float] = time.monotonic) -> list[Found]:
+    """Every game announced within ``seconds``, one entry per host address and port."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if hasattr(socket, "SO_REUSEPORT"):  # several joiners on one machine all hear the beacon
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((bind, port))
+        found: dict[tuple[str, int], Found] = {}
+        end = clock() + seconds
+        while (left := end - clock()) > 0:
+            sock.settimeout(left)
+            try:
+                raw, (address, _) = sock.recvfrom(MAX_BEACON_BYTES + 1)
+            except TimeoutError:
+                break
+            try:
+                announcement = parse(raw)
+            except BeaconError:
+                continue
+            found[(address, announcement.port)] = Found(address, announcement)
+        return sorted(found.values(), key=lambda f: (f.announcement.seats_free == 0, f.announcement.name))
+    finally:
+        sock.close()

@@ -1,0 +1,121 @@
+"""The game in words: the log of moves, what the table waits for, the end."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from conftest import NAMES, FakeTable, game_states
+from engine_scenario import play, position, route
+
+from cli.seat import end_page
+from p2p_ttr.client.endgame import _tiebreaks, breakdown
+from p2p_ttr.client.phrases import changes, waiting_words
+from p2p_ttr.client.snapshot import Publisher
+from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp
+from p2p_ttr.engine.outcome import final_score
+from p2p_ttr.engine.scoring import PlayerScore
+from p2p_ttr.engine.state import GameState
+from p2p_ttr.engine.view import view_for
+from p2p_ttr.table.table import Obligation
+
+
+def told(states: tuple[GameState, ...], seat: int = 0) -> list[str]:
+    lines: list[str] = []
+    for before, after in zip(states, states[1:]):
+        lines += changes(view_for(before, seat), view_for(after, seat), seat, NAMES)
+    return lines
+
+
+def test_claims_and_draws_in_words() -> None:
+    state, cards = position(3, hands={0: ["orange"] * 3}, face_up=("red", "blue", "green", "yellow", "black"))
+    claimed = play(state, ClaimRoute(0, route("Paris", "Frankfurt", "orange"), state.players[0].hand))
+    assert changes(view_for(state, 1), view_for(claimed, 1), 1, NAMES) == [
+        "Ann claimed Frankfurt–Paris (orange, 3) for 4 points"]
+    assert changes(view_for(state, 0), view_for(claimed, 0), 0, NAMES)[0].startswith("You claimed Frankfurt–Paris")
+    drew = play(state, DrawFaceUp(0, 1))
+    assert changes(view_for(state, 1), view_for(drew, 1), 1, NAMES) == ["Ann took 1 blue from the face-up row"]
+    blind = play(drew, DrawBlind(0))
+    assert changes(view_for(drew, 1), view_for(blind, 1), 1, NAMES) == ["Ann drew 1 card from the deck"]
+
+
+def test_a_whole_game_reads_as_a_story() -> None:
+    lines = told(game_states())
+    assert any(re.fullmatch(r"(You|Bob|Cid) claimed \w+–\w+ \(\w+, \d\) for \d+ points?", line) for line in lines)
+    assert any(line.startswith("You drew") and "from the deck" in line for line in lines)  # our own faces
+    assert any(re.fullmatch(r"(Bob|Cid) drew \d cards? from the deck", line) for line in lines)
+    assert any(line.startswith("FINAL ROUND:") for line in lines)
+    assert lines[-1] == "the game is over: every ticket is turned over for the final count"
+    assert "everyone has chosen their tickets; you play first" in lines
+    assert any(re.fullmatch(r"(Bob|Cid) kept \d tickets?(; returned \d)?", line) for line in lines)
+
+
+def test_waiting_words() -> None:
+    state, _ = position(3)
+    view = view_for(state, 0)
+    assert waiting_words([Obligation(1, "shares", "1 drawn by seat 0")], view, 0, NAMES) == "waiting for Bob's share"
+    assert waiting_words([Obligation(0, "move")], view, 0, NAMES) == "your move: draw, claim, tickets or station"
+    assert waiting_words([Obligation(1, "move")], view, 0, NAMES) == "waiting for Bob's move"
+    both = waiting_words([Obligation(1, "shares"), Obligation(2, "shares")], view, 0, NAMES)
+    assert both == "waiting for Bob and Cid to add their share to the cards being turned"
+    assert waiting_words([Obligation(2, "shuffle", "train epoch 0")], None, 0, NAMES) == \
+        "waiting for Cid to shuffle the deck"
+    assert waiting_words([], view, 0, NAMES) == ""
+
+
+def test_publisher_snapshots_only_on_change_and_logs_the_moves() -> None:
+    clock = [0.0]
+    publisher = Publisher("join", clock=lambda: clock[0])
+    table = FakeTable()
+    states = game_states()
+    assert publisher.update(table, 0, NAMES) is not None  # type: ignore[arg-type]
+    assert publisher.update(table, 0, NAMES) is None  # type: ignore[arg-type]
+    for i, state in enumerate(states[:400]):
+        table.engine, table.log = state, [b""] * i
+        publisher.update(table, 0, NAMES)  # type: ignore[arg-type]
+    snap = publisher.snapshot
+    assert snap.view is not None and snap.view.private.keys() <= set(states[399].players[0].hand
+                                                                       + states[399].players[0].tickets
+                                                                       + states[399].players[0].offered)
+    moves = [text for _, text in snap.log]
+    assert moves == told(states[:400])[: len(moves)] and len(moves) > 50
+    table.owed = [Obligation(1, "shares")]
+    clock[0] += 5.0
+    assert publisher.update(table, 0, NAMES) is not None  # type: ignore[arg-type]
+    assert publisher.snapshot.status == "waiting for Bob's share (5 s)"
+    publisher.note("a note from the loop")
+    assert publisher.update(table, 0, NAMES) is not None  # type: ignore[arg-type]
+    assert publisher.snapshot.log[-1] == ("class:note", "a note from the loop")
+
+
+def test_the_final_breakdown() -> None:
+    final = game_states()[-1]
+    lines = breakdown(final, NAMES, 0)
+    text = "\n".join(lines)
+    score = final_score(final)
+    assert lines[0] == "FINAL SCORE"
+    for p, name in enumerate(NAMES):
+        assert f"{name}: {score.players[p].total} point" in text
+    assert text.count("ticket ") >= sum(len(ps.tickets) for ps in final.players)
+    assert "not built x 4" in text and "longest trail" in text and "European Express +10" in text
+    assert re.search(r"(Ann|Bob|Cid)( and \w+)* (wins|share the win) with \d+ points\.", lines[-1])
+
+
+def test_tie_breaks_are_explained() -> None:
+    def score(total: int, done: int, stations: int) -> PlayerScore:
+        return PlayerScore(0, 0, 0, 0, total, 0, done, stations, (), ())
+    players = (score(50, 3, 1), score(50, 2, 0), score(50, 2, 0))
+    lines = _tiebreaks((0, 1, 2), players, NAMES)
+    assert lines == ["    Ann and Bob tie on points; Ann is ahead on completed tickets",
+                     "    Bob and Cid tie on every tie-break and share their place"]
+
+
+def test_the_last_page_of_the_full_screen(tmp_path: Path) -> None:
+    table = FakeTable(game_states()[-1])
+    table.complete = True
+    title, lines = end_page((table, 0, NAMES, ()), tmp_path / "game.log", 0)  # type: ignore[arg-type]
+    assert title == "The end" and lines[0] == "FINAL SCORE" and "AUDIT" in lines
+    assert lines[-1] == f"anyone can check it again: ttr verify {tmp_path / 'game.log'}"
+    table.complete = False
+    title, lines = end_page((table, 0, NAMES, ()), tmp_path / "game.log", 1)  # type: ignore[arg-type]
+    assert title == "The game stopped" and "ttr verify" in lines[-1]

@@ -1,0 +1,90 @@
+"""The whole screen rendered to a fixed size as text: what a player sees."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from conftest import NAMES, first
+from engine_scenario import position
+
+from p2p_ttr.client.screen import Echo, Page, ScreenModel, render, screen_text
+from p2p_ttr.client.snapshot import Snapshot
+from p2p_ttr.client.styled import text_of
+from p2p_ttr.engine.moves import legal_actions
+from p2p_ttr.engine.state import GameState, Phase
+from p2p_ttr.engine.view import view_for
+
+
+def snap(state: GameState | None, seat: int = 0, **more: object) -> Snapshot:
+    fields: dict[str, object] = dict(role="join", seat=seat, names=NAMES, game="3fa2c1d0aa",
+                                     view=view_for(state, seat) if state is not None else None,
+                                     log=(("class:log.move", "Bob claimed Paris–Frankfurt (orange, 3) for 4 points"),),
+                                     status="waiting for Bob's share")
+    fields.update(more)
+    return Snapshot(**fields)  # type: ignore[arg-type]
+
+
+def test_a_100x30_terminal_shows_map_hand_row_players_tickets_log_and_status() -> None:
+    state, _ = position(3, hands={0: ["red", "red", "locomotive"]}, tickets={0: [0, 1]},
+                        face_up=("red", "blue", "green", "locomotive", "black"))
+    lines = render(ScreenModel(snap(state), Echo("claiming Paris–Frankfurt (orange, 3) with 3 orange")), 100, 29)
+    assert len(lines) == 29 and all(len(text_of(line)) == 100 for line in lines)
+    text = screen_text(ScreenModel(snap(state)), 100, 29)
+    rows = text.splitlines()
+    assert rows[0].startswith(" Ticket to Ride: Europe ") and "your turn" in rows[0]
+    for city in ("LON", "PAR", "BER", "MOS", "LIS", "ATH"):
+        assert city in text
+    assert "PLAYERS" in text and "1 Ann (you)" in text and "2 Bob" in text and "3 Cid" in text
+    assert "red     2" in text and "loco    1" in text and "blue    0" in text
+    assert "FACE-UP" in text and "1 red" in text and "4 loco" in text
+    assert "TICKETS 0/2 done · 10 left · path N" in text and "Athina–Angora (5)" in text
+    assert "Bob claimed Paris–Frankfurt (orange, 3) for 4 points" in text
+    assert rows[-2].strip() == "waiting for Bob's share"
+
+
+def test_more_room_is_used() -> None:
+    state, _ = position(3)
+    small = screen_text(ScreenModel(snap(state)), 100, 29)
+    big = screen_text(ScreenModel(snap(state)), 180, 50)
+    assert "PARIS" in big and "PARIS" not in small
+    assert len(big.splitlines()) == 50
+
+
+def test_too_small_says_so_plainly() -> None:
+    text = screen_text(ScreenModel(snap(None)), 80, 23)
+    assert "The terminal is 80x24; the game needs at least 100x30." in text
+    assert len(text.splitlines()) == 23
+
+
+def test_offered_tickets_turn_marker_and_final_round() -> None:
+    setup = first(lambda s: s.phase is Phase.SETUP_TICKETS)
+    text = screen_text(ScreenModel(snap(setup)), 100, 29)
+    assert "OFFERED  keep 2 or more" in text and " 1 " in text and "setting up" in text
+    state, _ = position(3, current=1)
+    final = replace(state, final_turns_left=2)
+    text = screen_text(ScreenModel(snap(final)), 100, 29)
+    assert "FINAL ROUND: 2 turns left" in text and "Bob's turn" in text
+    assert "▶2 Bob" in text
+
+
+def test_a_tunnel_says_what_it_asks() -> None:
+    tunnel = first(lambda s: s.phase is Phase.TUNNEL)
+    text = screen_text(ScreenModel(snap(tunnel)), 100, 29)
+    assert "TUNNEL" in text and "more to pay: pay, or abandon" in text
+    assert legal_actions(view_for(tunnel, 0), 0)
+
+
+def test_pages_cover_the_map_and_the_log_wraps() -> None:
+    state, _ = position(3)
+    page = Page("Rules", tuple(f"line {i}" for i in range(40)), offset=3)
+    text = screen_text(ScreenModel(snap(state), page=page), 100, 29)
+    assert " Rules" in text and "line 3" in text and "line 2\n" not in text and "more lines" in text
+    long = "x" * 150
+    text = screen_text(ScreenModel(snap(state, log=(("", long),))), 100, 29)
+    assert "x" * 99 in text and "    " + "x" * 51 in text
+
+
+def test_the_lobby() -> None:
+    lobby = snap(None, role="host", lobby=("host", "Ann"), address="ttr join 192.168.1.5:7311")
+    text = screen_text(ScreenModel(lobby), 120, 29)
+    assert "lobby: host, Ann · Enter starts the game" in text and "ttr join 192.168.1.5:7311" in text

@@ -1,0 +1,116 @@
+"""The full-screen client without a terminal: lines typed go through the
+bridge to the network thread's callbacks as moves, questions or leaving."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from conftest import NAMES, FakeTable
+from engine_scenario import position
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from cli.tui.app import Client
+from cli.tui.bridge import PLAY, Bridge, Request, TuiConsole
+from p2p_ttr.client.snapshot import Publisher
+from p2p_ttr.engine.events import DrawBlind, DrawFaceUp
+from p2p_ttr.net.console import Forfeit, Quit
+
+
+@pytest.fixture
+def session() -> Iterator[None]:
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        yield
+
+
+def bridge_for(table: FakeTable, role: str = "join") -> Bridge:
+    return Bridge(Publisher(role), lambda: (table, 0, NAMES, ()))  # type: ignore[arg-type,return-value]
+
+
+def test_a_typed_move_reaches_the_decider_through_the_loop_callbacks(session: None) -> None:
+    state, _ = position(3)
+    table = FakeTable(state)
+    bridge = bridge_for(table)
+    client = Client(bridge, can_forfeit=True)
+    bridge.publish()
+    client.run_line("draw 2")
+    assert client.echo.text.startswith("taking blue from slot 2")
+    assert bridge.read_line() == PLAY  # the loop reads a line...
+    bridge.on_line(PLAY)  # ...and hands it back: the move is checked and queued
+    assert bridge.choose(state, 0) == DrawFaceUp(0, 1) and bridge.choose(state, 0) is None
+    assert bridge.read_line() is False
+
+
+def test_a_stale_move_is_not_sent(session: None) -> None:
+    state, _ = position(3, current=1)
+    table = FakeTable(state)
+    bridge = bridge_for(table)
+    bridge.send(Request(action=DrawBlind(0)))
+    assert bridge.read_line() == PLAY
+    bridge.on_line(PLAY)
+    assert bridge.queued is None
+    bridge.publish()
+    assert "your move was not sent" in bridge.publisher.snapshot.log[-1][1]
+
+
+def test_quit_asks_then_leaves(session: None) -> None:
+    state, _ = position(3)
+    bridge = bridge_for(FakeTable(state))
+    client = Client(bridge, can_forfeit=True)
+    bridge.publish()
+    client.run_line("quit")
+    assert client.echo.style == "class:ask" and "forfeit)" in client.echo.text
+    client.run_line("cancel")
+    assert client.echo.text == "cancelled" and bridge.requests.empty()
+    client.run_line("quit")
+    client.run_line("forfeit")
+    assert bridge.read_line() == PLAY
+    with pytest.raises(Forfeit):
+        bridge.on_line(PLAY)
+    client.run_line("end")
+    bridge.read_line()
+    with pytest.raises(Quit):
+        bridge.on_line(PLAY)
+
+
+def test_in_the_lobby_enter_starts_and_quit_leaves(session: None) -> None:
+    table = FakeTable(None)
+    bridge = bridge_for(table, role="host")
+    client = Client(bridge, can_forfeit=False)
+    bridge.publish()
+    client.run_line("")
+    assert bridge.read_line() == ""  # the host loop starts the game on any line
+    client.run_line("claim paris frankfurt")
+    assert client.echo.text == "the game has not started yet"
+    client.run_line("end")
+    with pytest.raises(Quit):
+        bridge.read_line()  # a host in its lobby calls no on_line: leave from read_line
+
+
+def test_pages_paths_and_the_end(session: None) -> None:
+    state, _ = position(3, tickets={0: [0]})
+    bridge = bridge_for(FakeTable(state))
+    client = Client(bridge, can_forfeit=True)
+    bridge.publish()
+    client.run_line("help")
+    assert client.page is not None and client.page.title == "Commands"
+    client.run_line("path 1")
+    assert client.page is None and client.highlight
+    bridge.publish()
+    assert bridge.publisher.snapshot.log[-1][0] == "class:log.path"
+    lines = client.draw(100, 29)
+    assert len(lines) == 29
+    client.finish("The end", ["FINAL SCORE"])
+    assert client.ending is not None and "FINAL SCORE" in "".join(t for line in client.draw(100, 29) for _, t in line)
+
+
+def test_the_console_keeps_the_status_line_for_waiting() -> None:
+    publisher = Publisher("join")
+    console = TuiConsole(publisher)
+    console.say("waiting for Bob (5 s)")
+    console.say("waiting for the host at 10.0.0.1:7311 (4 s)")
+    console.say("two\nlines")
+    publisher.update(None, None, ())
+    assert [t for _, t in publisher.snapshot.log] == ["waiting for the host at 10.0.0.1:7311 (4 s)", "two", "lines"]

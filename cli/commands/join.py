@@ -114,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
     def seen() -> Seen:
-        return node.table, node.player.seat if node.player else None, node.names, ()
+        lobby = node.lobby_names if node.table is None or not node.table.seats else ()
+        return node.table, node.player.seat if node.player else None, node.names, lobby
 
     return play_seat("join", args, front, node.run, seen, lambda: node.store.log_path if node.store else None)
 

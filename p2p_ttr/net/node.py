@@ -80,6 +80,7 @@ class Node:
         self._host_note = 0.0
         self.sock: zmq.Socket[bytes] | None = None
         self.forfeiting = False  # the player asked to leave for good
+        self.lobby_names: tuple[str, ...] = ()  # who is in, as the host last said before the start
         self._fork_checked = -1  # the log length at which we last re-fetched the log to look for a fork
 
     @property
@@ -223,6 +224,7 @@ class Node:
             self.welcomed = True
             self.host_len = max(self.host_len, log_len)
             if game_id is None:
+                self.lobby_names = tuple(names)
                 self.console.say(f"in the lobby: {', '.join(names)}")
             else:
                 self.open_game(game_id)
@@ -231,6 +233,7 @@ class Node:
                 self.resend = True
         elif kind == "lobby":
             names, wanted = f
+            self.lobby_names = tuple(names)
             self.console.say(f"in the lobby: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
         elif kind == "entry":
             if self.host_public is not None:

@@ -300,3 +300,9 @@ def test_verify_blames_the_host_for_an_entry_it_signed_on_another_log(
     (tmp_path / "game" / "receipts").unlink()
     assert main(["verify", "--json", str(store.log_path)]) == 1
     assert json.loads(capsys.readouterr().out)["blame"] == {"entry": k, "seat": None}
+
+
+def test_a_joiner_keeps_who_is_in_the_lobby(tmp_path: Path) -> None:
+    node = Node(NodeOptions(DataDir(tmp_path), "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
+    node.handle(encode("lobby", ["Host", "P", "Ann"], 0))
+    assert node.lobby_names == ("Host", "P", "Ann")

@@ -33,17 +33,38 @@ BROADCAST = f"255.255.255.255:{BEACON_PORT}"
 def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="your name at the table")
     parser.add_argument("--as-bot", action="store_true", help="play this seat with a bot (no human needed)")
-    parser.add_argument("--bot-level", choices=LEVELS, default="random", help="the bot's level (default random)")
+    parser.add_argument("--bot-level", choices=LEVELS, default="medium",
+                        help="the level of the bots: this seat's with --as-bot, the others' with --bots (default medium)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object describing the game")
     parser.add_argument("--data-dir", type=Path, help=f"where keys, logs and secrets live (default {default_data_dir()})")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds without progress before giving up (default 120)")
+    parser.add_argument("--timeout", type=seconds, default=120.0, help="seconds without progress before giving up (default 120)")
     parser.add_argument("--plain", action="store_true",
                         help="a plain line prompt instead of the full screen (the default when not on a terminal)")
     parser.add_argument("--trace", type=Path, help=argparse.SUPPRESS)  # timings for bench/lan.py
 
 
+ANY_INTERFACE = ("0.0.0.0", "*", "")  # --bind values that listen on every interface
+
+
+def port_number(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535)")
+    return int(text)
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 24 * 3600:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a time between 0 and 24 hours")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port to listen on (default {DEFAULT_PORT})")
+    parser.add_argument("--port", type=port_number, default=DEFAULT_PORT,
+                        help=f"TCP port to listen on, 1-65535, or 0 for any free one (default {DEFAULT_PORT})")
     parser.add_argument("--bind", default="0.0.0.0", help="interface to listen on (default all)")
     parser.add_argument("--players", type=int, default=0, help="start as soon as this many players (you included) are in")
     parser.add_argument("--bots", type=int, default=0, help="add this many bot players (each a separate peer process)")
@@ -102,9 +123,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--players must count you and the bots")
     if args.as_bot and not (args.players or args.bots or args.resume):
         raise UsageError("--as-bot needs --players N or --bots K: nobody will press Enter to start")
-    name = args.name or ("host" if not args.as_bot else "Bot0")
+    name = args.name if args.name is not None else ("host" if not args.as_bot else "Bot0")
     if not valid_name(name):
         raise UsageError("a name is 1-24 printable characters")
+    if name in BOT_NAMES[: args.bots]:
+        raise UsageError(f"{name!r} is the name of one of the bots: choose another --name")
     beacon = beacon_of(args)
     try:
         data = DataDir(args.data_dir or default_data_dir())
@@ -117,18 +140,27 @@ def run(args: argparse.Namespace) -> int:
     bots: list[subprocess.Popen[bytes]] = []
 
     def on_port(port: int) -> None:
+        addresses = join_addresses(args.bind)
         if not args.resume:
-            where = " or ".join(f"ttr join {a}:{port}" for a in local_addresses())
+            where = " or ".join(f"ttr join {a}:{port}" for a in addresses)
             console.say(f"hosting on port {port}; friends join with: {where}"
                         + ("" if beacon is None else " (or plain `ttr join`: the game is announced on the LAN)"))
-            front.show_address(f"ttr join {local_addresses()[0]}:{port}")
-        if args.resume:
-            if args.bots:
-                console.say("the bots of a resumed game reconnect by themselves while they run; to restart one: "
-                            f"ttr join 127.0.0.1:{port} --as-bot --name NAME --data-dir {data.path / 'bots' / 'NAME'}")
+            front.show_address(f"ttr join {addresses[0]}:{port}")
+            for i in range(args.bots):
+                bots.append(spawn_bot(BOT_NAMES[i], bot_host(args.bind), port, data.path / "bots" / BOT_NAMES[i],
+                                      args.bot_level, args))
             return
-        for i in range(args.bots):
-            bots.append(spawn_bot(BOT_NAMES[i], port, data.path / "bots" / BOT_NAMES[i], args))
+        # A resumed game's bots: start each again. One still running keeps
+        # playing (the new one finds its data directory in use and leaves).
+        try:
+            game = data.find_game(args.resume).game_id.hex()
+        except StoreError:
+            return  # Host.resume() says why
+        for bot_dir in sorted((data.path / "bots").glob("*/games/" + game)):
+            home = bot_dir.parent.parent
+            level = (home / "level").read_text().strip() if (home / "level").exists() else args.bot_level
+            bots.append(spawn_bot(home.name, bot_host(args.bind), port, home,
+                                  level if level in LEVELS else args.bot_level, args))
 
     try:
         host = Host(HostOptions(data, name, args.bind, args.port, players, args.timeout, args.resume,
@@ -171,11 +203,23 @@ def join_module() -> list[str]:
     return ["cli.main", "join"] if "cli.commands.join" in COMMAND_MODULES else ["cli.commands.join"]
 
 
-def spawn_bot(name: str, port: int, data_dir: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-m", *join_module(), f"127.0.0.1:{port}", "--as-bot", "--name", name,
-           "--data-dir", str(data_dir), "--bot-level", args.bot_level, "--timeout", str(args.timeout)]
+def join_addresses(bind: str) -> list[str]:
+    """The addresses friends can give `ttr join`: the bound one, or this machine's."""
+    return local_addresses() if bind in ANY_INTERFACE else [bind]
+
+
+def bot_host(bind: str) -> str:
+    """Where the bots on this machine reach the host."""
+    return "127.0.0.1" if bind in ANY_INTERFACE else bind
+
+
+def spawn_bot(name: str, host: str, port: int, data_dir: Path, level: str,
+              args: argparse.Namespace) -> subprocess.Popen[bytes]:
+    cmd = [sys.executable, "-m", *join_module(), f"{host}:{port}", "--as-bot", "--name", name,
+           "--data-dir", str(data_dir), "--bot-level", level, "--timeout", str(args.timeout)]
     out: IO[bytes] | int = subprocess.DEVNULL
     data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "level").write_text(level)  # so that a resumed game restarts it alike
     out = open(data_dir / "bot.out", "ab")
     return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})

@@ -8,7 +8,7 @@ import getpass
 import sys
 from collections.abc import Callable
 
-from cli.commands.host import add_common
+from cli.commands.host import add_common, seconds
 from cli.front import Seen, make_front
 from cli.registry import Command, UsageError
 from cli.seat import play_seat
@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "are listed to pick from")
     parser.add_argument("--beacon", metavar="[ADDR:]PORT", default=str(BEACON_PORT),
                         help=f"where to listen for game announcements (UDP, default all addresses, port {BEACON_PORT})")
-    parser.add_argument("--listen", type=float, default=LISTEN_S, metavar="SECONDS",
+    parser.add_argument("--listen", type=seconds, default=LISTEN_S, metavar="SECONDS",
                         help=f"how long to listen for announcements (default {LISTEN_S:g})")
     add_common(parser)
 
@@ -92,7 +92,7 @@ def find_game(args: argparse.Namespace, say: Callable[[str], None]) -> str | Non
 
 
 def run(args: argparse.Namespace) -> int:
-    name = args.name or default_name()
+    name = args.name if args.name is not None else default_name()
     if not valid_name(name):
         raise UsageError("a name is 1-24 printable characters")
     address = args.address

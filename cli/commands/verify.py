@@ -82,6 +82,10 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
     if v.fair:
         lines.append("VERIFIED: every signature, shuffle, share, move and score checks out.")
     else:
+        if all(f.code == "incomplete" for f in v.findings):
+            lines.append(f"every one of the {v.entries} entries checks out: signatures, the hash chain, every proof "
+                         "and every move; what is left needs the end of the game (every seat reveals its secrets, "
+                         "then every shuffle is re-run from its seed and the scores are counted)")
         for f in v.findings:
             name = f" ({v.names[f.seat]})" if f.seat is not None and f.seat < len(v.names) else ""
             lines.append(f"NOT VERIFIED: {f.line()}{name}")

@@ -56,6 +56,7 @@ def build_style() -> Style:
         "log.move": "",
         "log.final": "bold fg:ansired",
         "log.path": "fg:ansicyan",
+        "log.forfeit": "bold fg:ansimagenta",
         "log.refused": "fg:ansired",
     }
     for colour, spec in CARD_COLOURS.items():

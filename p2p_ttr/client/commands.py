@@ -41,7 +41,7 @@ VERBS: tuple[Verb, ...] = (
     Verb("wait", "wait", "keep waiting for a slow player after a timeout", ("wait",)),
     Verb("quit", "quit", "leave the game (asks first: end for now, or forfeit your seat)", ("quit",), ("exit", "q")),
     Verb("end", "end", "stop here; the log stays on disk and the same command resumes", ("end",)),
-    Verb("forfeit", "forfeit", "leave for good: your cards are shown and the table plays your seat on",
+    Verb("forfeit", "forfeit", "leave for good (asks first): your cards are shown, the table plays your seat",
          ("forfeit",)),
 )
 

@@ -9,7 +9,7 @@ own view knows their cards, so their log says which cards they drew.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.cards import CardRef
@@ -58,6 +58,18 @@ def changes(before: GameState, after: GameState, me: int | None, names: tuple[st
     if after.phase in (Phase.SCORING, Phase.OVER) and before.phase not in (Phase.SCORING, Phase.OVER):
         lines.append("nobody can do anything more: the game ends" if after.stalled
                      else "the game is over: every ticket is turned over for the final count")
+    return lines
+
+
+def forfeits(before: Collection[int], after: Collection[int], me: int | None, names: tuple[str, ...]) -> list[str]:
+    """Seats that forfeited between two looks at the table. The views cannot
+    tell: a forfeit is the table's business (it plays the seat from then on),
+    so the client compares the table's forfeited seats instead."""
+    lines = []
+    for p in sorted(set(after) - set(before)):
+        their = "your" if p == me else "their"
+        lines.append(f"{who(p, me, names, True)} forfeited: the table plays {their} seat from now on "
+                     f"({their} cards are shown)")
     return lines
 
 

@@ -121,6 +121,9 @@ def _help(words: list[str]) -> Outcome:
     return Show("Commands", tuple(help_lines()))
 
 
+FORFEIT_QUESTION = "Forfeit for good? Your hand is shown; the table plays your seat."
+
+
 def _leave(verb: str, ctx: Context) -> Outcome:
     started = ctx.view is not None
     if ctx.can_forfeit:
@@ -137,7 +140,8 @@ def _leave(verb: str, ctx: Context) -> Outcome:
             raise Refused("the host relays everyone's messages, so it cannot forfeit: end stops the game")
         if not started:
             raise Refused("there is no seat to forfeit before the game starts: end leaves the lobby")
-        return forfeit.outcome
+        # No way back, so a typed forfeit asks first (quit's menu is that question already).
+        return Ask(FORFEIT_QUESTION, (Choice("forfeit", "yes", Leave(True)), CANCEL))
     choices = (end, forfeit, CANCEL) if ctx.can_forfeit and started else (end, CANCEL)
     return Ask("Leave the game?", choices)
 

@@ -26,7 +26,7 @@ from .phrases import cards_words
 from .snapshot import Snapshot
 from .styled import Fragment, Line, fit, join, text_of
 from .tickets import ticket_rows
-from .words import BOARD, DASH, KINDS, kind_name, ticket_name
+from .words import BOARD, DASH, KINDS, kind_name, seat_colour, ticket_name
 
 MIN_COLUMNS, MIN_ROWS = 100, 30  # the whole terminal, the input line included
 SIDE = 35  # the panel's width in a 100-column terminal
@@ -129,7 +129,7 @@ def side_panel(snap: Snapshot, width: int, height: int) -> list[Line]:
         lines.append([("class:title", "PLAYERS")])
         lines += [[("", f" {name}")] for name in snap.lobby]
         return _pad(lines, width, height)
-    lines += players_lines(view, seat, snap.names, width)
+    lines += players_lines(view, seat, snap.names, width, snap.forfeited)
     lines.append([])
     lines += hand_lines(view, seat)
     lines += row_lines(view, width)
@@ -144,9 +144,10 @@ def _pad(lines: list[Line], width: int, height: int) -> list[Line]:
     return [fit(line, width) for line in lines] + [fit([], width) for _ in range(height - len(lines))]
 
 
-def players_lines(view: GameState, seat: int, names: tuple[str, ...], width: int) -> list[Line]:
-    name_w = width - 23
-    lines: list[Line] = [[("class:title", f"{'PLAYERS':<{name_w + 3}}"), ("class:dim", " pts trn crd tkt st")]]
+def players_lines(view: GameState, seat: int, names: tuple[str, ...], width: int,
+                  forfeited: tuple[int, ...] = ()) -> list[Line]:
+    name_w = width - 29  # after the turn mark, seat, colour; before the 19 columns of counts
+    lines: list[Line] = [[("class:title", f"{'PLAYERS':<{name_w + 10}}"), ("class:dim", " pts trn crd tkt st")]]
     for p, ps in enumerate(view.players):
         if view.phase is Phase.SETUP_TICKETS:
             turn = bool(ps.offered)  # everyone chooses at once
@@ -154,15 +155,26 @@ def players_lines(view: GameState, seat: int, names: tuple[str, ...], width: int
             turn = p == view.current and view.phase not in (Phase.SETUP, Phase.SCORING, Phase.OVER)
         style = PLAYER_STYLE.format(p)
         name = names[p] if p < len(names) else f"player {p + 1}"
-        you = " (you)" if p == seat else ""
+        # A seat that left is played by the table (the caretaker); said in words, not only in style.
+        tag = "left" if p in forfeited else "you" if p == seat else ""
+        name_style = "class:you" if p == seat else "class:dim" if tag == "left" else ""
         lines.append([
             ("class:turn", "▶" if turn else " "),
-            (style, str(p + 1)),
+            (style, f"{p + 1} {seat_colour(p):<6}"),
             ("", " "),
-            ("class:you" if p == seat else "", f"{(name[: name_w - len(you)] + you):<{name_w}}"),
+            (name_style, f"{_who(name, tag, name_w):<{name_w}}"),
             ("", f" {_points(view, p):>3} {ps.trains:>3} {len(ps.hand):>3} {len(ps.tickets):>3} {ps.stations_left:>2}"),
         ])
     return lines
+
+
+def _who(name: str, tag: str, width: int) -> str:
+    """'Ann (you)' when it fits in ``width``, else the tag alone: which seat is
+    yours, or has left, matters more than a name the colour and number also tell."""
+    if not tag:
+        return name[:width]
+    full = f"{name} ({tag})"
+    return full if len(full) <= width else tag[:width]
 
 
 def _points(view: GameState, p: int) -> int:
@@ -192,7 +204,7 @@ def row_lines(view: GameState, width: int) -> list[Line]:
         kind = BOARD.card_kind(card) if card is not None else None
         slots.append([("class:slot", f"{slot + 1} "),
                       (f"class:card.{kind}" if kind else "class:dim", f"{kind_name(kind) if kind else '-':<7}")])
-    per_row = 5 if width >= 5 * 9 else 3
+    per_row = 5 if width >= 1 + 5 * 10 else 3  # a slot is 10 columns: 'N colour  '
     lines: list[Line] = [[("class:title", title)]]
     for i in range(0, len(slots), per_row):
         row: Line = [("", " ")]

@@ -18,7 +18,7 @@ from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.table.table import Table
 
-from .phrases import changes, waiting_words
+from .phrases import changes, forfeits, waiting_words
 from .styled import Fragment
 
 STATUS_EVERY_S = 1.0  # how often the "waiting for ..." line is worked out again
@@ -36,6 +36,7 @@ class Snapshot:
     game: str = ""  # game id, hex
     address: str = ""  # where friends join (the host's screen)
     lobby: tuple[str, ...] = ()  # who is in, before the start
+    forfeited: tuple[int, ...] = ()  # seats that left for good: the table plays them
     finished: bool = False
     version: int = 0  # grows with every change
 
@@ -57,6 +58,7 @@ class Publisher:
         self._engine: GameState | None = None
         self._before: GameState | None = None
         self._length = -1
+        self._forfeited: tuple[int, ...] = ()
         self._grew_at = clock()
         self._status_at = 0.0
         self._status = ""
@@ -81,6 +83,9 @@ class Publisher:
         if length != self._length:
             self._length, self._grew_at = length, now
             self._status_at = 0.0
+        if table is not None:
+            # Before the moves: the caretaker's moves follow the forfeit.
+            self._log_forfeits(tuple(sorted(table.forfeited)), seat, names)
         view = self._snap.view
         if engine is not self._engine:
             self._engine = engine
@@ -103,8 +108,15 @@ class Publisher:
             self._snap = Snapshot(
                 role=snap.role, seat=seat, names=names, view=view, log=tuple(self._log), status=self._status,
                 game=table.game_id.hex() if table is not None and table.game_id else "", address=self.address,
-                lobby=lobby, finished=table is not None and table.finished, version=snap.version + 1)
+                lobby=lobby, forfeited=self._forfeited, finished=table is not None and table.finished,
+                version=snap.version + 1)
             return self._snap
+
+    def _log_forfeits(self, forfeited: tuple[int, ...], seat: int | None, names: tuple[str, ...]) -> None:
+        if forfeited != self._forfeited:
+            for line in forfeits(self._forfeited, forfeited, seat, names):
+                self.note(line, "class:log.forfeit")
+            self._forfeited = forfeited
 
     def _log_moves(self, view: GameState, seat: int, names: tuple[str, ...]) -> None:
         if self._before is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route, Ticket, _fold, europe
+from p2p_ttr.net.lobby import COLOURS
 
 BOARD = europe()
 # Every card kind in the order the client lists them: the colours, then locomotives.
@@ -87,6 +88,12 @@ def who(player: int, me: int | None, names: tuple[str, ...], capital: bool = Fal
     if player == me:
         return "You" if capital else "you"
     return names[player] if 0 <= player < len(names) else f"player {player + 1}"
+
+
+def seat_colour(player: int) -> str:
+    """The colour of a seat's trains: named wherever the player is, so that
+    the seat reads without colour (NO_COLOR) as well as with it."""
+    return COLOURS[player] if 0 <= player < len(COLOURS) else "?"
 
 
 def whose(player: int, me: int | None, names: tuple[str, ...]) -> str:

@@ -268,6 +268,11 @@ class Host:
 
     def run(self, on_line: Callable[[str], None] | None = None, read_line: Callable[[], str | None | bool] | None = None,
             tick: Callable[[], None] | None = None) -> int:
+        try:
+            self.o.data.claim()
+        except StoreError as exc:
+            self.console.say(str(exc))
+            return 1
         context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
         try:
             self.sock = router(context, self.o.bind, self.o.port)

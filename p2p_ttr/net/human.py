@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from p2p_ttr.client import outcomes
 from p2p_ttr.client.outcomes import Ask, Context, Outcome
-from p2p_ttr.client.phrases import changes
+from p2p_ttr.client.phrases import changes, forfeits
 from p2p_ttr.client.resolve import interpret
 from p2p_ttr.client.tickets import ticket_rows
 from p2p_ttr.client.words import BOARD, KINDS, kind_name, route_name, ticket_name
@@ -39,6 +39,7 @@ class Human:
         self._our_move = False
         self._engine: GameState | None = None
         self._before: GameState | None = None  # our view when the engine last changed
+        self._forfeited: tuple[int, ...] = ()  # seats the table plays since they left
 
     # The Decider the table's Peer calls.
     def choose(self, view: GameState, seat: int) -> Action | None:
@@ -63,6 +64,10 @@ class Human:
         t, seat = self.table, self.seat
         if t is None or seat is None or t.engine is None:
             return
+        forfeited = tuple(sorted(t.forfeited))
+        for line in forfeits(self._forfeited, forfeited, seat, self.names):  # before the caretaker's moves
+            self.say(line)
+        self._forfeited = forfeited
         if t.engine is not self._engine:
             self._engine = t.engine
             now = view_for(t.engine, seat)

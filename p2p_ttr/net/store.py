@@ -2,6 +2,7 @@
 host's receipts, its own secrets and a little metadata.
 
     DATA/identity.key                 32 bytes, mode 0600
+    DATA/lock                         held (flock) by the one process playing from DATA
     DATA/games/<game id hex>/game.log     logfile.py format, one entry appended per
                                       sequenced message; fsync'ed before anything depends on it
     DATA/games/<id>/receipts          msgpack [index, sha256(entry), host signature]*
@@ -14,6 +15,7 @@ A torn last entry (a kill during a write) is cut off when the log is loaded.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from pathlib import Path
@@ -65,10 +67,35 @@ def _fsync_dir(path: Path) -> None:
 class DataDir:
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._lock: int | None = None
         try:
             (path / "games").mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as exc:
             raise StoreError(f"cannot use data directory {path}: {exc.strerror}") from None
+
+    def claim(self) -> None:
+        """Hold the directory for this process (released when it exits).
+
+        One identity is one seat: two processes playing from one directory
+        would sign different messages with the same sequence numbers and
+        append to the same log. A second `ttr` on it is refused instead."""
+        if self._lock is not None:
+            return
+        path = self.path / "lock"
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise StoreError(f"cannot use data directory {self.path}: {exc.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(fd, 32).decode(errors="replace").strip() or "another process"
+            os.close(fd)
+            raise StoreError(f"{self.path} is in use by another ttr (pid {holder}): one player per data "
+                             "directory (give this one its own --data-dir)") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._lock = fd
 
     def identity(self) -> Identity:
         """The long-lived identity key, created on first use."""

@@ -66,14 +66,26 @@ def parse_address(text: str) -> tuple[str, int]:
 
 
 def local_addresses() -> list[str]:
-    """This machine's IPv4 addresses (found without any network traffic)."""
+    """This machine's IPv4 addresses that others on the LAN can reach, best
+    first, then 127.0.0.1. Found without sending anything: connecting a UDP
+    socket only asks the kernel which interface would route there (the
+    hostname often resolves to a loopback address, so it is only a fallback)."""
     found: list[str] = []
+
+    def add(addr: str) -> None:
+        if addr not in found and not addr.startswith("127.") and addr != "0.0.0.0":
+            found.append(addr)
+
+    for probe in ("192.0.2.1", "10.255.255.255", "172.31.255.255", "192.168.255.255"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))
+                add(str(s.getsockname()[0]))
+        except OSError:
+            continue
     try:
-        name = socket.gethostname()
-        for info in socket.getaddrinfo(name, None, socket.AF_INET):
-            addr = str(info[4][0])
-            if addr not in found and not addr.startswith("127."):
-                found.append(addr)
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            add(str(info[4][0]))
     except OSError:
         pass
     return found + ["127.0.0.1"]

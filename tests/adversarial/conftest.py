@@ -6,7 +6,6 @@ Fault injection runs a few seeds by default (CI); more with
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -21,10 +20,3 @@ for folder in (HERE, HERE.parent / "net"):
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--fault-seeds", type=int, default=None,
                      help="fault-injection games to play (default: TTR_FAULT_SEEDS, or a quick CI subset)")
-
-
-def fault_seeds(config: pytest.Config) -> int | None:
-    chosen = config.getoption("--fault-seeds", default=None)
-    if chosen is None and os.environ.get("TTR_FAULT_SEEDS"):
-        chosen = int(os.environ["TTR_FAULT_SEEDS"])
-    return chosen

@@ -8,8 +8,9 @@ single-byte changes to a whole log under `ttr verify`
 (tests/table/test_verify.py). Here: envelopes; validly signed messages with
 mutated bodies, fed to replicas at several points of a game; the host's and a
 joiner's frame handlers in a running game; log files, stores, secrets,
-equivocation proofs and hellos read from disk or the wire; `ttr verify` on
-reordered, dropped and repeated entries.
+equivocation proofs and hellos read from disk or the wire; the UDP beacons
+any machine on the LAN can send to `ttr join`; `ttr verify` on reordered,
+dropped and repeated entries.
 
 ``TTR_FUZZ_SCALE=N`` multiplies every example count (default 1, for CI).
 """
@@ -33,17 +34,20 @@ from p2p_ttr.deck.group import Q
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
+from p2p_ttr.net.discovery import BEACON_MAGIC, BEACON_VERSION, MAX_BEACON_BYTES, Announcement, BeaconError
+from p2p_ttr.net.discovery import parse as parse_beacon
 from p2p_ttr.net.frames import NET_VERSION
 from p2p_ttr.net.host import Host, HostOptions
 from p2p_ttr.net.lobby import Lobby, Refusal, routing_id, sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
 from p2p_ttr.net.seqsig import EquivocationProof, sign_entry
 from p2p_ttr.net.store import DataDir, GameStore, StoreError
-from p2p_ttr.table.envelope import open_envelope, pack, seal
+from p2p_ttr.table.envelope import GAME_ID_BYTES, MAX_SEATS, open_envelope, pack, seal
 from p2p_ttr.table.errors import Malformed, TableError
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.logfile import LogFileError, header, parse_log
 from p2p_ttr.table.logfile import entry as log_entry
+from p2p_ttr.table.messages import MAX_NAME
 from p2p_ttr.table.table import Table
 from p2p_ttr.table.verify import verify_entries
 
@@ -371,6 +375,59 @@ def test_hellos_are_admitted_or_refused_with_a_code(version: int, name: str, non
         lobby.join(version, name, who.public if signed else public, b"n" * 16, sig)
     except Refusal as refusal:
         assert refusal.code in ("version", "bad_hello", "bad_name", "name_taken", "full")
+
+
+# ---------------------------------------------------------------- beacons
+
+
+def near_beacon(data: st.DataObject) -> list[Any]:
+    """A beacon's fields, valid or with one to three changes: the shapes a
+    decoder is likeliest to get wrong (a long or unprintable name, a 15-byte
+    game id, a port of 0 or 65536, true for 1)."""
+    good = [BEACON_MAGIC, BEACON_VERSION, data.draw(st.sampled_from(NAMES)), data.draw(st.integers(1, 65535)),
+            data.draw(st.integers(1, MAX_SEATS)), data.draw(st.integers(0, MAX_SEATS)),
+            data.draw(st.sampled_from([None, bytes(GAME_ID_BYTES), b"\xff" * GAME_ID_BYTES]))]
+    if data.draw(st.booleans()):
+        return mutate(data, good)
+    near = st.one_of(leaf, st.sampled_from([0, 6, 65535, 65536, True, False, 1.0, BEACON_VERSION + 1, "", "p2p_ttr"]),
+                     st.text(min_size=MAX_NAME - 1, max_size=MAX_NAME + 1), st.binary(min_size=15, max_size=17))
+    good[data.draw(st.integers(0, len(good) - 1))] = data.draw(near)
+    return good
+
+
+def packed(fields: list[Any]) -> bytes:
+    try:
+        return pack(fields)
+    except (TypeError, ValueError, OverflowError):  # msgpack cannot pack a nudged int: send its text
+        return pack([repr(fields)[:200]])
+
+
+@fuzz(300)
+@given(st.data())
+def test_beacons_decode_to_a_valid_announcement_or_beacon_error(data: st.DataObject) -> None:
+    """Anyone on the LAN can send `ttr join` a datagram: it is read as an
+    announcement that says only what a real beacon can say, or it is dropped
+    (BeaconError); nothing else escapes the decoder."""
+    choice = data.draw(st.integers(0, 3))
+    if choice == 0:
+        raw = data.draw(st.binary(max_size=MAX_BEACON_BYTES + 8))
+    elif choice == 1:
+        raw = data.draw(value.map(pack))
+    else:
+        raw = packed(near_beacon(data))
+        if choice == 3:  # cut short, or with bytes after it
+            k = data.draw(st.integers(0, len(raw)))
+            raw = raw[:k] + data.draw(st.binary(max_size=MAX_BEACON_BYTES)) if data.draw(st.booleans()) else raw[:k]
+    try:
+        found = parse_beacon(raw)
+    except BeaconError:
+        return
+    assert isinstance(found, Announcement) and found.version == BEACON_VERSION
+    assert type(found.name) is str and 0 < len(found.name) <= MAX_NAME and found.name.isprintable()
+    assert all(type(n) is int for n in (found.port, found.players, found.seats_free))
+    assert 1 <= found.port <= 65535 and 1 <= found.players <= MAX_SEATS and 0 <= found.seats_free <= MAX_SEATS
+    assert found.game_id is None or (type(found.game_id) is bytes and len(found.game_id) == GAME_ID_BYTES)
+    assert parse_beacon(found.to_bytes()) == found  # what we list is what the host could have sent
 
 
 # ---------------------------------------------------------------- verify

@@ -4,7 +4,7 @@ or refusals that say why in a player's words."""
 from __future__ import annotations
 
 import pytest
-from conftest import NAMES, first
+from client_states import NAMES, first
 from engine_scenario import BOARD, play, position, route
 
 from p2p_ttr.client.commands import ParseError, find_verb, parse, tokens
@@ -214,6 +214,14 @@ def test_paths_help_rules_and_leaving() -> None:
     host_leave = interpret("quit", ctx(state, can_forfeit=False))
     assert isinstance(host_leave, Ask) and [c.key for c in host_leave.choices] == ["end", "cancel"]
     assert "cannot forfeit" in refused(interpret("forfeit", ctx(state, can_forfeit=False)))
+    # A typed forfeit cannot be taken back: it asks, and only `forfeit` again (or 1) leaves.
+    sure = interpret("forfeit", ctx(state))
+    assert isinstance(sure, Ask) and sure.question.startswith("Forfeit for good?")
+    assert [c.key for c in sure.choices] == ["forfeit", "cancel"] and len(sure.prompt()) <= 100
+    assert interpret("forfeit", ctx(state), sure) == Leave(True) and answer(sure, "1") == Leave(True)
+    assert interpret("no", ctx(state), sure) == Note("cancelled")
+    assert interpret("draw", ctx(state), sure) == interpret("draw", ctx(state))  # another command: not left
+    assert interpret("end", ctx(state)) == Leave(False)  # end stays at once: it can be resumed
     lobby = Context(None, None, ())
     assert refused(interpret("draw", lobby)) == "the game has not started yet"
     assert interpret("end", lobby) == Leave(False)

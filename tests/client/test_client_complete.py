@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import NAMES, first
+from client_states import NAMES, first
 from engine_scenario import position, route
 
 from p2p_ttr.client.complete import complete

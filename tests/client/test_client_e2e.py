@@ -64,8 +64,8 @@ def test_host_with_bots_on_the_full_screen(terminal: Terminal, tmp_path: Path) -
     terminal.start(command)
 
     screen = terminal.wait_for(r"OFFERED  keep 2 or more")
-    for seen in ("Ticket to Ride: Europe", "PLAYERS", "1 host (you)", "Bot1", "Bot2", "YOUR HAND  4 cards",
-                 "FACE-UP", "LON", "PAR", "MOS", "─ log ─"):
+    for seen in ("Ticket to Ride: Europe", "PLAYERS", "1 red    you", "2 blue   Bot", "3 green  Bot",
+                 "YOUR HAND  4 cards", "FACE-UP", "LON", "PAR", "MOS", "─ log ─"):
         assert seen in screen, seen
     assert screen.count("●") + screen.count("■") + screen.count("□") >= 40  # the cities of the map
 

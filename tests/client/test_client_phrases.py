@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conftest import NAMES, FakeTable, game_states
+from client_states import NAMES, FakeTable, a_turn_of, game_states
 from engine_scenario import play, position, route
 
 from cli.seat import end_page
@@ -86,6 +86,25 @@ def test_publisher_snapshots_only_on_change_and_logs_the_moves() -> None:
     publisher.note("a note from the loop")
     assert publisher.update(table, 0, NAMES) is not None  # type: ignore[arg-type]
     assert publisher.snapshot.log[-1] == ("class:note", "a note from the loop")
+
+
+def test_a_forfeit_is_told_once_before_the_moves_the_table_makes_for_the_seat() -> None:
+    before, after = a_turn_of(2)
+    publisher = Publisher("join")
+    table = FakeTable(before)
+    publisher.update(table, 0, NAMES)  # type: ignore[arg-type]
+    assert publisher.snapshot.forfeited == ()
+    table.forfeited[2] = object()  # its published secrets: the client reads only the seat
+    table.engine = after  # the caretaker has played the seat's turn
+    snap = publisher.update(table, 0, NAMES)  # type: ignore[arg-type]
+    assert snap is not None and snap.forfeited == (2,)
+    assert snap.log == (
+        ("class:log.forfeit", "Cid forfeited: the table plays their seat from now on (their cards are shown)"),
+        ("class:log.move", "Cid claimed Angora–Constantinople (gray, 2) for 2 points"))
+    assert publisher.update(table, 0, NAMES) is None  # type: ignore[arg-type]  # said once
+    resumed = Publisher("join").update(table, 2, NAMES)  # type: ignore[arg-type]  # the leaver's own replica
+    assert resumed is not None and resumed.log == (
+        ("class:log.forfeit", "You forfeited: the table plays your seat from now on (your cards are shown)"),)
 
 
 def test_the_final_breakdown() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from conftest import NAMES, first
+from client_states import NAMES, first
 from engine_scenario import position
 
 from p2p_ttr.client.screen import Echo, Page, ScreenModel, render, screen_text
@@ -34,7 +34,7 @@ def test_a_100x30_terminal_shows_map_hand_row_players_tickets_log_and_status() -
     assert rows[0].startswith(" Ticket to Ride: Europe ") and "your turn" in rows[0]
     for city in ("LON", "PAR", "BER", "MOS", "LIS", "ATH"):
         assert city in text
-    assert "PLAYERS" in text and "1 Ann (you)" in text and "2 Bob" in text and "3 Cid" in text
+    assert "PLAYERS" in text and "1 red    you" in text and "2 blue   Bob" in text and "3 green  Cid" in text
     assert "red     2" in text and "loco    1" in text and "blue    0" in text
     assert "FACE-UP" in text and "1 red" in text and "4 loco" in text
     assert "TICKETS 0/2 done · 10 left · path N" in text and "Athina–Angora (5)" in text
@@ -64,7 +64,27 @@ def test_offered_tickets_turn_marker_and_final_round() -> None:
     final = replace(state, final_turns_left=2)
     text = screen_text(ScreenModel(snap(final)), 100, 29)
     assert "FINAL ROUND: 2 turns left" in text and "Bob's turn" in text
-    assert "▶2 Bob" in text
+    assert "▶2 blue   Bob" in text
+
+
+def test_players_are_named_with_their_colour_and_a_seat_that_left_is_marked() -> None:
+    """Without colour (NO_COLOR) the panel still says whose trains are which
+    colour, which seat is ours, and which seat the table plays since it left."""
+    names = ("Ann", "Bob", "Cid", "Dee", "Eve")
+    state, _ = position(5, current=2)
+    rows = screen_text(ScreenModel(snap(state, names=names, forfeited=(2,))), 100, 29).splitlines()
+    panel = [row.split("│")[1] for row in rows[2:7]]
+    assert [p[:9] for p in panel] == [" 1 red   ", " 2 blue  ", "▶3 green ", " 4 yellow", " 5 black "]
+    assert [p[10:16].strip() for p in panel] == ["you", "Bob", "left", "Dee", "Eve"]
+    assert all(p.endswith("0  45   0   0  3") for p in panel[1:])  # the counts keep their columns
+    wide = screen_text(ScreenModel(snap(state, names=names, forfeited=(2,))), 160, 29)
+    assert "1 red    Ann (you)" in wide and "3 green  Cid (left)" in wide and "5 black  Eve" in wide
+
+
+def test_a_wide_panel_keeps_the_face_up_row_whole() -> None:
+    state, _ = position(3, face_up=("red", "blue", "green", "locomotive", "black"))
+    for width in (140, 163, 180):
+        assert "5 black" in screen_text(ScreenModel(snap(state)), width, 29), width
 
 
 def test_a_tunnel_says_what_it_asks() -> None:

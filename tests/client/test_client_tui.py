@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from conftest import NAMES, FakeTable
+from client_states import NAMES, FakeTable
 from engine_scenario import position
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
@@ -55,17 +55,21 @@ def test_a_stale_move_is_not_sent(session: None) -> None:
     assert "your move was not sent" in bridge.publisher.snapshot.log[-1][1]
 
 
-def test_quit_asks_then_leaves(session: None) -> None:
+@pytest.mark.parametrize(("typed", "asked"), [("quit", "Leave the game?"), ("forfeit", "Forfeit for good?")])
+def test_quit_and_forfeit_ask_then_leave(session: None, typed: str, asked: str) -> None:
+    """Forfeiting cannot be undone: typed alone, or picked from quit's menu,
+    it is asked about first. `end` can be resumed, so it acts at once."""
     state, _ = position(3)
     bridge = bridge_for(FakeTable(state))
     client = Client(bridge, can_forfeit=True)
     bridge.publish()
-    client.run_line("quit")
-    assert client.echo.style == "class:ask" and "forfeit)" in client.echo.text
+    client.run_line(typed)
+    assert client.echo.style == "class:ask" and client.echo.text.startswith(asked) and "forfeit)" in client.echo.text
     client.run_line("cancel")
     assert client.echo.text == "cancelled" and bridge.requests.empty()
-    client.run_line("quit")
+    client.run_line(typed)
     client.run_line("forfeit")
+    assert client.echo.text == "forfeiting your seat..."
     assert bridge.read_line() == PLAY
     with pytest.raises(Forfeit):
         bridge.on_line(PLAY)

@@ -5,6 +5,7 @@ and resumed. Every wait is bounded; every child is killed in the end."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -250,15 +251,67 @@ def test_a_joiner_forfeits_and_the_game_goes_on(tmp_path: Path) -> None:
         run.procs["L"] = leaver
         wait_for_entries(run, "host", 12, deadline)  # keys and the first shuffles are in
         assert leaver.stdin is not None
-        leaver.stdin.write(b"forfeit\n")
+        leaver.stdin.write(b"forfeit\nforfeit\n")  # the second confirms
         leaver.stdin.flush()
         out, _ = leaver.communicate(timeout=max(1.0, deadline - time.monotonic()))
         assert leaver.returncode == 0, out.decode()[-2000:]
         assert b"you forfeited this game" in out
+        # The host killed after the forfeit resumes into a game still played for the leaver.
+        at = entries_in(tmp_path / "host") + 30
+        wait_for_entries(run, "host", at, deadline)
+        run.procs["host"].send_signal(signal.SIGKILL)
+        run.procs["host"].wait()
+        (game,) = (tmp_path / "host" / "games").iterdir()
+        run.host("host", port, "--resume", game.name[:8])
+        # The leaver running its command again is told, and leaves again.
+        again = subprocess.run(
+            command("join") + [f"127.0.0.1:{port}", "--plain", "--name", "Leaver", "--data-dir", str(tmp_path / "L"),
+                               "--timeout", "60"],
+            stdin=subprocess.DEVNULL, capture_output=True, timeout=max(1.0, deadline - time.monotonic()))
+        assert again.returncode == 0 and b"you forfeited this game" in again.stdout + again.stderr
         run.wait_all(["host", "J"], deadline)
         (log,) = (tmp_path / "host" / "games").glob("*/game.log")
         verdict = verify_entries(read_log(log)[1])
         assert [verdict.names[s] for s in verdict.table.forfeited] == ["Leaver"]
         check_game(run, ["host", "J"])
+    finally:
+        run.kill_all()
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def test_a_resumed_host_starts_its_bots_again(tmp_path: Path) -> None:
+    """The host and its bot both killed: `ttr host --resume` restarts the bot
+    (from its own data directory, at its level) and the game ends normally."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--bots", "1", "--bot-level", "easy")
+        wait_for_entries(run, "host", 60, deadline)
+        host = run.procs["host"]
+        bots = children(host.pid)
+        assert len(bots) == 1
+        for pid in (host.pid, *bots):
+            os.kill(pid, signal.SIGKILL)
+        host.wait()
+        (game,) = (tmp_path / "host" / "games").iterdir()
+        run.host("host", port, "--resume", game.name[:8])
+        run.wait_all(["host"], deadline)
+        check_game(run, ["host"])
+        bot_log = (tmp_path / "host" / "bots" / "Bot1" / "bot.out").read_text()
+        assert bot_log.count("reloaded game") >= 1  # the second bot picked up the first one's seat
+        assert (tmp_path / "host" / "bots" / "Bot1" / "level").read_text() == "easy"
     finally:
         run.kill_all()

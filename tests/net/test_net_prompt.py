@@ -21,6 +21,7 @@ class FakeTable:
     log: tuple[()] = ()
     finished: bool = False
     seats: tuple[()] = ()
+    forfeited: tuple[()] = ()
 
 
 def states() -> list[GameState]:

@@ -306,3 +306,23 @@ def test_a_joiner_keeps_who_is_in_the_lobby(tmp_path: Path) -> None:
     node = Node(NodeOptions(DataDir(tmp_path), "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
     node.handle(encode("lobby", ["Host", "P", "Ann"], 0))
     assert node.lobby_names == ("Host", "P", "Ann")
+
+
+def test_one_process_per_data_directory(tmp_path: Path) -> None:
+    first, second = DataDir(tmp_path), DataDir(tmp_path)
+    first.claim()
+    first.claim()  # again from the same holder: fine
+    with pytest.raises(StoreError, match=f"in use by another ttr \\(pid {os.getpid()}\\)"):
+        second.claim()
+
+
+def test_the_addresses_offered_to_friends() -> None:
+    from cli.commands.host import bot_host, join_addresses
+    from p2p_ttr.net.transport import local_addresses
+
+    found = local_addresses()
+    assert found[-1] == "127.0.0.1" and len(set(found)) == len(found)
+    assert not any(a.startswith("127.") or a == "0.0.0.0" for a in found[:-1])
+    assert join_addresses("0.0.0.0") == found
+    assert join_addresses("10.1.2.3") == ["10.1.2.3"] and bot_host("10.1.2.3") == "10.1.2.3"
+    assert bot_host("0.0.0.0") == "127.0.0.1"

@@ -84,6 +84,10 @@ def test_a_truncated_log_does_not_verify(tmp_path: Path, capsys: pytest.CaptureF
     entries = list(honest().log)
     code, report = verify_json(log_file(tmp_path, honest(), entries[: len(entries) // 2]), capsys)
     assert code == 1 and report["findings"][0]["code"] == "incomplete"  # type: ignore[index]
+    # In words: the part played checks out; the rest needs the end of the game.
+    assert main(["verify", str(log_file(tmp_path, honest(), entries[: len(entries) // 2]))]) == 1
+    said = capsys.readouterr().out
+    assert f"every one of the {len(entries) // 2} entries checks out" in said and "NOT VERIFIED" in said
     path = log_file(tmp_path, honest())
     path.write_bytes(path.read_bytes()[:-10])
     assert main(["verify", str(path)]) == 2

@@ -8,10 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.engine.rules import actors, apply, new_game
-from p2p_ttr.engine.state import GameState
+from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.local.game import play_local_game
 from p2p_ttr.table.table import Obligation
 
@@ -52,6 +53,17 @@ class FakeTable:
     finished: bool = False
     complete: bool = False
     owed: list[Obligation] = field(default_factory=list)
+    forfeited: dict[int, object] = field(default_factory=dict)  # seat -> its published secrets
+    seats: tuple[Any, ...] = ()  # each with a .name
 
     def obligations(self) -> list[Obligation]:
         return self.owed
+
+
+def a_turn_of(seat: int) -> tuple[GameState, GameState]:
+    """The states before and after a whole turn of ``seat`` in the bot game:
+    what the table shows when the caretaker plays a seat that left."""
+    states = game_states()
+    start = next(i for i, s in enumerate(states) if s.phase is Phase.TURN and s.current == seat and i > 100)
+    end = next(i for i in range(start, len(states)) if states[i].current != seat)
+    return states[start], states[end]

@@ -15,6 +15,7 @@ from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.rules import (
     actors,
+    claim_problem,
     draw_blind_problem,
     draw_tickets_problem,
     hand_counts,
@@ -83,7 +84,14 @@ def tickets_problem(view: GameState) -> str | None:
 
 
 def route_problem(view: GameState, seat: int, route: Route, names: tuple[str, ...]) -> str | None:
-    """Why ``seat`` may not claim ``route`` whatever it pays (None if it may)."""
+    """Why ``seat`` may not claim ``route`` whatever it pays (None if it may).
+    The engine decides (``claim_problem``); this only finds words that name
+    people, and falls back to the engine's own."""
+    # Whether a claim fits this moment of the turn is the caller's to say;
+    # here it is whether the route is open to the seat at all.
+    problem = claim_problem(view.evolve(cards_drawn=0), seat, route)
+    if problem is None:
+        return None
     owner = view.route_owner[route.id]
     if owner is not None:
         return f"{route_name(route)} already belongs to {who(owner, seat, names)}"
@@ -97,7 +105,7 @@ def route_problem(view: GameState, seat: int, route: Route, names: tuple[str, ..
     trains = view.players[seat].trains
     if trains < route.length:
         return f"{route_name(route)} needs {plural(route.length, 'train')} and you have {trains}"
-    return None
+    return problem
 
 
 def payment_problem(view: GameState, seat: int, route: Route) -> str:

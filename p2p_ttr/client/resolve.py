@@ -126,13 +126,13 @@ FORFEIT_QUESTION = "Forfeit for good? Your hand is shown; the table plays your s
 
 def _leave(verb: str, ctx: Context) -> Outcome:
     started = ctx.view is not None
+    # The question and its choices share one line of a 100-column screen: keep
+    # them short (`help quit` says the rest).
     if ctx.can_forfeit:
-        end = Choice("end", "stop for now; run the same `ttr join` again to come back", Leave(False))
+        end = Choice("end", "for now (ttr join again comes back)", Leave(False))
     else:
-        end = Choice("end", "stop the game here for everyone (you relay it); `ttr host --resume` goes on",
-                     Leave(False))
-    forfeit = Choice("forfeit", "leave for good: your cards are shown and the table plays your seat on",
-                     Leave(True))
+        end = Choice("end", "stop for everyone (ttr host --resume goes on)", Leave(False))
+    forfeit = Choice("forfeit", "for good", Leave(True))
     if verb == "end":
         return end.outcome
     if verb == "forfeit":

@@ -213,6 +213,7 @@ def test_paths_help_rules_and_leaving() -> None:
     assert answer(leave, "forfeit") == Leave(True) and answer(leave, "end") == Leave(False)
     host_leave = interpret("quit", ctx(state, can_forfeit=False))
     assert isinstance(host_leave, Ask) and [c.key for c in host_leave.choices] == ["end", "cancel"]
+    assert len(leave.prompt()) <= 100 and len(host_leave.prompt()) <= 100  # one line of the smallest screen
     assert "cannot forfeit" in refused(interpret("forfeit", ctx(state, can_forfeit=False)))
     # A typed forfeit cannot be taken back: it asks, and only `forfeit` again (or 1) leaves.
     sure = interpret("forfeit", ctx(state))

@@ -140,8 +140,9 @@ def claim_actions(state: GameState, player: int, limit: int | None = None) -> li
     counts = _counts(by_kind)
     locos = counts.get(LOCOMOTIVE, 0)
     most = max((n for k, n in counts.items() if k != LOCOMOTIVE), default=0)
-    # Many routes share colour, length and ferry count: price each shape once.
-    priced: dict[tuple[str, int, int], list[Payment]] = {}
+    # Many routes share colour, length and ferry count: price each shape once,
+    # and pick the cards of each payment once.
+    priced: dict[tuple[str, int, int], list[tuple[CardRef, ...]]] = {}
     actions: list[Action] = []
     owners = state.route_owner
     for route in board.routes:
@@ -155,10 +156,9 @@ def claim_actions(state: GameState, player: int, limit: int | None = None) -> li
             continue
         shape = (route.color, route.length, route.ferry_locomotives)
         if shape not in priced:
-            priced[shape] = route_payments(board, route, counts)
-        for pay in priced[shape]:
-            cards = cards_for(by_kind, pay)
-            assert cards is not None
+            priced[shape] = [cards for pay in route_payments(board, route, counts)
+                             if (cards := cards_for(by_kind, pay)) is not None]
+        for cards in priced[shape]:
             actions.append(ClaimRoute(player, route.id, cards))
             if limit is not None and len(actions) >= limit:
                 return actions

@@ -17,7 +17,7 @@ from p2p_ttr.bots.levels import LEVELS
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.discovery import BEACON_PORT, Announcement, Beacon
 from p2p_ttr.net.host import Host, HostOptions
-from p2p_ttr.net.lobby import valid_name
+from p2p_ttr.table.messages import valid_name
 from p2p_ttr.net.store import DataDir, StoreError, default_data_dir
 from p2p_ttr.net.transport import (
     DEFAULT_PORT,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import msgpack
 
 from p2p_ttr.table.envelope import GAME_ID_BYTES, MAX_SEATS, pack
-from p2p_ttr.table.messages import MAX_NAME
+from p2p_ttr.table.messages import MAX_NAME, valid_name
 
 BEACON_PORT = 7312
 BEACON_MAGIC = "p2p_ttr/beacon"
@@ -67,7 +67,7 @@ def parse(raw: bytes) -> Announcement:
     _, version, name, port, players, free, game_id = value
     if _int(version, 0, 2**16) != BEACON_VERSION:
         raise BeaconError(f"beacon version {version}, we read {BEACON_VERSION}")
-    if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME or not name.isprintable():
+    if not valid_name(name):
         raise BeaconError("a beacon names its host")
     if game_id is not None and (not isinstance(game_id, bytes) or len(game_id) != GAME_ID_BYTES):
         raise BeaconError("a beacon's game id is 16 bytes or nil")

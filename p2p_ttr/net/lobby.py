@@ -10,16 +10,15 @@ Seats are given in join order; the host is seat 0.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from p2p_ttr.table.envelope import MAX_SEATS, pack
 from p2p_ttr.table.identity import Identity, signature_valid
+from p2p_ttr.table.messages import valid_name
 
 from .frames import NET_VERSION
 
 COLOURS = ("red", "blue", "green", "yellow", "black")
-_NAME = re.compile(r"[^\x00-\x1f\x7f]{1,24}")
 
 
 def routing_id(public: bytes) -> bytes:
@@ -33,10 +32,6 @@ def hello_statement(version: int, name: str, public: bytes, nonce: bytes) -> byt
 
 def sign_hello(identity: Identity, name: str, nonce: bytes) -> bytes:
     return identity.sign(hello_statement(NET_VERSION, name, identity.public, nonce))
-
-
-def valid_name(name: str) -> bool:
-    return bool(_NAME.fullmatch(name)) and name.strip() == name
 
 
 @dataclass

@@ -255,12 +255,14 @@ class Node:
     # --------------------------------------------------------------- acting
 
     def forfeit(self) -> None:
-        """Leave for good. Before the game has our key there is nothing to
-        reveal: we just leave; after it ends, nothing to forfeit."""
+        """Leave for good. From the lobby we just leave; once the game has
+        started we forfeit (after our keys, if they are not in yet: without
+        them the others could never go on); after the end there is nothing
+        to forfeit."""
         table = self.table
         seat = self.player.seat if self.player else None
-        if table is None or seat is None or (seat not in table.keys and not self.pending):
-            raise NodeExit(0, "left before the game started")
+        if table is None or table.game_id is None or seat is None:
+            raise NodeExit(0, "left the lobby before the game started")
         if table.finished:
             self.console.say("the game is over: there is nothing to forfeit")
             return
@@ -277,6 +279,11 @@ class Node:
         seat = player.seat
         if seat is not None and seat in table.forfeited:
             raise NodeExit(0, f"you forfeited this game; the others play on (the log so far: {self.store.log_path})")
+        if self.forfeiting and table.finished:
+            # The game ended (or halted) before our forfeit went out: nothing to
+            # forfeit now; our duties (the final reveal) go on as usual.
+            self.forfeiting = False
+            self.console.say("the game is over before our forfeit went out: nothing to forfeit")
         if self.forfeiting and not self.pending and seat is not None and seat in table.keys and player.peer:
             raw = player.peer.forfeit()
             self.pending[entry_hash(raw)] = raw

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeGuard
 
 from p2p_ttr.deck import DecryptionShare, KeyAnnouncement, RemaskStep, SecretKey, Seed, SeedCommitment, ShuffleStep
 from p2p_ttr.deck.errors import DeckError
@@ -33,7 +33,14 @@ from .identity import PUBLIC_KEY_BYTES
 
 RULES = "ttr-europe/1"
 MAX_NAME = 24
-_NAME = re.compile(r"[^\x00-\x1f\x7f]{1,24}")
+
+
+def valid_name(name: object) -> TypeGuard[str]:
+    """A player name: 1..24 characters, all printable (Python's ``str.isprintable``:
+    no control, format or separator character but the ASCII space), no space
+    at either end. One rule for the seating, the lobby and the beacon."""
+    return (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()
+            and name.strip() == name)
 MAX_SHARES = 128
 
 
@@ -152,8 +159,8 @@ def _decode(body: list[Any]) -> Message:
         seats = []
         for row in rows:
             name, identity = expect_list(row, "player", 2)
-            if not isinstance(name, str) or not _NAME.fullmatch(name):
-                raise Malformed(f"a player name is 1..{MAX_NAME} printable characters")
+            if not valid_name(name):
+                raise Malformed(f"a player name is 1..{MAX_NAME} printable characters, no space at either end")
             seats.append(Seat(name, expect_bytes(identity, "identity key", PUBLIC_KEY_BYTES)))
         if len({s.name for s in seats}) != len(seats) or len({s.identity for s in seats}) != len(seats):
             raise Malformed("player names and identity keys must be unique")

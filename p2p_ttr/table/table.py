@@ -207,6 +207,8 @@ class Table:
         self.heads.append(head)
         self._head_index[head] = len(self.heads) - 1
         self.last_seq[envelope.seat] = envelope.seq
+        if self.halted is not None:
+            return envelope  # a halted game does not advance: only secrets come in now
         try:
             self._advance()
         except (TableError, EngineError) as exc:
@@ -421,6 +423,8 @@ class Table:
         self._check_reveal(seat, forfeit)
         self.audits[seat] = Audit(forfeit.seed, forfeit.secret)
         self.forfeited[seat] = PeerSecrets(seat, forfeit.secret, forfeit.seed)
+        for seats in self.unchecked.values():
+            seats.discard(seat)  # its shares are computed from now on: its published ones are not used
         self.forfeit_entries[seat] = len(self.log)  # this entry's index: it is appended next
 
     def _audit(self, seat: int, audit: Audit) -> None:
@@ -452,14 +456,14 @@ class Table:
             if self.audit_secret is not None:
                 (plain,) = decrypt_with_exponent([ciphertext], self.audit_secret)
             else:
+                # A forfeited seat's share is always computed from its secret,
+                # even where it had published one (protocol.md §6, Forfeit).
                 have = self.shares.get(ref, {})
-                parts = [have[s].share for s in sorted(have)]
+                parts = [have[s].share for s in sorted(have) if s not in self.forfeited]
                 if own is not None:
                     parts.append(own)
                 mine = self.me.seat if self.me is not None and own is not None else None
-                # A forfeited seat's share comes from its published secret.
-                parts += [own_share(f.key, ciphertext) for s, f in sorted(self.forfeited.items())
-                          if s not in have and s != mine]
+                parts += [own_share(f.key, ciphertext) for s, f in sorted(self.forfeited.items()) if s != mine]
                 plain = decrypt_with_shares(ciphertext, parts)
             return self._codec(ref).card(plain)
         except DeckError:

@@ -326,3 +326,46 @@ def test_the_addresses_offered_to_friends() -> None:
     assert join_addresses("0.0.0.0") == found
     assert join_addresses("10.1.2.3") == ["10.1.2.3"] and bot_host("10.1.2.3") == "10.1.2.3"
     assert bot_host("0.0.0.0") == "127.0.0.1"
+
+
+@pytest.mark.parametrize("name", ["Ann", "Jean Luc", "Zoë", "李", "x" * 24])
+def test_names_that_are_fine(name: str) -> None:
+    from p2p_ttr.table.messages import valid_name
+
+    assert valid_name(name)
+
+
+@pytest.mark.parametrize("name", ["", " Ann", "Ann ", "x" * 25, "Jean\u00a0Luc", "A\u200bnn", "A\x9bnn", "A\nB", 7])
+def test_names_that_are_refused_everywhere_alike(name: object) -> None:
+    from p2p_ttr.table.messages import valid_name
+
+    assert not valid_name(name)
+
+
+def test_a_forfeit_asked_after_the_end_is_dropped_not_a_crash(tmp_path: Path) -> None:
+    from p2p_ttr.bots.random_bot import RandomBot
+    from p2p_ttr.local.crypto_game import play_crypto_game
+    from p2p_ttr.net.store import GameStore
+
+    g = play_crypto_game(3, [RandomBot(1), RandomBot(2)], ("Ann", "Bob"))
+    host = g.peers[0].identity
+    data = DataDir(tmp_path)
+    (data.path / "identity.key").write_bytes(g.peers[1].identity.to_bytes())
+    node = Node(NodeOptions(data, "127.0.0.1", 1, "Bob"), lambda v, s: None, Console(True))
+    node.host_public = host.public
+    gid = g.peers[0].table.game_id
+    assert gid is not None
+    me = g.peers[1].table.me
+    assert me is not None
+    GameStore(data.path / "games" / gid.hex(), gid).save_secrets(me)
+    try:
+        for i, raw in enumerate(g.log):
+            prev = node.table.head if node.table is not None and node.table.log else EMPTY_HEAD
+            node.entry(i, raw, sign_entry(host, gid, i, prev, raw))
+        assert node.table is not None and node.table.complete
+        node.welcomed, node.forfeiting = True, True
+        node.act()  # the game is over: nothing to forfeit, and no ValueError
+        assert node.forfeiting is False and node.pending == {}
+    finally:
+        if node.store is not None:
+            node.store.close()

@@ -177,3 +177,33 @@ def test_ttr_verify_reports_the_forfeit(tmp_path: Path, capsys: pytest.CaptureFi
     assert f"Chiara forfeited at entry {forfeit_index(g.log)}" in out and "VERIFIED" in out
     assert main(["verify", "--json", str(log)]) == 0
     assert json.loads(capsys.readouterr().out)["forfeits"] == [{"seat": 2, "entry": forfeit_index(g.log)}]
+
+
+def test_a_forfeit_with_another_seats_secret_or_a_second_one_is_refused() -> None:
+    g = game(3, 2, 8)
+    i = forfeit_index(g.log)
+    env = open_envelope(g.log[i])
+    table = Table()
+    for raw in g.log[:i]:
+        table.receive(raw)
+    other = g.peers[1].table.me
+    assert other is not None
+    stolen = seal(g.peers[2].identity, env.game_id, 2, env.seq, env.head, Forfeit(other.seed, other.key).to_wire()).raw
+    with pytest.raises(TableError):
+        table.receive(stolen)  # seat 1's secret, signed by seat 2
+    assert table.forfeited == {} and table.rejected[-1].code in ("malformed", "cheating")
+    table.receive(g.log[i])
+    twice = seal(g.peers[2].identity, env.game_id, 2, env.seq + 1, table.head, message_from_wire(env.body).to_wire()).raw
+    with pytest.raises(NotExpected):
+        table.receive(twice)
+
+
+def test_a_forfeited_seats_shares_are_computed_never_taken_from_what_it_published() -> None:
+    g = game(3, 2, 8)
+    i = forfeit_index(g.log)
+    table = Table()
+    for raw in g.log[: i + 1]:
+        table.receive(raw)
+    # Whatever seat 2 published before is no longer waiting for a proof check:
+    # its share of any card is a^x from its revealed secret now.
+    assert all(2 not in seats for seats in table.unchecked.values())

@@ -203,6 +203,8 @@ def test_verify_names_the_seat_of_a_false_private_share_not_the_drawer() -> None
             for t in tables:
                 t.receive(raw)
     assert all(t.halted for t in tables) and all(t.complete for t in tables)
+    # Halted once, at the drawer's reveal; the later reveal moves nothing.
+    assert {t.halted_at for t in tables} == {len(outsider.log) + 1}
     verdict = verify_entries(log)
     assert not verdict.fair
     first = verdict.findings[0]

@@ -49,6 +49,14 @@ def forfeit_index(log: list[bytes]) -> int:
     return next(i for i, raw in enumerate(log) if isinstance(message_from_wire(open_envelope(raw).body), Forfeit))
 
 
+def folded(log: list[bytes], upto: int) -> Table:
+    """An outsider's table after the entries before index ``upto``."""
+    table = Table()
+    for raw in log[:upto]:
+        table.receive(raw)
+    return table
+
+
 def signed_by(log: list[bytes], start: int, seat: int) -> list[bytes]:
     return [raw for raw in log[start:] if open_envelope(raw).seat == seat]
 
@@ -120,9 +128,7 @@ def test_verify_blames_a_forfeit_whose_seed_was_not_committed() -> None:
     assert other is not None
     fake = Forfeit(other.seed, real.secret).to_wire()
     forged = seal(g.peers[2].identity, env.game_id, env.seat, env.seq, env.head, fake).raw
-    table = Table()
-    for raw in g.log[:i]:
-        table.receive(raw)
+    table = folded(g.log, i)
     with pytest.raises(Cheating):
         table.receive(forged)
     assert table.forfeited == {} and table.rejected[-1].code == "cheating"
@@ -154,9 +160,7 @@ def test_a_forfeit_after_the_game_or_twice_is_refused() -> None:
 def test_a_forfeited_seat_cannot_sign_anything_more() -> None:
     g = game(3, 2, 8)
     i = forfeit_index(g.log)
-    table = Table()
-    for raw in g.log[: i + 1]:
-        table.receive(raw)
+    table = folded(g.log, i + 1)
     env = open_envelope(g.log[i])
     bogus = seal(g.peers[2].identity, env.game_id, 2, env.seq + 1, table.head,
                  Act(ClaimRoute(2, 0, ()), ()).to_wire()).raw
@@ -183,9 +187,7 @@ def test_a_forfeit_with_another_seats_secret_or_a_second_one_is_refused() -> Non
     g = game(3, 2, 8)
     i = forfeit_index(g.log)
     env = open_envelope(g.log[i])
-    table = Table()
-    for raw in g.log[:i]:
-        table.receive(raw)
+    table = folded(g.log, i)
     other = g.peers[1].table.me
     assert other is not None
     stolen = seal(g.peers[2].identity, env.game_id, 2, env.seq, env.head, Forfeit(other.seed, other.key).to_wire()).raw
@@ -201,9 +203,7 @@ def test_a_forfeit_with_another_seats_secret_or_a_second_one_is_refused() -> Non
 def test_a_forfeited_seats_shares_are_computed_never_taken_from_what_it_published() -> None:
     g = game(3, 2, 8)
     i = forfeit_index(g.log)
-    table = Table()
-    for raw in g.log[: i + 1]:
-        table.receive(raw)
+    table = folded(g.log, i + 1)
     # Whatever seat 2 published before is no longer waiting for a proof check:
     # its share of any card is a^x from its revealed secret now.
     assert all(2 not in seats for seats in table.unchecked.values())

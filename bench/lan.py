@@ -28,11 +28,9 @@ BUDGETS = {"setup_s": 2.0, "draw_median_ms": 50.0, "game_s": 60.0}
 
 
 def command(name: str) -> list[str]:
-    from cli.main import COMMAND_MODULES
+    from cli.main import child_command
 
-    if f"cli.commands.{name}" in COMMAND_MODULES:
-        return [sys.executable, "-m", "cli.main", name]
-    return [sys.executable, "-m", f"cli.commands.{name}"]
+    return child_command(name)
 
 
 def free_port() -> int:

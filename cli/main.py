@@ -20,6 +20,12 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+def child_command(name: str) -> list[str]:
+    """How to run `ttr NAME` in a child process with this interpreter
+    (bots, tests, benches; it works from a checkout that is not installed)."""
+    return [sys.executable, "-m", "cli.main", name]
+
+
 def load_commands() -> list[Command]:
     commands: list[Command] = []
     for name in COMMAND_MODULES:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
@@ -196,13 +195,6 @@ def run(args: argparse.Namespace) -> int:
                 proc.wait()
 
 
-def join_module() -> list[str]:
-    """How to run `ttr join` in a child process."""
-    from cli.main import COMMAND_MODULES
-
-    return ["cli.main", "join"] if "cli.commands.join" in COMMAND_MODULES else ["cli.commands.join"]
-
-
 def join_addresses(bind: str) -> list[str]:
     """The addresses friends can give `ttr join`: the bound one, or this machine's."""
     return local_addresses() if bind in ANY_INTERFACE else [bind]
@@ -215,7 +207,9 @@ def bot_host(bind: str) -> str:
 
 def spawn_bot(name: str, host: str, port: int, data_dir: Path, level: str,
               args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-m", *join_module(), f"{host}:{port}", "--as-bot", "--name", name,
+    from cli.main import child_command  # cli.main imports this module
+
+    cmd = [*child_command("join"), f"{host}:{port}", "--as-bot", "--name", name,
            "--data-dir", str(data_dir), "--bot-level", level, "--timeout", str(args.timeout)]
     out: IO[bytes] | int = subprocess.DEVNULL
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -234,21 +228,3 @@ COMMAND = Command(
     add_arguments=add_arguments,
     run=run,
 )
-
-
-def standalone(argv: list[str] | None = None) -> int:
-    """Run this command without the `ttr` registry (``python -m cli.commands.host``)."""
-    parser = argparse.ArgumentParser(prog="ttr host")
-    add_arguments(parser)
-    args = parser.parse_args(argv)
-    try:
-        return run(args)
-    except UsageError as exc:
-        print(f"ttr host: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-
-
-if __name__ == "__main__":
-    sys.exit(standalone())

@@ -128,21 +128,3 @@ COMMAND = Command(
     add_arguments=add_arguments,
     run=run,
 )
-
-
-def standalone(argv: list[str] | None = None) -> int:
-    """Run this command without the `ttr` registry (``python -m cli.commands.join``)."""
-    parser = argparse.ArgumentParser(prog="ttr join")
-    add_arguments(parser)
-    args = parser.parse_args(argv)
-    try:
-        return run(args)
-    except UsageError as exc:
-        print(f"ttr join: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-
-
-if __name__ == "__main__":
-    sys.exit(standalone())

@@ -18,7 +18,6 @@ raises Malformed; the table then checks that the message is expected now.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeGuard
 

@@ -543,8 +543,8 @@ class Table:
             return None
         me = self.me.seat
         ps = self.engine.players[me]
-        ready = [r for r in ps.hand + ps.offered if self.engine.face(r) is None
-                 and all(s in self._sharers(r) for s in range(self.n) if s != me)]
+        others = set(range(self.n)) - {me}
+        ready = [r for r in ps.hand + ps.offered if self.engine.face(r) is None and others <= self._sharers(r)]
         if not ready:
             return None
         try:

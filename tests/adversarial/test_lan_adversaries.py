@@ -10,8 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from evil import BATTERY, DROPPED
 from malicious import CHEATS
 from p2p_ttr.net.seqsig import EquivocationProof

@@ -9,7 +9,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -25,11 +24,9 @@ DEADLINE_S = 150
 
 
 def command(name: str) -> list[str]:
-    from cli.main import COMMAND_MODULES
+    from cli.main import child_command
 
-    if f"cli.commands.{name}" in COMMAND_MODULES:
-        return [sys.executable, "-m", "cli.main", name]
-    return [sys.executable, "-m", f"cli.commands.{name}"]
+    return child_command(name)
 
 
 def free_port() -> int:
@@ -154,8 +151,9 @@ def test_full_games_garbage_and_two_games_at_once(tmp_path: Path) -> None:
         run.kill_all()
 
 
-@pytest.mark.parametrize("kill_at", [4, 120])
-def test_joiner_killed_and_resumed(tmp_path: Path, kill_at: int) -> None:
+@pytest.mark.parametrize(("victim", "kill_at"), [("J", 4), ("J", 120), ("host", 3), ("host", 120)])
+def test_killed_and_resumed(tmp_path: Path, victim: str, kill_at: int) -> None:
+    """A joiner runs the same command again; a host runs `ttr host --resume GAME`."""
     run = Run(tmp_path)
     deadline = time.monotonic() + DEADLINE_S
     port = free_port()
@@ -163,36 +161,18 @@ def test_joiner_killed_and_resumed(tmp_path: Path, kill_at: int) -> None:
         run.host("host", port, "--players", "2")
         time.sleep(0.2)
         run.join("J", port)
-        wait_for_entries(run, "J", kill_at, deadline)
-        run.procs["J"].send_signal(signal.SIGKILL)
-        run.procs["J"].wait()
+        wait_for_entries(run, victim, kill_at, deadline)
+        run.procs[victim].send_signal(signal.SIGKILL)
+        run.procs[victim].wait()
         time.sleep(0.3)
-        run.join("J", port)  # the same command again
+        if victim == "host":
+            (game,) = (tmp_path / "host" / "games").iterdir()
+            run.host("host", port, "--resume", game.name[:8])
+        else:
+            run.join("J", port)  # the same command again
         run.wait_all(["host", "J"], deadline)
         check_game(run, ["host", "J"])
-        assert "reloaded game" in run.errors("J")
-    finally:
-        run.kill_all()
-
-
-@pytest.mark.parametrize("kill_at", [3, 120])
-def test_host_killed_and_resumed(tmp_path: Path, kill_at: int) -> None:
-    run = Run(tmp_path)
-    deadline = time.monotonic() + DEADLINE_S
-    port = free_port()
-    try:
-        run.host("host", port, "--players", "2")
-        time.sleep(0.2)
-        run.join("J", port)
-        wait_for_entries(run, "host", kill_at, deadline)
-        run.procs["host"].send_signal(signal.SIGKILL)
-        run.procs["host"].wait()
-        (game,) = (tmp_path / "host" / "games").iterdir()
-        time.sleep(0.5)
-        run.host("host", port, "--resume", game.name[:8])
-        run.wait_all(["host", "J"], deadline)
-        check_game(run, ["host", "J"])
-        assert "resumed game" in run.errors("host")
+        assert ("resumed game" if victim == "host" else "reloaded game") in run.errors(victim)
     finally:
         run.kill_all()
 

@@ -16,11 +16,22 @@ from p2p_ttr.local.summary import game_summary
 from p2p_ttr.table.logfile import write_log
 
 BOT_NAMES = ("Anna", "Boris", "Chiara", "Dmitri", "Elena")
+SECRETS_NOTE = {
+    "os": " (for the bots only: keys and deck from the OS random generator)",
+    "seed": " (keys and deck too: a reproducible demo, not a proof)",
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, help="number of players, 2 to 5 (default 4)")
-    parser.add_argument("--seed", type=int, default=None, help="replay a game: same seed, same game (default: random)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="replay a game: same seed, same game (default: a random seed, printed). With --crypto the seed "
+        "also makes every key, deck seed and the game id, so that log is only a demo: it proves nothing "
+        "to anyone who knows the seed",
+    )
     parser.add_argument("--json", action="store_true", help="end with one JSON object describing the game")
     parser.add_argument(
         "--bot-level",
@@ -32,7 +43,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--crypto",
         action="store_true",
         help="play with the mental-poker deck: every player is a separate peer with its own keys "
-        "that sees only its own cards, exchanging only signed messages",
+        "that sees only its own cards, exchanging only signed messages. Without --seed every key, "
+        "deck seed, the game id and all proof randomness come from the OS random generator (the printed "
+        "seed only drives the bots' choices, and does not replay the game); with --seed they all "
+        "follow from it (a reproducible demo)",
     )
     parser.add_argument("--log", type=Path, help="with --crypto: write the signed game log here (for `ttr verify`)")
 
@@ -46,11 +60,15 @@ def run(args: argparse.Namespace) -> int:
     names = BOT_NAMES[: args.players]
     bots = [make_bot(args.bot_level, seed * 7919 + p, names[p]) for p in range(args.players)]
     if args.crypto:
-        game = play_crypto_game(seed, bots, names)
+        # No secret may come from a seed that is printed: without --seed the
+        # keys, deck seeds, game id and proof randomness come from the OS (the
+        # seed drives only the bots); with --seed everything does (a demo).
+        game = play_crypto_game(args.seed, bots, names)
         final = game.peers[0].table.engine
         assert final is not None and game.peers[0].table.game_id is not None
         summary = game_summary(final, names, seed)
         summary["game_id"] = game.peers[0].table.game_id.hex()
+        summary["secrets"] = "os" if args.seed is None else "seed"
         if args.log:
             write_log(args.log, game.peers[0].table.game_id, game.log)
             summary["log"] = str(args.log)
@@ -68,7 +86,8 @@ def render_summary(summary: dict[str, Any]) -> str:
     """A readable account of a finished game."""
     players = summary["players"]
     lines = [
-        f"Ticket to Ride: Europe - {len(players)} bots ({summary.get('bot_level', 'random')}), seed {summary['seed']}",
+        f"Ticket to Ride: Europe - {len(players)} bots ({summary.get('bot_level', 'random')}), seed {summary['seed']}"
+        + SECRETS_NOTE.get(summary.get("secrets", ""), ""),
         f"{summary['turns']} turns"
         + (" - the game stalled: nobody could do anything" if summary["stalled"] else ""),
         "",
@@ -101,7 +120,10 @@ COMMAND = Command(
     name="selfplay",
     help="watch bots play a whole game (no network)",
     description="Bots play a complete game of Ticket to Ride: Europe in this process "
-    "and the result is printed. The same --seed always plays the same game.",
+    "and the result is printed. The same --seed always plays the same game. With --crypto and no "
+    "--seed, every secret (keys, deck seeds, game id, proof randomness) comes from the OS random "
+    "generator and the printed seed drives only the bots; with --seed the whole game, secrets "
+    "included, follows from the seed: a demo whose log proves nothing to anyone who knows the seed.",
     add_arguments=add_arguments,
     run=run,
 )

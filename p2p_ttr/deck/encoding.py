@@ -12,29 +12,17 @@ hash, so train card 3 and ticket 3 are unrelated elements.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from functools import lru_cache
 
 from .errors import DeckUsageError, UnknownCard
-from .group import ELEMENT_BYTES, IDENTITY, P, canonical
-from .hashing import DOMAIN_CARD, encode_fields
+from .hashing import DOMAIN_CARD, hash_to_element
 from .wire import MAX_DECK_SIZE, expect_deck_name
-
-_EXPANDED_BYTES = ELEMENT_BYTES + 16  # 2048 + 128 bits
-
 
 @lru_cache(maxsize=4 * MAX_DECK_SIZE)
 def card_element(deck: str, card: int) -> int:
     """The group element encoding ``card`` of the deck named ``deck``."""
-    counter = 0
-    while True:  # loops again with probability ~2^-2047: h = 0 or +-1
-        expanded = hashlib.shake_256(encode_fields(DOMAIN_CARD, deck, card, counter))
-        h = int.from_bytes(expanded.digest(_EXPANDED_BYTES), "big") % P
-        element = canonical(h * h % P)
-        if element not in (0, IDENTITY):
-            return element
-        counter += 1
+    return hash_to_element(DOMAIN_CARD, deck, card)
 
 
 class CardCodec:

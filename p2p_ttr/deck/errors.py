@@ -49,6 +49,11 @@ class InvalidShareProof(VerificationError):
     """A decryption share does not match its player's key (Chaum-Pedersen fails)."""
 
 
+class InvalidChainProof(VerificationError):
+    """A shuffle or re-mask step's proof does not show that its output is a
+    permutation (or, for a re-mask, the same order) of its input, re-encrypted."""
+
+
 class CommitmentMismatch(VerificationError):
     """A revealed seed does not open the seat's commitment."""
 

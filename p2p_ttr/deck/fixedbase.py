@@ -10,7 +10,10 @@ squaring ~8 us, ``pow(g, e, p)`` for a 256-bit ``e`` ~2.8 ms.
   cheaper than ``pow``. A row costs 256 mulmods and 256 numbers (~70 kB); the
   table grows by rows on demand, so a base only ever used with 256-bit
   exponents (the joint key) has 32 rows, and the generator, also used with
-  the ~580-bit exponents of proofs and batch checks, grows to ~73.
+  the ~580-bit exponents of proofs and batch checks, grows to ~73. It stops
+  at ``MAX_TABLE_BITS``: a longer exponent (a dishonest but revealable
+  secret key of up to 2047 bits, keys.py) takes a plain ``pow`` instead of
+  making every verifier build ~256 rows (~17 MB) for one number.
 * :func:`multi_exp` -- Straus' simultaneous exponentiation ("Shamir's trick")
   with one sliding window per base: ``prod b_i^e_i`` costs one shared chain of
   ``max(bits(e_i))`` squarings plus ~``bits(e_i)/(w+1) + 2^(w-1)`` products
@@ -30,9 +33,12 @@ import threading
 from collections.abc import Sequence
 
 from .backend import Backend, current_backend
-from .group import EXPONENT_BITS, G, P, canonical
+from .group import EXPONENT_BITS, G, P, Q, canonical
 
 TABLE_WINDOW = 8
+MAX_TABLE_BITS = 768
+"""Tables never grow past this many exponent bits (96 rows); above, plain pow.
+The longest exponent the protocol feeds a table is a proof response (<= 656 bits)."""
 
 
 class FixedBaseTable:
@@ -43,7 +49,7 @@ class FixedBaseTable:
     ever appended, under a lock.
     """
 
-    __slots__ = ("base", "window", "backend", "_rows", "_mask", "_next", "_p", "_one", "_lock")
+    __slots__ = ("base", "window", "backend", "_rows", "_mask", "_next", "_p", "_one", "_lock", "_max_rows")
 
     def __init__(
         self,
@@ -62,6 +68,7 @@ class FixedBaseTable:
         self._rows: list[list[int]] = []
         self._next = self.backend.native(base)  # base^(2^(w * len(rows)))
         self._lock = threading.Lock()  # rows are only appended, under the lock
+        self._max_rows = max(-(-bits // window), -(-MAX_TABLE_BITS // window))
         self._grow(-(-bits // window))
 
     @property
@@ -85,11 +92,14 @@ class FixedBaseTable:
     def raw_pow(self, exponent: int) -> int:
         """``base^exponent mod P`` as a native residue (not canonical).
 
-        The table grows if the exponent is longer than the rows built so far.
+        The table grows if the exponent is longer than the rows built so far,
+        up to ``MAX_TABLE_BITS``; a longer exponent takes a plain ``pow``.
         """
         w, mask = self.window, self._mask
         needed = -(-exponent.bit_length() // w)
         if needed > len(self._rows):
+            if needed > self._max_rows:
+                return self.backend.native(self.backend.powmod(self.backend.native(self.base), exponent, P))
             self._grow(needed)
         rows, p = self._rows, self._p
         acc = self._one
@@ -224,3 +234,31 @@ def powers_of_one_base(base: int, exponents: Sequence[int], digit_bits: int = 4)
                 total = running if total is None else total * running % p
         results.append(canonical(total if total is not None else one))
     return results
+
+
+LONG_EXPONENT_BITS = 640
+"""Above this, :func:`product_is_one` raises the base alone (reduced mod Q)."""
+
+
+def product_is_one(terms: dict[int, int]) -> bool:
+    """Whether ``prod base^exponent == 1`` for signed exponents.
+
+    Bases are encoded elements of the order-``Q`` group, so an exponent
+    counts modulo ``Q``. Without inverses: the positive and the negative
+    terms are two multi-exponentiations compared with each other; a base with
+    a long exponent (a generator's, reduced mod ``Q``: ~2048 bits) is raised
+    alone by the backend's ``powmod``, so that it does not lengthen the
+    squaring chain every other base shares.
+    """
+    backend = current_backend()
+    positive: list[tuple[int, int]] = []
+    negative: list[tuple[int, int]] = []
+    long_side = 1
+    for base, exponent in terms.items():
+        if exponent.bit_length() > LONG_EXPONENT_BITS:
+            long_side = long_side * backend.powmod(base, exponent % Q, P) % P
+        elif exponent > 0:
+            positive.append((base, exponent))
+        elif exponent < 0:
+            negative.append((base, -exponent))
+    return canonical(multi_exp(positive) * long_side % P) == multi_exp(negative)

@@ -15,6 +15,14 @@ Proof form ``(t, s)`` with ``s = w + c*x`` over the integers (no reduction
 mod Q): ``c`` is 128 bits and ``w`` is uniform in ``[0, 2^512)``, so ``s``
 reveals ``c*x < 2^384`` only with statistical distance 2^-128, and the
 response is 65 bytes instead of 256. The verifier checks ``G^s == t * y^c``.
+
+The proof cannot bound the size of ``x``: a seat may pick any ``x`` whose
+responses still fit 65 bytes (up to ~390 bits) and its proofs verify. So
+every secret the proof accepts must also be revealable: a :class:`SecretKey`
+(and so a reveal) takes any ``1 <= x < Q``; on the wire ``x`` is 32 bytes as
+always for honest keys, or 256 bytes for the (dishonest but valid) ``x >=
+2^256`` (:func:`secret_exponent_to_bytes`). Otherwise such a seat could never
+be audited and would dodge the blame for whatever it did.
 """
 
 from __future__ import annotations
@@ -27,11 +35,13 @@ from .drbg import Drbg, RandomSource, fresh_bytes
 from .errors import DeckUsageError, InvalidKeyProof, MalformedWire
 from .fixedbase import FixedBaseTable, g_pow, generator_table
 from .group import (
+    ELEMENT_BYTES,
     EXPONENT_BITS,
     EXPONENT_BYTES,
     NONCE_BITS,
     G,
     P,
+    Q,
     RESPONSE_BYTES,
     canonical,
     check_element,
@@ -41,6 +51,7 @@ from .group import (
 from .hashing import DOMAIN_KEY_PROOF, DOMAIN_NONCE, Field, challenge
 from .wire import (
     MAX_SEATS,
+    expect_bytes,
     expect_element,
     expect_game_id,
     expect_list,
@@ -48,13 +59,54 @@ from .wire import (
     expect_uint_bytes,
 )
 
+SHORT_SECRET_LIMIT = 2**EXPONENT_BITS
+"""Honest secrets are below this; they travel as 32 bytes and use the fast G table."""
+
+
+def check_secret_exponent(x: object, what: str = "secret exponent") -> int:
+    """``x`` if it is a secret exponent the protocol accepts: an int in ``[1, Q)``."""
+    if type(x) is not int or not 0 < x < Q:
+        raise MalformedWire(f"{what} must be an int in [1, q)")
+    return x
+
+
+def secret_exponent_to_bytes(x: int) -> bytes:
+    """The wire form of a secret exponent: 32 bytes below 2^256 (every honest
+    key), else 256 bytes. One form per value: the decoder refuses the long
+    form of a short value."""
+    return x.to_bytes(EXPONENT_BYTES if x < SHORT_SECRET_LIMIT else ELEMENT_BYTES, "big")
+
+
+def expect_secret_exponent(value: object, what: str = "secret exponent") -> int:
+    """Decode :func:`secret_exponent_to_bytes`: 32 bytes, or 256 bytes holding
+    a value of at least 2^256; the value must be in ``[1, Q)``."""
+    raw = expect_bytes(value, what)
+    if len(raw) not in (EXPONENT_BYTES, ELEMENT_BYTES):
+        raise MalformedWire(f"{what} must be {EXPONENT_BYTES} or {ELEMENT_BYTES} bytes, got {len(raw)}")
+    x = int.from_bytes(raw, "big")
+    if x == 0:
+        raise MalformedWire(f"{what} is zero")
+    if len(raw) == ELEMENT_BYTES and x < SHORT_SECRET_LIMIT:
+        raise MalformedWire(f"{what} below 2^256 must be sent as {EXPONENT_BYTES} bytes")
+    return check_secret_exponent(x, what)
+
+
+def secret_public_key(x: int) -> int:
+    """``G^x`` for a secret exponent. Through the generator's fixed-base table
+    for honest (256-bit) secrets; a longer one takes a plain ``pow`` rather
+    than growing that shared table to hundreds of rows."""
+    return g_pow(x) if x < SHORT_SECRET_LIMIT else exp(G, x)
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class SecretKey:
     """A player's secret exponent for one game and seat. Its repr hides ``x``.
 
+    ``1 <= x < Q``: honest keys are below 2^256 (:meth:`generate`), but any
+    key a valid proof can announce must be revealable (module docstring).
     Wire (for this peer's own storage, and the end-of-game reveal):
-    ``[game_id, seat, x(32 bytes)]``.
+    ``[game_id, seat, x]``, ``x`` as :func:`secret_exponent_to_bytes`
+    (32 bytes, or 256 bytes for ``x >= 2^256``).
     """
 
     game_id: bytes
@@ -66,9 +118,8 @@ class SecretKey:
     def __post_init__(self) -> None:
         expect_game_id(self.game_id)
         expect_seat(self.seat)
-        if type(self.x) is not int or not 0 < self.x < 2**EXPONENT_BITS:
-            raise MalformedWire("secret exponent must be an int in [1, 2^256)")
-        object.__setattr__(self, "public_key", g_pow(self.x))
+        check_secret_exponent(self.x)
+        object.__setattr__(self, "public_key", secret_public_key(self.x))
 
     def __repr__(self) -> str:
         return f"SecretKey(game_id={self.game_id!r}, seat={self.seat}, x=<redacted>)"
@@ -82,7 +133,7 @@ class SecretKey:
                 return cls(game_id, seat, x)
 
     def to_wire(self) -> list[object]:
-        return [self.game_id, self.seat, self.x.to_bytes(EXPONENT_BYTES, "big")]
+        return [self.game_id, self.seat, secret_exponent_to_bytes(self.x)]
 
     @classmethod
     def from_wire(cls, data: object) -> SecretKey:
@@ -90,7 +141,7 @@ class SecretKey:
         return cls(
             expect_game_id(game_id),
             expect_seat(seat),
-            expect_uint_bytes(x, "secret exponent", EXPONENT_BYTES),
+            expect_secret_exponent(x, "secret exponent"),
         )
 
 
@@ -102,7 +153,7 @@ def proof_nonce(secret: SecretKey, source: RandomSource | None, *statement: Fiel
     is broken, and the fresh bytes keep it unpredictable if it is not.
     """
     drbg = Drbg(
-        secret.x.to_bytes(EXPONENT_BYTES, "big"),
+        secret_exponent_to_bytes(secret.x),
         DOMAIN_NONCE,
         secret.game_id,
         secret.seat,

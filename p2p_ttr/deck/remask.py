@@ -28,6 +28,7 @@ from .elgamal import (
     check_inputs,
 )
 from .errors import MalformedWire
+from .group import EXPONENT_BITS
 from .hashing import DOMAIN_REMASK
 from .keys import JointKey
 from .shuffle import ChainStep, rerandomised
@@ -85,5 +86,14 @@ def remask_step(
     """Seat's re-masking of ``inputs`` (the previous seat's output, or the
     returned cards' current ciphertexts) as ``deck`` epoch ``epoch``."""
     check_inputs(inputs)
-    drbg = Drbg(seed.value, DOMAIN_REMASK, joint.game_id, seat, deck, epoch)
-    return RemaskStep(deck, epoch, seat, rerandomised(joint, drbg, "remask", inputs))
+    return RemaskStep(deck, epoch, seat, rerandomised(joint, _remask_drbg(joint.game_id, seed, seat, deck, epoch), "remask", inputs))
+
+
+def _remask_drbg(game_id: bytes, seed: Seed, seat: int, deck: str, epoch: int) -> Drbg:
+    return Drbg(seed.value, DOMAIN_REMASK, game_id, seat, deck, epoch)
+
+
+def remask_witness(game_id: bytes, seed: Seed, seat: int, deck: str, epoch: int, size: int) -> tuple[int, ...]:
+    """The re-randomiser ``r_i`` of each position of the seat's re-mask step, for its proof."""
+    drbg = _remask_drbg(game_id, seed, seat, deck, epoch)
+    return tuple(drbg.nonzero_integer("remask", i, EXPONENT_BITS) for i in range(size))

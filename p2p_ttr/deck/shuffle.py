@@ -123,6 +123,16 @@ def shuffle_permutation(
     return fisher_yates(size, _shuffle_drbg(game_id, seed, seat, deck, epoch).stream("permutation"))
 
 
+def shuffle_witness(
+    game_id: bytes, seed: Seed, seat: int, deck: str, epoch: int, size: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What the seat's step did, for its proof of shuffle: the permutation and
+    the re-randomiser ``r_i`` of each output position ``i``."""
+    drbg = _shuffle_drbg(game_id, seed, seat, deck, epoch)
+    permutation = fisher_yates(size, drbg.stream("permutation"))
+    return permutation, tuple(drbg.nonzero_integer("rerandomise", i, EXPONENT_BITS) for i in range(size))
+
+
 def rerandomised(
     joint: JointKey, drbg: Drbg, purpose: str, inputs: Sequence[Ciphertext]
 ) -> tuple[Ciphertext, ...]:

@@ -15,7 +15,8 @@ order. Record types and their wire payloads:
 
 A tagged record is ``[tag, payload]``; a transcript is
 ``[game_id, [tagged record, ...]]``. Elements are 256 bytes, ``s`` 65 bytes,
-``seed``, ``x`` and ``digest`` 32 bytes (see :mod:`.wire`).
+``seed`` and ``digest`` 32 bytes, ``x`` 32 bytes (256 for an ``x >= 2^256``,
+see :func:`.keys.secret_exponent_to_bytes`) (see :mod:`.wire`).
 """
 
 from __future__ import annotations
@@ -27,8 +28,13 @@ from .commit import SEED_BYTES, Seed, SeedCommitment
 from .deckorder import CardRef
 from .elgamal import DeckCreation
 from .errors import MalformedWire
-from .group import EXPONENT_BITS, EXPONENT_BYTES
-from .keys import KeyAnnouncement, SecretKey
+from .keys import (
+    KeyAnnouncement,
+    SecretKey,
+    check_secret_exponent,
+    expect_secret_exponent,
+    secret_exponent_to_bytes,
+)
 from .remask import RemaskCreation, RemaskStep
 from .shares import DecryptionShare
 from .shuffle import ShuffleStep
@@ -40,7 +46,6 @@ from .wire import (
     expect_index,
     expect_list,
     expect_seat,
-    expect_uint_bytes,
 )
 
 MAX_RECORDS: Final = 100_000
@@ -83,7 +88,8 @@ class SecretReveal:
     """A seat's end-of-game reveal of its seed and secret exponent.
 
     Published only when the game is over; the repr still hides both, so logs
-    never carry them. Wire: ``[seat, seed(32 bytes), x(32 bytes)]``.
+    never carry them. Wire: ``[seat, seed(32 bytes), x]``, ``x`` in ``[1, q)``
+    as :func:`.keys.secret_exponent_to_bytes` (32 bytes, or 256 for ``x >= 2^256``).
     """
 
     seat: int
@@ -94,8 +100,7 @@ class SecretReveal:
         expect_seat(self.seat)
         if type(self.seed) is not Seed:
             raise MalformedWire("revealed seed must be a Seed")
-        if type(self.x) is not int or not 0 < self.x < 2**EXPONENT_BITS:
-            raise MalformedWire("revealed exponent must be an int in [1, 2^256)")
+        check_secret_exponent(self.x, "revealed exponent")
 
     def __repr__(self) -> str:
         return f"SecretReveal(seat={self.seat}, seed=<redacted>, x=<redacted>)"
@@ -106,14 +111,12 @@ class SecretReveal:
         return cls(secret.seat, seed, secret.x)
 
     def to_wire(self) -> list[object]:
-        return [self.seat, self.seed.to_wire(), self.x.to_bytes(EXPONENT_BYTES, "big")]
+        return [self.seat, self.seed.to_wire(), secret_exponent_to_bytes(self.x)]
 
     @classmethod
     def from_wire(cls, data: object) -> SecretReveal:
         seat, seed, x = expect_list(data, "secret reveal", 3)
-        exponent = expect_uint_bytes(x, "revealed exponent", EXPONENT_BYTES)
-        if exponent == 0:
-            raise MalformedWire("revealed exponent is zero")
+        exponent = expect_secret_exponent(x, "revealed exponent")
         return cls(expect_seat(seat), Seed(expect_bytes(seed, "revealed seed", SEED_BYTES)), exponent)
 
 

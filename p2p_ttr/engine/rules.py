@@ -219,6 +219,17 @@ def _payment(state: GameState, refs: tuple[CardRef, ...]) -> Payment:
 # Rule predicates shared with move generation
 
 
+def check_for_some_faces(state: GameState, action: ClaimRoute | BuildStation | PayTunnel) -> None:
+    """Raise the error ``apply`` would raise for ``action`` whatever the faces
+    of the cards it plays that ``state`` cannot see: if it passes, some faces
+    make the action legal. (Locomotives pay for anything, so the action is
+    tried with every unseen card a locomotive.) The table accepts a move
+    into the log on this test and opens its cards only then."""
+    hidden = [r for r in action.cards if r not in state.public]
+    loco = next(c for c in range(europe().n_cards) if europe().card_kind(c) == LOCOMOTIVE)
+    _apply_action(state.evolve(public={**state.public, **{r: loco for r in hidden}}), action)
+
+
 def draw_blind_problem(state: GameState) -> str | None:
     if not state.draw_pile and not state.discard:
         return "there are no train cards left to draw"

@@ -3,6 +3,12 @@
 Each peer has its own identity, secrets and replica; seat 0's replica checks
 each message before it is sequenced (as the host will), then every other
 replica folds the same entry. The result is the signed log and every replica.
+
+Where the secrets come from (identities, keys, deck seeds, the game id, proof
+randomness): with a seed, all of them follow from it, so the same seed
+replays the game bit for bit -- a demo or a test, whose log proves nothing to
+anyone who knows the seed. Without one they come from the OS CSPRNG, as in a
+real game. The bots' decisions are the caller's (they may well be seeded).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from dataclasses import dataclass
 
 from p2p_ttr.bots.base import Bot
 from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.table.envelope import GAME_ID_BYTES
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.messages import Seat
@@ -24,7 +31,8 @@ MAX_MESSAGES = 50_000
 
 class SeededSource:
     """Reproducible random bytes (counter-mode SHA-256) so that ``--seed``
-    replays a game. Real games use the OS generator instead."""
+    replays a game. Not secret to anyone who knows the seed: real games, and
+    ``play_crypto_game(None, ...)``, use the OS generator instead."""
 
     def __init__(self, seed: bytes) -> None:
         self._seed = seed
@@ -52,12 +60,17 @@ class GameStuck(RuntimeError):
 
 
 def play_crypto_game(
-    seed: int, bots: Sequence[Bot], names: Sequence[str], peer_types: Sequence[type[Peer]] = ()
+    seed: int | None, bots: Sequence[Bot], names: Sequence[str], peer_types: Sequence[type[Peer]] = ()
 ) -> CryptoGame:
-    """Play a whole game; ``peer_types[p]`` (default Peer) lets tests seat a cheater."""
+    """Play a whole game; ``peer_types[p]`` (default Peer) lets tests seat a cheater.
+
+    ``seed``: every secret of the game follows from it (reproducible, a demo);
+    None: every secret comes from the OS CSPRNG (module docstring)."""
     n = len(bots)
-    sources = [SeededSource(b"p2p_ttr/selfplay/%d/%d" % (seed, p)) for p in range(n)]
-    identities = [Identity.from_bytes(src(32)) for src in sources]
+    sources: list[SeededSource | None] = [
+        None if seed is None else SeededSource(b"p2p_ttr/selfplay/%d/%d" % (seed, p)) for p in range(n)
+    ]
+    identities = [Identity.generate() if src is None else Identity.from_bytes(src(32)) for src in sources]
     kinds = list(peer_types) + [Peer] * (n - len(peer_types))
     peers = [kinds[p](p, identities[p], bots[p].choose, sources[p]) for p in range(n)]
     seats = tuple(Seat(names[p], identities[p].public) for p in range(n))
@@ -74,7 +87,8 @@ def play_crypto_game(
             peer.table.receive(raw)
         log.append(raw)
 
-    sequence(peers[0].open_game(seats, game_id=sources[0](16)))
+    first = sources[0]  # None: open_game draws the game id from the OS
+    sequence(peers[0].open_game(seats, game_id=None if first is None else first(GAME_ID_BYTES)))
     for _ in range(MAX_MESSAGES):
         if all(peer.table.complete for peer in peers):
             return CryptoGame(log, peers)
@@ -85,5 +99,9 @@ def play_crypto_game(
                 sent = True
         if not sent:
             waiting = [p.seat for p in peers if not p.table.complete]
-            raise GameStuck(f"seed {seed}: nobody owes anything but the game is not complete (seats {waiting})")
-    raise GameStuck(f"seed {seed}: no end after {MAX_MESSAGES} messages")
+            raise GameStuck(f"{_which(seed)}: nobody owes anything but the game is not complete (seats {waiting})")
+    raise GameStuck(f"{_which(seed)}: no end after {MAX_MESSAGES} messages")
+
+
+def _which(seed: int | None) -> str:
+    return "secrets from the OS" if seed is None else f"seed {seed}"

@@ -4,10 +4,12 @@
     keys    = ["keys", key_announcement, seed_commitment]    each seat, once
     shuffle = ["shuffle", shuffle_step]                      a seat's step of a chain
     remask  = ["remask", remask_step]                        a seat's re-masking step
+    shuffle_proof = ["shuffle_proof", shuffle_proof]         its proof, sent after the step
+    remask_proof  = ["remask_proof", remask_proof]           the same for a re-masking step
     shares  = ["shares", [decryption_share, ...]]            shares the author owes
-    act     = ["act", engine_action, [decryption_share, ...]]
-                                                             a move, with the author's own
-                                                             shares of the cards it plays
+    act     = ["act", engine_action]                         a move; the author's shares of
+                                                             the hidden cards it plays follow
+                                                             once the log holds it (§6)
     audit   = ["audit", seed, secret_key]                    after the game: reveal secrets
     forfeit = ["forfeit", seed, secret_key]                  leave for good mid-game: reveal
                                                              secrets, a bot plays on (§6)
@@ -22,6 +24,8 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeGuard
 
 from p2p_ttr.deck import DecryptionShare, KeyAnnouncement, RemaskStep, SecretKey, Seed, SeedCommitment, ShuffleStep
+from p2p_ttr.deck.remaskproof import RemaskProof
+from p2p_ttr.deck.shuffleproof import ShuffleProof
 from p2p_ttr.deck.errors import DeckError
 from p2p_ttr.deck.wire import expect_bytes, expect_list
 from p2p_ttr.engine.errors import EngineError
@@ -30,7 +34,7 @@ from p2p_ttr.engine.events import Action, event_from_wire, is_action, to_wire
 from .errors import Malformed
 from .identity import PUBLIC_KEY_BYTES
 
-RULES = "ttr-europe/1"
+RULES = "ttr-europe/2"  # 2: every chain step proven (shuffle_proof, remask_proof); acts carry no shares
 MAX_NAME = 24
 
 
@@ -87,6 +91,24 @@ class Remask:
 
 
 @dataclass(frozen=True, slots=True)
+class ProveShuffle:
+    proof: ShuffleProof
+    KIND = "shuffle_proof"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, self.proof.to_wire()]
+
+
+@dataclass(frozen=True, slots=True)
+class ProveRemask:
+    proof: RemaskProof
+    KIND = "remask_proof"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, self.proof.to_wire()]
+
+
+@dataclass(frozen=True, slots=True)
 class Shares:
     shares: tuple[DecryptionShare, ...]
     KIND = "shares"
@@ -97,12 +119,15 @@ class Shares:
 
 @dataclass(frozen=True, slots=True)
 class Act:
+    """A move. It carries no secret: when it plays hidden cards, its author
+    sends its shares of them once the log holds the act (protocol.md §6), so
+    a relay that refuses or drops the act learns nothing from it."""
+
     action: Action
-    shares: tuple[DecryptionShare, ...]
     KIND = "act"
 
     def to_wire(self) -> list[Any]:
-        return [self.KIND, to_wire(self.action), [s.to_wire() for s in self.shares]]
+        return [self.KIND, to_wire(self.action)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +153,8 @@ class Forfeit:
         return [self.KIND, self.seed.to_wire(), self.secret.to_wire()]
 
 
-Message: TypeAlias = Seating | Keys | Shuffle | Remask | Shares | Act | Audit | Forfeit
+Message: TypeAlias = (Seating | Keys | Shuffle | Remask | ProveShuffle | ProveRemask | Shares | Act | Audit
+                      | Forfeit)
 
 
 def _shares(value: object) -> tuple[DecryptionShare, ...]:
@@ -176,16 +202,21 @@ def _decode(body: list[Any]) -> Message:
         if not 0 < len(remask.ciphertexts) <= 3:
             raise Malformed("a remask step holds the 1..3 returned tickets")
         return Remask(remask)
+    if kind == ProveShuffle.KIND:
+        _, proof = expect_list(body, "shuffle proof", 2)
+        return ProveShuffle(ShuffleProof.from_wire(proof))
+    if kind == ProveRemask.KIND:
+        _, proof = expect_list(body, "remask proof", 2)
+        return ProveRemask(RemaskProof.from_wire(proof))
     if kind == Shares.KIND:
         _, shares = expect_list(body, "shares", 2)
         return Shares(_shares(shares))
     if kind == Act.KIND:
-        _, action, shares = expect_list(body, "act", 3)
+        _, action = expect_list(body, "act", 2)
         event = event_from_wire(action)
         if not is_action(event):
             raise Malformed("an act carries a player action, not a chance event")
-        own = () if expect_list(shares, "shares") == [] else _shares(shares)
-        return Act(event, own)  # type: ignore[arg-type]
+        return Act(event)  # type: ignore[arg-type]
     if kind == Audit.KIND:
         _, seed, secret = expect_list(body, "audit", 3)
         return Audit(Seed.from_wire(seed), SecretKey.from_wire(secret))

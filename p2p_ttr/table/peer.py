@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
-
 from p2p_ttr.deck import (
     Masks,
     RandomSource,
@@ -25,14 +23,16 @@ from p2p_ttr.deck import (
     shuffle_masks,
     shuffle_step,
 )
-from p2p_ttr.engine.events import Action, BuildStation, ClaimRoute, PayTunnel
+from p2p_ttr.deck.remaskproof import prove_remask
+from p2p_ttr.deck.shuffleproof import prove_shuffle
+from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.rules import actors
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedShuffle
 from p2p_ttr.engine.view import view_for
 
 from .envelope import GAME_ID_BYTES, seal
 from .identity import Identity
-from .messages import Act, Audit, Forfeit, Keys, Message, Remask, Seat, Seating, Shares, Shuffle
+from .messages import Act, Audit, Forfeit, Keys, Message, ProveRemask, ProveShuffle, Remask, Seat, Seating, Shares, Shuffle
 from .table import DECK_NAMES, PeerSecrets, Table, deck_ref
 
 # Decides a move from the player's own view; None means "not yet" (a human thinking).
@@ -96,6 +96,10 @@ class Peer:
         step = self._chain_step(table.engine)
         if step is not None:
             out.append(self._seal(step))
+        else:
+            proof = self._chain_proof(table.engine)
+            if proof is not None:
+                out.append(self._seal(proof))
         owed = sorted(table.owed_shares().get(self.seat, set()))
         for i in range(0, len(owed), MAX_SHARES_PER_MESSAGE):
             chunk = owed[i : i + MAX_SHARES_PER_MESSAGE]
@@ -145,7 +149,25 @@ class Peer:
             return Shuffle(shuffle_step(joint, seed, self.seat, deck, need.epoch, inputs, masks))
         return Remask(remask_step(joint, seed, self.seat, deck, need.epoch, inputs))
 
+    def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | None:
+        """The proof of our step, once the log holds the step: the next seat
+        works on its step meanwhile."""
+        need = engine.awaiting
+        if not isinstance(need, (NeedShuffle, NeedRemask)):
+            return None
+        built = self.table.chains.get((need.deck, need.epoch))
+        if built is None or self.seat >= len(built.steps) or self.seat in built.proven:
+            return None
+        joint, me = self.table.joint, self.table.me
+        assert joint is not None and me is not None
+        step, inputs = self.table.chain_step(need, self.seat), built.step_input(self.seat)
+        if isinstance(need, NeedShuffle):
+            return ProveShuffle(prove_shuffle(joint, me.seed, step, inputs))
+        return ProveRemask(prove_remask(joint, me.seed, step, inputs))
+
     def _decision(self, engine: GameState) -> Action | None:
+        if self.table.pending_act is not None:
+            return None  # our last move waits for its cards
         if self.seat not in actors(engine):
             return None
         ps = engine.players[self.seat]
@@ -154,11 +176,6 @@ class Peer:
         return self.decide(view_for(engine, self.seat), self.seat)
 
     def _act(self, action: Action) -> Act:
-        engine = self.table.engine
-        me = self.table.me
-        assert engine is not None and me is not None
-        shares: tuple[Any, ...] = ()
-        if isinstance(action, (ClaimRoute, BuildStation, PayTunnel)):
-            hidden = [r for r in action.cards if r not in engine.public]
-            shares = tuple(make_share(me.key, deck_ref(r), self.table.ciphertext(r), self.source) for r in hidden)
-        return Act(action, shares)
+        # No shares here: the table asks for ours of the cards it plays once
+        # the log holds the act (they are then owed like any other share).
+        return Act(action)

@@ -34,6 +34,8 @@ from p2p_ttr.deck import (
     shuffle_step,
     verify_shares,
 )
+from p2p_ttr.deck.remaskproof import RemaskProof, verify_remask
+from p2p_ttr.deck.shuffleproof import ShuffleProof, verify_shuffle
 from p2p_ttr.deck import CardRef as DeckRef
 from p2p_ttr.deck.elgamal import decrypt_with_exponent, decrypt_with_shares
 from p2p_ttr.deck.encoding import CardCodec
@@ -43,13 +45,27 @@ from p2p_ttr.engine.caretaker import caretaker_move
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import BuildStation, ClaimRoute, Event, PayTunnel, Peek, Remasked, Reveal, Shuffled
-from p2p_ttr.engine.rules import actors, apply, clashes_with_private, new_game
+from p2p_ttr.engine.rules import actors, apply, check_for_some_faces, clashes_with_private, new_game
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, public_digest
 from p2p_ttr.engine.view import view_for
 
 from .envelope import Envelope, check_signature, open_envelope
 from .errors import BadProof, Cheating, Malformed, NotExpected, Replay, TableError, UnknownHead, WrongGame
-from .messages import Act, Audit, Forfeit, Keys, Message, Remask, Seat, Seating, Shares, Shuffle, message_from_wire
+from .messages import (
+    Act,
+    Audit,
+    Forfeit,
+    Keys,
+    Message,
+    ProveRemask,
+    ProveShuffle,
+    Remask,
+    Seat,
+    Seating,
+    Shares,
+    Shuffle,
+    message_from_wire,
+)
 
 DECK_NAMES = {Deck.TRAIN: "train", Deck.TICKETS: "tickets", Deck.LONG: "long"}
 
@@ -85,7 +101,7 @@ class Obligation:
     """Something a seat owes the table now."""
 
     seat: int
-    what: str  # "keys", "shuffle", "remask", "shares", "move", "audit"
+    what: str  # "keys", "shuffle", "remask", "shuffle proof", "remask proof", "shares", "move", "audit"
     detail: str = ""  # in words: which deck, which cards and for whom
 
     def describe(self, names: tuple[str, ...] = ()) -> str:
@@ -103,14 +119,39 @@ class Rejection:
 
 @dataclass
 class _Chain:
-    """A deck epoch being built by the seats in turn (a shuffle or a remask)."""
+    """A deck epoch being built by the seats in turn (a shuffle or a remask).
+    It is done when every seat's step is in and proven."""
 
     inputs: tuple[Ciphertext, ...]
     steps: list[tuple[Ciphertext, ...]] = field(default_factory=list)
+    proven: set[int] = field(default_factory=set)  # seats whose step is proven
 
     @property
     def output(self) -> tuple[Ciphertext, ...]:
         return self.steps[-1] if self.steps else self.inputs
+
+    def step_input(self, seat: int) -> tuple[Ciphertext, ...]:
+        return self.steps[seat - 1] if seat else self.inputs
+
+
+@dataclass(frozen=True)
+class PendingAct:
+    """An act in the log that plays hidden cards: it waits for its author's
+    shares of them, then opens them and is applied (or voided)."""
+
+    seat: int
+    action: ClaimRoute | BuildStation | PayTunnel
+    cards: tuple[CardRef, ...]
+
+
+@dataclass(frozen=True)
+class VoidedAct:
+    """An act whose cards, once open, did not pay for it: it changed nothing
+    but showing them, and its author moves again."""
+
+    entry: int
+    seat: int
+    reason: str
 
 
 class Table:
@@ -158,6 +199,14 @@ class Table:
         # audit find the cheater are still accepted.
         self.halted: str | None = None
         self.halted_at: int | None = None
+        # The seat the fold itself proved to have cheated when it halted (a
+        # false chain proof, a step that is not its seed's), if any.
+        self.culprit: int | None = None
+        # The seat whose mid-game reveal halted the game: the audit must then
+        # find a cheat, or the blame is the stopper's.
+        self.stopper: int | None = None
+        self.pending_act: PendingAct | None = None
+        self.voided: list[VoidedAct] = []
         # Set when this seat's own cards prove a shuffle false. Only this
         # replica knows; the peer makes it public by revealing its secrets,
         # which halts every replica alike.
@@ -255,17 +304,21 @@ class Table:
             case Keys(key, commitment):
                 self._keys(seat, key, commitment)
             case Shuffle(step) | Remask(step):
-                need = self.chain_due()
-                kind = NeedShuffle if isinstance(message, Shuffle) else NeedRemask
-                if not isinstance(need, kind) or (DECK_NAMES[need.deck], need.epoch) != (step.deck, step.epoch):
-                    raise NotExpected(f"no {message.KIND} of {step.deck} epoch {step.epoch} is due")
+                need = self._due(NeedShuffle if isinstance(message, Shuffle) else NeedRemask, message.KIND,
+                                 step.deck, step.epoch)
                 self._chain_step(seat, need.deck, need.epoch, step.seat, step.ciphertexts)
+            case ProveShuffle(proof) | ProveRemask(proof):
+                need = self._due(NeedShuffle if isinstance(message, ProveShuffle) else NeedRemask, message.KIND,
+                                 proof.deck, proof.epoch)
+                self._chain_proof(seat, need, proof)
             case Shares(shares):
                 reveal = self.engine.awaiting if self.engine else None
                 public = set(reveal.refs) if isinstance(reveal, NeedReveal) else set()
+                if self.pending_act is not None:
+                    public |= set(self.pending_act.cards)  # they open to all once in
                 self._shares(seat, shares, self.owed_shares().get(seat, set()), public)
-            case Act(action, shares):
-                self._act(seat, action, shares)
+            case Act(action):
+                self._act(seat, action)
             case Audit():
                 self._audit(seat, message)
             case Forfeit():
@@ -286,6 +339,13 @@ class Table:
         if len(self.keys) == self.n:
             self.joint = JointKey(self.game_id, tuple(self.keys[s].public_key for s in range(self.n)))
             self.engine = new_game(self.n)
+
+    def _due(self, kind: type[NeedShuffle] | type[NeedRemask], what: str, deck: str,
+             epoch: int) -> NeedShuffle | NeedRemask:
+        need = self.chain_due()
+        if not isinstance(need, kind) or (DECK_NAMES[need.deck], need.epoch) != (deck, epoch):
+            raise NotExpected(f"no {what} of {deck} epoch {epoch} is due")
+        return need
 
     def chain_due(self) -> NeedShuffle | NeedRemask | None:
         """The deck epoch the seats are building now (a shuffle or a re-masking), if any."""
@@ -311,9 +371,47 @@ class Table:
         if built is None:
             built = self.chains[(deck, epoch)] = _Chain(self.chain_inputs(need))
         built.steps.append(cts)
-        if len(built.steps) == self.n:
-            done: Event = Shuffled(deck, epoch) if isinstance(need, NeedShuffle) else Remasked(deck, epoch)
+        self._finish_chain(need, built)
+
+    def _finish_chain(self, need: NeedShuffle | NeedRemask, built: _Chain) -> None:
+        """Tell the engine the epoch is done once every step is in and proven:
+        no card of it is dealt, shared or opened before."""
+        assert self.engine is not None
+        if len(built.steps) == self.n and len(built.proven) == self.n:
+            done: Event = Shuffled(need.deck, need.epoch) if isinstance(need, NeedShuffle) else Remasked(need.deck, need.epoch)
             self.engine = apply(self.engine, done)
+
+    def chain_step(self, need: NeedShuffle | NeedRemask, seat: int) -> ShuffleStep | RemaskStep:
+        """Seat's step of the chain being built, as the deck library's record."""
+        built = self.chains[(need.deck, need.epoch)]
+        kind = ShuffleStep if isinstance(need, NeedShuffle) else RemaskStep
+        return kind(DECK_NAMES[need.deck], need.epoch, seat, built.steps[seat])
+
+    def _chain_proof(self, seat: int, need: NeedShuffle | NeedRemask, proof: ShuffleProof | RemaskProof) -> None:
+        """Check seat's proof of its step. A false proof is accepted into the
+        log (it is signed evidence) and halts the game there, naming the seat."""
+        assert self.joint is not None
+        built = self.chains.get((need.deck, need.epoch))
+        if proof.seat != seat:
+            raise Malformed("a proof names its author's seat")
+        if built is None or seat >= len(built.steps) or seat in built.proven:
+            raise NotExpected(f"seat {seat} owes no proof of {DECK_NAMES[need.deck]} epoch {need.epoch} now")
+        step, inputs = self.chain_step(need, seat), built.step_input(seat)
+        try:
+            if isinstance(proof, ShuffleProof):
+                verify_shuffle(self.joint, step, inputs, proof)
+            else:
+                verify_remask(self.joint, step, inputs, proof)
+        except DeckError as exc:
+            self._halt(f"seat {seat} sent a false proof of its step of {DECK_NAMES[need.deck]} epoch "
+                       f"{need.epoch} ({exc})", seat)
+            return
+        built.proven.add(seat)
+        self._finish_chain(need, built)
+
+    def _halt(self, reason: str, culprit: int | None) -> None:
+        """Stop the game at the entry being applied (it is appended next)."""
+        self.halted, self.halted_at, self.culprit = reason, len(self.log), culprit
 
     def _shares(self, seat: int, shares: tuple[DecryptionShare, ...], owed: set[CardRef],
                 public: set[CardRef]) -> None:
@@ -366,41 +464,46 @@ class Table:
                 return engine_ref
         raise Malformed(f"there is no deck {ref.deck!r}")
 
-    def _act(self, seat: int, action: object, shares: tuple[DecryptionShare, ...]) -> None:
+    def _act(self, seat: int, action: object) -> None:
+        """A move. One that plays hidden cards waits in ``pending_act`` for its
+        author's shares of them (owed from now on); the others apply now."""
         if self.engine is None:
             raise NotExpected("the game has not started")
         if getattr(action, "player", None) != seat:
             raise NotExpected(f"seat {seat} can only act for itself")
+        if self.pending_act is not None:
+            raise NotExpected(f"seat {self.pending_act.seat}'s last move waits for its cards")
         played: tuple[CardRef, ...] = ()
         if isinstance(action, (ClaimRoute, BuildStation, PayTunnel)):
             played = tuple(r for r in action.cards if r not in self.engine.public)
-        if {self._engine_ref(s.ref) for s in shares} != set(played) or len(shares) != len(played):
-            raise Malformed("an act carries exactly the author's shares of the hidden cards it plays")
-        hand = set(self.engine.players[seat].hand)
-        if not set(played) <= hand:
+        if not played:
+            self.engine = apply(self.engine, action)  # type: ignore[arg-type]
+            return
+        if not set(played) <= set(self.engine.players[seat].hand):
             raise NotExpected(f"seat {seat} plays cards that are not in its hand")
-        # The cards open to all: the shares published when they were drawn
-        # must be true too. A false one refuses the act (the deck audit names
-        # its author); the player can still play other cards.
-        self.check_stored(played)
-        self._shares(seat, shares, set(played), set(played))
+        assert isinstance(action, (ClaimRoute, BuildStation, PayTunnel))
+        check_for_some_faces(self.engine, action)  # refused now if no faces could pay for it
+        self.pending_act = PendingAct(seat, action, played)
+
+    def _play_pending(self) -> bool:
+        """Apply the pending act once its author's shares are all in: check
+        the shares of its cards (a false one halts the game), open them to
+        all, then apply the action. Cards that do not pay for it void it
+        (they stay shown; the author moves again). False if it still waits."""
+        pending, engine = self.pending_act, self.engine
+        assert pending is not None and engine is not None
+        if any(pending.seat not in self._sharers(r) for r in pending.cards):
+            return False
+        self.check_stored(pending.cards)
+        self.pending_act = None
+        engine = apply(engine, Reveal(tuple((ref, self._open(ref)) for ref in pending.cards)))
+        self.suspicion = self.suspicion or clashes_with_private(engine)
         try:
-            faces = tuple((ref, self._open(ref)) for ref in played)
-        except TableError:
-            for ref in played:  # keep the state untouched
-                self.shares[ref].pop(seat, None)
-            raise
-        state = self.engine
-        try:
-            if faces:
-                state = apply(state, Reveal(faces))
-                self.suspicion = self.suspicion or clashes_with_private(state)
-            state = apply(state, action)  # type: ignore[arg-type]
-        except EngineError:
-            for ref in played:
-                self.shares[ref].pop(seat, None)
-            raise
-        self.engine = state
+            self.engine = apply(engine, pending.action)
+        except EngineError as exc:
+            self.engine = engine
+            self.voided.append(VoidedAct(len(self.log) - 1, pending.seat, str(exc)))
+        return True
 
     def _check_reveal(self, seat: int, reveal: Audit | Forfeit) -> None:
         assert self.game_id is not None
@@ -423,9 +526,27 @@ class Table:
         self._check_reveal(seat, forfeit)
         self.audits[seat] = Audit(forfeit.seed, forfeit.secret)
         self.forfeited[seat] = PeerSecrets(seat, forfeit.secret, forfeit.seed)
+        self._prove_by_seed(seat, forfeit.seed)
         for seats in self.unchecked.values():
             seats.discard(seat)  # its shares are computed from now on: its published ones are not used
         self.forfeit_entries[seat] = len(self.log)  # this entry's index: it is appended next
+
+    def _prove_by_seed(self, seat: int, seed: Seed) -> None:
+        """A seat that leaves with its step of the chain being built in but not
+        proven: its revealed seed proves the step, or shows it false (halt)."""
+        need = self.chain_due()
+        built = self.chains.get((need.deck, need.epoch)) if need is not None else None
+        if need is None or built is None or seat >= len(built.steps) or seat in built.proven:
+            return
+        assert self.joint is not None
+        make = shuffle_step if isinstance(need, NeedShuffle) else remask_step
+        if make(self.joint, seed, seat, DECK_NAMES[need.deck], need.epoch, built.step_input(seat)).ciphertexts \
+                != built.steps[seat]:
+            self._halt(f"seat {seat}'s step of {DECK_NAMES[need.deck]} epoch {need.epoch} is not the one "
+                       "its revealed seed makes", seat)
+            return
+        built.proven.add(seat)
+        self._finish_chain(need, built)
 
     def _audit(self, seat: int, audit: Audit) -> None:
         self._check_reveal(seat, audit)
@@ -433,8 +554,8 @@ class Table:
         if not self.finished:
             # Revealing secrets mid-game stops it: the revealer's cards are open
             # to all now. An honest peer does this only on proof of cheating.
-            self.halted = f"seat {seat} stopped the game and revealed its secrets"
-            self.halted_at = len(self.log)
+            self._halt(f"seat {seat} stopped the game and revealed its secrets", None)
+            self.stopper = seat
 
     # ------------------------------------------------------- opening cards
 
@@ -476,6 +597,8 @@ class Table:
         """Apply what the log now allows: public reveals, our private peeks,
         and whatever forfeited seats owe (the fold does it for them)."""
         while self.engine is not None:
+            if self.pending_act is not None and self._play_pending():
+                continue
             need = self.engine.awaiting
             if isinstance(need, NeedReveal) and all(len(self._sharers(ref)) == self.n for ref in need.refs):
                 self.check_stored(need.refs)  # a false one halts the game (see receive)
@@ -516,6 +639,7 @@ class Table:
             make = shuffle_step if isinstance(need, NeedShuffle) else remask_step
             step = make(self.joint, secrets.seed, turn, DECK_NAMES[need.deck], need.epoch, inputs)
             self.derived_steps.append((need, step))
+            self.chains.setdefault((need.deck, need.epoch), _Chain(inputs)).proven.add(turn)  # computed here
             self._chain_step(turn, need.deck, need.epoch, turn, step.ciphertexts)
             return True
         for seat in sorted(self.forfeited):
@@ -572,7 +696,11 @@ class Table:
         if need is not None:
             built = self.chains.get((need.deck, need.epoch))
             what = "shuffle" if isinstance(need, NeedShuffle) else "remask"
-            out.append(Obligation(len(built.steps) if built else 0, what, f"{DECK_NAMES[need.deck]} epoch {need.epoch}"))
+            epoch = f"{DECK_NAMES[need.deck]} epoch {need.epoch}"
+            if not built or len(built.steps) < self.n:
+                out.append(Obligation(len(built.steps) if built else 0, what, epoch))
+            out += [Obligation(s, f"{what} proof", epoch) for s in range(len(built.steps) if built else 0)
+                    if built is not None and s not in built.proven]
         reveal = self.engine.awaiting if self.engine is not None else None
         for seat, refs in sorted(self.owed_shares().items()):
             public = set(reveal.refs) if isinstance(reveal, NeedReveal) else set()
@@ -600,6 +728,11 @@ class Table:
         owed: dict[int, set[CardRef]] = {}
         if self.engine is None:
             return owed
+        if self.pending_act is not None:
+            author = self.pending_act.seat
+            mine = {r for r in self.pending_act.cards if author not in self.shares.get(r, {})}
+            if mine:
+                owed[author] = mine
         need = self.engine.awaiting
         live = [s for s in range(self.n) if s not in self.forfeited]  # the fold computes the others' shares
         if isinstance(need, NeedReveal):

@@ -36,7 +36,7 @@ from p2p_ttr.engine.state import NeedRemask, NeedShuffle
 
 from .envelope import open_envelope
 from .errors import TableError
-from .messages import Act, Audit, Forfeit, Keys, Remask, Seating, Shares, Shuffle, message_from_wire
+from .messages import Audit, Forfeit, Keys, Remask, Seating, Shares, Shuffle, message_from_wire
 from .table import Table, deck_ref
 
 
@@ -105,9 +105,9 @@ def _verify(entries: list[bytes], secret: int | None) -> Verdict:
         record_entry += [index] * len(added)
     names = tuple(s.name for s in table.seats)
     if not findings and table.halted is not None:
-        findings.append(Finding(table.halted_at, None, "halted", f"the game was halted: {table.halted}"))
-    if not findings and not table.complete:
-        findings.append(Finding(None, None, "incomplete", _incomplete(table)))
+        findings.append(Finding(table.halted_at, table.culprit, "halted", f"the game was halted: {table.halted}"))
+    if not table.complete and not any(f.code not in ("halted",) for f in findings):
+        findings += _incomplete(table)
     if (findings and not (table.halted and table.complete)) or table.engine is None or table.game_id is None:
         return Verdict(len(entries), names, tuple(findings), None, None, table)
     for ref, card in sorted(table.engine.public.items()):
@@ -117,6 +117,10 @@ def _verify(entries: list[bytes], secret: int | None) -> Verdict:
     for d in report.deviations:
         entry = record_entry[d.record] if d.record is not None and d.record < len(record_entry) else None
         findings.append(Finding(entry, d.seat, "deck_audit", f"{d.kind}: {d.detail}"))
+    if table.stopper is not None and table.culprit is None and len(findings) == 1:
+        # The reveal that halted the game found nothing the audit can confirm.
+        findings = [Finding(table.halted_at, table.stopper, "halted_without_cause",
+                            f"seat {table.stopper} halted the game, but every shuffle, share and move checks out")]
     score = final_score(table.engine) if table.engine.over else None
     # The first deviation in log order leads (a false shuffle before the halt it caused).
     ordered = sorted(findings, key=lambda f: (f.entry is None, f.entry or 0, f.seat is None))
@@ -162,7 +166,7 @@ def _deck_records(before: NeedShuffle | NeedRemask | None, body: list[object]) -
         case Shuffle(step) | Remask(step):
             assert before is not None
             return _chain_records(before, step)
-        case Shares(shares) | Act(_, shares):
+        case Shares(shares):
             return list(shares)
         case Audit(seed, secret) | Forfeit(seed, secret):
             return [SecretReveal.of(secret, seed)]
@@ -192,10 +196,17 @@ def _blame(table: Table, raw: bytes, exc: Exception) -> int | None:
         return None
 
 
-def _incomplete(table: Table) -> str:
+def _incomplete(table: Table) -> list[Finding]:
+    """Why the log is not complete; a seat that withholds its reveal while
+    every other seat made its own is named."""
     if table.engine is None:
-        return "the log ends before the game started"
-    if not table.engine.over:
-        return f"the log ends during the game (turn {table.engine.turn})"
+        return [Finding(None, None, "incomplete", "the log ends before the game started")]
+    if not table.finished:
+        waiting = "; ".join(o.describe() for o in table.obligations()) or "nothing"
+        return [Finding(None, None, "incomplete",
+                        f"the log ends during the game (turn {table.engine.turn}; waiting for: {waiting})")]
     missing = [s for s in range(table.n) if s not in table.audits]
-    return f"the log ends before seats {missing} revealed their secrets"
+    if len(missing) < table.n:
+        return [Finding(None, s, "withheld_audit", f"seat {s} never revealed its secrets; every other seat did")
+                for s in missing]
+    return [Finding(None, None, "incomplete", f"the log ends before seats {missing} revealed their secrets")]

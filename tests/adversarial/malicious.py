@@ -166,7 +166,7 @@ def act_out_of_turn(m: Malicious) -> bytes | None:
     e = m.engine
     if e is None or m.table.finished or not actors(e) or m.seat in actors(e):
         return None
-    return m.send(Act(DrawBlind(m.seat), ()))
+    return m.send(Act(DrawBlind(m.seat)))
 
 
 @cheat("not_expected")
@@ -174,7 +174,7 @@ def act_for_another_seat(m: Malicious) -> bytes | None:
     """Sign, as ourselves, the move of the seat whose turn it is."""
     e = m.engine
     others = [a for a in actors(e) if a != m.seat] if e is not None and not m.table.finished else []
-    return m.send(Act(DrawBlind(others[0]), ())) if others else None
+    return m.send(Act(DrawBlind(others[0]))) if others else None
 
 
 @cheat("illegal_move")
@@ -226,7 +226,7 @@ def act_without_its_shares(m: Malicious) -> bytes | None:
     hand = e.players[m.seat].hand
     if route is None or len(hand) < route.length:
         return None
-    return m.send(Act(ClaimRoute(m.seat, route.id, tuple(hand[: route.length])), ()))
+    return m.send(Act(ClaimRoute(m.seat, route.id, tuple(hand[: route.length]))))
 
 
 # --- decryption shares --------------------------------------------------------
@@ -269,7 +269,7 @@ def unowed_share(m: Malicious) -> bytes | None:
 
 def _a_move(m: Malicious) -> list[Any] | None:
     e = m.engine
-    return Act(DrawBlind(m.seat), ()).to_wire() if e is not None and not m.table.finished else None
+    return Act(DrawBlind(m.seat)).to_wire() if e is not None and not m.table.finished else None
 
 
 @cheat("bad_signature")
@@ -279,7 +279,7 @@ def forged_signature(m: Malicious) -> bytes | None:
     if e is None or m.table.finished:
         return None
     victim = m.other_seat()
-    return m.seal(Act(DrawBlind(victim), ()).to_wire(), seat=victim)
+    return m.seal(Act(DrawBlind(victim)).to_wire(), seat=victim)
 
 
 @cheat("malformed")

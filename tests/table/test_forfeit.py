@@ -163,7 +163,7 @@ def test_a_forfeited_seat_cannot_sign_anything_more() -> None:
     table = folded(g.log, i + 1)
     env = open_envelope(g.log[i])
     bogus = seal(g.peers[2].identity, env.game_id, 2, env.seq + 1, table.head,
-                 Act(ClaimRoute(2, 0, ()), ()).to_wire()).raw
+                 Act(ClaimRoute(2, 0, ())).to_wire()).raw
     before = table.digest()
     with pytest.raises(NotExpected, match="forfeited"):
         table.receive(bogus)

@@ -58,14 +58,14 @@ def test_out_of_turn_action() -> None:
     table, g, _ = midgame()
     assert table.engine is not None
     idle = 1 - actors(table.engine)[0]
-    refused(table, as_seat(g, table, idle, Act(DrawBlind(idle), ()).to_wire()), "out_of_turn")
+    refused(table, as_seat(g, table, idle, Act(DrawBlind(idle)).to_wire()), "out_of_turn")
 
 
 def test_acting_for_someone_else() -> None:
     table, g, _ = midgame()
     assert table.engine is not None
     actor = actors(table.engine)[0]
-    refused(table, as_seat(g, table, 1 - actor, Act(DrawBlind(actor), ()).to_wire()), "not_expected")
+    refused(table, as_seat(g, table, 1 - actor, Act(DrawBlind(actor)).to_wire()), "not_expected")
 
 
 def test_illegal_move() -> None:
@@ -73,14 +73,14 @@ def test_illegal_move() -> None:
     assert table.engine is not None
     actor = actors(table.engine)[0]
     move = Pass(actor) if table.engine.draw_pile else DrawTickets(actor)
-    refused(table, as_seat(g, table, actor, Act(move, ()).to_wire()), "illegal_move")
+    refused(table, as_seat(g, table, actor, Act(move).to_wire()), "illegal_move")
 
 
 def test_bad_signature() -> None:
     table, g, _ = midgame()
     assert table.engine is not None
     actor = actors(table.engine)[0]
-    raw = as_seat(g, table, actor, Act(DrawBlind(actor), ()).to_wire())
+    raw = as_seat(g, table, actor, Act(DrawBlind(actor)).to_wire())
     env = open_envelope(raw)
     forged = pack([env.signed, bytes(64)])
     refused(table, forged, "bad_signature")
@@ -101,7 +101,7 @@ def test_unknown_head() -> None:
     assert table.engine is not None and table.game_id is not None
     actor = actors(table.engine)[0]
     raw = seal(g.peers[actor].identity, table.game_id, actor, table.last_seq[actor] + 1, b"\x07" * 32,
-               Act(DrawBlind(actor), ()).to_wire()).raw
+               Act(DrawBlind(actor)).to_wire()).raw
     refused(table, raw, "unknown_head")
 
 

@@ -47,7 +47,9 @@ class Trace:
                 self.event(mark)
         if not self._first_turn and any(o.what == "move" for o in table.obligations()):
             self._first_turn = True
-            self.event("first_turn")
+            # CPU seconds this process spent so far, interpreter start included:
+            # what one peer pays for the setup on its own machine.
+            self.event("first_turn", cpu=time.process_time())
         if self._draw is not None and _known(table, seat) > self._draw[1]:
             self.event("draw_known", seat=seat, latency=time.monotonic() - self._draw[0])
             self._draw = None

@@ -139,56 +139,69 @@ def g_pow(exponent: int) -> int:
     return generator_table().pow(exponent)
 
 
-def _window_for(bits: int) -> int:
-    """Sliding-window width minimising bits/(w+1) + 2^(w-1) products."""
-    return min(range(1, 8), key=lambda w: bits / (w + 1) + (1 << (w - 1)))
+def _fixed_window_for(bits: int) -> int:
+    """Window width minimising bits/w + 2^(w-1) products (fixed windows)."""
+    return min(range(1, 8), key=lambda w: bits / w + (1 << (w - 1)))
+
+
+def _odd_split(w: int) -> list[tuple[int, int]]:
+    """For each w-bit digit d > 0: (trailing zeros t, index of the odd power d >> t)."""
+    split = [(0, 0)]
+    for d in range(1, 1 << w):
+        t = (d & -d).bit_length() - 1
+        split.append((t, (d >> t) >> 1))
+    return split
+
+
+_ODD_SPLITS = [_odd_split(w) for w in range(8)]
 
 
 def multi_exp(terms: Sequence[tuple[int, int]]) -> int:
-    """``prod base_i^exponent_i`` as a canonical element (Straus, sliding windows).
+    """``prod base_i^exponent_i`` as a canonical element (Straus' method).
 
     Bases are encoded elements (or any residues mod P); exponents are >= 0.
+    Each exponent is cut into fixed w-bit digits, each digit written as an
+    odd number times a power of two, so only the odd powers of a base are
+    precomputed and a digit is one product at the right place of the shared
+    squaring chain. (Sliding windows would save ~15% of the products but cost
+    a Python step per bit; with many bases the interpreter is the bottleneck.)
     """
     backend = current_backend()
     p = backend.native(P)
     top = max((e.bit_length() for _, e in terms), default=0)
-    # events[j] lists (odd powers of a base, index) to multiply in after the
-    # squaring that brings the accumulator to bit j.
-    events: list[list[tuple[list[int], int]]] = [[] for _ in range(top)]
+    # events[j]: the odd powers to multiply in after the squaring that brings
+    # the accumulator to bit j.
+    events: list[list[int]] = [[] for _ in range(top)]
     for base, exponent in terms:
         if exponent == 0:
             continue
-        bits = format(exponent, "b")
-        n = len(bits)
-        w = _window_for(n)
+        w = _fixed_window_for(exponent.bit_length())
         b = backend.native(base)
         odd = [b]
         if w > 1:
             b2 = b * b % p
             for _ in range((1 << (w - 1)) - 1):
                 odd.append(odd[-1] * b2 % p)
-        i = 0  # index into the bit string, most significant first
-        while i < n:
-            if bits[i] == "0":
-                i += 1
-                continue
-            j = min(i + w, n) - 1
-            while bits[j] == "0":
-                j -= 1
-            value = int(bits[i : j + 1], 2)
-            events[n - 1 - j].append((odd, value >> 1))
-            i = j + 1
+        split, mask, k = _ODD_SPLITS[w], (1 << w) - 1, 0
+        while exponent:
+            digit = exponent & mask
+            if digit:
+                t, index = split[digit]
+                events[k + t].append(odd[index])
+            exponent >>= w
+            k += w
     acc = backend.native(1)
     started = False
     for position in range(top - 1, -1, -1):
         if started:
             acc = acc * acc % p
-        for odd, k in events[position]:
-            if started:
-                acc = acc * odd[k] % p
-            else:
-                acc = odd[k]
-                started = True
+            for value in events[position]:
+                acc = acc * value % p
+        elif events[position]:
+            first, *rest = events[position]
+            acc, started = first, True
+            for value in rest:
+                acc = acc * value % p
     return canonical(acc)
 
 

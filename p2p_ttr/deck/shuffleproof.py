@@ -63,7 +63,7 @@ dominate), checking ~70k; bench/deck.py measures both against the floor.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -399,6 +399,10 @@ def _add(terms: dict[int, int], base: int, exponent: int) -> None:
     terms[base] = terms.get(base, 0) + exponent
 
 
+ShuffleClaim = tuple[ChainStep, Sequence[Ciphertext], ShuffleProof]
+"""A step, its input, and the proof that the one is a shuffle of the other."""
+
+
 def verify_shuffle(
     joint: JointKey,
     step: ChainStep,
@@ -412,14 +416,53 @@ def verify_shuffle(
     ``source`` supplies the batch weights (default: the OS CSPRNG); they must
     be unpredictable to the prover.
     """
-    n = len(inputs)
-    seat = step.seat
+    verify_shuffles(joint, [(step, inputs, proof)], source)
+
+
+def verify_shuffles(joint: JointKey, claims: Sequence[ShuffleClaim], source: RandomSource | None = None) -> None:
+    """Check several proofs at once, typically every step of one chain: one
+    product of signed powers for all their equations, each with its own
+    random weight. Bases the proofs share are raised once: the generators
+    ``h_i``, and each step's output, which is the next step's input, so a
+    chain of n steps costs about 30% less than n separate checks. If the
+    batch fails, the proofs are checked one by one and the first false one
+    is raised (:class:`InvalidChainProof` naming its seat)."""
+    terms: dict[int, int] = {}
+    weights = iter(batch_weights(source, sum(proof.size + 5 for _, _, proof in claims)))
+    for step, inputs, proof in claims:
+        _shape(step, inputs, proof)
+        _add_equations(terms, joint, step, inputs, proof, weights)
+    if product_is_one(terms):
+        return
+    if len(claims) > 1:
+        for claim in claims:
+            verify_shuffles(joint, [claim], source)
+    step = claims[0][0]
+    raise InvalidChainProof(
+        f"seat {step.seat}: the proof of its shuffle of {step.deck} epoch {step.epoch} is false", seat=step.seat
+    )
+
+
+def _shape(step: ChainStep, inputs: Sequence[Ciphertext], proof: ShuffleProof) -> None:
+    seat, n = step.seat, len(inputs)
     if (proof.deck, proof.epoch, proof.seat) != (step.deck, step.epoch, step.seat):
         raise InvalidChainProof(
             f"seat {seat}: the proof is for {proof.deck} epoch {proof.epoch} seat {proof.seat}", seat=seat
         )
     if proof.size != n or len(step.ciphertexts) != n:
         raise InvalidChainProof(f"seat {seat}: the proof covers {proof.size} cards, the step {n}", seat=seat)
+
+
+def _add_equations(
+    terms: dict[int, int],
+    joint: JointKey,
+    step: ChainStep,
+    inputs: Sequence[Ciphertext],
+    proof: ShuffleProof,
+    weights: Iterator[int],
+) -> None:
+    """Add ``prod (lhs / rhs)^weight`` of the proof's N + 5 equations to ``terms``."""
+    n = len(inputs)
     statement = statement_digest(joint, "shuffle", step, inputs)
     hs = generators(n)
     u = _u_vector(statement, proof.commitments)
@@ -429,16 +472,14 @@ def verify_shuffle(
     product_u = 1
     for value in u:
         product_u = product_u * value % Q
-    # Weights: E1 gets 1; then E2, E3, E4a, E4b and one per chain link.
-    _, l2, l3, l4a, l4b, *mu = batch_weights(source, n + 5)
-    terms: dict[int, int] = {}
-    g_exponent = s1 + l2 * s2 + l3 * s3 - l4a * s4
+    l1, l2, l3, l4a, l4b = (next(weights) for _ in range(5))
+    g_exponent = l1 * s1 + l2 * s2 + l3 * s3 - l4a * s4
     # E1: G^s1 = t1 * (prod c_j / prod h_i)^c
-    _add(terms, t1, -1)
+    _add(terms, t1, -l1)
     for cj, uj in zip(proof.commitments, u):
-        _add(terms, cj, -c - l3 * c * uj)  # E1 and E3's c~ = prod c_j^u_j
+        _add(terms, cj, -l1 * c - l3 * c * uj)  # E1 and E3's c~ = prod c_j^u_j
     for hi, sp in zip(hs[1:], proof.s_prime):
-        _add(terms, hi, c + l3 * sp)  # E1 and E3
+        _add(terms, hi, l1 * c + l3 * sp)  # E1 and E3
     # E2: G^s2 = t2 * (C_N / h^(prod u))^c
     _add(terms, t2, -l2)
     _add(terms, proof.chain[-1], -l2 * c)
@@ -458,14 +499,10 @@ def verify_shuffle(
     # E5_i: G^s^_i C_(i-1)^s'_i = t^_i C_i^c
     previous = hs[0]
     for i in range(n):
-        weight = mu[i]
+        weight = next(weights)
         g_exponent += weight * proof.s_hat[i]
         _add(terms, previous, weight * proof.s_prime[i])
         _add(terms, proof.t_hat[i], -weight)
         _add(terms, proof.chain[i], -weight * c)
         previous = proof.chain[i]
     _add(terms, G, g_exponent)
-    if not product_is_one(terms):
-        raise InvalidChainProof(
-            f"seat {seat}: the proof of its shuffle of {step.deck} epoch {step.epoch} is false", seat=seat
-        )

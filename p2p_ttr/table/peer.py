@@ -156,7 +156,7 @@ class Peer:
         if not isinstance(need, (NeedShuffle, NeedRemask)):
             return None
         built = self.table.chains.get((need.deck, need.epoch))
-        if built is None or self.seat >= len(built.steps) or self.seat in built.proven:
+        if built is None or self.seat >= len(built.steps) or self.seat in built.proven or self.seat in built.proofs:
             return None
         joint, me = self.table.joint, self.table.me
         assert joint is not None and me is not None

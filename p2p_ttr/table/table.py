@@ -35,11 +35,11 @@ from p2p_ttr.deck import (
     verify_shares,
 )
 from p2p_ttr.deck.remaskproof import RemaskProof, verify_remask
-from p2p_ttr.deck.shuffleproof import ShuffleProof, verify_shuffle
+from p2p_ttr.deck.shuffleproof import ShuffleProof, verify_shuffles
 from p2p_ttr.deck import CardRef as DeckRef
 from p2p_ttr.deck.elgamal import decrypt_with_exponent, decrypt_with_shares
 from p2p_ttr.deck.encoding import CardCodec
-from p2p_ttr.deck.errors import DeckError
+from p2p_ttr.deck.errors import DeckError, InvalidChainProof
 from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.caretaker import caretaker_move
 from p2p_ttr.engine.cards import CardRef, Deck
@@ -125,6 +125,9 @@ class _Chain:
     inputs: tuple[Ciphertext, ...]
     steps: list[tuple[Ciphertext, ...]] = field(default_factory=list)
     proven: set[int] = field(default_factory=set)  # seats whose step is proven
+    # Proofs in the log not checked yet, with their entry: they are checked
+    # together once every step and proof is in (one batch for the chain).
+    proofs: dict[int, tuple[ShuffleProof | RemaskProof, int]] = field(default_factory=dict)
 
     @property
     def output(self) -> tuple[Ciphertext, ...]:
@@ -374,10 +377,29 @@ class Table:
         self._finish_chain(need, built)
 
     def _finish_chain(self, need: NeedShuffle | NeedRemask, built: _Chain) -> None:
-        """Tell the engine the epoch is done once every step is in and proven:
-        no card of it is dealt, shared or opened before."""
-        assert self.engine is not None
-        if len(built.steps) == self.n and len(built.proven) == self.n:
+        """Once every step and every proof is in: check the proofs (a false one
+        halts the game, naming its seat, at its own entry), then tell the
+        engine the epoch is done. No card of it is dealt, shared or opened
+        before."""
+        assert self.engine is not None and self.joint is not None
+        if len(built.steps) < self.n or len(built.proven) + len(built.proofs) < self.n:
+            return
+        pending, built.proofs = sorted(built.proofs.items()), {}
+        try:
+            if isinstance(need, NeedShuffle):
+                verify_shuffles(self.joint, [(self.chain_step(need, seat), built.step_input(seat), proof)
+                                             for seat, (proof, _) in pending if isinstance(proof, ShuffleProof)])
+            else:
+                for seat, (proof, _) in pending:
+                    assert isinstance(proof, RemaskProof)
+                    verify_remask(self.joint, self.chain_step(need, seat), built.step_input(seat), proof)
+        except InvalidChainProof as exc:
+            seat = exc.seat if exc.seat is not None else pending[0][0]
+            self._halt(f"seat {seat} sent a false proof of its step of {DECK_NAMES[need.deck]} epoch "
+                       f"{need.epoch} ({exc})", seat, at=dict(pending)[seat][1])
+            return
+        built.proven.update(seat for seat, _ in pending)
+        if len(built.proven) == self.n:
             done: Event = Shuffled(need.deck, need.epoch) if isinstance(need, NeedShuffle) else Remasked(need.deck, need.epoch)
             self.engine = apply(self.engine, done)
 
@@ -388,30 +410,21 @@ class Table:
         return kind(DECK_NAMES[need.deck], need.epoch, seat, built.steps[seat])
 
     def _chain_proof(self, seat: int, need: NeedShuffle | NeedRemask, proof: ShuffleProof | RemaskProof) -> None:
-        """Check seat's proof of its step. A false proof is accepted into the
-        log (it is signed evidence) and halts the game there, naming the seat."""
-        assert self.joint is not None
+        """Take seat's proof of its step, owed once the step is in. It is
+        checked with the chain's others when the last one comes (a false one
+        is accepted into the log, as signed evidence, and halts the game)."""
         built = self.chains.get((need.deck, need.epoch))
         if proof.seat != seat:
             raise Malformed("a proof names its author's seat")
-        if built is None or seat >= len(built.steps) or seat in built.proven:
+        if built is None or seat >= len(built.steps) or seat in built.proven or seat in built.proofs:
             raise NotExpected(f"seat {seat} owes no proof of {DECK_NAMES[need.deck]} epoch {need.epoch} now")
-        step, inputs = self.chain_step(need, seat), built.step_input(seat)
-        try:
-            if isinstance(proof, ShuffleProof):
-                verify_shuffle(self.joint, step, inputs, proof)
-            else:
-                verify_remask(self.joint, step, inputs, proof)
-        except DeckError as exc:
-            self._halt(f"seat {seat} sent a false proof of its step of {DECK_NAMES[need.deck]} epoch "
-                       f"{need.epoch} ({exc})", seat)
-            return
-        built.proven.add(seat)
+        built.proofs[seat] = (proof, len(self.log))  # this entry's index: it is appended next
         self._finish_chain(need, built)
 
-    def _halt(self, reason: str, culprit: int | None) -> None:
-        """Stop the game at the entry being applied (it is appended next)."""
-        self.halted, self.halted_at, self.culprit = reason, len(self.log), culprit
+    def _halt(self, reason: str, culprit: int | None, at: int | None = None) -> None:
+        """Stop the game; ``at``: the entry that proves it (default: the one
+        being applied, which is appended next)."""
+        self.halted, self.halted_at, self.culprit = reason, len(self.log) if at is None else at, culprit
 
     def _shares(self, seat: int, shares: tuple[DecryptionShare, ...], owed: set[CardRef],
                 public: set[CardRef]) -> None:
@@ -536,7 +549,7 @@ class Table:
         proven: its revealed seed proves the step, or shows it false (halt)."""
         need = self.chain_due()
         built = self.chains.get((need.deck, need.epoch)) if need is not None else None
-        if need is None or built is None or seat >= len(built.steps) or seat in built.proven:
+        if need is None or built is None or seat >= len(built.steps) or seat in built.proven or seat in built.proofs:
             return
         assert self.joint is not None
         make = shuffle_step if isinstance(need, NeedShuffle) else remask_step
@@ -700,10 +713,16 @@ class Table:
             if not built or len(built.steps) < self.n:
                 out.append(Obligation(len(built.steps) if built else 0, what, epoch))
             out += [Obligation(s, f"{what} proof", epoch) for s in range(len(built.steps) if built else 0)
-                    if built is not None and s not in built.proven]
+                    if built is not None and s not in built.proven and s not in built.proofs]
         reveal = self.engine.awaiting if self.engine is not None else None
         for seat, refs in sorted(self.owed_shares().items()):
             public = set(reveal.refs) if isinstance(reveal, NeedReveal) else set()
+            if self.pending_act is not None and seat == self.pending_act.seat:
+                playing = refs & set(self.pending_act.cards)
+                out.append(Obligation(seat, "shares", f"{len(playing)} of the cards its move plays"))
+                refs = refs - playing
+                if not refs:
+                    continue
             for_whom = sorted({self._holder(r) for r in refs if r not in public} - {None})  # type: ignore[type-var]
             parts = []
             if refs & public:
@@ -728,7 +747,7 @@ class Table:
         owed: dict[int, set[CardRef]] = {}
         if self.engine is None:
             return owed
-        if self.pending_act is not None:
+        if self.pending_act is not None and self.pending_act.seat not in self.forfeited:
             author = self.pending_act.seat
             mine = {r for r in self.pending_act.cards if author not in self.shares.get(r, {})}
             if mine:

@@ -101,7 +101,7 @@ def test_a_proof_is_valid_for_its_own_step_only(game_of: Callable[..., Game]) ->
                        dataclasses.replace(proof, deck="tickets"))
     with pytest.raises(InvalidChainProof):  # another seat
         verify_shuffle(game.joint, dataclasses.replace(step, seat=2), inputs, dataclasses.replace(proof, seat=2))
-    other_game = JointKey(b"another-game", game.joint.keys)
+    other_game = JointKey(b"another-game", game.joint.public_keys)
     with pytest.raises(InvalidChainProof):  # another game
         verify_shuffle(other_game, step, inputs, proof)
     # Another permutation: a step made with another seed, proven with our proof.

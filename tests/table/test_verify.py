@@ -12,11 +12,13 @@ from hypothesis import strategies as st
 
 from cli.main import main
 from p2p_ttr.bots.random_bot import RandomBot
-from p2p_ttr.deck import ShuffleStep
+from p2p_ttr.deck import Seed, ShuffleStep, shuffle_step
+from p2p_ttr.deck.shuffleproof import prove_shuffle
+from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
 from p2p_ttr.table.logfile import write_log
-from p2p_ttr.table.messages import Remask, Shuffle
+from p2p_ttr.table.messages import ProveRemask, ProveShuffle, Remask, Shuffle
 from p2p_ttr.table.peer import Peer
 from p2p_ttr.table.verify import verify_entries
 
@@ -113,19 +115,33 @@ def test_no_single_byte_change_verifies(data: st.DataObject) -> None:
     assert not verify_entries(entries).fair
 
 
-class StackingShuffler(Peer):
-    """Seat 1 applies a permutation of its choosing to the train deck instead
-    of the one its committed seed dictates: stacking the deck. The output is a
-    perfectly good deck, so nobody can tell during the game."""
+OTHER_SEED = Seed(b"\x42" * 32)
+
+
+class UncommittedShuffler(Peer):
+    """Seat 1 shuffles the train deck, and proves it, with a seed other than the
+    one it committed to. The step is a true shuffle with a true proof, so play
+    accepts it (and one honest seat's permutation keeps the order unknown to
+    it); only the audit, which re-runs every step from the committed seed,
+    can tell."""
 
     def _chain_step(self, engine: GameState) -> Shuffle | Remask | None:
         step = super()._chain_step(engine)
         if isinstance(step, Shuffle) and step.step.deck == "train" and step.step.epoch == 0:
-            cts = list(step.step.ciphertexts)
-            cts[0], cts[1] = cts[1], cts[0]
             s = step.step
-            return Shuffle(ShuffleStep(s.deck, s.epoch, s.seat, tuple(cts)))
+            assert self.table.joint is not None
+            inputs = self.table.chains[(Deck.TRAIN, 0)].step_input(self.seat)
+            return Shuffle(shuffle_step(self.table.joint, OTHER_SEED, s.seat, s.deck, s.epoch, inputs))
         return step
+
+    def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | None:
+        proof = super()._chain_proof(engine)
+        if isinstance(proof, ProveShuffle) and proof.proof.deck == "train" and proof.proof.epoch == 0:
+            assert self.table.joint is not None
+            built = self.table.chains[(Deck.TRAIN, 0)]
+            step = ShuffleStep("train", 0, self.seat, built.steps[self.seat])
+            return ProveShuffle(prove_shuffle(self.table.joint, OTHER_SEED, step, built.step_input(self.seat)))
+        return proof
 
 
 class DuplicatingShuffler(Peer):
@@ -141,17 +157,19 @@ class DuplicatingShuffler(Peer):
         return step
 
 
-def _train_shuffle_entry(game: CryptoGame, seat: int) -> int:
+def _train_shuffle_entry(game: CryptoGame, seat: int, kind: str = "shuffle") -> int:
     from p2p_ttr.table.envelope import open_envelope
 
     return next(
         i for i, raw in enumerate(game.log)
-        if open_envelope(raw).kind == "shuffle" and open_envelope(raw).seat == seat
+        if open_envelope(raw).kind == kind and open_envelope(raw).seat == seat
     )
 
 
-def test_a_stacked_deck_is_caught_and_blamed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    game = play_crypto_game(22, [RandomBot(22 + p) for p in range(3)], NAMES, peer_types=[Peer, StackingShuffler])
+def test_a_shuffle_not_from_the_committed_seed_is_caught_and_blamed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = play_crypto_game(22, [RandomBot(22 + p) for p in range(3)], NAMES, peer_types=[Peer, UncommittedShuffler])
     assert all(p.table.complete and p.table.halted is None for p in game.peers)  # unnoticed in play
     code, report = verify_json(log_file(tmp_path, game), capsys)
     assert code == 1 and report["fair"] is False
@@ -164,9 +182,16 @@ def test_a_duplicated_card_halts_the_game_and_the_audit_names_the_cheat(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = play_crypto_game(23, [RandomBot(23 + p) for p in range(3)], NAMES, peer_types=[Peer, DuplicatingShuffler])
-    halted = {p.table.halted for p in game.peers}
-    assert len(halted) == 1 and None not in halted  # every replica stopped at the same entry
+    halted = {(p.table.halted, p.table.halted_at, p.table.culprit) for p in game.peers}
+    proof_entry = _train_shuffle_entry(game, 1, "shuffle_proof")
+    # Every replica stopped, naming seat 1 at its proof, before the deal.
+    assert halted == {(game.peers[0].table.halted, proof_entry, 1)}
+    assert all(p.table.engine is not None and not any(ps.hand for ps in p.table.engine.players) for p in game.peers)
     assert all(p.table.complete for p in game.peers)  # every seat revealed its secrets
     code, report = verify_json(log_file(tmp_path, game), capsys)
     assert code == 1
+    # The false step leads (the deck audit re-runs it from the seed), then the halt at its proof.
     assert report["blame"] == {"entry": _train_shuffle_entry(game, 1), "seat": 1}
+    findings = report["findings"]
+    assert isinstance(findings, list)
+    assert {(f["entry"], f["seat"], f["code"]) for f in findings} >= {(proof_entry, 1, "halted")}

@@ -27,6 +27,10 @@ Protocol flow for a game ``game_id`` with seats ``0..n-1``:
    ``RemaskCreation(deck, new_epoch, refs)`` and each seat in turn publishes
    ``remask_step(...)`` (re-randomised, same order), so the shares already
    published for the old ciphertexts open nothing.
+   Every step comes with its proof, ``prove_shuffle`` / ``prove_remask``
+   (made from the seed; the next seat need not wait for it), and everyone
+   checks every proof (``verify_shuffles`` batches a chain's) before any
+   card of the epoch is used.
 7. After the game each seat publishes ``SecretReveal.of(secret, seed)``;
    ``audit(Transcript(game_id, records))`` re-executes everything and names
    the seat behind every deviation.
@@ -59,6 +63,7 @@ from .errors import (
     CommitmentMismatch,
     DeckError,
     DeckUsageError,
+    InvalidChainProof,
     InvalidElement,
     InvalidInput,
     InvalidKeyProof,
@@ -70,6 +75,7 @@ from .errors import (
 from .group import G, P, Q, check_element, element_from_residue
 from .keys import JointKey, KeyAnnouncement, SecretKey, announce_key
 from .remask import RemaskCreation, RemaskStep, remask_step
+from .remaskproof import RemaskProof, prove_remask, verify_remask
 from .shares import (
     DecryptionShare,
     make_share,
@@ -81,6 +87,7 @@ from .shares import (
     verify_shares,
 )
 from .shuffle import Masks, ShuffleStep, shuffle_masks, shuffle_permutation, shuffle_step
+from .shuffleproof import ShuffleProof, prove_shuffle, verify_shuffle, verify_shuffles
 from .transcript import CardOpening, Record, SecretReveal, Transcript, record_from_wire, record_to_wire
 
 __all__ = [
@@ -98,6 +105,7 @@ __all__ = [
     "DecryptionShare",
     "Deviation",
     "G",
+    "InvalidChainProof",
     "InvalidElement",
     "InvalidInput",
     "InvalidKeyProof",
@@ -112,6 +120,7 @@ __all__ = [
     "RandomSource",
     "Record",
     "RemaskCreation",
+    "RemaskProof",
     "RemaskStep",
     "RevealCheck",
     "SecretKey",
@@ -120,6 +129,7 @@ __all__ = [
     "SeedCommitment",
     "ShareCheck",
     "ShuffleCheck",
+    "ShuffleProof",
     "ShuffleStep",
     "Transcript",
     "UnknownCard",
@@ -142,6 +152,8 @@ __all__ = [
     "open_private",
     "open_public",
     "own_share",
+    "prove_remask",
+    "prove_shuffle",
     "record_from_wire",
     "record_to_wire",
     "remask_step",
@@ -150,6 +162,9 @@ __all__ = [
     "shuffle_step",
     "shuffle_masks",
     "Masks",
+    "verify_remask",
     "verify_share",
     "verify_shares",
+    "verify_shuffle",
+    "verify_shuffles",
 ]

@@ -18,8 +18,8 @@ from p2p_ttr.table.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES
 from p2p_ttr.table.logfile import MAX_ENTRIES
 from p2p_ttr.table.messages import MAX_NAME
 
-NET_VERSION = 1
-NONCE_BYTES = 16
+NET_VERSION = 2  # 2: a challenge per connection, and the hello names the challenge it answers
+CHALLENGE_BYTES = 32
 MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
 MAX_REASON = 400
 _LIMITS = dict(
@@ -61,14 +61,15 @@ _GAME_ID: Check = lambda v: v is None or _bin(GAME_ID_BYTES)(v)
 # What a peer sends to the host.
 TO_HOST: dict[str, tuple[Check, ...]] = {
     "hi": (_int(0, 2**16),),  # [version]: please send a challenge
-    "hello": (_int(0, 2**16), _str(MAX_NAME), _bin(PUBLIC_KEY_BYTES), _bin(SIGNATURE_BYTES)),
+    # version, name, identity key, the challenge it answers, signature
+    "hello": (_int(0, 2**16), _str(MAX_NAME), _bin(PUBLIC_KEY_BYTES), _bin(CHALLENGE_BYTES), _bin(SIGNATURE_BYTES)),
     "env": (_ENVELOPE,),  # a signed envelope to sequence
     "sync": (_INDEX,),  # send me every entry from this index on
     "ping": (_INDEX,),  # heartbeat, with how many entries I have
 }
 # What the host sends to a peer.
 TO_PEER: dict[str, tuple[Check, ...]] = {
-    "challenge": (_int(0, 2**16), _bin(PUBLIC_KEY_BYTES), _bin(NONCE_BYTES)),
+    "challenge": (_int(0, 2**16), _bin(PUBLIC_KEY_BYTES), _bin(CHALLENGE_BYTES)),  # fresh per connection
     "welcome": (_int(-1, MAX_SEATS - 1), _GAME_ID, _INDEX, _names),  # seat (-1: lobby), game, log length, names
     "lobby": (_names, _int(0, MAX_SEATS)),  # who is in, how many the host waits for (0: until it says)
     "refused": (_str(64), _str(MAX_REASON)),  # code, reason

@@ -4,6 +4,11 @@ Peers send signed envelopes; the host folds each into its own table. An
 accepted entry gets the next index, is made durable, signed (seqsig.py) and
 relayed to every seat; a refused one goes back to its author with the reason.
 The host cannot forge or hide anything: peers check every entry themselves.
+
+Peers are known by connection (the routing id the ROUTER gives each one): a
+connection is admitted, as a seat or a lobby member, by a hello that answers
+the challenge issued to that very connection (lobby.py); any frame from a
+connection not admitted is answered with its challenge.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from . import frames
 from .console import Console, Forfeit
 from .frames import NET_VERSION, FrameError, clip, encode
 from .liveness import HEARTBEAT_S, Progress, watch
-from .lobby import COLOURS, Lobby, Refusal, routing_id
+from .lobby import COLOURS, Challenges, Lobby, Refusal
 from .player import SeatPlayer
 from .seqsig import entry_hash, prev_head, sign_entry
 from .store import DataDir, GameStore, StoreError
@@ -66,9 +71,10 @@ class Host:
         self.console = console
         self.on_port = on_port
         self.identity: Identity = options.data.identity()
-        self.nonce = os.urandom(frames.NONCE_BYTES)
+        self.challenges = Challenges()  # the challenge outstanding on each connection not yet admitted
         self.lobby = Lobby(options.name, self.identity.public, options.players or MAX_SEATS)
-        self.known: dict[bytes, int] = {}  # routing id -> seat (-1 in the lobby), hello'd in this run
+        self.known: dict[bytes, int] = {}  # admitted connection -> seat (-1 in the lobby), in this run
+        self.conn: dict[bytes, bytes] = {}  # identity key -> its admitted connection (the latest)
         self.peer_len: dict[int, int] = {}
         self.table: Table | None = None
         self.store: GameStore | None = None
@@ -118,8 +124,9 @@ class Host:
         self.sequence(opener.open_game(tuple(members), game_id), None)
         self.relay()
         for seat, member in enumerate(members):  # lobby members (-1) now have their seats
-            if routing_id(member.identity) in self.known:
-                self.known[routing_id(member.identity)] = seat
+            rid = self.conn.get(member.identity)
+            if rid is not None and rid in self.known:
+                self.known[rid] = seat
         seats = ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(self.names))
         self.console.say(f"game {game_id.hex()} started: {seats}")
 
@@ -149,7 +156,7 @@ class Host:
         store.append(raw)
         self.trace.folded(table, 0)
         frame = encode("entry", index, raw, sig)
-        self._relay.extend([routing_id(seat.identity), frame] for seat in table.seats[1:])
+        self._relay.extend([rid, frame] for rid in self.seat_connections())
         return True
 
     def relay(self) -> None:
@@ -160,6 +167,12 @@ class Host:
             for parts in self._relay:
                 self.sock.send_multipart(parts)
             self._relay.clear()
+
+    def seat_connections(self) -> list[bytes]:
+        """The connection of each seat but ours that has one in this run."""
+        assert self.table is not None
+        rids = (self.conn.get(seat.identity) for seat in self.table.seats[1:])
+        return [rid for rid in rids if rid is not None]
 
     def _who(self, seat: int) -> str:
         names = self.names
@@ -181,12 +194,17 @@ class Host:
             self.console.say(f"dropped a bad frame: {exc}")
             return
         if kind == "hi":
-            self.send(rid, "challenge", NET_VERSION, self.identity.public, self.nonce)
+            if f[0] != NET_VERSION:  # told in a frame every version reads: a challenge's shape may differ
+                self.send(rid, "refused", "version", f"this host speaks LAN protocol {NET_VERSION}, "
+                                                     f"you speak {f[0]}: update ttr")
+            elif rid not in self.known:
+                self.challenge(rid)
         elif kind == "hello":
-            self.hello(rid, f[0], f[1], f[2], f[3])
+            self.hello(rid, f[0], f[1], f[2], f[3], f[4])
         elif rid not in self.known:
-            # A peer from before a restart: make it say hello again.
-            self.send(rid, "challenge", NET_VERSION, self.identity.public, self.nonce)
+            # A new connection (a peer from before a restart of either side):
+            # it must say hello on this connection.
+            self.challenge(rid)
         elif kind == "env":
             self.envelope(rid, f[0])
         elif kind == "sync":
@@ -196,28 +214,47 @@ class Host:
             if seat >= 0:
                 self.peer_len[seat] = f[0]
 
-    def hello(self, rid: bytes, version: int, name: str, public: bytes, sig: bytes) -> None:
-        if rid != routing_id(public):
-            self.send(rid, "refused", "bad_hello", "your connection id does not match your key")
+    def challenge(self, rid: bytes) -> None:
+        """Send a connection not admitted its challenge (the same until a hello uses it)."""
+        self.send(rid, "challenge", NET_VERSION, self.identity.public, self.challenges.issue(rid))
+
+    def admit(self, rid: bytes, public: bytes, seat: int) -> None:
+        """``rid`` is now ``public``'s connection; an earlier one of that key no longer is."""
+        old = self.conn.get(public)
+        if old is not None and old != rid:
+            self.known.pop(old, None)
+        self.conn[public] = rid
+        self.known[rid] = seat
+
+    def hello(self, rid: bytes, version: int, name: str, public: bytes, challenge: bytes, sig: bytes) -> None:
+        if rid in self.known:
+            self.console.say("dropped a second hello on an admitted connection")
+            return
+        if not self.challenges.take(rid, challenge):
+            # Not the challenge this connection was sent (a hello recorded on
+            # another connection, or one sent before a restart): it admits
+            # nobody; the connection gets its own challenge to answer.
+            self.console.say("dropped a hello that does not answer its connection's challenge")
+            self.challenge(rid)
             return
         try:
             if self.table is not None:
                 seat = next((s for s, seat in enumerate(self.table.seats) if seat.identity == public), None)
                 probe = Lobby(self.o.name, self.identity.public, MAX_SEATS + 1)
-                probe.join(version, name, public, self.nonce, sig)  # version and signature checks
+                probe.join(version, name, public, challenge, sig)  # version and signature checks
                 if seat is None or seat == 0:
                     raise Refusal("started", "the game has already started")
-                self.known[rid] = seat
+                self.admit(rid, public, seat)
                 log_len = len(self.table.log)
                 self.send(rid, "welcome", seat, self.table.game_id, log_len, list(self.names))
                 self.console.say(f"{self.names[seat]} is back")
                 return
-            new = self.lobby.join(version, name, public, self.nonce, sig)
+            new = self.lobby.join(version, name, public, challenge, sig)
         except Refusal as refusal:
             self.console.say(f"refused {name!r}: {refusal.reason}")
             self.send(rid, "refused", refusal.code, clip(refusal.reason))
             return
-        self.known[rid] = -1
+        self.admit(rid, public, -1)
         self.send(rid, "welcome", -1, None, 0, self.lobby.names)
         if new:
             wanted = self.o.players

@@ -1,37 +1,78 @@
 """The lobby: signed hellos, and who gets a seat.
 
-A joiner proves it holds its identity key by signing the host's challenge
-nonce (fresh for each run of the host) with its hello fields:
+Every connection to the host is challenged on its own: the host draws a
+fresh random challenge for it (``CHALLENGE_BYTES`` from the OS), and a joiner
+proves it holds its identity key by signing that challenge with its hello
+fields:
 
-    hello signature = Ed25519 over msgpack ["p2p_ttr/hello/v1", version, name, public key, nonce]
+    hello signature = Ed25519 over
+        msgpack ["p2p_ttr/hello/v2", version, host public key, challenge, name, public key]
+
+A challenge answers one hello on the connection it was sent on, once: a hello
+recorded on one connection (or an earlier one) admits nobody on another.
+``Challenges`` keeps the outstanding ones. Which connection a frame came on
+is its ZeroMQ routing id, which the host's ROUTER socket assigns to each new
+connection (peers set none, and the ROUTER ignores a connection that claims
+an id in use: transport.py).
 
 Seats are given in join order; the host is seat 0.
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 
 from p2p_ttr.table.envelope import MAX_SEATS, pack
 from p2p_ttr.table.identity import Identity, signature_valid
 from p2p_ttr.table.messages import valid_name
 
-from .frames import NET_VERSION
+from .frames import CHALLENGE_BYTES, NET_VERSION
 
 COLOURS = ("red", "blue", "green", "yellow", "black")
+HELLO_TAG = "p2p_ttr/hello/v2"  # the signature's purpose: nothing else an identity signs starts so
+MAX_OPEN_CHALLENGES = 1024  # connections challenged and not yet admitted; the oldest is forgotten first
 
 
-def routing_id(public: bytes) -> bytes:
-    """A peer's ZeroMQ routing id: stable across restarts of either side."""
-    return b"p" + public
+def hello_statement(version: int, host_public: bytes, challenge: bytes, name: str, public: bytes) -> bytes:
+    return pack([HELLO_TAG, version, host_public, challenge, name, public])
 
 
-def hello_statement(version: int, name: str, public: bytes, nonce: bytes) -> bytes:
-    return pack(["p2p_ttr/hello/v1", version, name, public, nonce])
+def sign_hello(identity: Identity, name: str, host_public: bytes, challenge: bytes) -> bytes:
+    return identity.sign(hello_statement(NET_VERSION, host_public, challenge, name, identity.public))
 
 
-def sign_hello(identity: Identity, name: str, nonce: bytes) -> bytes:
-    return identity.sign(hello_statement(NET_VERSION, name, identity.public, nonce))
+class Challenges:
+    """The challenge outstanding on each connection not yet admitted.
+
+    ``issue`` gives a connection its challenge (the same one until it is
+    used); ``take`` uses it up if a hello answers exactly it. A connection
+    whose challenge was used gets a new one only if it asks again."""
+
+    def __init__(self, limit: int = MAX_OPEN_CHALLENGES) -> None:
+        self.limit = limit
+        self._open: dict[bytes, bytes] = {}  # connection -> its challenge, oldest first
+
+    def issue(self, conn: bytes) -> bytes:
+        challenge = self._open.get(conn)
+        if challenge is None:
+            while len(self._open) >= self.limit:
+                del self._open[next(iter(self._open))]
+            challenge = self._open[conn] = secrets.token_bytes(CHALLENGE_BYTES)
+        return challenge
+
+    def take(self, conn: bytes, challenge: bytes) -> bool:
+        """Whether ``challenge`` is the one outstanding on ``conn``; if so it is used up."""
+        if conn in self._open and secrets.compare_digest(self._open[conn], challenge):
+            del self._open[conn]
+            return True
+        return False
+
+    def forget(self, conn: bytes) -> None:
+        self._open.pop(conn, None)
+
+    def __len__(self) -> int:
+        return len(self._open)
 
 
 @dataclass
@@ -51,11 +92,13 @@ class Lobby:
     def names(self) -> list[str]:
         return [self.host_name] + [name for name, _ in self.members]
 
-    def join(self, version: int, name: str, public: bytes, nonce: bytes, sig: bytes) -> bool:
-        """Admit a joiner (True if new, False if already in), or raise Refusal."""
+    def join(self, version: int, name: str, public: bytes, challenge: bytes, sig: bytes) -> bool:
+        """Admit a joiner (True if new, False if already in), or raise Refusal.
+        ``challenge`` is the one the host issued to the joiner's connection
+        (the host checks that first: ``Challenges.take``)."""
         if version != NET_VERSION:
             raise Refusal("version", f"this host speaks LAN protocol {NET_VERSION}, you speak {version}: update ttr")
-        if not signature_valid(public, sig, hello_statement(version, name, public, nonce)):
+        if not signature_valid(public, sig, hello_statement(version, self.host_public, challenge, name, public)):
             raise Refusal("bad_hello", "your hello is not signed by your identity key")
         if not valid_name(name):
             raise Refusal("bad_name", "a name is 1-24 printable characters")

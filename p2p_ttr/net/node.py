@@ -27,7 +27,7 @@ from . import frames
 from .console import Console, Forfeit
 from .frames import NET_VERSION, FrameError, encode
 from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, watch
-from .lobby import COLOURS, routing_id, sign_hello
+from .lobby import COLOURS, sign_hello
 from .player import SeatPlayer
 from .seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head
 from .store import DataDir, GameStore, StoreError
@@ -60,9 +60,8 @@ class Node:
         self.decide = decide
         self.console = console
         self.identity: Identity = options.data.identity()
-        self.rid = routing_id(self.identity.public)
         self.host_public: bytes | None = None
-        self.nonce: bytes | None = None
+        self.challenge: bytes | None = None  # the last challenge we answered (one per connection)
         self.welcomed = False
         self.host_len = 0
         self.table: Table | None = None
@@ -208,15 +207,15 @@ class Node:
             return
         self.heard = time.monotonic()
         if kind == "challenge":
-            version, public, nonce = f
+            version, public, challenge = f
             if version != NET_VERSION:
                 raise NodeExit(1, f"the host speaks LAN protocol {version}, we speak {NET_VERSION}: update ttr")
             if self.table is not None and self.table.seats and public != self.table.seats[0].identity:
                 raise NodeExit(1, "a different host answers at this address")
-            if nonce != self.nonce:
-                self.nonce, self.host_public, self.welcomed = nonce, public, False
-                self.send("hello", NET_VERSION, self.o.name, self.identity.public,
-                          sign_hello(self.identity, self.o.name, nonce))
+            if challenge != self.challenge:  # a new connection's: answer it once (a repeat is the same one)
+                self.challenge, self.host_public, self.welcomed = challenge, public, False
+                self.send("hello", NET_VERSION, self.o.name, self.identity.public, challenge,
+                          sign_hello(self.identity, self.o.name, public, challenge))
         elif kind == "refused":
             raise NodeExit(1, f"the host refused us: {f[1]}")
         elif kind == "welcome":
@@ -316,7 +315,7 @@ class Node:
             return 1
         context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
         try:
-            self.sock = dealer(context, self.rid, self.o.host, self.o.port)
+            self.sock = dealer(context, self.o.host, self.o.port)
             return self._loop(on_line, read_line, tick)
         except NodeExit as exc:
             self.console.say(str(exc))
@@ -358,7 +357,7 @@ class Node:
             now = time.monotonic()
             if now >= next_beat:
                 next_beat = now + HEARTBEAT_S
-                if self.nonce is None or not self.welcomed:
+                if self.challenge is None or not self.welcomed:
                     self.send("hi", NET_VERSION)
                 else:
                     self.send("ping", len(self.table.log) if self.table else 0)

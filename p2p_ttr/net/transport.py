@@ -15,7 +15,10 @@ class TransportError(Exception):
 
 def router(context: zmq.Context[zmq.Socket[bytes]], bind: str, port: int) -> zmq.Socket[bytes]:
     sock = context.socket(zmq.ROUTER)
-    sock.setsockopt(zmq.ROUTER_HANDOVER, 1)  # a restarted peer takes its routing id back
+    # Each connection gets its own routing id from ZeroMQ (peers set none), and
+    # no connection may take over one in use: the host's lobby binds a hello,
+    # and so a seat, to the connection it came on.
+    sock.setsockopt(zmq.ROUTER_HANDOVER, 0)
     sock.setsockopt(zmq.LINGER, 2000)
     sock.setsockopt(zmq.SNDHWM, 100_000)
     sock.setsockopt(zmq.RCVHWM, 100_000)
@@ -36,9 +39,10 @@ def bound_port(sock: zmq.Socket[bytes]) -> int:
     return int(text.rsplit(":", 1)[1])
 
 
-def dealer(context: zmq.Context[zmq.Socket[bytes]], ident: bytes, host: str, port: int) -> zmq.Socket[bytes]:
+def dealer(context: zmq.Context[zmq.Socket[bytes]], host: str, port: int) -> zmq.Socket[bytes]:
+    """A joiner's socket. It sets no routing id: the host's ROUTER gives each
+    connection (and each reconnection) a new one, and challenges it anew."""
     sock = context.socket(zmq.DEALER)
-    sock.setsockopt(zmq.ROUTING_ID, ident)
     sock.setsockopt(zmq.LINGER, 2000)
     sock.setsockopt(zmq.SNDHWM, 100_000)
     sock.setsockopt(zmq.RCVHWM, 100_000)

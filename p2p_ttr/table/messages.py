@@ -23,9 +23,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeGuard
 
-from p2p_ttr.deck import DecryptionShare, KeyAnnouncement, RemaskStep, SecretKey, Seed, SeedCommitment, ShuffleStep
-from p2p_ttr.deck.remaskproof import RemaskProof
-from p2p_ttr.deck.shuffleproof import ShuffleProof
+from p2p_ttr.deck import (
+    DecryptionShare,
+    KeyAnnouncement,
+    RemaskProof,
+    RemaskStep,
+    SecretKey,
+    Seed,
+    SeedCommitment,
+    ShuffleProof,
+    ShuffleStep,
+)
 from p2p_ttr.deck.errors import DeckError
 from p2p_ttr.deck.wire import expect_bytes, expect_list
 from p2p_ttr.engine.errors import EngineError

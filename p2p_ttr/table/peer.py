@@ -19,12 +19,12 @@ from p2p_ttr.deck import (
     announce_key,
     commit_seed,
     make_share,
+    prove_remask,
+    prove_shuffle,
     remask_step,
     shuffle_masks,
     shuffle_step,
 )
-from p2p_ttr.deck.remaskproof import prove_remask
-from p2p_ttr.deck.shuffleproof import prove_shuffle
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.rules import actors
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedShuffle

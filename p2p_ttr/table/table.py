@@ -33,13 +33,16 @@ from p2p_ttr.deck import (
     remask_step,
     shuffle_step,
     verify_shares,
+    InvalidChainProof,
+    RemaskProof,
+    ShuffleProof,
+    verify_remask,
+    verify_shuffles,
 )
-from p2p_ttr.deck.remaskproof import RemaskProof, verify_remask
-from p2p_ttr.deck.shuffleproof import ShuffleProof, verify_shuffles
 from p2p_ttr.deck import CardRef as DeckRef
 from p2p_ttr.deck.elgamal import decrypt_with_exponent, decrypt_with_shares
 from p2p_ttr.deck.encoding import CardCodec
-from p2p_ttr.deck.errors import DeckError, InvalidChainProof
+from p2p_ttr.deck.errors import DeckError
 from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.caretaker import caretaker_move
 from p2p_ttr.engine.cards import CardRef, Deck
@@ -420,6 +423,26 @@ class Table:
             raise NotExpected(f"seat {seat} owes no proof of {DECK_NAMES[need.deck]} epoch {need.epoch} now")
         built.proofs[seat] = (proof, len(self.log))  # this entry's index: it is appended next
         self._finish_chain(need, built)
+
+    def false_pending_proof(self) -> tuple[int, int, str] | None:
+        """(seat, entry, reason) of the first false proof among those the chain
+        being built holds unchecked, if any: for an audit of a log that ends
+        while a seat withholds the chain's last proof."""
+        need = self.chain_due()
+        built = self.chains.get((need.deck, need.epoch)) if need is not None else None
+        if need is None or built is None:
+            return None
+        assert self.joint is not None
+        for seat, (proof, entry) in sorted(built.proofs.items()):
+            step, inputs = self.chain_step(need, seat), built.step_input(seat)
+            try:
+                if isinstance(proof, ShuffleProof):
+                    verify_shuffles(self.joint, [(step, inputs, proof)])
+                else:
+                    verify_remask(self.joint, step, inputs, proof)
+            except InvalidChainProof as exc:
+                return seat, entry, str(exc)
+        return None
 
     def _halt(self, reason: str, culprit: int | None, at: int | None = None) -> None:
         """Stop the game; ``at``: the entry that proves it (default: the one

@@ -203,8 +203,13 @@ def _incomplete(table: Table) -> list[Finding]:
         return [Finding(None, None, "incomplete", "the log ends before the game started")]
     if not table.finished:
         waiting = "; ".join(o.describe() for o in table.obligations()) or "nothing"
-        return [Finding(None, None, "incomplete",
-                        f"the log ends during the game (turn {table.engine.turn}; waiting for: {waiting})")]
+        stalled = [Finding(None, None, "incomplete",
+                           f"the log ends during the game (turn {table.engine.turn}; waiting for: {waiting})")]
+        false = table.false_pending_proof()  # checked in play only with the chain's last proof
+        if false is not None:
+            seat, entry, reason = false
+            stalled.insert(0, Finding(entry, seat, "bad_proof", f"a false proof of a chain step: {reason}"))
+        return stalled
     missing = [s for s in range(table.n) if s not in table.audits]
     if len(missing) < table.n:
         return [Finding(None, s, "withheld_audit", f"seat {s} never revealed its secrets; every other seat did")

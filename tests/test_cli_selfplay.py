@@ -88,3 +88,88 @@ def test_crypto_selfplay_writes_a_log_that_verifies(tmp_path: object, capsys: py
 def test_log_needs_crypto(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "--log", "x.log"]) == 2
     assert "--log needs --crypto" in capsys.readouterr().err
+
+
+# ------------------------------------------------- where --crypto's secrets come from
+
+
+def _crypto_run(args: list[str], log: object, capsys: pytest.CaptureFixture[str]) -> tuple[str, dict[str, object]]:
+    assert main(["selfplay", "--crypto", "--players", "2", "--bot-level", "random", "--json", "--log", str(log),
+                 *args]) == 0
+    out = capsys.readouterr().out
+    return out, json.loads(out.strip().splitlines()[-1])
+
+
+def _secrets_in(log: object) -> tuple[bytes, set[bytes]]:
+    """The game id of a crypto log, and every secret the log shows or is made
+    from: each seat's identity key and deck key, seed commitment, and the
+    seed and secret exponent it revealed at the end."""
+    from pathlib import Path
+
+    from p2p_ttr.table.envelope import open_envelope
+    from p2p_ttr.table.logfile import read_log
+    from p2p_ttr.table.messages import Audit, Keys, Seating, message_from_wire
+
+    game_id, entries = read_log(Path(str(log)))
+    found: set[bytes] = set()
+    for raw in entries:
+        match message_from_wire(open_envelope(raw).body):
+            case Seating(seats):
+                found |= {seat.identity for seat in seats}
+            case Keys(key, commitment):
+                found |= {key.public_key.to_bytes(256, "big"), commitment.digest}
+            case Audit(seed, secret):
+                found |= {seed.to_wire(), secret.x.to_bytes(32, "big")}
+    assert len(found) == 2 * 5  # two seats, five each, all different
+    return game_id, found
+
+
+def test_crypto_selfplay_without_a_seed_takes_every_secret_from_the_os(
+    tmp_path: object, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The printed seed drives the bots only: two games with the same printed
+    seed share no key, seed or game id, with each other or with the game
+    `--seed` replays from that number."""
+    import types
+
+    import cli.commands.selfplay as selfplay
+
+    monkeypatch.setattr(selfplay, "secrets", types.SimpleNamespace(randbelow=lambda n: 4242))
+    from pathlib import Path
+
+    tmp = Path(str(tmp_path))
+    games = []
+    for i, args in enumerate([[], [], ["--seed", "4242"]]):
+        out, summary = _crypto_run(args, tmp / f"{i}.log", capsys)
+        assert summary["seed"] == 4242 and summary["secrets"] == ("seed" if args else "os")
+        game_id, found = _secrets_in(tmp / f"{i}.log")
+        assert summary["game_id"] == game_id.hex()
+        games.append((game_id, found))
+    for a in range(3):
+        for b in range(a + 1, 3):
+            assert games[a][0] != games[b][0]
+            assert not games[a][1] & games[b][1]
+    assert main(["selfplay", "--crypto", "--players", "2", "--bot-level", "random"]) == 0
+    assert "seed 4242 (for the bots only: keys and deck from the OS" in capsys.readouterr().out
+
+
+def test_crypto_selfplay_with_a_seed_replays_bit_for_bit(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    tmp = Path(str(tmp_path))
+    first, summary = _crypto_run(["--seed", "8"], tmp / "a.log", capsys)
+    second, _ = _crypto_run(["--seed", "8"], tmp / "b.log", capsys)
+    assert summary["secrets"] == "seed"
+    assert first.replace("a.log", "b.log") == second
+    assert (tmp / "a.log").read_bytes() == (tmp / "b.log").read_bytes()
+    assert main(["selfplay", "--crypto", "--players", "2", "--bot-level", "random", "--seed", "8"]) == 0
+    assert "seed 8 (keys and deck too: a reproducible demo, not a proof)" in capsys.readouterr().out
+
+
+def test_selfplay_help_says_where_the_secrets_come_from() -> None:
+    result = subprocess.run([sys.executable, "-m", "cli.main", "selfplay", "--help"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    assert "Without --seed every key, deck seed, the game id and all proof randomness come from the OS" in text
+    assert "so that log is only a demo: it proves nothing to anyone who knows the seed" in text

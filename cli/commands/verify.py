@@ -63,9 +63,11 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
     lines = [f"{v.entries} log entries; players: {', '.join(v.names) or '(none)'}"]
     if v.deck is not None:
         d = v.deck
+        proven = sum(len(chain.proven) for chain in v.table.chains.values())
         lines.append(
-            f"checked {len(d.keys)} keys, {len(d.shuffles)} shuffle steps, {len(d.decks)} deck epochs, "
-            f"{len(d.shares)} decryption shares, {len(d.openings)} cards opened"
+            f"checked {len(d.keys)} keys, {len(d.shuffles)} shuffle steps ({proven} proofs of shuffle or "
+            f"re-masking), {len(d.decks)} deck epochs, {len(d.shares)} decryption shares, "
+            f"{len(d.openings)} cards opened"
         )
         if verbose:
             lines += list(d.lines())

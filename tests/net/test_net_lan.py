@@ -119,6 +119,7 @@ def send_garbage(port: int) -> None:
         for frame in (
             b"", b"\xc1", b"\x91\xa4ping", b"\xdd\xff\xff\xff\xff", b"\x92\xa3env\xc4\x03abc",
             b"\x95\xa5hello\x01\xa1x\xc4\x20" + b"k" * 32 + b"\xc4\x40" + b"s" * 64,
+            b"\x96\xa5hello\x02\xa1x\xc4\x20" + b"k" * 32 + b"\xc4\x20" + b"c" * 32 + b"\xc4\x40" + b"s" * 64,
             b"\x92\xa3env" + b"\xc6\x00\x04\x00\x00" + b"z" * 300_000,  # oversized
         ):
             sock.send(frame)

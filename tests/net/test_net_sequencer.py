@@ -11,7 +11,7 @@ from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.frames import NET_VERSION, encode
 from p2p_ttr.net.host import Host, HostOptions
-from p2p_ttr.net.lobby import routing_id, sign_hello
+from p2p_ttr.net.lobby import sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
 from p2p_ttr.net.seqsig import EMPTY_HEAD, entry_signed, prev_head, sign_entry
 from p2p_ttr.net.store import DataDir
@@ -39,14 +39,22 @@ def test_host_lobby_sequencing_and_refusals(tmp_path: Path) -> None:
     sock = FakeSocket()
     host.sock = sock  # type: ignore[assignment]
     joiner = Identity.generate()
-    rid = routing_id(joiner.public)
-    host.handle([rid, encode("ping", 0)])  # unknown peer: challenged
+    rid, other_conn = b"\x00conn1", b"\x00conn2"
+    host.handle([rid, encode("ping", 0)])  # unknown connection: challenged
     (challenge,) = sock.to(rid, "challenge")
     nonce = challenge[2]
-    host.handle([b"p" + b"x" * 32, encode("hello", NET_VERSION, "J", joiner.public, sign_hello(joiner, "J", nonce))])
-    assert sock.to(b"p" + b"x" * 32, "refused")  # routing id does not match the key
-    host.handle([rid, encode("hello", NET_VERSION, "J", joiner.public, sign_hello(joiner, "J", nonce))])
+    assert challenge[1] == host.identity.public and len(nonce) == 32
+    hello = encode("hello", NET_VERSION, "J", joiner.public, nonce, sign_hello(joiner, "J", host.identity.public, nonce))
+    host.handle([other_conn, hello])  # the same hello on another connection admits nobody
+    assert not sock.to(other_conn, "welcome") and other_conn not in host.known
+    (other_challenge,) = sock.to(other_conn, "challenge")  # that connection is given its own
+    assert other_challenge[2] != nonce
+    host.handle([rid, encode("hi", NET_VERSION)])  # asked again before answering: the same challenge
+    assert [c[2] for c in sock.to(rid, "challenge")] == [nonce, nonce]
+    host.handle([rid, hello])
     assert sock.to(rid, "welcome")[0][0] == -1 and host.lobby.names == ["H", "J"]
+    host.handle([rid, hello])  # a challenge is used once
+    assert len(sock.to(rid, "welcome")) == 1
     host.start()
     assert host.table is not None and host.table.game_id is not None
     host.own_moves()  # the host's keys
@@ -60,9 +68,12 @@ def test_host_lobby_sequencing_and_refusals(tmp_path: Path) -> None:
     (rejected,) = sock.to(rid, "rejected")
     assert rejected[1] == "malformed" and host.table.rejected
     assert len(sock.to(rid, "entry")) == 2  # nothing relayed
-    other = Identity.generate()
-    host.handle([routing_id(other.public), encode("hello", NET_VERSION, "K", other.public, sign_hello(other, "K", nonce))])
-    assert "started" in sock.to(routing_id(other.public), "refused")[0][1]
+    other, late = Identity.generate(), b"\x00conn3"
+    host.handle([late, encode("hi", NET_VERSION)])
+    (late_challenge,) = sock.to(late, "challenge")
+    host.handle([late, encode("hello", NET_VERSION, "K", other.public, late_challenge[2],
+                              sign_hello(other, "K", host.identity.public, late_challenge[2]))])
+    assert "started" in sock.to(late, "refused")[0][1]
     host.handle([rid, encode("sync", 0)])  # catch-up resends from the log with the same signatures
     assert sock.to(rid, "entry")[2:] == entries
 

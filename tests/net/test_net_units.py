@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
-from p2p_ttr.net.frames import MAX_FRAME_BYTES, FrameError, decode, encode
-from p2p_ttr.net.lobby import Lobby, Refusal, sign_hello
+from p2p_ttr.net.frames import MAX_FRAME_BYTES, NET_VERSION, FrameError, decode, encode
+from p2p_ttr.net.lobby import Challenges, Lobby, Refusal, sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
 from p2p_ttr.net.seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head, sign_entry
 from p2p_ttr.net.store import DataDir, StoreError
@@ -219,23 +219,43 @@ def test_node_refuses_badly_signed_entry(tmp_path: Path) -> None:
 def test_lobby_rules() -> None:
     host = Identity.generate()
     lobby = Lobby("H", host.public, capacity=3)
-    nonce = b"n" * 16
+    nonce = b"n" * 32
+    v = NET_VERSION
     a, b, c = Identity.generate(), Identity.generate(), Identity.generate()
-    assert lobby.join(1, "A", a.public, nonce, sign_hello(a, "A", nonce))
-    assert not lobby.join(1, "A", a.public, nonce, sign_hello(a, "A", nonce))  # a reconnect
+    assert lobby.join(v, "A", a.public, nonce, sign_hello(a, "A", host.public, nonce))
+    assert not lobby.join(v, "A", a.public, nonce, sign_hello(a, "A", host.public, nonce))  # a reconnect
+    for wrong in (sign_hello(b, "B", host.public, b"x" * 32),  # signed another challenge
+                  sign_hello(b, "B", Identity.generate().public, nonce),  # for another host
+                  sign_hello(b, "Bee", host.public, nonce)):  # another name
+        with pytest.raises(Refusal) as exc:
+            lobby.join(v, "B", b.public, nonce, wrong)
+        assert exc.value.code == "bad_hello"
     with pytest.raises(Refusal) as exc:
-        lobby.join(1, "B", b.public, nonce, sign_hello(b, "B", b"x" * 16))
-    assert exc.value.code == "bad_hello"
-    with pytest.raises(Refusal) as exc:
-        lobby.join(1, "A", b.public, nonce, sign_hello(b, "A", nonce))
+        lobby.join(v, "A", b.public, nonce, sign_hello(b, "A", host.public, nonce))
     assert exc.value.code == "name_taken"
     with pytest.raises(Refusal) as exc:
-        lobby.join(2, "B", b.public, nonce, sign_hello(b, "B", nonce))
+        lobby.join(v + 1, "B", b.public, nonce, sign_hello(b, "B", host.public, nonce))
     assert exc.value.code == "version"
-    assert lobby.join(1, "B", b.public, nonce, sign_hello(b, "B", nonce))
+    assert lobby.join(v, "B", b.public, nonce, sign_hello(b, "B", host.public, nonce))
     with pytest.raises(Refusal) as exc:
-        lobby.join(1, "C", c.public, nonce, sign_hello(c, "C", nonce))
+        lobby.join(v, "C", c.public, nonce, sign_hello(c, "C", host.public, nonce))
     assert exc.value.code == "full"
+
+
+def test_challenges_are_per_connection_fresh_and_single_use() -> None:
+    challenges = Challenges(limit=3)
+    one = challenges.issue(b"c1")
+    assert len(one) == 32 and challenges.issue(b"c1") == one  # the same until used
+    two = challenges.issue(b"c2")
+    assert two != one
+    assert not challenges.take(b"c2", one)  # another connection's challenge
+    assert not challenges.take(b"c3", one)
+    assert challenges.take(b"c1", one)
+    assert not challenges.take(b"c1", one)  # used up
+    assert challenges.issue(b"c1") != one  # a new one if asked again
+    for conn in (b"c3", b"c4", b"c5"):
+        challenges.issue(conn)
+    assert len(challenges) == 3 and not challenges.take(b"c2", two)  # the oldest was forgotten
 
 
 def test_watch_says_whom_we_wait_for_then_offers_wait_or_end() -> None:

@@ -1,0 +1,221 @@
+"""The lobby's hello over real ZeroMQ sockets on 127.0.0.1: each connection
+gets its own challenge, a hello answers only the challenge of the connection
+it came on, once, and no connection can take over an admitted one. A hello
+recorded off the LAN and replayed on another connection admits nobody, and
+the seat it belonged to plays on."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zmq
+
+from p2p_ttr.net import frames
+from p2p_ttr.net.console import Console
+from p2p_ttr.net.frames import NET_VERSION, encode
+from p2p_ttr.net.host import Host, HostOptions
+from p2p_ttr.net.lobby import sign_hello
+from p2p_ttr.net.store import DataDir
+from p2p_ttr.net.transport import bound_port, dealer, router
+from p2p_ttr.table.identity import Identity
+
+Ctx = zmq.Context[zmq.Socket[bytes]]
+
+
+class Notes(Console):
+    """The host's notes, kept."""
+
+    def __init__(self) -> None:
+        super().__init__(True)
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+
+class Wire:
+    """A host driven by hand on a real ROUTER, and real DEALERs to it."""
+
+    def __init__(self, tmp: Path, context: Ctx) -> None:
+        self.context = context
+        self.notes = Notes()
+        self.said = self.notes.said
+        self.host = Host(HostOptions(DataDir(tmp / "host"), "H", players=2), lambda v, s: None, self.notes)
+        self.host.sock = router(context, "127.0.0.1", 0)
+        self.port = bound_port(self.host.sock)
+        self.socks: list[zmq.Socket[bytes]] = []
+
+    def connect(self, routing_id: bytes | None = None) -> zmq.Socket[bytes]:
+        if routing_id is None:
+            sock = dealer(self.context, "127.0.0.1", self.port)
+        else:  # what an attacker may do: choose the id its connection claims
+            sock = self.context.socket(zmq.DEALER)
+            sock.setsockopt(zmq.ROUTING_ID, routing_id)
+            sock.setsockopt(zmq.LINGER, 0)
+            sock.connect(f"tcp://127.0.0.1:{self.port}")
+        self.socks.append(sock)
+        return sock
+
+    def pump(self, seconds: float = 0.3) -> None:
+        """Let the host handle whatever arrives for a while."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if self.host.sock.poll(20):
+                while True:
+                    try:
+                        parts = self.host.sock.recv_multipart(zmq.NOBLOCK)
+                    except zmq.Again:
+                        break
+                    self.host.handle(parts)
+                self.host.relay()
+
+
+def received(sock: zmq.Socket[bytes]) -> list[tuple[str, list[Any]]]:
+    out = []
+    while True:
+        try:
+            raw = sock.recv(zmq.NOBLOCK)
+        except zmq.Again:
+            return out
+        out.append(frames.decode(raw, frames.TO_PEER))
+
+
+def kinds(got: list[tuple[str, list[Any]]]) -> list[str]:
+    return [kind for kind, _ in got]
+
+
+@pytest.fixture
+def wire(tmp_path: Path) -> Iterator[Wire]:
+    context: Ctx = zmq.Context()
+    w = Wire(tmp_path, context)
+    try:
+        yield w
+    finally:
+        if w.host.store is not None:
+            w.host.store.close()
+        for sock in w.socks:
+            sock.close(0)
+        w.host.sock.close(0)
+        context.term()
+
+
+def test_a_recorded_hello_replayed_on_another_connection_is_refused_and_the_seat_plays_on(wire: Wire) -> None:
+    host = wire.host
+    joiner = Identity.generate()
+    victim = wire.connect()
+    victim.send(encode("hi", NET_VERSION))
+    wire.pump()
+    ((kind, (version, host_key, challenge)),) = received(victim)
+    assert kind == "challenge" and version == NET_VERSION and host_key == host.identity.public
+    assert len(challenge) == 32
+    recorded = encode("hello", NET_VERSION, "J", joiner.public, challenge,
+                      sign_hello(joiner, "J", host_key, challenge))  # what anyone on the LAN can read
+    victim.send(recorded)
+    wire.pump()
+    assert kinds(received(victim)) == ["welcome", "lobby"]
+    (seat_conn,) = host.known
+    assert host.known[seat_conn] == -1 and host.conn[joiner.public] == seat_conn
+
+    # The recorded hello, replayed on a new connection, at once and after that
+    # connection's own challenge, admits nobody: the connection is only
+    # (re)challenged, with a challenge of its own.
+    mallory = wire.connect()
+    mallory.send(recorded)
+    wire.pump()
+    mallory.send(encode("hi", NET_VERSION))
+    wire.pump()
+    mallory.send(recorded)
+    wire.pump()
+    got = received(mallory)
+    assert set(kinds(got)) == {"challenge"} and len(got) == 3
+    own = {fields[2] for _, fields in got}
+    assert len(own) == 1 and challenge not in own  # its own challenge, the same until answered
+    assert list(host.known) == [seat_conn] and host.lobby.names == ["H", "J"]
+    assert "dropped a hello that does not answer its connection's challenge" in wire.said
+    # The recorded signature with Mallory's own challenge put in: not valid.
+    forged = encode("hello", NET_VERSION, "J", joiner.public, own.pop(), sign_hello(joiner, "J", host_key, challenge))
+    mallory.send(forged)
+    wire.pump()
+    assert kinds(received(mallory)) == ["refused"]
+    assert list(host.known) == [seat_conn]
+
+    # A connection claiming the seat's routing id is not handed the seat's
+    # connection (ZeroMQ ignores it); one claiming the routing id of the old
+    # scheme (b"p" + key) is just another connection, and is challenged.
+    thief = wire.connect(routing_id=seat_conn)
+    thief.send(recorded)
+    thief.send(encode("sync", 0))
+    old_scheme = wire.connect(routing_id=b"p" + joiner.public)
+    old_scheme.send(recorded)
+    wire.pump()
+    assert received(thief) == []
+    assert kinds(received(old_scheme)) == ["challenge"]
+    assert list(host.known) == [seat_conn]
+
+    # The rightful seat plays on: the game starts, its entries reach the
+    # seat's connection and nobody else's, and the seat's own requests work.
+    host.start()
+    host.own_moves()
+    host.relay()
+    time.sleep(0.2)
+    entries = [fields for kind, fields in received(victim) if kind == "entry"]
+    assert [index for index, _, _ in entries] == [0, 1] and host.known[seat_conn] == 1
+    victim.send(encode("sync", 0))
+    victim.send(encode("ping", 2))
+    wire.pump()
+    assert [fields[0] for kind, fields in received(victim) if kind == "entry"] == [0, 1]
+    assert host.peer_len[1] == 2
+    for sock in (mallory, thief, old_scheme):
+        assert not {"welcome", "entry", "lobby"} & set(kinds(received(sock)))
+
+
+def test_a_second_hello_on_an_admitted_connection_changes_nothing(wire: Wire) -> None:
+    """A challenge is used once: the same hello again on the same connection,
+    even before anything else happened, neither re-admits nor re-seats it."""
+    host = wire.host
+    joiner, other = Identity.generate(), Identity.generate()
+    sock = wire.connect()
+    sock.send(encode("hi", NET_VERSION))
+    wire.pump()
+    ((_, (_, host_key, challenge)),) = received(sock)
+    hello = encode("hello", NET_VERSION, "J", joiner.public, challenge, sign_hello(joiner, "J", host_key, challenge))
+    sock.send(hello)
+    sock.send(hello)
+    sock.send(encode("hello", NET_VERSION, "K", other.public, challenge, sign_hello(other, "K", host_key, challenge)))
+    wire.pump()
+    assert kinds(received(sock)) == ["welcome", "lobby"]
+    assert host.lobby.names == ["H", "J"] and list(host.conn) == [joiner.public]
+    assert wire.said.count("dropped a second hello on an admitted connection") == 2
+
+
+def test_a_reconnected_joiner_is_challenged_again_and_its_old_connection_forgotten(wire: Wire) -> None:
+    """A restarted joiner comes back on a new connection, which must say
+    hello again; once it has, its earlier connection is no longer the seat's."""
+    host = wire.host
+    joiner = Identity.generate()
+    rids = []
+    for _ in range(2):
+        sock = wire.connect()
+        sock.send(encode("ping", 0))  # from before a restart: a challenge, nothing else
+        wire.pump()
+        ((kind, (_, host_key, challenge)),) = received(sock)
+        assert kind == "challenge"
+        sock.send(encode("hello", NET_VERSION, "J", joiner.public, challenge,
+                         sign_hello(joiner, "J", host_key, challenge)))
+        wire.pump()
+        assert kinds(received(sock))[0] == "welcome"
+        rids.append(host.conn[joiner.public])
+        sock.close(0)
+    assert rids[0] != rids[1] and list(host.known) == [rids[1]]
+
+
+def test_a_joiner_of_another_lan_version_is_told(wire: Wire) -> None:
+    sock = wire.connect()
+    sock.send(encode("hi", NET_VERSION - 1))
+    wire.pump()
+    ((kind, (code, reason)),) = received(sock)
+    assert kind == "refused" and code == "version" and f"LAN protocol {NET_VERSION}" in reason

@@ -158,6 +158,8 @@ _DOING = {
     "keys": "to announce their keys",
     "shuffle": "to shuffle the deck",
     "remask": "to re-encrypt the returned tickets",
+    "shuffle proof": "to prove their shuffle",
+    "remask proof": "to prove their re-encryption",
     "shares": "to add their share to the cards being turned",
     "audit": "to reveal their secrets for the audit",
 }

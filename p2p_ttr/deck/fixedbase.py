@@ -168,6 +168,8 @@ def multi_exp(terms: Sequence[tuple[int, int]]) -> int:
     """
     backend = current_backend()
     p = backend.native(P)
+    if len(terms) >= PIPPENGER_MIN_TERMS:
+        return _bucket_multi_exp(terms)
     top = max((e.bit_length() for _, e in terms), default=0)
     # events[j]: the odd powers to multiply in after the squaring that brings
     # the accumulator to bit j.
@@ -203,6 +205,52 @@ def multi_exp(terms: Sequence[tuple[int, int]]) -> int:
             for value in rest:
                 acc = acc * value % p
     return canonical(acc)
+
+
+PIPPENGER_MIN_TERMS = 64
+"""From this many bases on, :func:`multi_exp` uses buckets (Pippenger) instead of Straus."""
+
+
+def _bucket_multi_exp(terms: Sequence[tuple[int, int]]) -> int:
+    """Pippenger's bucket method: for each c-bit window of the exponents,
+    from the top, multiply every base into the bucket of its digit (one
+    product per base), then combine the buckets as prod_d bucket_d^d with two
+    running products (2 * 2^c products), and raise the accumulator by 2^c.
+    About (bits / c) * (n + 2^(c+1)) products for n bases, with no table per
+    base: with hundreds of bases it does about half the products of Straus."""
+    backend = current_backend()
+    p = backend.native(P)
+    # Longest exponents first, so that a window visits only the bases that reach it.
+    items = sorted(((e.bit_length(), e, backend.native(b)) for b, e in terms if e), key=lambda t: -t[0])
+    if not items:
+        return canonical(1)
+    top, n = items[0][0], len(items)
+    c = min(range(2, 16), key=lambda w: -(-top // w) * (n + (1 << (w + 1))))
+    mask = (1 << c) - 1
+    acc = None
+    for window in range(-(-top // c) - 1, -1, -1):
+        shift = window * c
+        if acc is not None:
+            for _ in range(c):
+                acc = acc * acc % p
+        buckets: list[int | None] = [None] * (mask + 1)
+        for bits, exponent, base in items:
+            if bits <= shift:
+                break
+            digit = (exponent >> shift) & mask
+            if digit:
+                held = buckets[digit]
+                buckets[digit] = base if held is None else held * base % p
+        running = total = None
+        for digit in range(mask, 0, -1):
+            held = buckets[digit]
+            if held is not None:
+                running = held if running is None else running * held % p
+            if running is not None:
+                total = running if total is None else total * running % p
+        if total is not None:
+            acc = total if acc is None else acc * total % p
+    return canonical(acc if acc is not None else 1)
 
 
 def powers_of_one_base(base: int, exponents: Sequence[int], digit_bits: int = 4) -> list[int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,8 +14,15 @@ from hypothesis import strategies as st
 
 from p2p_ttr.deck import BackendUnavailable, G, P, create_deck, gmpy2_available, shuffle_step
 from p2p_ttr.deck.backend import current_backend, get_backend, set_backend
-from p2p_ttr.deck.fixedbase import FixedBaseTable, generator_table, multi_exp, powers_of_one_base
-from p2p_ttr.deck.group import canonical
+from p2p_ttr.deck.fixedbase import (
+    PIPPENGER_MIN_TERMS,
+    FixedBaseTable,
+    generator_table,
+    multi_exp,
+    powers_of_one_base,
+    product_is_one,
+)
+from p2p_ttr.deck.group import Q, canonical
 
 needs_gmpy2 = pytest.mark.skipif(
     not gmpy2_available(), reason="gmpy2 is not importable (install the 'fast' extra)"
@@ -45,6 +53,26 @@ def test_multi_exp_matches_pow(terms: list[tuple[int, int]]) -> None:
     for base, exponent in terms:
         expected = expected * pow(base, exponent, P) % P
     assert multi_exp(terms) == canonical(expected)
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(PIPPENGER_MIN_TERMS, PIPPENGER_MIN_TERMS + 40))
+def test_multi_exp_with_many_bases_uses_buckets_and_matches_pow(seed: int, n: int) -> None:
+    rng = random.Random(seed)
+    # Mixed lengths, as in a proof's batch check: short weights, long responses, zeros.
+    terms = [(canonical(rng.randrange(2, P) ** 2 % P), rng.choice([0, rng.getrandbits(64), rng.getrandbits(460)]))
+             for _ in range(n)]
+    expected = 1
+    for base, exponent in terms:
+        expected = expected * pow(base, exponent, P) % P
+    assert multi_exp(terms) == canonical(expected)
+
+
+def test_product_is_one_takes_signed_and_long_exponents() -> None:
+    a, b = 5 ** 2 % P, 7 ** 2 % P
+    long = 2**900 + 3
+    assert product_is_one({a: long, b: -5, canonical(pow(b, 5, P) * pow(a, Q - long % Q, P) % P): 1})
+    assert not product_is_one({a: long, b: -5})
 
 
 @settings(max_examples=8, deadline=None)

@@ -569,11 +569,13 @@ class Table:
 
     def _prove_by_seed(self, seat: int, seed: Seed) -> None:
         """A seat that leaves with its step of the chain being built in but not
-        proven: its revealed seed proves the step, or shows it false (halt)."""
+        proven (its proof missing, or in but not checked yet): its revealed
+        seed proves the step, or shows it false (halt)."""
         need = self.chain_due()
         built = self.chains.get((need.deck, need.epoch)) if need is not None else None
-        if need is None or built is None or seat >= len(built.steps) or seat in built.proven or seat in built.proofs:
+        if need is None or built is None or seat >= len(built.steps) or seat in built.proven:
             return
+        built.proofs.pop(seat, None)  # its seed decides now, whatever proof it sent
         assert self.joint is not None
         make = shuffle_step if isinstance(need, NeedShuffle) else remask_step
         if make(self.joint, seed, seat, DECK_NAMES[need.deck], need.epoch, built.step_input(seat)).ciphertexts \

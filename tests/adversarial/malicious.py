@@ -1,17 +1,21 @@
 """A malicious peer for the adversarial tests: one small, named capability per cheat.
 
-Two kinds of capability:
+Three kinds of capability:
 
 * ``CHEATS``: messages a cheating seat can forge from its own replica and
   secrets (``Malicious(seat, identity, table)``). Each forger returns the raw
   envelope of one cheat, or None while the table is not at a point where the
   cheat makes sense; ``Cheat.code`` is the refusal every honest table must
   answer with (protocol.md §7), changing nothing.
-* ``cheating_peer(name)``: a ``Peer`` class that cheats in its own duties (a
-  false shuffle, a false re-masking, withholding what it owes), for whole
-  games in one process (``play_crypto_game(peer_types=...)``) or over the
-  network (``evil.py``). Those cheats are not refused at once: they halt the
-  game, are caught by ``ttr verify``, or leave the others waiting.
+* ``DUTY_CHEATS``: ``Peer`` classes that cheat in their own duties (a false
+  shuffle or re-masking, a false share, withholding what they owe), for
+  whole games in one process (``play_crypto_game(peer_types=...)``). Those
+  cheats are not refused at once: they halt the game, are caught by
+  ``ttr verify``, or leave the others waiting.
+* ``ChainCheater`` and its forgers (``stack``, ``alias``, ``replay``,
+  ``misprove``, ``never_prove``, ...): a seat that publishes a false step of
+  one deck epoch with whatever proof it can bring, at any position of the
+  chain (seated mid-game by ``games.Run.recast``; test_proven_shuffles.py).
 
 Nothing here is used by the game itself.
 """
@@ -19,9 +23,11 @@ Nothing here is used by the game itself.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
+from unittest import mock
 
 from p2p_ttr.deck import (
     Ciphertext,
@@ -37,16 +43,34 @@ from p2p_ttr.deck import (
     make_share,
     shuffle_step,
 )
+from p2p_ttr.deck import remaskproof, shuffleproof
 from p2p_ttr.deck.fixedbase import generator_table
 from p2p_ttr.deck.group import G, P, canonical
-from p2p_ttr.engine.board import europe
-from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.deck.remaskproof import RemaskProof
+from p2p_ttr.deck.shuffle import shuffle_witness
+from p2p_ttr.deck.shuffleproof import ShuffleProof
+from p2p_ttr.engine.board import LOCOMOTIVE, europe
+from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.events import ClaimRoute, DrawBlind
 from p2p_ttr.engine.rules import actors, claim_problem
-from p2p_ttr.engine.state import GameState, NeedReveal, NeedShuffle, Phase
+from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, Phase
 from p2p_ttr.table.envelope import MAX_ENVELOPE_BYTES, open_envelope, pack, seal
 from p2p_ttr.table.identity import Identity
-from p2p_ttr.table.messages import Act, Audit, Keys, Message, Remask, Seat, Seating, Shares, Shuffle, message_from_wire
+from p2p_ttr.table.messages import (
+    Act,
+    Audit,
+    Keys,
+    Message,
+    ProveRemask,
+    ProveShuffle,
+    Remask,
+    Seat,
+    Seating,
+    Shares,
+    Shuffle,
+    message_from_wire,
+)
+from p2p_ttr.table import peer as peer_module
 from p2p_ttr.table.peer import Peer
 from p2p_ttr.table.table import DECK_NAMES, Table, deck_ref
 
@@ -98,9 +122,10 @@ class Malicious:
             return None
         return e if e.phase is Phase.TURN and not e.cards_drawn else None
 
-    def claim(self, cards: Callable[[GameState, int], list[CardRef]], false_shares: bool = False) -> bytes | None:
-        """Claim the first open route of length 1..4, paying ``cards(engine, length)``
-        with our shares of those that are hidden (false ones if asked)."""
+    def claim(self, cards: Callable[[GameState, int], list[CardRef]]) -> bytes | None:
+        """Claim the first open route of length 1..4, paying ``cards(engine, length)``.
+        The act carries no shares: ours of the hidden cards it plays are owed
+        once the log holds it (see ``false_shares_of_our_act``)."""
         e = self.my_turn()
         if e is None:
             return None
@@ -109,11 +134,24 @@ class Malicious:
                 continue
             paid = cards(e, route.length)
             if paid:
-                hidden = [r for r in paid if r not in e.public]
-                swapped = {r: self.table.ciphertext(r)[::-1] for r in hidden} if false_shares else {}
-                shares = tuple(self.share(r, swapped.get(r)) for r in hidden)  # type: ignore[arg-type]
-                return self.send(Act(ClaimRoute(self.seat, route.id, tuple(paid)), shares))
+                return self.send(Act(ClaimRoute(self.seat, route.id, tuple(paid))))
         return None
+
+    def our_pending_cards(self) -> list[CardRef]:
+        """The hidden cards of our own act in the log, whose shares we owe now."""
+        pending = self.table.pending_act
+        if pending is None or pending.seat != self.seat or self.table.finished:
+            return []
+        return [r for r in pending.cards if r in self.owed()]
+
+    def false_shares_of_our_act(self) -> bytes | None:
+        """Our shares of the cards our pending act plays, each computed on
+        another ciphertext (its proof fails): they would open other cards."""
+        cards = self.our_pending_cards()
+        if not cards:
+            return None
+        swapped = {r: (self.table.ciphertext(r)[1], self.table.ciphertext(r)[0]) for r in cards}
+        return self.send(Shares(tuple(self.share(r, swapped[r]) for r in cards)))
 
     def owed(self) -> list[CardRef]:
         return sorted(self.table.owed_shares().get(self.seat, set()))
@@ -207,26 +245,21 @@ def claim_with_anothers_cards(m: Malicious) -> bytes | None:
 
 @cheat("bad_proof")
 def claim_with_a_false_share(m: Malicious) -> bytes | None:
-    """Claim with cards we hold, showing them with shares that would open other cards."""
+    """Once the log holds our claim, show the cards it plays with shares that
+    would open other cards."""
+    return m.false_shares_of_our_act()
+
+
+def claim_with_our_cards(m: Malicious) -> bytes | None:
+    """Claim a short open route with cards we hold (a legal act if they are the
+    right colours: the table cannot tell before our shares open them). Not a
+    cheat by itself; withholding the shares it then owes is (test_acts.py)."""
 
     def ours(e: GameState, length: int) -> list[CardRef]:
         hand = [r for r in e.players[m.seat].hand if r not in e.public]
         return hand[:length] if len(hand) >= length else []
 
-    return m.claim(ours, false_shares=True)
-
-
-@cheat("malformed")
-def act_without_its_shares(m: Malicious) -> bytes | None:
-    """Claim with cards we hold but keep back the shares that show them."""
-    e = m.my_turn()
-    if e is None or not e.players[m.seat].hand:
-        return None
-    route = min((r for r in europe().routes if claim_problem(e, m.seat, r) is None), key=lambda r: r.length, default=None)
-    hand = e.players[m.seat].hand
-    if route is None or len(hand) < route.length:
-        return None
-    return m.send(Act(ClaimRoute(m.seat, route.id, tuple(hand[: route.length]))))
+    return m.claim(ours)
 
 
 # --- decryption shares --------------------------------------------------------
@@ -394,6 +427,66 @@ def shuffle_out_of_turn(m: Malicious) -> bytes | None:
     return m.send(Shuffle(shuffle_step(m.table.joint, m.table.me.seed, m.seat, DECK_NAMES[need.deck], need.epoch, inputs)))
 
 
+def _proofs_in_log(m: Malicious, seat: int) -> list[list[Any]]:
+    """The bodies of ``seat``'s chain proofs in the log, oldest first."""
+    envs = [open_envelope(raw) for raw in m.table.log]
+    return [e.body for e in envs if e.seat == seat and e.kind in (ProveShuffle.KIND, ProveRemask.KIND)]
+
+
+def _is_due(m: Malicious, body: list[Any]) -> bool:
+    need = m.table.chain_due()
+    return need is not None and (body[1][0], body[1][1]) == (DECK_NAMES[need.deck], need.epoch)
+
+
+@cheat("not_expected")
+def proof_before_its_step(m: Malicious) -> bytes | None:
+    """The proof of our chain step, sent before the step itself."""
+    mine = _my_chain_turn(m)
+    need = m.table.chain_due()
+    if mine is None or need is None or m.table.joint is None or m.table.me is None:
+        return None
+    built = m.table.chains.get((need.deck, need.epoch))
+    inputs = built.output if built else m.table.chain_inputs(need)
+    step, kind = mine
+    if kind is Shuffle:
+        return m.send(ProveShuffle(shuffleproof.prove_shuffle(m.table.joint, m.table.me.seed, step, inputs)))
+    return m.send(ProveRemask(remaskproof.prove_remask(m.table.joint, m.table.me.seed, step, inputs)))
+
+
+@cheat("not_expected")
+def second_proof(m: Malicious) -> bytes | None:
+    """Our accepted proof of the chain being built, re-signed and sent again."""
+    due = [b for b in _proofs_in_log(m, m.seat) if _is_due(m, b)]
+    return m.seal(due[-1]) if due else None
+
+
+@cheat("malformed")
+def proof_in_anothers_name(m: Malicious) -> bytes | None:
+    """Another seat's valid proof of the chain being built, signed by us
+    (the proof names its author: it is not ours)."""
+    theirs = [b for s in range(m.table.n) if s != m.seat for b in _proofs_in_log(m, s) if _is_due(m, b)]
+    return m.seal(theirs[0]) if theirs else None
+
+
+@cheat("not_expected")
+def proof_of_an_earlier_epoch(m: Malicious) -> bytes | None:
+    """Our valid proof of an earlier deck epoch, re-signed while another is being built."""
+    if m.table.chain_due() is None:
+        return None
+    old = [b for b in _proofs_in_log(m, m.seat) if not _is_due(m, b)]
+    return m.seal(old[-1]) if old else None
+
+
+@cheat("malformed")
+def proof_of_the_wrong_kind(m: Malicious) -> bytes | None:
+    """Our shuffle proof sent as a re-masking proof (or the other way round)."""
+    mine = _proofs_in_log(m, m.seat)
+    if not mine or m.table.finished:
+        return None
+    kind, proof = mine[-1]
+    return m.seal([ProveRemask.KIND if kind == ProveShuffle.KIND else ProveShuffle.KIND, proof])
+
+
 @cheat("cheating")
 def seed_not_committed(m: Malicious) -> bytes | None:
     """Reveal a seed that does not open our commitment."""
@@ -446,21 +539,241 @@ def _encrypt(joint: JointKey, element: int, r: int) -> Ciphertext:
     return canonical(generator_table().raw_pow(r)), canonical(element * joint.table().raw_pow(r) % P)
 
 
-class FalseCardsShuffler(Peer):
+def _known(i: int) -> int:
+    """Randomness the cheater knows (256 bits, nonzero)."""
+    return int.from_bytes(hashlib.sha256(b"known randomness %d" % i).digest(), "big") | 1
+
+
+def _rerandomise(joint: JointKey, ct: Ciphertext, r: int) -> Ciphertext:
+    return (canonical(ct[0] * generator_table().raw_pow(r) % P), canonical(ct[1] * joint.table().raw_pow(r) % P))
+
+
+ChainStepT = ShuffleStep | RemaskStep
+ChainProof = ShuffleProof | RemaskProof
+Witness = tuple[tuple[int, ...], tuple[int, ...]] | tuple[int, ...]  # (permutation, r's) of a shuffle; r's of a re-mask
+
+
+@dataclass(frozen=True)
+class ChainTurn:
+    """What a seat has in hand when its step of a chain (a shuffle or a
+    re-masking of one deck epoch) is due."""
+
+    table: Table  # its replica, with its secrets
+    need: NeedShuffle | NeedRemask
+    inputs: tuple[Ciphertext, ...]
+    honest: ChainStepT  # the step its committed seed makes
+
+    @property
+    def joint(self) -> JointKey:
+        assert self.table.joint is not None
+        return self.table.joint
+
+    @property
+    def seed(self) -> Seed:
+        assert self.table.me is not None
+        return self.table.me.seed
+
+    @property
+    def seat(self) -> int:
+        return self.honest.seat
+
+    def with_ciphertexts(self, cts: Iterable[Ciphertext]) -> ChainStepT:
+        return dataclasses.replace(self.honest, ciphertexts=tuple(cts))
+
+    def prove(self, step: ChainStepT, witness: Witness | None = None) -> ChainProof:
+        """The proof our prover makes for ``step`` on our input: from the
+        witness our seed gives (the honest peer's prover, as it proves its
+        own step), or from ``witness``."""
+        if witness is None:
+            if isinstance(step, ShuffleStep):
+                return peer_module.prove_shuffle(self.joint, self.seed, step, self.inputs)  # type: ignore[attr-defined]
+            return peer_module.prove_remask(self.joint, self.seed, step, self.inputs)  # type: ignore[attr-defined]
+        if isinstance(step, ShuffleStep):
+            with mock.patch.object(shuffleproof, "shuffle_witness", lambda *args: witness):
+                return shuffleproof.prove_shuffle(self.joint, self.seed, step, self.inputs)
+        with mock.patch.object(remaskproof, "remask_witness", lambda *args: witness):
+            return remaskproof.prove_remask(self.joint, self.seed, step, self.inputs)
+
+    def stacked(self) -> tuple[ChainStepT, Witness]:
+        """Fresh encryptions, with randomness we know, of cards we pick in an
+        order we pick: for a shuffle, the epoch's public card list with its
+        locomotives on top; for a re-masking, the first tickets of the box.
+        The "witness" is what we did, as if it were a re-encryption of our input."""
+        n = len(self.inputs)
+        rs = tuple(_known(i) for i in range(n))
+        if isinstance(self.need, NeedShuffle):
+            deck, cards = DECK_NAMES[self.need.deck], self.need.cards
+            order = sorted(range(n), key=lambda i: (europe().card_kind(cards[i]) != LOCOMOTIVE, i)) \
+                if deck == "train" else list(range(n))[::-1]
+            cts = [_encrypt(self.joint, card_element(deck, cards[j]), r) for j, r in zip(order, rs)]
+            return self.with_ciphertexts(cts), (tuple(order), rs)
+        tickets = [t.id for t in europe().regular_tickets][:n]
+        return self.with_ciphertexts(_encrypt(self.joint, card_element("tickets", t), r) for t, r in zip(tickets, rs)), rs
+
+    def aliased(self) -> ChainStepT:
+        """Our honest step with position 0 replaced by a re-randomised copy of
+        another ciphertext: a card in the next seat's hand or tickets if it
+        holds one of this deck (dealt to us, it would open that card for us),
+        else our own position 1."""
+        engine = self.table.engine
+        assert engine is not None
+        rival = engine.players[(self.seat + 1) % self.table.n]
+        theirs = [r for r in rival.hand + rival.tickets + rival.offered
+                  if r.deck is self.need.deck and r not in engine.public]
+        source = self.table.ciphertext(theirs[0]) if theirs else self.honest.ciphertexts[1]
+        return self.with_ciphertexts((_rerandomise(self.joint, source, _known(-1)), *self.honest.ciphertexts[1:]))
+
+    def swapped(self) -> tuple[ChainStepT, Witness | None]:
+        """A step and a witness for two different permutations: for a
+        shuffle, our honest step with the witness of the permutation that
+        exchanges its first two outputs; for a re-masking (which keeps the
+        order), our honest step with its first two outputs exchanged, proven
+        from the in-order witness our seed gives."""
+        if isinstance(self.honest, ShuffleStep):
+            h = self.honest
+            permutation, rs = shuffle_witness(self.joint.game_id, self.seed, h.seat, h.deck, h.epoch, len(self.inputs))
+            swapped = (permutation[1], permutation[0], *permutation[2:])
+            return h, (swapped, rs)
+        cts = self.honest.ciphertexts
+        return self.with_ciphertexts((cts[1], cts[0], *cts[2:])), None
+
+
+@dataclass(frozen=True)
+class ChainForgery:
+    """What a cheating seat publishes for its step: a step, and the proof
+    it brings for it (None: it never proves it)."""
+
+    step: ChainStepT
+    proof: ChainProof | None
+
+
+ChainForger = Callable[[ChainTurn], ChainForgery]
+
+
+def stack(turn: ChainTurn) -> ChainForgery:
+    """(a) Stack the deck: fresh encryptions of the card list in an order we
+    picked, with randomness we know, brought with the proof of our honest step."""
+    return ChainForgery(turn.stacked()[0], turn.prove(turn.honest))
+
+
+def stack_with_its_own_witness(turn: ChainTurn) -> ChainForgery:
+    """(a) The same stacked deck, with a proof made over what we really did
+    (our order and our randomness, as if they re-encrypted our input). For
+    the first seat of a shuffle that is TRUE: its input is the public card
+    list, so the proof holds (and the seats after it shuffle again)."""
+    step, witness = turn.stacked()
+    return ChainForgery(step, turn.prove(step, witness))
+
+
+def alias(turn: ChainTurn) -> ChainForgery:
+    """(b) Put a re-randomised copy of another ciphertext at position 0 (a
+    decryption oracle), with the proof our prover makes for that output."""
+    step = turn.aliased()
+    return ChainForgery(step, turn.prove(step))
+
+
+def replay(proof: ChainProof) -> ChainForger:
+    """(c) Stack the deck and bring a valid proof from elsewhere."""
+
+    def forge(turn: ChainTurn) -> ChainForgery:
+        return ChainForgery(turn.stacked()[0], proof)
+
+    forge.__doc__ = replay.__doc__
+    return forge
+
+
+def misprove(turn: ChainTurn) -> ChainForgery:
+    """(d) A proof for another permutation than the one the step applied."""
+    step, witness = turn.swapped()
+    return ChainForgery(step, turn.prove(step, witness))
+
+
+def never_prove(turn: ChainTurn) -> ChainForgery:
+    """(e) Publish the stacked deck, and never a proof."""
+    return ChainForgery(turn.stacked()[0], None)
+
+
+class ChainCheater(Peer):
+    """A seat that cheats in its step of one deck epoch: instead of its
+    honest step it publishes ``forge(turn)``'s, then that forgery's proof
+    (if any) once: at its next turn to speak, as an honest seat does, or
+    with ``proof_last`` only when that proof is all the epoch waits for (every
+    other step and proof in). Honest in everything else. Once the table
+    halts it reveals its secrets, like any peer, if ``reveals``."""
+
+    proof_last = False
+    reveals = True
+    target: tuple[Deck, int] | None = None  # the epoch it cheats in (see aims_at)
+    forger: ChainForger | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.forged: tuple[tuple[Deck, int], ChainForgery] | None = None
+        self.proved = False
+
+    def aims_at(self, need: NeedShuffle | NeedRemask) -> bool:
+        return (need.deck, need.epoch) == self.target
+
+    def forge(self, turn: ChainTurn) -> ChainForgery:
+        assert self.forger is not None
+        return self.forger(turn)
+
+    def outbox(self) -> list[bytes]:
+        if self.table.halted is not None and not self.reveals:
+            return []
+        return super().outbox()
+
+    def _chain_step(self, engine: GameState) -> Shuffle | Remask | None:
+        step = super()._chain_step(engine)
+        need = engine.awaiting
+        if step is None or not isinstance(need, (NeedShuffle, NeedRemask)):
+            return step
+        epoch = (need.deck, need.epoch)
+        if self.forged is None and self.aims_at(need):
+            built = self.table.chains.get(epoch)
+            inputs = built.output if built else self.table.chain_inputs(need)
+            self.forged = epoch, self.forge(ChainTurn(self.table, need, inputs, step.step))
+        if self.forged is None or self.forged[0] != epoch:
+            return step
+        return Shuffle(self.forged[1].step) if isinstance(step, Shuffle) else Remask(self.forged[1].step)  # type: ignore[arg-type]
+
+    def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | None:
+        need = engine.awaiting
+        if self.forged is None or not isinstance(need, (NeedShuffle, NeedRemask)) \
+                or (need.deck, need.epoch) != self.forged[0]:
+            return super()._chain_proof(engine)
+        proof, built = self.forged[1].proof, self.table.chains[self.forged[0]]
+        if proof is None or self.proved or self.seat >= len(built.steps):
+            return None
+        others = set(range(self.table.n)) - {self.seat}
+        if self.proof_last and (len(built.steps) < self.table.n or not others <= built.proven):
+            return None
+        self.proved = True
+        return ProveShuffle(proof) if isinstance(proof, ShuffleProof) else ProveRemask(proof)
+
+
+def cheat_in_chain(peer: Peer, forger: ChainForger, target: tuple[Deck, int],
+                   proof_last: bool = False, reveals: bool = True) -> ChainCheater:
+    """Set up a ChainCheater (seated by ``games.Run.recast``) to cheat with ``forger`` in ``target``."""
+    assert isinstance(peer, ChainCheater)
+    peer.forger, peer.target, peer.proof_last, peer.reveals = forger, target, proof_last, reveals
+    return peer
+
+
+class FalseCardsShuffler(ChainCheater):
     """In its train-deck shuffle, replaces the first 40 cards by fresh
-    encryptions of ``element(i)``: a well-formed deck of the wrong cards."""
+    encryptions of ``element(i)``: a well-formed deck of the wrong cards. It
+    cannot prove that step; it brings the proof of its honest one."""
+
+    target = (Deck.TRAIN, 0)
 
     def element(self, i: int) -> int:
         raise NotImplementedError
 
-    def _chain_step(self, engine: GameState) -> Shuffle | Remask | None:
-        step = super()._chain_step(engine)
-        if not (isinstance(step, Shuffle) and step.step.deck == "train" and step.step.epoch == 0):
-            return step
-        joint = self.table.joint
-        assert joint is not None
-        cts = [_encrypt(joint, self.element(i), 1000 + i) if i < 40 else ct for i, ct in enumerate(step.step.ciphertexts)]
-        return Shuffle(dataclasses.replace(step.step, ciphertexts=tuple(cts)))
+    def forge(self, turn: ChainTurn) -> ChainForgery:
+        cts = [_encrypt(turn.joint, self.element(i), 1000 + i) if i < 40 else ct
+               for i, ct in enumerate(turn.honest.ciphertexts)]
+        return ChainForgery(turn.with_ciphertexts(cts), turn.prove(turn.honest))
 
 
 class SubstitutingShuffler(FalseCardsShuffler):
@@ -477,16 +790,17 @@ class GarbageShuffler(FalseCardsShuffler):
         return pow(G, 7 + i, P)
 
 
-class SwappingRemasker(Peer):
-    """Re-masks returned tickets honestly but in another order than it must:
-    nobody can see it in play (the ciphertexts look random)."""
+class SwappingRemasker(ChainCheater):
+    """Re-masks returned tickets honestly but in another order than it must
+    (the first time two or more come back), with the proof of its honest,
+    in-order step."""
 
-    def _chain_step(self, engine: GameState) -> Shuffle | Remask | None:
-        step = super()._chain_step(engine)
-        if isinstance(step, Remask) and len(step.step.ciphertexts) >= 2:
-            cts = step.step.ciphertexts
-            return Remask(dataclasses.replace(step.step, ciphertexts=(cts[1], cts[0], *cts[2:])))
-        return step
+    def aims_at(self, need: NeedShuffle | NeedRemask) -> bool:
+        return isinstance(need, NeedRemask) and len(need.refs) >= 2
+
+    def forge(self, turn: ChainTurn) -> ChainForgery:
+        cts = turn.honest.ciphertexts
+        return ChainForgery(turn.with_ciphertexts((cts[1], cts[0], *cts[2:])), turn.prove(turn.honest))
 
 
 class FalseSharer(Peer):

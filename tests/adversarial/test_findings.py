@@ -14,7 +14,7 @@ from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.frames import NET_VERSION, encode
 from p2p_ttr.net.host import Host, HostOptions
-from p2p_ttr.net.lobby import routing_id, sign_hello
+from p2p_ttr.net.lobby import sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
 from p2p_ttr.net.seqsig import EMPTY_HEAD, sign_entry
 from p2p_ttr.net.store import DataDir
@@ -79,10 +79,11 @@ def test_after_the_start_the_host_knows_each_lobby_member_by_its_seat(tmp_path: 
     host = Host(HostOptions(DataDir(tmp_path / "host"), "H", players=2), lambda v, s: None, Console(True))
     host.sock = FakeSocket()  # type: ignore[assignment]
     joiner = Identity.generate()
-    rid = routing_id(joiner.public)
+    rid = b"\x00conn1"
     host.handle([rid, encode("hi", NET_VERSION)])
     nonce = frames.decode(host.sock.sent[-1][1], frames.TO_PEER)[1][2]  # type: ignore[attr-defined]
-    host.handle([rid, encode("hello", NET_VERSION, "J", joiner.public, sign_hello(joiner, "J", nonce))])
+    host.handle([rid, encode("hello", NET_VERSION, "J", joiner.public, nonce,
+                             sign_hello(joiner, "J", host.identity.public, nonce))])
     assert host.known[rid] == -1  # in the lobby
     host.start()
     assert host.known[rid] == 1

@@ -37,7 +37,7 @@ from p2p_ttr.net.discovery import BEACON_MAGIC, BEACON_VERSION, MAX_BEACON_BYTES
 from p2p_ttr.net.discovery import parse as parse_beacon
 from p2p_ttr.net.frames import NET_VERSION
 from p2p_ttr.net.host import Host, HostOptions
-from p2p_ttr.net.lobby import Lobby, Refusal, routing_id, sign_hello
+from p2p_ttr.net.lobby import Lobby, Refusal, sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
 from p2p_ttr.net.seqsig import EquivocationProof, sign_entry
 from p2p_ttr.net.store import DataDir, GameStore, StoreError
@@ -62,9 +62,10 @@ def fuzz(examples: int) -> Any:
 
 # ------------------------------------------------------------- strategies
 
-WORDS = ["seating", "keys", "shuffle", "remask", "shares", "act", "audit", "forfeit", "train", "tickets", "long",
+WORDS = ["seating", "keys", "shuffle", "remask", "shuffle_proof", "remask_proof", "shares", "act", "audit", "forfeit",
+         "train", "tickets", "long",
          "claim", "draw_blind", "draw_face_up", "pay_tunnel", "keep_tickets", "station", "pass", "reveal", "peek",
-         "ttr-europe/1", "Paris", ""]
+         "ttr-europe/1", "ttr-europe/2", "Paris", ""]
 leaf = st.one_of(
     st.none(), st.booleans(), st.floats(allow_nan=False),
     st.integers(-(2**63), 2**64 - 1),
@@ -127,10 +128,10 @@ def mutate(data: st.DataObject, body: list[Any]) -> list[Any]:
     return body
 
 
-# Points of the honest game to fuzz at: the first shuffles, the first deal, the
-# middle, late, the end. (Before every key is in, a `shares` message crashes
-# the table: test_findings.py holds that case until it is fixed.)
-POINTS = (3, 20, 170, 300, 344)
+# Points of the honest game to fuzz at: the first shuffle, its steps in and
+# their proofs due (a mutated proof reaches the proof check), the first deal,
+# a re-masking's proofs due, the middle, late, the end.
+POINTS = (3, 5, 20, 71, 195, 340, 390)
 
 
 @functools.cache
@@ -214,6 +215,8 @@ def test_signed_messages_with_mutated_bodies_never_crash_a_replica(data: st.Data
     raw = forged(data, table)
     if not refused_cleanly(table, raw):
         assert table.log[-1] == raw  # accepted: then it was a valid message (a mutation can make one)
+        if table.halted is not None and table.culprit is not None:  # a well-formed but false chain proof
+            assert table.culprit == open_envelope(raw).seat and table.halted_at == len(table.log) - 1
 
 
 # ---------------------------------------------------------- host and joiner
@@ -225,17 +228,20 @@ def _data_dir(identity: Identity) -> DataDir:
     return data
 
 
+SEAT1_CONN = b"\x00seat1"  # the connection seat 1 said its hello on
+
+
 @functools.cache
 def running_host() -> Host:
     """The host (seat 0) of the honest game at its middle, seat 1 connected."""
     game = honest_game()
     host = Host(HostOptions(_data_dir(game.peers[0].identity), NAMES[0]), lambda v, s: None, Console(True))
     host.sock = FakeSocket()  # type: ignore[assignment]
-    host.table = base(0, 170)
+    host.table = base(0, 195)
     assert host.table.game_id is not None
     host.store = host.o.data.game(host.table.game_id)
     host.store.open()
-    host.known[routing_id(game.peers[1].identity.public)] = 1
+    host.admit(SEAT1_CONN, game.peers[1].identity.public, 1)
     return host
 
 
@@ -261,7 +267,7 @@ def test_the_host_survives_any_frame_from_a_seated_peer_or_a_stranger(data: st.D
     table = host.table
     assert table is not None
     game = honest_game()
-    rid = data.draw(st.sampled_from([routing_id(game.peers[1].identity.public), b"p" + bytes(32), b"x"]))
+    rid = data.draw(st.sampled_from([SEAT1_CONN, b"\x00" + bytes(4), b"x"]))
     raw = frame_for(data, list(frames.TO_HOST), forged(data, table))
     before, sent = snapshot(table), len(host.sock.sent)  # type: ignore[attr-defined]
     parts = data.draw(st.sampled_from([[rid, raw], [rid, raw, raw], [raw]]))
@@ -275,7 +281,7 @@ def test_the_host_survives_any_frame_from_a_seated_peer_or_a_stranger(data: st.D
 @functools.cache
 def joiner_setup() -> tuple[Table, DataDir]:
     game = honest_game()
-    return base(1, 170), _data_dir(game.peers[1].identity)
+    return base(1, 195), _data_dir(game.peers[1].identity)
 
 
 @fuzz(100)
@@ -293,7 +299,7 @@ def test_a_joiner_survives_any_frame_from_its_host(data: st.DataObject) -> None:
     assert node.table.game_id is not None
     node.store = dir_.game(node.table.game_id)
     node.store.open()
-    node.welcomed, node.nonce = True, b"n" * 16
+    node.welcomed, node.challenge = True, b"n" * 32
     envelope = forged(data, node.table)
     raw = frame_for(data, list(frames.TO_PEER), envelope)
     if data.draw(st.booleans()):  # a well-formed entry, signed by the host, at the next index
@@ -364,14 +370,14 @@ def test_equivocation_proofs_raise_only_malformed(raw: bytes) -> None:
 
 @fuzz(100)
 @given(version=st.one_of(st.just(NET_VERSION), st.integers(0, 2**16)), name=st.text(max_size=30),
-       nonce=st.sampled_from([b"n" * 16, b"m" * 16]), signed=st.booleans(), public=st.binary(min_size=32, max_size=32))
+       nonce=st.sampled_from([b"n" * 32, b"m" * 32]), signed=st.booleans(), public=st.binary(min_size=32, max_size=32))
 def test_hellos_are_admitted_or_refused_with_a_code(version: int, name: str, nonce: bytes, signed: bool,
                                                     public: bytes) -> None:
-    who = Identity.generate()
-    lobby = Lobby("H", Identity.generate().public, capacity=3)
-    sig = sign_hello(who, name, nonce) if signed else bytes(64)
+    who, host = Identity.generate(), Identity.generate()
+    lobby = Lobby("H", host.public, capacity=3)
+    sig = sign_hello(who, name, host.public, nonce) if signed else bytes(64)
     try:
-        lobby.join(version, name, who.public if signed else public, b"n" * 16, sig)
+        lobby.join(version, name, who.public if signed else public, b"n" * 32, sig)
     except Refusal as refusal:
         assert refusal.code in ("version", "bad_hello", "bad_name", "name_taken", "full")
 
@@ -454,5 +460,5 @@ def test_verify_never_crashes_on_reordered_dropped_or_repeated_entries(data: st.
 
 def test_the_campaign_above_reached_every_kind_of_message() -> None:
     kinds = {open_envelope(raw).kind for raw in honest_game().log}
-    assert kinds >= {"seating", "keys", "shuffle", "remask", "shares", "act", "audit"}
+    assert kinds >= {"seating", "keys", "shuffle", "remask", "shuffle_proof", "remask_proof", "shares", "act", "audit"}
 

@@ -207,6 +207,21 @@ def multi_exp(terms: Sequence[tuple[int, int]]) -> int:
     return canonical(acc)
 
 
+def _combine_buckets(buckets: Sequence[int | None], p: int) -> int | None:
+    """``prod_d buckets[d]^d`` (None for the empty product), as the product over
+    d descending of the running product of the buckets from the top: two
+    products per digit value, no exponentiation."""
+    running: int | None = None
+    total: int | None = None
+    for d in range(len(buckets) - 1, 0, -1):
+        bucket = buckets[d]
+        if bucket is not None:
+            running = bucket if running is None else running * bucket % p
+        if running is not None:
+            total = running if total is None else total * running % p
+    return total
+
+
 PIPPENGER_MIN_TERMS = 64
 """From this many bases on, :func:`multi_exp` uses buckets (Pippenger) instead of Straus."""
 
@@ -241,13 +256,7 @@ def _bucket_multi_exp(terms: Sequence[tuple[int, int]]) -> int:
             if digit:
                 held = buckets[digit]
                 buckets[digit] = base if held is None else held * base % p
-        running = total = None
-        for digit in range(mask, 0, -1):
-            held = buckets[digit]
-            if held is not None:
-                running = held if running is None else running * held % p
-            if running is not None:
-                total = running if total is None else total * running % p
+        total = _combine_buckets(buckets, p)
         if total is not None:
             acc = total if acc is None else acc * total % p
     return canonical(acc if acc is not None else 1)
@@ -284,15 +293,7 @@ def powers_of_one_base(base: int, exponents: Sequence[int], digit_bits: int = 4)
                 buckets[d] = radix_powers[j] if current is None else current * radix_powers[j] % p
             exponent >>= k
             j += 1
-        # prod_d buckets[d]^d = prod over d descending of (running product).
-        running: int | None = None
-        total: int | None = None
-        for d in range(mask, 0, -1):
-            bucket = buckets[d]
-            if bucket is not None:
-                running = bucket if running is None else running * bucket % p
-            if running is not None:
-                total = running if total is None else total * running % p
+        total = _combine_buckets(buckets, p)
         results.append(canonical(total if total is not None else one))
     return results
 

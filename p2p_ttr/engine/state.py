@@ -26,10 +26,9 @@ from .cards import CardRef, Deck
 FACE_UP_SLOTS = 5
 STARTING_HAND = 4
 TICKETS_PER_DRAW = 3
-# Undefined by the rulebook: a locomotive-heavy deck can turn three face-up
-# locomotives again and again. We discard and redeal the row at most this many
-# times in a row; after that the row stays as dealt until a card is taken.
-MAX_ROW_RESETS = 3
+# Every train card that is not one of the 14 locomotives: all of them are
+# shuffled into the first train deck (epoch 0).
+COLORED_CARDS = 96
 
 
 class Phase(Enum):
@@ -126,12 +125,13 @@ class StepDealTickets:
 
 @dataclass(frozen=True, slots=True)
 class StepFillRow:
-    resets: int = 0  # resets already done in this refill (see MAX_ROW_RESETS)
+    """Deal a card into every empty face-up slot, then check the row."""
 
 
 @dataclass(frozen=True, slots=True)
 class StepCheckRow:
-    resets: int
+    """Three face-up locomotives: discard the row and deal a new one, unless
+    no new row can do better (see ``rules.colored_in_reach``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +198,9 @@ class GameState:
     discard: tuple[CardRef, ...] = ()
     face_up: tuple[CardRef | None, ...] = (None,) * FACE_UP_SLOTS
     epoch: int = -1  # epoch of the current train draw pile
+    # Non-locomotive cards among those shuffled into train epoch ``epoch``:
+    # public, as the shuffle's list of card ids is (see rules.colored_in_reach).
+    epoch_colored: int = COLORED_CARDS
     ticket_epoch: int = 0  # latest epoch of the ticket deck (returned tickets start a new one)
     ticket_pile: tuple[CardRef, ...] = ()  # top first
     long_pile: tuple[CardRef, ...] = ()

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from engine_scenario import ScenarioDealer, hand_kinds, kind, play, position
+from engine_scenario import BOARD, ScenarioDealer, hand_kinds, kind, play, position, route
 
 from p2p_ttr.engine.board import LOCOMOTIVE, STARTING_STATIONS, STARTING_TRAINS
 from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.errors import IllegalMove, OutOfTurn
-from p2p_ttr.engine.events import DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import actors, apply, new_game
-from p2p_ttr.engine.state import MAX_ROW_RESETS, NeedShuffle, Phase
+from p2p_ttr.engine.state import NeedShuffle, Phase
 from p2p_ttr.local.dealer import LocalDealer
 
 
@@ -100,21 +100,136 @@ def test_three_face_up_locomotives_discard_the_row() -> None:
     assert state.cards_drawn == 1 and state.current == 0
 
 
-def test_row_resets_stop_after_the_cap_so_the_game_goes_on() -> None:
-    # Every card left to deal is a locomotive, so every new row has 3 or more.
+COLOURS = ("purple", "blue", "orange", "white", "green", "yellow", "black", "red")
+
+
+def _colours(n: int, skip: int = 0) -> list[str]:
+    """``n`` non-locomotive kinds, round the colours (so no colour runs out)."""
+    return [COLOURS[(skip + i) % len(COLOURS)] for i in range(n)]
+
+
+def test_three_face_up_locomotives_are_redealt_as_often_as_it_takes() -> None:
+    # "If, at any time, 3 of the 5 face-up cards are locomotives, discard all 5
+    # and deal 5 new cards": four bad rows in a row, plenty of cards left.
+    bad_row = [LOCOMOTIVE] * 3 + ["white", "yellow"]
+    good_row = ["purple", "blue", "orange", "black", LOCOMOTIVE]
+    rest = _colours(56)
     state, _ = position(
-        face_up=["locomotive", "locomotive", "red", "blue", "green"],
-        draw_pile=["locomotive"] * 12,
+        face_up=[LOCOMOTIVE, LOCOMOTIVE, "red", "blue", "green"],
+        draw_pile=[LOCOMOTIVE] + bad_row * 3 + good_row + rest,
+    )
+    assert len(state.draw_pile) == 77
+    dealer = ScenarioDealer()
+    state = play(state, DrawFaceUp(0, 2), dealer=dealer)  # the refill turns a third locomotive
+    assert [kind(state, r) for r in state.face_up] == good_row  # the fifth row, the first legal one
+    assert sorted(kind(state, r) for r in state.discard) == sorted(
+        [LOCOMOTIVE] * 3 + ["blue", "green"] + bad_row * 3
+    )
+    assert dealer.shuffled == [] and len(state.draw_pile) == len(rest)
+    assert hand_kinds(state, 0) == ["red"] and state.cards_drawn == 1 and state.current == 0
+
+
+def test_redealing_goes_on_through_a_reshuffle_of_the_discarded_rows() -> None:
+    # The deck runs out while bad rows keep coming: the discarded rows are
+    # shuffled into a new deck and the dealing goes on until a legal row.
+    state, _ = position(
+        face_up=[LOCOMOTIVE, LOCOMOTIVE, "red", "blue", "green"],
+        draw_pile=[LOCOMOTIVE] * 4 + ["white"] + [LOCOMOTIVE] * 3 + ["white"] * 2 + [LOCOMOTIVE] * 3,
+    )
+    # The reshuffle deals the non-locomotives first (locomotives are ids 96..109).
+    dealer = ScenarioDealer(reshuffle_key=lambda card: card)
+    state = play(state, DrawFaceUp(0, 2), dealer=dealer)
+    assert len(dealer.shuffled) == 1
+    # Rows 2 and 3 had 4 and 3 locomotives; row 4 is the old deck's last two
+    # locomotives and the first three cards of the new one.
+    assert [kind(state, r) for r in state.face_up] == [LOCOMOTIVE, LOCOMOTIVE, "blue", "white", "white"]
+    # The new deck was the three discarded rows.
+    assert sorted(BOARD.card_kind(c) for c in dealer.shuffled[0].cards) == sorted(
+        [LOCOMOTIVE] * 10 + ["blue", "green"] + ["white"] * 3
+    )
+    assert len(state.draw_pile) == 15 - 3
+    assert state.discard == () and state.cards_drawn == 1 and state.current == 0
+
+
+def test_the_row_stays_when_no_new_row_could_have_fewer_than_three_locomotives() -> None:
+    # Every card left to deal is a locomotive but for the two face-up ones, so
+    # a new row could never do better: redealing would never end.
+    state, _ = position(
+        face_up=[LOCOMOTIVE, LOCOMOTIVE, "red", "blue", "green"],
+        draw_pile=[LOCOMOTIVE] * 12,
     )
     locos_first = ScenarioDealer(reshuffle_key=lambda card: -card)  # locomotives are 96..109
     state = play(state, DrawFaceUp(0, 2), dealer=locos_first)
     row = [kind(state, r) for r in state.face_up if r]
-    assert row.count(LOCOMOTIVE) >= 3  # the row stays after MAX_ROW_RESETS redeals
+    assert row == [LOCOMOTIVE] * 5  # the row stays as dealt
+    # Public facts could not rule a legal row out until the deck ran out and
+    # the discarded rows (13 locomotives, blue, green) made a new deck: two
+    # redeals from the old deck, a third that reshuffled, then no more.
     assert len(locos_first.shuffled) == 1
-    # one card taken, then MAX_ROW_RESETS full rows dealt: 1 + 5 * 3 = 16 cards
-    # from a 12-card pile and a reshuffle of the discarded rows
-    assert len(state.players[0].hand) == 1 and state.current == 0
-    assert MAX_ROW_RESETS == 3
+    assert len(state.draw_pile) == 15 - 4 and state.discard == ()
+    assert len(state.players[0].hand) == 1 and state.cards_drawn == 1 and state.current == 0
+    # Taking a face-up card refills the slot and checks again: still no redeal.
+    state = play(state, DrawBlind(0), DrawFaceUp(1, 0), dealer=locos_first)
+    assert [kind(state, r) for r in state.face_up] == [LOCOMOTIVE] * 5
+    assert state.discard == () and len(state.draw_pile) == 9 and state.current == 0
+
+
+def test_a_short_row_of_the_last_cards_is_not_redealt() -> None:
+    # Three locomotives are all the cards left: a redeal would deal them again.
+    state, _ = position(face_up=[LOCOMOTIVE, LOCOMOTIVE, "red", None, None], draw_pile=[LOCOMOTIVE], discard=[])
+    dealer = ScenarioDealer()
+    state = play(state, DrawFaceUp(0, 2), dealer=dealer)
+    assert [kind(state, r) if r else None for r in state.face_up] == [LOCOMOTIVE] * 3 + [None, None]
+    assert dealer.shuffled == [] and state.discard == () and state.draw_pile == ()
+    assert state.current == 1  # face-up locomotives only: no second card to take
+
+
+def test_empty_face_up_slots_are_filled_once_the_discards_make_a_new_deck() -> None:
+    # Five cards are face up whenever cards remain. Deck and discards are empty
+    # when player 0 takes two face-up cards, so their slots stay empty.
+    state, _ = position(
+        face_up=["red", "blue", "green", "yellow", "black"], draw_pile=[], discard=[], hands={1: ["white"] * 3}
+    )
+    state = play(state, DrawFaceUp(0, 0), DrawFaceUp(0, 1))
+    assert state.face_up[:2] == (None, None) and state.current == 1
+    paid = state.players[1].hand
+    state = play(state, ClaimRoute(1, route("Frankfurt", "Paris", "white"), paid))
+    assert state.discard == paid and state.face_up[:2] == (None, None)
+    # A blind draw needs the discards shuffled into a new deck: the drawer gets
+    # its top card, and the empty slots are filled from what follows.
+    dealer = ScenarioDealer()
+    state = play(state, DrawBlind(0), dealer=dealer)
+    assert len(dealer.shuffled) == 1
+    assert [kind(state, r) for r in state.face_up] == ["white", "white", "green", "yellow", "black"]
+    blind = state.players[0].hand[2]
+    assert state.face(blind) is None and BOARD.card_kind(dealer.face(state, blind)) == "white"
+    assert state.draw_pile == () and state.discard == ()
+    assert state.cards_drawn == 1 and state.current == 0
+
+
+def test_a_refilled_row_with_three_locomotives_is_redealt() -> None:
+    # Two slots were left empty when no card remained; since then cards were
+    # discarded. The new deck fills them, turning a third locomotive: "discard
+    # all 5 and deal 5 new cards".
+    state, _ = position(
+        face_up=[None, None, LOCOMOTIVE, LOCOMOTIVE, "green"],
+        draw_pile=[],
+        discard=[LOCOMOTIVE, LOCOMOTIVE, "white", "white", "white", "yellow"],
+    )
+    locos_first = ScenarioDealer(reshuffle_key=lambda card: -card)  # locomotives are 96..109
+    state = play(state, DrawBlind(0), dealer=locos_first)
+    (blind,) = state.players[0].hand  # the blind draw: the top of the new deck
+    assert BOARD.card_kind(locos_first.face(state, blind)) == LOCOMOTIVE
+    # The refill (locomotive, yellow) made three locomotives: that row went to
+    # the discards, the deck's three whites and, after a second reshuffle, two
+    # of the discarded row's locomotives make the new row.
+    assert len(locos_first.shuffled) == 2
+    assert [kind(state, r) for r in state.face_up] == ["white"] * 3 + [LOCOMOTIVE] * 2
+    assert sorted(BOARD.card_kind(c) for c in locos_first.shuffled[1].cards) == sorted(
+        [LOCOMOTIVE] * 3 + ["yellow", "green"]
+    )
+    assert len(state.draw_pile) == 3 and state.discard == ()
+    assert state.cards_drawn == 1 and state.current == 0
 
 
 def test_an_empty_deck_is_rebuilt_from_the_shuffled_discards() -> None:

@@ -389,13 +389,7 @@ class Table:
             return
         pending, built.proofs = sorted(built.proofs.items()), {}
         try:
-            if isinstance(need, NeedShuffle):
-                verify_shuffles(self.joint, [(self.chain_step(need, seat), built.step_input(seat), proof)
-                                             for seat, (proof, _) in pending if isinstance(proof, ShuffleProof)])
-            else:
-                for seat, (proof, _) in pending:
-                    assert isinstance(proof, RemaskProof)
-                    verify_remask(self.joint, self.chain_step(need, seat), built.step_input(seat), proof)
+            self._check_proofs(need, built, [(seat, proof) for seat, (proof, _) in pending])
         except InvalidChainProof as exc:
             seat = exc.seat if exc.seat is not None else pending[0][0]
             self._halt(f"seat {seat} sent a false proof of its step of {DECK_NAMES[need.deck]} epoch "
@@ -432,17 +426,25 @@ class Table:
         built = self.chains.get((need.deck, need.epoch)) if need is not None else None
         if need is None or built is None:
             return None
-        assert self.joint is not None
         for seat, (proof, entry) in sorted(built.proofs.items()):
-            step, inputs = self.chain_step(need, seat), built.step_input(seat)
             try:
-                if isinstance(proof, ShuffleProof):
-                    verify_shuffles(self.joint, [(step, inputs, proof)])
-                else:
-                    verify_remask(self.joint, step, inputs, proof)
+                self._check_proofs(need, built, [(seat, proof)])
             except InvalidChainProof as exc:
                 return seat, entry, str(exc)
         return None
+
+    def _check_proofs(self, need: NeedShuffle | NeedRemask, built: _Chain,
+                      proofs: list[tuple[int, ShuffleProof | RemaskProof]]) -> None:
+        """Check these seats' proofs of their steps of ``built`` (shuffle proofs
+        in one batch); raise InvalidChainProof naming the first false one."""
+        assert self.joint is not None
+        shuffles = [(self.chain_step(need, seat), built.step_input(seat), proof)
+                    for seat, proof in proofs if isinstance(proof, ShuffleProof)]
+        if shuffles:
+            verify_shuffles(self.joint, shuffles)
+        for seat, proof in proofs:
+            if isinstance(proof, RemaskProof):
+                verify_remask(self.joint, self.chain_step(need, seat), built.step_input(seat), proof)
 
     def _halt(self, reason: str, culprit: int | None, at: int | None = None) -> None:
         """Stop the game; ``at``: the entry that proves it (default: the one

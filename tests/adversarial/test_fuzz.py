@@ -266,7 +266,6 @@ def test_the_host_survives_any_frame_from_a_seated_peer_or_a_stranger(data: st.D
     host = running_host()
     table = host.table
     assert table is not None
-    game = honest_game()
     rid = data.draw(st.sampled_from([SEAT1_CONN, b"\x00" + bytes(4), b"x"]))
     raw = frame_for(data, list(frames.TO_HOST), forged(data, table))
     before, sent = snapshot(table), len(host.sock.sent)  # type: ignore[attr-defined]

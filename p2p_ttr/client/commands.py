@@ -33,6 +33,8 @@ VERBS: tuple[Verb, ...] = (
     Verb("pay", "pay [CARDS]", "pay the extra cards a tunnel asks for", ("pay", "pay 1 loco")),
     Verb("abandon", "abandon", "give up the tunnel: your cards come back, the turn ends", ("abandon",),
          ("giveup",)),
+    Verb("pass", "pass", "end your turn doing nothing: only when nothing can be drawn, claimed or built "
+         "(your hand is shown to prove it)", ("pass",)),
     Verb("path", "path [N | CITY CITY | off]", "show the shortest way to finish ticket N over open routes",
          ("path", "path 2", "path Lisboa Danzig", "path off"), ("p",)),
     Verb("show", "show", "show the table again: hand, face-up row, tickets", ("show",)),

@@ -28,6 +28,8 @@ RULES = (
     "  build a station: the first costs 1 card, the second 2, the third 3, of one colour.",
     "    At the end each station lends you one rival route into its city, used by all of your",
     "    tickets.",
+    "Only when none of these is possible (nothing to draw, nothing your hand can pay for)",
+    "  do you pass (pass): your hand is shown to prove it.",
     "",
     "Routes score by length: 1, 2, 3, 4, 6, 8 cars score 1, 2, 4, 7, 15, 21 points.",
     "In a game of 2 or 3, only one side of a double route can be claimed.",

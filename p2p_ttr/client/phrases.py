@@ -13,6 +13,7 @@ from collections.abc import Collection, Iterable, Sequence
 
 from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.engine.rules import pass_problem
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
 from p2p_ttr.table.table import Obligation
 
@@ -52,7 +53,7 @@ def changes(before: GameState, after: GameState, me: int | None, names: tuple[st
         lines.append(f"FINAL ROUND: {who(last, me, names, True)} {have} "
                      f"{plural(after.players[last].trains, 'train')} left; everyone plays one last turn")
     if after.passes > before.passes:
-        lines.append(f"{who(before.current, me, names, True)} passed: there was nothing left to draw")
+        lines.append(f"{who(before.current, me, names, True)} passed: nothing left to draw, claim or build")
     if before.epoch >= 0 and after.epoch > before.epoch:
         lines.append("the discard pile was shuffled into a new deck")
     if after.phase in (Phase.SCORING, Phase.OVER) and before.phase not in (Phase.SCORING, Phase.OVER):
@@ -151,6 +152,8 @@ def what_now(view: GameState, seat: int) -> str:
         return f"pay {view.tunnel.extra} more for the tunnel, or abandon it"
     if view.cards_drawn:
         return "take your second card (draw, or draw N)"
+    if pass_problem(view, seat) is None:
+        return "nothing can be drawn, claimed or built: pass"
     return "draw, claim, tickets or station"
 
 

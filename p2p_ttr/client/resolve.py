@@ -20,9 +20,11 @@ from p2p_ttr.engine.events import (
     DrawFaceUp,
     DrawTickets,
     KeepTickets,
+    Pass,
     PayTunnel,
 )
 from p2p_ttr.engine.moves import legal_actions
+from p2p_ttr.engine.rules import pass_problem
 from p2p_ttr.engine.state import GameState, Phase
 
 from . import explain
@@ -331,6 +333,15 @@ def _abandon(words: list[str], view: GameState, seat: int, names: tuple[str, ...
     return Play(AbandonTunnel(seat), f"giving up the tunnel {route.a}{DASH}{route.b}")
 
 
+def _pass(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+    if view.phase is not Phase.TURN or view.cards_drawn:
+        raise Refused(explain.phase_problem(view, seat, "pass"))
+    problem = pass_problem(view, seat)
+    if problem is not None:
+        raise Refused(f"you cannot pass: {problem} (a pass is for a turn with nothing else to do)")
+    return Play(Pass(seat), "passing: your hand is shown to prove there is nothing else to do")
+
+
 Resolver = Callable[[list[str], GameState, int, tuple[str, ...]], Outcome]
 MOVES: dict[str, Resolver] = {
     "draw": _draw,
@@ -340,6 +351,7 @@ MOVES: dict[str, Resolver] = {
     "station": _station,
     "pay": _pay,
     "abandon": _abandon,
+    "pass": _pass,
 }
 
 

@@ -11,10 +11,12 @@ fully specified and free of randomness, rather than one of the bots:
    lowest route id), paying with the fewest locomotives, then in the colour it
    holds most of (ties: board colour order), the first cards in hand order;
    otherwise draw blind, otherwise the lowest face-up slot it may take,
-   otherwise draw tickets, otherwise pass;
+   otherwise draw tickets, otherwise build a station (the first city in board
+   order where it may, paid as a route is), otherwise pass;
 4. second card: draw blind, otherwise the lowest face-up slot it may take.
 
-It never builds a station. It plays from ``state`` as the seat itself sees
+It builds a station only because passing is for a player with nothing else
+to do (rules version 3). It plays from ``state`` as the seat itself sees
 it; every card it holds is public by then (the table waits until they are).
 """
 
@@ -26,6 +28,7 @@ from .board import LOCOMOTIVE, europe
 from .events import (
     AbandonTunnel,
     Action,
+    BuildStation,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
@@ -68,8 +71,11 @@ def caretaker_move(state: GameState, player: int) -> Action | None:
     claims = [a for a in legal if isinstance(a, ClaimRoute)]
     if claims:
         return min(claims, key=lambda a: (-board.routes[a.route].length, a.route, *payment_key(a.cards)))
-    for kind in (DrawBlind, DrawFaceUp, DrawTickets, Pass):
+    for kind in (DrawBlind, DrawFaceUp, DrawTickets):
         found = [a for a in legal if isinstance(a, kind)]
         if found:
             return min(found, key=lambda a: getattr(a, "slot", 0))
-    return None
+    stations = [a for a in legal if isinstance(a, BuildStation)]
+    if stations:
+        return min(stations, key=lambda a: (board.cities.index(a.city), *payment_key(a.cards)))
+    return Pass(player) if Pass(player) in legal else None

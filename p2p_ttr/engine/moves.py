@@ -60,7 +60,7 @@ def legal_actions(state: GameState, player: int, only: type[Action] | None = Non
             actions += _of(only, DrawTickets, lambda: [DrawTickets(player)])
         actions += _of(only, ClaimRoute, lambda: claim_actions(state, player))
         actions += _of(only, BuildStation, lambda: station_actions(state, player))
-        if pass_problem(state) is None:
+        if pass_problem(state, player) is None:
             actions += _of(only, Pass, lambda: [Pass(player)])
     return actions
 
@@ -85,7 +85,7 @@ def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
             kinds.append(ClaimRoute)
         if station_actions(state, player, limit=1):
             kinds.append(BuildStation)
-        if pass_problem(state) is None:
+        if pass_problem(state, player) is None:
             kinds.append(Pass)
     return kinds
 

@@ -39,7 +39,9 @@ from .payments import (
     Payment,
     payment_of,
     route_payment_problem,
+    route_payments,
     station_payment_problem,
+    station_payments,
     tunnel_extra,
     tunnel_payment_problem,
 )
@@ -218,12 +220,20 @@ def _payment(state: GameState, refs: tuple[CardRef, ...]) -> Payment:
 # Rule predicates shared with move generation
 
 
-def check_for_some_faces(state: GameState, action: ClaimRoute | BuildStation | PayTunnel) -> None:
+def check_for_some_faces(state: GameState, action: ClaimRoute | BuildStation | PayTunnel | Pass) -> None:
     """Raise the error ``apply`` would raise for ``action`` whatever the faces
     of the cards it plays that ``state`` cannot see: if it passes, some faces
     make the action legal. (Locomotives pay for anything, so the action is
     tried with every unseen card a locomotive.) The table accepts a move
-    into the log on this test and opens its cards only then."""
+    into the log on this test and opens its cards only then.
+
+    A pass plays the whole hand (it shows that nothing in it can be played):
+    here only its public conditions are checked, and the faces decide once
+    the hand is open."""
+    if isinstance(action, Pass):
+        _expect(state, action.player, Phase.TURN)
+        _refuse(pass_public_problem(state))
+        return
     hidden = [r for r in action.cards if r not in state.public]
     loco = next(c for c in range(europe().n_cards) if europe().card_kind(c) == LOCOMOTIVE)
     _apply_action(state.evolve(public={**state.public, **{r: loco for r in hidden}}), action)
@@ -288,13 +298,9 @@ def can_draw_second_card(state: GameState) -> bool:
     return any(draw_face_up_problem(state, s) is None for s in range(FACE_UP_SLOTS))
 
 
-def pass_problem(state: GameState) -> str | None:
-    """Passing is for a player who can draw neither a train card nor a ticket.
-
-    The rulebook has no pass; we need one for a player stuck with nothing to do.
-    The test uses public facts only, so every peer agrees on it without seeing
-    the hand: a player who could still claim with the cards they hold may pass.
-    """
+def pass_public_problem(state: GameState) -> str | None:
+    """Why the player to move may not pass, from public facts alone: a train
+    card or a ticket can still be drawn. (``pass_problem`` adds the hand.)"""
     if state.cards_drawn:
         return "the second card must be drawn"
     if draw_blind_problem(state) is None or any(
@@ -303,6 +309,36 @@ def pass_problem(state: GameState) -> str | None:
         return "a train card can still be drawn"
     if draw_tickets_problem(state) is None:
         return "destination tickets can still be drawn"
+    return None
+
+
+def pass_problem(state: GameState, player: int) -> str | None:
+    """Passing is for a player who has no other legal action.
+
+    The rulebook has no pass: "You must perform an action", and a player who
+    cannot draw "must then Claim a Route, Draw Destination Tickets or Build a
+    Station". A pass is for the player who can do none of these. Whether the
+    hand pays for a route or a station depends on its faces, so a pass is
+    judged only in a state that knows every card of the hand: the player's
+    own view, or the table's once the pass has opened the hand (protocol.md
+    §6: a pass shows the hand, which is how every replica agrees on it).
+    """
+    problem = pass_public_problem(state)
+    if problem is not None:
+        return problem
+    board = europe()
+    ps = state.players[player]
+    faces = [state.face(r) for r in ps.hand]
+    if any(face is None for face in faces):
+        return "a pass must show the hand: its cards are not all open"
+    counts = Counter(board.card_kind(face) for face in faces if face is not None)
+    for route in board.routes:
+        if claim_problem(state, player, route) is None and route_payments(board, route, counts):
+            return f"{route.label} can still be claimed"
+    if station_payments(board, len(ps.stations) + 1, counts):
+        city = next((c for c in board.cities if station_problem(state, player, c) is None), None)
+        if city is not None:
+            return f"a station can still be built (in {city}, for one)"
     return None
 
 
@@ -353,7 +389,7 @@ def _apply_action(state: GameState, action: Event) -> GameState:
             return _build_station(state, p, city, cards)
         case Pass(p):
             _expect(state, p, Phase.TURN)
-            _refuse(pass_problem(state))
+            _refuse(pass_problem(state, p))
             return _end_turn(state.evolve(passes=state.passes + 1))
     raise MalformedEvent(f"not an event: {action!r}")
 

@@ -42,7 +42,7 @@ from p2p_ttr.engine.events import Action, event_from_wire, is_action, to_wire
 from .errors import Malformed
 from .identity import PUBLIC_KEY_BYTES
 
-RULES = "ttr-europe/2"  # 2: every chain step proven (shuffle_proof, remask_proof); acts carry no shares
+RULES = "ttr-europe/3"  # 3: pass only with no other action (it shows the hand); 2: proven chains
 MAX_NAME = 24
 
 

@@ -47,7 +47,7 @@ from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.caretaker import caretaker_move
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.errors import EngineError
-from p2p_ttr.engine.events import BuildStation, ClaimRoute, Event, PayTunnel, Peek, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.events import BuildStation, ClaimRoute, Event, Pass, PayTunnel, Peek, Remasked, Reveal, Shuffled
 from p2p_ttr.engine.rules import actors, apply, check_for_some_faces, clashes_with_private, new_game
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, public_digest
 from p2p_ttr.engine.view import view_for
@@ -142,18 +142,20 @@ class _Chain:
 
 @dataclass(frozen=True)
 class PendingAct:
-    """An act in the log that plays hidden cards: it waits for its author's
-    shares of them, then opens them and is applied (or voided)."""
+    """An act in the log that plays hidden cards (a pass: the whole hand): it
+    waits for its author's shares of them, then opens them and is applied
+    (or voided)."""
 
     seat: int
-    action: ClaimRoute | BuildStation | PayTunnel
+    action: ClaimRoute | BuildStation | PayTunnel | Pass
     cards: tuple[CardRef, ...]
 
 
 @dataclass(frozen=True)
 class VoidedAct:
-    """An act whose cards, once open, did not pay for it: it changed nothing
-    but showing them, and its author moves again."""
+    """An act whose cards, once open, did not make it legal (they did not pay,
+    or a pass's hand could still play): it changed nothing but showing them,
+    and its author moves again."""
 
     entry: int
     seat: int
@@ -514,13 +516,17 @@ class Table:
         played: tuple[CardRef, ...] = ()
         if isinstance(action, (ClaimRoute, BuildStation, PayTunnel)):
             played = tuple(r for r in action.cards if r not in self.engine.public)
+        elif isinstance(action, Pass):
+            # A pass shows the whole hand: that nothing in it can be played is
+            # what makes it legal, and every replica must be able to tell.
+            played = tuple(r for r in self.engine.players[seat].hand if r not in self.engine.public)
         if not played:
             self.engine = apply(self.engine, action)  # type: ignore[arg-type]
             return
         if not set(played) <= set(self.engine.players[seat].hand):
             raise NotExpected(f"seat {seat} plays cards that are not in its hand")
-        assert isinstance(action, (ClaimRoute, BuildStation, PayTunnel))
-        check_for_some_faces(self.engine, action)  # refused now if no faces could pay for it
+        assert isinstance(action, (ClaimRoute, BuildStation, PayTunnel, Pass))
+        check_for_some_faces(self.engine, action)  # refused now if no faces could make it legal
         self.pending_act = PendingAct(seat, action, played)
 
     def _play_pending(self) -> bool:

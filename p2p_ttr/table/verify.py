@@ -34,9 +34,9 @@ from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.scoring import GameScore
 from p2p_ttr.engine.state import NeedRemask, NeedShuffle
 
-from .envelope import open_envelope
+from .envelope import check_signature, open_envelope
 from .errors import TableError
-from .messages import Audit, Forfeit, Keys, Remask, Seating, Shares, Shuffle, message_from_wire
+from .messages import RULES, Audit, Forfeit, Keys, Remask, Seating, Shares, Shuffle, message_from_wire
 from .table import Table, deck_ref
 
 
@@ -74,7 +74,14 @@ def verify_entries(entries: list[bytes]) -> Verdict:
     key, cards are opened with the joint secret and shares are checked by the
     deck audit, in batches, against each seat's secret (fast, and a bad share
     cannot stop the fold before the audit names its seat). Otherwise every
-    proof is checked as the game went."""
+    proof is checked as the game went.
+
+    A log whose seat 0 signed a seating under other rules (another rules
+    version, protocol.md §5) is not judged: its moves follow rules this
+    engine does not play. It gets the one finding ``other_rules``."""
+    other = _other_rules(entries)
+    if other is not None:
+        return Verdict(len(entries), (), (other,), None, None, Table())
     secret = _joint_secret(entries)
     verdict = _verify(entries, secret)
     if secret is not None and (verdict.findings or not _same_secrets(verdict.table, secret)):
@@ -180,6 +187,27 @@ def _chain_records(need: NeedShuffle | NeedRemask, step: ShuffleStep | RemaskSte
     if isinstance(need, NeedShuffle):
         return [DeckCreation(step.deck, step.epoch, need.cards), step]
     return [RemaskCreation(step.deck, step.epoch, tuple(deck_ref(r) for r in need.refs)), step]
+
+
+def _other_rules(entries: list[bytes]) -> Finding | None:
+    """The finding for a log that seat 0 opened, signed, under rules other
+    than this peer's; None otherwise (a forged seating is left to the fold)."""
+    if not entries:
+        return None
+    try:
+        envelope = open_envelope(entries[0])
+    except TableError:
+        return None
+    body = envelope.body
+    if len(body) != 3 or body[0] != Seating.KIND or not isinstance(body[1], str) or body[1] == RULES:
+        return None
+    try:
+        check_signature(envelope, body[2][0][1])
+    except (TableError, TypeError, IndexError, ValueError):
+        return None
+    return Finding(0, None, "other_rules",
+                   f"the game was played under the rules {body[1][:32]!r}; this version of p2p_ttr plays and "
+                   f"verifies {RULES} only: verify the log with the version that played it")
 
 
 def _blame(table: Table, raw: bytes, exc: Exception) -> int | None:

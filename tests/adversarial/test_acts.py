@@ -7,6 +7,7 @@ sequence an act learns no card from it: the author moves again."""
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 
 import pytest
 
@@ -15,7 +16,8 @@ from malicious import Malicious, claim_with_our_cards
 from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.deck import own_share
 from p2p_ttr.deck.group import element_to_bytes
-from p2p_ttr.engine.events import BuildStation, ClaimRoute, DrawBlind, PayTunnel
+from p2p_ttr.engine.errors import IllegalMove
+from p2p_ttr.engine.events import BuildStation, ClaimRoute, DrawBlind, Pass, PayTunnel
 from p2p_ttr.net.liveness import waiting_for
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import NotExpected, TableError
@@ -163,3 +165,76 @@ def test_the_act_the_host_refused_was_a_valid_move() -> None:
     except TableError as exc:  # pragma: no cover - a failure message
         raise AssertionError(f"the refused act was not valid: {exc}") from None
     assert table.pending_act is not None and table.pending_act.seat == 1
+
+
+def _turn_with_nothing_to_draw(stuck: bool) -> tuple[list[Table], int, Malicious]:
+    """Replicas (the two seats', an outsider's) at the first turn where the
+    mover's hand holds cards only it can read, with the draw pile, discards,
+    face-up row and ticket pile emptied alike on every replica (as they are
+    late in a long game). ``stuck``: the mover also has no train or station
+    left, so nothing in its hand can be played."""
+    game = honest_game()
+    tables = [Table(game.peers[0].table.me), Table(game.peers[1].table.me), Table()]
+    for raw in game.log:
+        for t in tables:
+            t.receive(raw)
+        e = tables[2].engine
+        if e is None or tables[2].pending_act is not None or e.awaiting is not None or e.steps:
+            continue
+        seat = e.current
+        m = Malicious(seat, game.peers[seat].identity, tables[seat])
+        if m.my_turn() is None or not any(r not in e.public for r in e.players[seat].hand):
+            continue
+        for t in tables:
+            assert t.engine is not None
+            ps = t.engine.players[seat]
+            if stuck:
+                ps = replace(ps, trains=0, stations=("Paris", "Wien", "Roma"))
+            t.engine = t.engine.evolve(draw_pile=(), discard=(), face_up=(None,) * 5, ticket_pile=(),
+                                       players=tuple(ps if i == seat else q for i, q in enumerate(t.engine.players)))
+        return tables, seat, m
+    raise AssertionError("no turn with a hidden hand")
+
+
+@pytest.mark.parametrize("stuck", [True, False])
+def test_a_pass_shows_the_hand_and_stands_only_if_nothing_in_it_can_be_played(stuck: bool) -> None:
+    """Passing is for a player with no other action (rules version 3); only
+    the hand's faces can tell, so the pass waits in the log for the author's
+    shares of its hand, which open it to all; then it stands, or is voided
+    and its author moves again."""
+    tables, seat, m = _turn_with_nothing_to_draw(stuck)
+    hidden = {r for r in tables[2].engine.players[seat].hand if r not in tables[2].engine.public}  # type: ignore[union-attr]
+    act = m.send(Act(Pass(seat)))
+    for t in tables:
+        t.receive(act)
+        assert t.pending_act is not None and set(t.pending_act.cards) == hidden
+        assert t.owed_shares() == {seat: hidden}  # the hand, and nothing else
+        assert not hidden & set(t.engine.public)  # type: ignore[union-attr]
+    shares = m.send(Shares(tuple(m.share(r) for r in sorted(hidden))))
+    for t in tables:
+        t.receive(shares)
+        engine = t.engine
+        assert engine is not None and t.pending_act is None
+        assert hidden <= set(engine.public)  # the hand is shown to all
+        if stuck:
+            assert not t.voided and engine.passes == 1 and engine.current == 1 - seat
+        else:
+            assert [(v.seat, "can still be claimed" in v.reason) for v in t.voided] == [(seat, True)]
+            assert engine.passes == 0 and engine.current == seat  # it moves again
+    assert len({t.digest() for t in tables}) == 1
+
+
+def test_a_pass_while_cards_can_be_drawn_is_refused_and_shows_nothing() -> None:
+    tables, seat, _, log = act_in_the_log()
+    game = honest_game()
+    copies = [Table(t.me) for t in tables]
+    for t in copies:
+        for raw in log[:-1]:  # just before that claim: the seat's turn
+            t.receive(raw)
+    m = Malicious(seat, game.peers[seat].identity, copies[seat])
+    act = m.send(Act(Pass(seat)))
+    for t in copies:
+        before = snapshot(t)
+        with pytest.raises(IllegalMove, match="can still be drawn"):
+            t.receive(act)
+        assert snapshot(t) == before and t.pending_act is None

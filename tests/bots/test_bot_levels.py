@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -99,16 +100,22 @@ def test_a_mid_game_ticket_choice_keeps_at_least_one(level: str) -> None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_player_with_nothing_to_draw_passes_or_claims(level: str) -> None:
-    """No train cards and no tickets left: Pass is legal, and bots must find it (or a claim)."""
+def test_a_player_with_nothing_to_draw_acts_if_it_can_and_passes_only_if_not(level: str) -> None:
+    """No train cards and no tickets left: a hand that can play must be
+    played ("You must perform an action"); an empty hand can only pass."""
     state, _ = _mid_game_state()
     p = state.current
     empty = state.evolve(draw_pile=(), discard=(), face_up=(None,) * 5, ticket_pile=())
     view = view_for(empty, p)
     legal = legal_actions(view, p)
-    assert Pass(p) in legal
+    assert legal and Pass(p) not in legal
     action = make_bot(level, 5, level).choose(view, p)
     assert action in legal
+    ps = empty.players[p]
+    handless = empty.evolve(players=tuple(replace(q, hand=()) if i == p else q
+                                          for i, q in enumerate(empty.players)))
+    assert ps.hand and legal_actions(view_for(handless, p), p) == [Pass(p)]
+    assert make_bot(level, 5, level).choose(view_for(handless, p), p) == Pass(p)
 
 
 def _settle(state: GameState, dealer: LocalDealer) -> GameState:

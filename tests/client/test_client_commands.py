@@ -29,6 +29,7 @@ from p2p_ttr.engine.events import (
     DrawFaceUp,
     DrawTickets,
     KeepTickets,
+    Pass,
     PayTunnel,
 )
 from p2p_ttr.engine.moves import legal_actions
@@ -226,3 +227,13 @@ def test_paths_help_rules_and_leaving() -> None:
     lobby = Context(None, None, ())
     assert refused(interpret("draw", lobby)) == "the game has not started yet"
     assert interpret("end", lobby) == Leave(False)
+
+
+def test_pass_is_offered_only_when_nothing_else_can_be_done() -> None:
+    nothing = {"face_up": [None] * 5, "draw_pile": [], "discard": [], "ticket_pile": []}
+    state, _ = position(hands={0: ["red", "red"]}, **nothing)
+    assert "can still be claimed" in refused(interpret("pass", ctx(state)))
+    assert "can still be drawn" in refused(interpret("pass", ctx(position()[0])))
+    stuck, _ = position(hands={0: ["red"]}, trains={0: 0}, stations={0: ["Paris", "Wien", "Roma"]}, **nothing)
+    assert played(interpret("pass", ctx(stuck))).action == Pass(0)
+    assert find_verb("pass") is not None and find_verb("pas") == find_verb("pass")

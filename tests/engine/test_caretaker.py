@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from engine_scenario import kind, position
 
 from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.caretaker import caretaker_move
-from p2p_ttr.engine.events import Action, BuildStation, ClaimRoute, KeepTickets
+from p2p_ttr.engine.events import Action, BuildStation, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.local.game import play_local_game
+
+CITIES = europe().cities
 
 
 class CheckedCaretaker:
@@ -24,7 +27,8 @@ class CheckedCaretaker:
         assert move == caretaker_move(view, player)  # no hidden state, no randomness
         legal = legal_actions(view, player)
         assert move in legal
-        assert not isinstance(move, BuildStation)
+        if isinstance(move, BuildStation):  # only when nothing else is left to do
+            assert not any(isinstance(a, (ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets)) for a in legal)
         claims = [a for a in legal if isinstance(a, ClaimRoute)]
         if claims:
             routes = europe().routes
@@ -42,3 +46,15 @@ def test_caretakers_play_whole_games_by_the_policy(n: int) -> None:
     game = play_local_game(n, seed=n, bots=bots)
     assert game.final.over
     assert all(b.claims > 0 for b in bots)
+
+
+def test_with_nothing_to_draw_or_claim_the_caretaker_builds_a_station_rather_than_pass() -> None:
+    """Passing is for a player who can do nothing else (rules version 3): the
+    caretaker builds in the first free city in board order, paid like a route."""
+    state, _ = position(hands={0: ["red", "blue", "locomotive"]}, trains={0: 0}, stations={1: [CITIES[0]]},
+                        face_up=[None] * 5, draw_pile=[], discard=[], ticket_pile=[])
+    move = caretaker_move(state, 0)
+    assert isinstance(move, BuildStation) and move.city == CITIES[1]
+    assert [kind(state, r) for r in move.cards] in (["red"], ["blue"])  # no locomotive when a colour pays
+    state, _ = position(hands={0: []}, trains={0: 0}, face_up=[None] * 5, draw_pile=[], discard=[], ticket_pile=[])
+    assert caretaker_move(state, 0) == Pass(0)

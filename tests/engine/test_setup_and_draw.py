@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from engine_scenario import BOARD, ScenarioDealer, hand_kinds, kind, play, position, route
 
 from p2p_ttr.engine.board import LOCOMOTIVE, STARTING_STATIONS, STARTING_TRAINS
 from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.errors import IllegalMove, OutOfTurn
-from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from p2p_ttr.engine.events import BuildStation, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from p2p_ttr.engine.moves import legal_actions
-from p2p_ttr.engine.rules import actors, apply, new_game
+from p2p_ttr.engine.rules import actors, apply, check_for_some_faces, new_game
 from p2p_ttr.engine.state import NeedShuffle, Phase
+from p2p_ttr.engine.view import view_for
 from p2p_ttr.local.dealer import LocalDealer
 
 
@@ -256,12 +259,69 @@ def test_a_single_card_when_only_one_is_left() -> None:
     assert state.current == 1 and len(state.players[0].hand) == 1
 
 
-def test_only_a_player_with_nothing_to_draw_may_pass_and_all_passing_stalls() -> None:
+NOTHING_TO_DRAW: dict[str, Any] = {"face_up": [None] * 5, "draw_pile": [], "discard": [], "ticket_pile": []}
+EVERY_STATION = ["Paris", "Wien", "Roma"]
+
+
+def test_a_player_who_can_still_draw_may_not_pass() -> None:
     state, _ = position(hands={0: ["red"]})
     with pytest.raises(IllegalMove, match="can still be drawn"):
         apply(state, Pass(0))
-    state, _ = position(face_up=[None] * 5, draw_pile=[], discard=[], ticket_pile=[])
+    state, _ = position(hands={0: ["red"]}, face_up=[None] * 5, draw_pile=[], discard=[])
+    with pytest.raises(IllegalMove, match="tickets can still be drawn"):
+        apply(state, Pass(0))
+
+
+def test_you_must_perform_an_action_a_full_hand_with_nothing_to_draw_cannot_pass() -> None:
+    """"A player will not be able to draw Train cards. He must then Claim a
+    Route, Draw Destination Tickets or Build a Station": 55 cards and 45
+    trains, nothing to draw, and the player must play them."""
+    hand = [c for c in BOARD.colors for _ in range(6)] + [LOCOMOTIVE] * 7
+    state, _ = position(hands={0: hand}, **NOTHING_TO_DRAW)
+    assert len(state.players[0].hand) == 55 and state.players[0].trains == 45
+    legal = legal_actions(state, 0)
+    assert Pass(0) not in legal and any(isinstance(a, ClaimRoute) for a in legal)
+    with pytest.raises(IllegalMove, match="can still be claimed"):
+        apply(state, Pass(0))
+
+
+def test_a_station_that_can_be_built_forbids_passing() -> None:
+    state, _ = position(hands={0: ["red"]}, trains={0: 0}, **NOTHING_TO_DRAW)
+    legal = legal_actions(state, 0)
+    assert legal and all(isinstance(a, BuildStation) for a in legal)
+    with pytest.raises(IllegalMove, match="a station can still be built"):
+        apply(state, Pass(0))
+    # The second station costs two cards of one colour: a red and a blue pay for none.
+    state, _ = position(hands={0: ["red", "blue"]}, trains={0: 0}, stations={0: ["Paris"]}, **NOTHING_TO_DRAW)
     assert legal_actions(state, 0) == [Pass(0)]
+
+
+def test_a_pass_is_judged_only_where_the_hand_is_known() -> None:
+    """Another seat's view cannot tell whether a hand could play: the table
+    opens the hand first (protocol.md §6), and until then a pass is refused."""
+    state, _ = position(hands={0: ["red"]}, trains={0: 0}, stations={0: EVERY_STATION}, **NOTHING_TO_DRAW)
+    assert legal_actions(state, 0) == [Pass(0)]
+    with pytest.raises(IllegalMove, match="must show the hand"):
+        apply(view_for(state, 1), Pass(0))
+    check_for_some_faces(view_for(state, 1), Pass(0))  # the table lets it wait for the hand
+    with pytest.raises(IllegalMove, match="can still be drawn"):
+        check_for_some_faces(view_for(position(hands={0: ["red"]})[0], 1), Pass(0))
+
+
+def test_passing_ends_the_game_only_when_no_player_can_act() -> None:
+    stuck = {"trains": {0: 0}, "stations": {0: EVERY_STATION}, **NOTHING_TO_DRAW}
+    # Seat 1 holds cards that claim a route: after seat 0's pass it must play them.
+    state, _ = position(hands={0: ["red"], 1: ["blue", "blue"]}, **stuck)
+    state = play(state, Pass(0))
+    assert state.current == 1 and not state.over
+    assert Pass(1) not in legal_actions(state, 1)
+    claim = next(a for a in legal_actions(state, 1) if isinstance(a, ClaimRoute))
+    state = play(state, claim)
+    assert not state.over and state.passes == 0
+    assert Pass(0) not in legal_actions(state, 0)  # the claim's cards are in the discards now: draw
+    # Nobody can do anything: every player passes in turn and the game ends.
+    state, _ = position(hands={0: ["red"]}, **stuck)
+    assert legal_actions(state, 0) == [Pass(0)] and legal_actions(state.evolve(current=1), 1) == [Pass(1)]
     state = play(state, Pass(0))
     assert state.current == 1 and not state.over
     state = play(state, Pass(1))

@@ -195,3 +195,28 @@ def test_a_duplicated_card_halts_the_game_and_the_audit_names_the_cheat(
     findings = report["findings"]
     assert isinstance(findings, list)
     assert {(f["entry"], f["seat"], f["code"]) for f in findings} >= {(proof_entry, 1, "halted")}
+
+
+def test_a_log_played_under_other_rules_is_not_judged_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rules version 3 changed what is legal (protocol.md §5): a log whose
+    seating names other rules is refused with that reason, blaming nobody.
+    Only seat 0's signature makes it so: a forged seating is an alteration."""
+    from p2p_ttr.table.envelope import open_envelope, seal
+    from p2p_ttr.table.messages import RULES
+
+    game = honest()
+    seating = open_envelope(game.log[0])
+    assert seating.body[1] == RULES
+    body = [seating.body[0], "ttr-europe/2", seating.body[2]]
+    old = seal(game.peers[0].identity, seating.game_id, 0, 1, seating.head, body).raw
+    code, report = verify_json(log_file(tmp_path, game, [old, *game.log[1:]]), capsys)
+    assert code == 1 and report["fair"] is False
+    assert [(f["entry"], f["seat"], f["code"]) for f in report["findings"]] == [(0, None, "other_rules")]  # type: ignore[index,union-attr]
+    assert main(["verify", str(log_file(tmp_path, game, [old, *game.log[1:]]))]) == 1
+    said = capsys.readouterr().out
+    assert "'ttr-europe/2'" in said and f"verifies {RULES} only" in said
+    forged = seal(game.peers[1].identity, seating.game_id, 0, 1, seating.head, body).raw
+    code, report = verify_json(log_file(tmp_path, game, [forged, *game.log[1:]]), capsys)
+    assert code == 1 and report["findings"][0]["code"] != "other_rules"  # type: ignore[index]

@@ -12,7 +12,7 @@ from cli.seat import end_page
 from p2p_ttr.client.endgame import _tiebreaks, breakdown
 from p2p_ttr.client.phrases import changes, waiting_words
 from p2p_ttr.client.snapshot import Publisher
-from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp
+from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp, Pass
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.scoring import PlayerScore
 from p2p_ttr.engine.state import GameState
@@ -138,3 +138,15 @@ def test_the_last_page_of_the_full_screen(tmp_path: Path) -> None:
     table.complete = False
     title, lines = end_page((table, 0, NAMES, ()), tmp_path / "game.log", 1)  # type: ignore[arg-type]
     assert title == "The game stopped" and "ttr verify" in lines[-1]
+
+
+def test_the_status_says_when_passing_is_all_that_is_left() -> None:
+    nothing = {"face_up": [None] * 5, "draw_pile": [], "discard": [], "ticket_pile": []}
+    stuck, _ = position(hands={0: ["red"]}, trains={0: 0}, stations={0: ["Paris", "Wien", "Roma"]}, **nothing)
+    owed = [Obligation(0, "move")]
+    assert waiting_words(owed, view_for(stuck, 0), 0, NAMES[:2]) == \
+        "your move: nothing can be drawn, claimed or built: pass"
+    able, _ = position(hands={0: ["red", "red"]}, **nothing)
+    assert "pass" not in waiting_words(owed, view_for(able, 0), 0, NAMES[:2])
+    after = play(stuck, Pass(0))
+    assert "Ann passed: nothing left to draw, claim or build" in changes(stuck, after, 1, NAMES[:2])

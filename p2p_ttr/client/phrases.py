@@ -15,7 +15,7 @@ from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.rules import pass_problem
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
-from p2p_ttr.table.table import Obligation
+from p2p_ttr.table.obligations import Obligation, Owed
 
 from .explain import kinds
 from .words import BOARD, DASH, plural, route_name, route_points, ticket_name, who
@@ -158,25 +158,25 @@ def what_now(view: GameState, seat: int) -> str:
 
 
 _DOING = {
-    "keys": "to announce their keys",
-    "shuffle": "to shuffle the deck",
-    "remask": "to re-encrypt the returned tickets",
-    "shuffle proof": "to prove their shuffle",
-    "remask proof": "to prove their re-encryption",
-    "shares": "to add their share to the cards being turned",
-    "audit": "to reveal their secrets for the audit",
+    Owed.KEYS: "to announce their keys",
+    Owed.SHUFFLE: "to shuffle the deck",
+    Owed.REMASK: "to re-encrypt the returned tickets",
+    Owed.SHUFFLE_PROOF: "to prove their shuffle",
+    Owed.REMASK_PROOF: "to prove their re-encryption",
+    Owed.SHARES: "to add their share to the cards being turned",
+    Owed.AUDIT: "to reveal their secrets for the audit",
 }
 
 
 def waiting_words(owed: Sequence[Obligation], view: GameState | None, me: int | None,
                   names: tuple[str, ...]) -> str:
     """'your move: ...', 'waiting for Bob's share', from who owes what now."""
-    if view is not None and any(o.seat == me and o.what == "move" for o in owed) and me is not None:
+    if view is not None and any(o.seat == me and o.what is Owed.MOVE for o in owed) and me is not None:
         return "your move: " + what_now(view, me)
     others = [o for o in owed if o.seat != me]
     if not others:
-        return "your machine is working: " + ", ".join(sorted({o.what for o in owed})) if owed else ""
-    by_what: dict[str, list[str]] = {}
+        return "your machine is working: " + ", ".join(sorted({o.what.value for o in owed})) if owed else ""
+    by_what: dict[Owed, list[str]] = {}
     for o in others:
         by_what.setdefault(o.what, [])
         name = names[o.seat] if o.seat < len(names) else f"seat {o.seat}"
@@ -184,12 +184,12 @@ def waiting_words(owed: Sequence[Obligation], view: GameState | None, me: int | 
             by_what[o.what].append(name)
     parts = []
     for what, people in by_what.items():
-        if what == "move":
+        if what is Owed.MOVE:
             parts.append(_move_words(view, people))
-        elif what == "shares" and len(people) == 1:
+        elif what is Owed.SHARES and len(people) == 1:
             parts.append(f"{people[0]}'s share")
         else:
-            parts.append(f"{and_list(people)} {_DOING.get(what, what)}")
+            parts.append(f"{and_list(people)} {_DOING[what]}")
     return "waiting for " + "; ".join(parts)
 
 

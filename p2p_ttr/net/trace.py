@@ -11,6 +11,7 @@ from typing import Any
 from p2p_ttr.engine.events import DrawBlind
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.messages import Act, message_from_wire
+from p2p_ttr.table.obligations import Owed
 from p2p_ttr.table.table import Table
 
 
@@ -45,7 +46,7 @@ class Trace:
             if reached and mark not in self._marks:
                 self._marks.add(mark)
                 self.event(mark)
-        if not self._first_turn and any(o.what == "move" for o in table.obligations()):
+        if not self._first_turn and any(o.what is Owed.MOVE for o in table.obligations()):
             self._first_turn = True
             # CPU seconds this process spent so far, interpreter start included:
             # what one peer pays for the setup on its own machine.

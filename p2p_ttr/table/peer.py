@@ -33,7 +33,8 @@ from p2p_ttr.engine.view import view_for
 from .envelope import GAME_ID_BYTES, seal
 from .identity import Identity
 from .messages import Act, Audit, Forfeit, Keys, Message, ProveRemask, ProveShuffle, Remask, Seat, Seating, Shares, Shuffle
-from .table import DECK_NAMES, PeerSecrets, Table, deck_ref
+from .cards import DECK_NAMES, deck_ref
+from .table import PeerSecrets, Table
 
 # Decides a move from the player's own view; None means "not yet" (a human thinking).
 Decider = Callable[[GameState, int], Action | None]

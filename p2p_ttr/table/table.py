@@ -5,55 +5,51 @@ Every peer feeds the same log entries, in the same order, into its own
 obligations. A table may hold one seat's secrets (``PeerSecrets``): then it
 also opens that seat's privately drawn cards; an auditor's table holds none.
 
-``receive(raw)`` checks an entry completely before anything changes: framing,
-game id, signature, sequence number, log head, and what the message claims
-(proofs, turn, legality). A refused entry raises a ``TableError`` (or an
-engine error), is recorded in ``rejected`` and changes nothing else.
+The table is the fold: it reads each message and hands it to the part that
+owns it, then advances the game as far as the log allows. Its parts:
+
+- ``logchain.LogChain``: the entries, their hash chain, sequence numbers;
+- ``chains.ChainBook``: the deck epochs, built and proven step by step;
+- ``sharebook.ShareBook``: the decryption shares, and opening cards;
+- ``acts``: moves that wait for their hidden cards;
+- ``forfeits``: what the fold does for seats that left;
+- ``obligations``: who owes what now.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from p2p_ttr.deck import (
     Ciphertext,
-    DeckCreation,
     DecryptionShare,
     JointKey,
     KeyAnnouncement,
+    RemaskStep,
     SecretKey,
     Seed,
     SeedCommitment,
+    ShuffleStep,
     check_seed,
     own_share,
-    RemaskStep,
-    ShuffleStep,
-    remask_step,
-    shuffle_step,
-    verify_shares,
-    InvalidChainProof,
-    RemaskProof,
-    ShuffleProof,
-    verify_remask,
-    verify_shuffles,
 )
 from p2p_ttr.deck import CardRef as DeckRef
-from p2p_ttr.deck.elgamal import decrypt_with_exponent, decrypt_with_shares
-from p2p_ttr.deck.encoding import CardCodec
 from p2p_ttr.deck.errors import DeckError
-from p2p_ttr.engine.board import europe
-from p2p_ttr.engine.caretaker import caretaker_move
-from p2p_ttr.engine.cards import CardRef, Deck
+from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.errors import EngineError
-from p2p_ttr.engine.events import BuildStation, ClaimRoute, Event, Pass, PayTunnel, Peek, Remasked, Reveal, Shuffled
-from p2p_ttr.engine.rules import actors, apply, check_for_some_faces, clashes_with_private, new_game
+from p2p_ttr.engine.events import Event, Peek, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.rules import apply, check_for_some_faces, clashes_with_private, new_game
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, public_digest
-from p2p_ttr.engine.view import view_for
 
-from .envelope import Envelope, check_signature, open_envelope
-from .errors import BadProof, Cheating, Malformed, NotExpected, Replay, TableError, UnknownHead, WrongGame
+from .acts import CardMove, PendingAct, VoidedAct, hidden_cards
+from .cards import engine_deck
+from .chains import ChainBook, ChainDone, FalseStep, Progress
+from .envelope import Envelope, open_envelope
+from .errors import BadProof, Cheating, Malformed, NotExpected, TableError
+from .forfeits import CaretakerMove, DeriveStep, OpenCards, next_duty
+from .logchain import LogChain
 from .messages import (
     Act,
     Audit,
@@ -69,22 +65,8 @@ from .messages import (
     Shuffle,
     message_from_wire,
 )
-
-DECK_NAMES = {Deck.TRAIN: "train", Deck.TICKETS: "tickets", Deck.LONG: "long"}
-
-
-def deck_ref(ref: CardRef) -> DeckRef:
-    """The deck library's name for an engine card reference."""
-    return DeckRef(DECK_NAMES[ref.deck], ref.epoch, ref.pos)
-
-
-def genesis(game_id: bytes) -> bytes:
-    return hashlib.sha256(b"p2p_ttr/log/v1/genesis" + game_id).digest()
-
-
-def chain(head: bytes, raw: bytes) -> bytes:
-    """The log head after appending the entry ``raw``."""
-    return hashlib.sha256(head + hashlib.sha256(raw).digest()).digest()
+from .obligations import Obligation, obligations, owed_shares
+from .sharebook import ShareBook
 
 
 @dataclass(frozen=True)
@@ -100,69 +82,21 @@ class PeerSecrets:
 
 
 @dataclass(frozen=True)
-class Obligation:
-    """Something a seat owes the table now."""
-
-    seat: int
-    what: str  # "keys", "shuffle", "remask", "shuffle proof", "remask proof", "shares", "move", "audit"
-    detail: str = ""  # in words: which deck, which cards and for whom
-
-    def describe(self, names: tuple[str, ...] = ()) -> str:
-        who = names[self.seat] if self.seat < len(names) else f"seat {self.seat}"
-        return f"{who} owes {self.what}" + (f" ({self.detail})" if self.detail else "")
-
-
-@dataclass(frozen=True)
 class Rejection:
+    """A refused entry: who it claims to be from, and why it was refused."""
+
     seat: int | None  # the seat the message claims to come from, if it says
     seq: int | None
     code: str
     reason: str
 
 
-@dataclass
-class _Chain:
-    """A deck epoch being built by the seats in turn (a shuffle or a remask).
-    It is done when every seat's step is in and proven."""
-
-    inputs: tuple[Ciphertext, ...]
-    steps: list[tuple[Ciphertext, ...]] = field(default_factory=list)
-    proven: set[int] = field(default_factory=set)  # seats whose step is proven
-    # Proofs in the log not checked yet, with their entry: they are checked
-    # together once every step and proof is in (one batch for the chain).
-    proofs: dict[int, tuple[ShuffleProof | RemaskProof, int]] = field(default_factory=dict)
-
-    @property
-    def output(self) -> tuple[Ciphertext, ...]:
-        return self.steps[-1] if self.steps else self.inputs
-
-    def step_input(self, seat: int) -> tuple[Ciphertext, ...]:
-        return self.steps[seat - 1] if seat else self.inputs
-
-
-@dataclass(frozen=True)
-class PendingAct:
-    """An act in the log that plays hidden cards (a pass: the whole hand): it
-    waits for its author's shares of them, then opens them and is applied
-    (or voided)."""
-
-    seat: int
-    action: ClaimRoute | BuildStation | PayTunnel | Pass
-    cards: tuple[CardRef, ...]
-
-
-@dataclass(frozen=True)
-class VoidedAct:
-    """An act whose cards, once open, did not make it legal (they did not pay,
-    or a pass's hand could still play): it changed nothing but showing them,
-    and its author moves again."""
-
-    entry: int
-    seat: int
-    reason: str
-
-
 class Table:
+    """One replica of the game: fed the log entry by entry (``receive``), it
+    holds the public game (``engine``), the deck (``chains``, ``shares``), and
+    who owes what (``obligations``); with a seat's secrets it reads that
+    seat's cards too."""
+
     def __init__(self, me: PeerSecrets | None = None, audit_secret: int | None = None,
                  eager_proofs: bool = False) -> None:
         """``me``: this seat's secrets, to read its own cards. ``audit_secret``:
@@ -179,28 +113,21 @@ class Table:
         self.me = me
         self.audit_secret = audit_secret
         self.eager_proofs = eager_proofs
-        self.game_id: bytes | None = None
-        self.seats: tuple[Seat, ...] = ()
-        self.log: list[bytes] = []
-        self.heads: list[bytes] = []
-        self._head_index: dict[bytes, int] = {}
-        self.last_seq: dict[int, int] = {}
+        self.entries = LogChain()
         self.rejected: list[Rejection] = []
         self.keys: dict[int, KeyAnnouncement] = {}
         self.commitments: dict[int, SeedCommitment] = {}
         self.joint: JointKey | None = None
-        self.chains: dict[tuple[Deck, int], _Chain] = {}
-        self.shares: dict[CardRef, dict[int, DecryptionShare]] = {}
-        # Stored shares whose proofs this replica has not checked yet (card -> seats).
-        self.unchecked: dict[CardRef, set[int]] = {}
+        self.chains = ChainBook()
+        self.shares = ShareBook(self.ciphertext, audit_secret, eager_proofs)
         self.engine: GameState | None = None
         self.audits: dict[int, Audit] = {}
         # Seats that left for good, with their revealed secrets: the fold
         # computes their shares and chain steps and plays their moves.
         self.forfeited: dict[int, PeerSecrets] = {}
+        self.forfeit_entries: dict[int, int] = {}  # seat -> index of its forfeit in the log
         # Chain steps the fold derived for forfeited seats, with the chain
         # they extend, in order (verify hands them to the deck audit).
-        self.forfeit_entries: dict[int, int] = {}  # seat -> index of its forfeit in the log
         self.derived_steps: list[tuple[NeedShuffle | NeedRemask, ShuffleStep | RemaskStep]] = []
         # Set when the log leads somewhere no honest deck can (a card in two
         # places): the game stops, and only the secret reveals that let the
@@ -223,12 +150,38 @@ class Table:
     # ------------------------------------------------------------------ views
 
     @property
+    def game_id(self) -> bytes | None:
+        return self.entries.game_id
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return self.entries.seats
+
+    @property
+    def log(self) -> list[bytes]:
+        """The accepted entries, in order."""
+        return self.entries.entries
+
+    @property
+    def heads(self) -> list[bytes]:
+        return self.entries.heads
+
+    @property
+    def head(self) -> bytes:
+        return self.entries.head
+
+    @property
+    def last_seq(self) -> dict[int, int]:
+        return self.entries.last_seq
+
+    @property
     def n(self) -> int:
         return len(self.seats)
 
     @property
-    def head(self) -> bytes:
-        return self.heads[-1] if self.heads else b"\0" * 32
+    def seated(self) -> bool:
+        """The log holds its seating: the game exists."""
+        return self.game_id is not None
 
     def digest(self) -> str:
         """A hash of everything public: equal on every peer with the same log."""
@@ -247,23 +200,64 @@ class Table:
         return self.finished and len(self.audits) == self.n
 
     def ciphertext(self, ref: CardRef) -> Ciphertext:
-        return self.chains[(ref.deck, ref.epoch)].output[ref.pos]
+        return self.chains.ciphertext(ref)
+
+    def chain_due(self) -> NeedShuffle | NeedRemask | None:
+        """The deck epoch the seats are building now (a shuffle or a re-masking), if any."""
+        need = self.engine.awaiting if self.engine else None
+        return need if isinstance(need, (NeedShuffle, NeedRemask)) else None
+
+    def chain_inputs(self, need: NeedShuffle | NeedRemask) -> tuple[Ciphertext, ...]:
+        """What the first seat of that chain starts from."""
+        return self.chains.inputs(need)
+
+    def chain_step(self, need: NeedShuffle | NeedRemask, seat: int) -> ShuffleStep | RemaskStep:
+        """Seat's step of the chain being built, as the deck library's record."""
+        return self.chains.record(need, seat)
+
+    def false_pending_proof(self) -> tuple[int, int, str] | None:
+        """(seat, entry, reason) of the first false proof among those the chain
+        being built holds unchecked, if any (see ``ChainBook.false_pending_proof``)."""
+        need = self.chain_due()
+        return self.chains.false_pending_proof(need) if need is not None else None
+
+    def obligations(self) -> list[Obligation]:
+        """Who owes what now, in seat order; the same on every peer."""
+        return obligations(self)
+
+    def owed_shares(self) -> dict[int, set[CardRef]]:
+        """The decryption shares each seat owes now (see ``obligations.owed_shares``)."""
+        return owed_shares(self)
+
+    def check_stored(self, refs: Iterable[CardRef]) -> None:
+        """Check the proofs of the stored shares of ``refs`` not checked yet.
+
+        Raises:
+            BadProof: one is false.
+        """
+        self.shares.check_stored(self.joint, refs)
 
     # --------------------------------------------------------------- receive
 
     def receive(self, raw: bytes) -> Envelope:
-        """Check and apply one log entry; on refusal record it and re-raise."""
+        """Check and apply one log entry; on refusal record it and re-raise.
+
+        An entry that is valid but completes something impossible (a card
+        that is no card, a false proof) is accepted and halts the game.
+
+        Raises:
+            TableError: the entry is refused (its ``code`` says why:
+                malformed, bad_signature, wrong_game, replay, unknown_head,
+                not_expected, bad_proof, cheating); nothing changed.
+            EngineError: the engine refused the move it carries; nothing changed.
+        """
         try:
             envelope = self._accept(raw)
         except (TableError, EngineError) as exc:
             seat, seq = _claimed(raw)
             self.rejected.append(Rejection(seat, seq, exc.code, str(exc)))
             raise
-        self.log.append(raw)
-        head = chain(self.head, raw)
-        self.heads.append(head)
-        self._head_index[head] = len(self.heads) - 1
-        self.last_seq[envelope.seat] = envelope.seq
+        self.entries.append(raw, envelope)
         if self.halted is not None:
             return envelope  # a halted game does not advance: only secrets come in now
         try:
@@ -277,25 +271,11 @@ class Table:
         envelope = open_envelope(raw)
         message = message_from_wire(envelope.body)
         if self.game_id is None:
-            if not isinstance(message, Seating) or envelope.seat != 0 or envelope.seq != 1:
+            if not isinstance(message, Seating):
                 raise NotExpected("a game starts with seat 0's seating")
-            if envelope.head != b"\0" * 32:
-                raise UnknownHead("the seating must be written at the empty log")
-            check_signature(envelope, message.seats[0].identity)
-            self.game_id = envelope.game_id
-            self.seats = message.seats
-            self.heads = [genesis(envelope.game_id)]
-            self._head_index = {self.heads[0]: 0}
+            self.entries.open(envelope, message.seats)
             return envelope
-        if envelope.game_id != self.game_id:
-            raise WrongGame(f"message for game {envelope.game_id.hex()[:8]}, this is {self.game_id.hex()[:8]}")
-        if envelope.seat >= self.n:
-            raise Malformed(f"there is no seat {envelope.seat} in this game")
-        check_signature(envelope, self.seats[envelope.seat].identity)
-        if envelope.seq <= self.last_seq.get(envelope.seat, 0):
-            raise Replay(f"seat {envelope.seat} already sent message {envelope.seq}")
-        if envelope.head not in self._head_index:
-            raise UnknownHead(f"seat {envelope.seat} wrote at a log head this table never had")
+        self.entries.check(envelope)
         self._apply(envelope.seat, message)
         return envelope
 
@@ -314,17 +294,14 @@ class Table:
             case Shuffle(step) | Remask(step):
                 need = self._due(NeedShuffle if isinstance(message, Shuffle) else NeedRemask, message.KIND,
                                  step.deck, step.epoch)
-                self._chain_step(seat, need.deck, need.epoch, step.seat, step.ciphertexts)
+                self._progress(self.chains.add_step(need, seat, step.seat, step.ciphertexts))
             case ProveShuffle(proof) | ProveRemask(proof):
                 need = self._due(NeedShuffle if isinstance(message, ProveShuffle) else NeedRemask, message.KIND,
                                  proof.deck, proof.epoch)
-                self._chain_proof(seat, need, proof)
+                # This entry's index: it is appended next.
+                self._progress(self.chains.add_proof(need, seat, proof, len(self.log)))
             case Shares(shares):
-                reveal = self.engine.awaiting if self.engine else None
-                public = set(reveal.refs) if isinstance(reveal, NeedReveal) else set()
-                if self.pending_act is not None:
-                    public |= set(self.pending_act.cards)  # they open to all once in
-                self._shares(seat, shares, self.owed_shares().get(seat, set()), public)
+                self._shares(seat, shares)
             case Act(action):
                 self._act(seat, action)
             case Audit():
@@ -346,163 +323,51 @@ class Table:
         self.commitments[seat] = commitment
         if len(self.keys) == self.n:
             self.joint = JointKey(self.game_id, tuple(self.keys[s].public_key for s in range(self.n)))
+            self.chains.start(self.n, self.joint)
             self.engine = new_game(self.n)
 
     def _due(self, kind: type[NeedShuffle] | type[NeedRemask], what: str, deck: str,
              epoch: int) -> NeedShuffle | NeedRemask:
         need = self.chain_due()
-        if not isinstance(need, kind) or (DECK_NAMES[need.deck], need.epoch) != (deck, epoch):
+        if not isinstance(need, kind) or (need.deck, need.epoch) != (engine_deck(deck), epoch):
             raise NotExpected(f"no {what} of {deck} epoch {epoch} is due")
         return need
 
-    def chain_due(self) -> NeedShuffle | NeedRemask | None:
-        """The deck epoch the seats are building now (a shuffle or a re-masking), if any."""
-        need = self.engine.awaiting if self.engine else None
-        return need if isinstance(need, (NeedShuffle, NeedRemask)) else None
-
-    def chain_inputs(self, need: NeedShuffle | NeedRemask) -> tuple[Ciphertext, ...]:
-        """What the first seat of that chain starts from."""
-        if isinstance(need, NeedShuffle):
-            return DeckCreation(DECK_NAMES[need.deck], need.epoch, need.cards).ciphertexts()
-        return tuple(self.ciphertext(ref) for ref in need.refs)
-
-    def _chain_step(self, seat: int, deck: Deck, epoch: int, claimed: int, cts: tuple[Ciphertext, ...]) -> None:
+    def _progress(self, progress: Progress) -> None:
+        """Act on what a chain step or proof completed: tell the engine the
+        epoch is done, or halt on a false step, naming its seat."""
         need = self.chain_due()
-        assert need is not None and self.engine is not None
-        built = self.chains.get((deck, epoch))
-        turn = len(built.steps) if built else 0
-        if seat != turn or claimed != seat:
-            raise NotExpected(f"it is seat {turn}'s step of {DECK_NAMES[deck]} epoch {epoch}, not seat {seat}'s")
-        size = len(need.cards) if isinstance(need, NeedShuffle) else len(need.refs)
-        if len(cts) != size:
-            raise Malformed(f"{DECK_NAMES[deck]} epoch {epoch} has {size} cards, the step {len(cts)}")
-        if built is None:
-            built = self.chains[(deck, epoch)] = _Chain(self.chain_inputs(need))
-        built.steps.append(cts)
-        self._finish_chain(need, built)
-
-    def _finish_chain(self, need: NeedShuffle | NeedRemask, built: _Chain) -> None:
-        """Once every step and every proof is in: check the proofs (a false one
-        halts the game, naming its seat, at its own entry), then tell the
-        engine the epoch is done. No card of it is dealt, shared or opened
-        before."""
-        assert self.engine is not None and self.joint is not None
-        if len(built.steps) < self.n or len(built.proven) + len(built.proofs) < self.n:
-            return
-        pending, built.proofs = sorted(built.proofs.items()), {}
-        try:
-            self._check_proofs(need, built, [(seat, proof) for seat, (proof, _) in pending])
-        except InvalidChainProof as exc:
-            seat = exc.seat if exc.seat is not None else pending[0][0]
-            self._halt(f"seat {seat} sent a false proof of its step of {DECK_NAMES[need.deck]} epoch "
-                       f"{need.epoch} ({exc})", seat, at=dict(pending)[seat][1])
-            return
-        built.proven.update(seat for seat, _ in pending)
-        if len(built.proven) == self.n:
-            done: Event = Shuffled(need.deck, need.epoch) if isinstance(need, NeedShuffle) else Remasked(need.deck, need.epoch)
+        if isinstance(progress, FalseStep):
+            self._halt(progress.reason, progress.seat, progress.entry)
+        elif isinstance(progress, ChainDone):
+            assert self.engine is not None and need is not None
+            done: Event = Shuffled(need.deck, need.epoch) if isinstance(need, NeedShuffle) \
+                else Remasked(need.deck, need.epoch)
             self.engine = apply(self.engine, done)
-
-    def chain_step(self, need: NeedShuffle | NeedRemask, seat: int) -> ShuffleStep | RemaskStep:
-        """Seat's step of the chain being built, as the deck library's record."""
-        built = self.chains[(need.deck, need.epoch)]
-        kind = ShuffleStep if isinstance(need, NeedShuffle) else RemaskStep
-        return kind(DECK_NAMES[need.deck], need.epoch, seat, built.steps[seat])
-
-    def _chain_proof(self, seat: int, need: NeedShuffle | NeedRemask, proof: ShuffleProof | RemaskProof) -> None:
-        """Take seat's proof of its step, owed once the step is in. It is
-        checked with the chain's others when the last one comes (a false one
-        is accepted into the log, as signed evidence, and halts the game)."""
-        built = self.chains.get((need.deck, need.epoch))
-        if proof.seat != seat:
-            raise Malformed("a proof names its author's seat")
-        if built is None or seat >= len(built.steps) or seat in built.proven or seat in built.proofs:
-            raise NotExpected(f"seat {seat} owes no proof of {DECK_NAMES[need.deck]} epoch {need.epoch} now")
-        built.proofs[seat] = (proof, len(self.log))  # this entry's index: it is appended next
-        self._finish_chain(need, built)
-
-    def false_pending_proof(self) -> tuple[int, int, str] | None:
-        """(seat, entry, reason) of the first false proof among those the chain
-        being built holds unchecked, if any: for an audit of a log that ends
-        while a seat withholds the chain's last proof."""
-        need = self.chain_due()
-        built = self.chains.get((need.deck, need.epoch)) if need is not None else None
-        if need is None or built is None:
-            return None
-        for seat, (proof, entry) in sorted(built.proofs.items()):
-            try:
-                self._check_proofs(need, built, [(seat, proof)])
-            except InvalidChainProof as exc:
-                return seat, entry, str(exc)
-        return None
-
-    def _check_proofs(self, need: NeedShuffle | NeedRemask, built: _Chain,
-                      proofs: list[tuple[int, ShuffleProof | RemaskProof]]) -> None:
-        """Check these seats' proofs of their steps of ``built`` (shuffle proofs
-        in one batch); raise InvalidChainProof naming the first false one."""
-        assert self.joint is not None
-        shuffles = [(self.chain_step(need, seat), built.step_input(seat), proof)
-                    for seat, proof in proofs if isinstance(proof, ShuffleProof)]
-        if shuffles:
-            verify_shuffles(self.joint, shuffles)
-        for seat, proof in proofs:
-            if isinstance(proof, RemaskProof):
-                verify_remask(self.joint, self.chain_step(need, seat), built.step_input(seat), proof)
 
     def _halt(self, reason: str, culprit: int | None, at: int | None = None) -> None:
         """Stop the game; ``at``: the entry that proves it (default: the one
         being applied, which is appended next)."""
         self.halted, self.halted_at, self.culprit = reason, len(self.log) if at is None else at, culprit
 
-    def _shares(self, seat: int, shares: tuple[DecryptionShare, ...], owed: set[CardRef],
-                public: set[CardRef]) -> None:
-        """Check and store ``seat``'s shares; each must be owed now. Proofs of
-        shares of ``public`` cards (about to be opened to all) are checked now,
-        the others' when first used (``check_stored``)."""
+    def _shares(self, seat: int, shares: tuple[DecryptionShare, ...]) -> None:
         if self.joint is None:
             raise NotExpected("no shares are owed before every key is in")
-        refs = []
-        for share in shares:
-            if share.seat != seat:
-                raise Malformed("a share carries its author's seat")
-            ref = self._engine_ref(share.ref)
-            if ref not in owed:
-                raise NotExpected(f"seat {seat} owes no share for card {ref} now")
-            refs.append(ref)
-        if len(set(refs)) != len(refs):
-            raise Malformed("the same share is sent twice")
-        now = [(s, r) for s, r in zip(shares, refs) if self.eager_proofs or r in public]
-        if self.audit_secret is None and now:
-            try:
-                verify_shares(self.joint, [(s, self.ciphertext(r)) for s, r in now])
-            except DeckError as exc:
-                raise BadProof(str(exc)) from None
-        for share, ref in zip(shares, refs):
-            self.shares.setdefault(ref, {})[seat] = share
-            if self.audit_secret is None and not (self.eager_proofs or ref in public):
-                self.unchecked.setdefault(ref, set()).add(seat)
-
-    def check_stored(self, refs: Iterable[CardRef]) -> None:
-        """Check the proofs of the stored shares of ``refs`` not checked yet;
-        raise BadProof naming the seat of a bad one (and leave them unchecked)."""
-        todo = [(self.shares[r][s], r) for r in refs for s in sorted(self.unchecked.get(r, ()))]
-        if not todo:
-            return
-        assert self.joint is not None
-        try:
-            verify_shares(self.joint, [(share, self.ciphertext(r)) for share, r in todo])
-        except DeckError as exc:
-            raise BadProof(f"a share stored earlier is false: {exc}") from None
-        for _, r in todo:
-            self.unchecked.pop(r, None)
+        reveal = self.engine.awaiting if self.engine else None
+        public = set(reveal.refs) if isinstance(reveal, NeedReveal) else set()
+        if self.pending_act is not None:
+            public |= set(self.pending_act.cards)  # they open to all once in
+        pairs = [(share, self._engine_ref(share.ref)) for share in shares]
+        self.shares.store(self.joint, seat, pairs, self.owed_shares().get(seat, set()), public)
 
     def _engine_ref(self, ref: DeckRef) -> CardRef:
-        for deck, name in DECK_NAMES.items():
-            if name == ref.deck:
-                engine_ref = CardRef(deck, ref.epoch, ref.position)
-                if (deck, ref.epoch) not in self.chains or ref.position >= len(self.chains[(deck, ref.epoch)].output):
-                    raise NotExpected(f"there is no card {engine_ref}")
-                return engine_ref
-        raise Malformed(f"there is no deck {ref.deck!r}")
+        deck = engine_deck(ref.deck)
+        if deck is None:
+            raise Malformed(f"there is no deck {ref.deck!r}")
+        engine_ref = CardRef(deck, ref.epoch, ref.position)
+        if not self.chains.holds(engine_ref):
+            raise NotExpected(f"there is no card {engine_ref}")
+        return engine_ref
 
     def _act(self, seat: int, action: object) -> None:
         """A move. One that plays hidden cards waits in ``pending_act`` for its
@@ -513,26 +378,20 @@ class Table:
             raise NotExpected(f"seat {seat} can only act for itself")
         if self.pending_act is not None:
             raise NotExpected(f"seat {self.pending_act.seat}'s last move waits for its cards")
-        played: tuple[CardRef, ...] = ()
-        if isinstance(action, (ClaimRoute, BuildStation, PayTunnel)):
-            played = tuple(r for r in action.cards if r not in self.engine.public)
-        elif isinstance(action, Pass):
-            # A pass shows the whole hand: that nothing in it can be played is
-            # what makes it legal, and every replica must be able to tell.
-            played = tuple(r for r in self.engine.players[seat].hand if r not in self.engine.public)
+        played = hidden_cards(self.engine, seat, action)
         if not played:
             self.engine = apply(self.engine, action)  # type: ignore[arg-type]
             return
         if not set(played) <= set(self.engine.players[seat].hand):
             raise NotExpected(f"seat {seat} plays cards that are not in its hand")
-        assert isinstance(action, (ClaimRoute, BuildStation, PayTunnel, Pass))
-        check_for_some_faces(self.engine, action)  # refused now if no faces could make it legal
-        self.pending_act = PendingAct(seat, action, played)
+        move: CardMove = action  # type: ignore[assignment]  # only these play cards (hidden_cards)
+        check_for_some_faces(self.engine, move)  # refused now if no faces could make it legal
+        self.pending_act = PendingAct(seat, move, played)
 
     def _play_pending(self) -> bool:
         """Apply the pending act once its author's shares are all in: check
         the shares of its cards (a false one halts the game), open them to
-        all, then apply the action. Cards that do not pay for it void it
+        all, then apply the action. Cards that do not make it legal void it
         (they stay shown; the author moves again). False if it still waits."""
         pending, engine = self.pending_act, self.engine
         assert pending is not None and engine is not None
@@ -570,29 +429,12 @@ class Table:
         self._check_reveal(seat, forfeit)
         self.audits[seat] = Audit(forfeit.seed, forfeit.secret)
         self.forfeited[seat] = PeerSecrets(seat, forfeit.secret, forfeit.seed)
-        self._prove_by_seed(seat, forfeit.seed)
-        for seats in self.unchecked.values():
-            seats.discard(seat)  # its shares are computed from now on: its published ones are not used
-        self.forfeit_entries[seat] = len(self.log)  # this entry's index: it is appended next
-
-    def _prove_by_seed(self, seat: int, seed: Seed) -> None:
-        """A seat that leaves with its step of the chain being built in but not
-        proven (its proof missing, or in but not checked yet): its revealed
-        seed proves the step, or shows it false (halt)."""
         need = self.chain_due()
-        built = self.chains.get((need.deck, need.epoch)) if need is not None else None
-        if need is None or built is None or seat >= len(built.steps) or seat in built.proven:
-            return
-        built.proofs.pop(seat, None)  # its seed decides now, whatever proof it sent
-        assert self.joint is not None
-        make = shuffle_step if isinstance(need, NeedShuffle) else remask_step
-        if make(self.joint, seed, seat, DECK_NAMES[need.deck], need.epoch, built.step_input(seat)).ciphertexts \
-                != built.steps[seat]:
-            self._halt(f"seat {seat}'s step of {DECK_NAMES[need.deck]} epoch {need.epoch} is not the one "
-                       "its revealed seed makes", seat)
-            return
-        built.proven.add(seat)
-        self._finish_chain(need, built)
+        if need is not None:
+            # A step in but not proven: the revealed seed proves it, or shows it false.
+            self._progress(self.chains.prove_by_seed(need, seat, forfeit.seed))
+        self.shares.forget_unchecked(seat)
+        self.forfeit_entries[seat] = len(self.log)  # this entry's index: it is appended next
 
     def _audit(self, seat: int, audit: Audit) -> None:
         self._check_reveal(seat, audit)
@@ -605,43 +447,21 @@ class Table:
 
     # ------------------------------------------------------- opening cards
 
-    def _codec(self, ref: CardRef) -> CardCodec:
-        board = europe()
-        if ref.deck is Deck.TRAIN:
-            cards: Iterable[int] = range(board.n_cards)
-        elif ref.deck is Deck.TICKETS:
-            cards = (t.id for t in board.regular_tickets)
-        else:
-            cards = (t.id for t in board.long_tickets)
-        return _codec(DECK_NAMES[ref.deck], tuple(cards))
+    def _sharers(self, ref: CardRef) -> set[int]:
+        """The seats whose share of ``ref`` is known: published, or computable
+        from a forfeited seat's secret."""
+        return self.shares.sharers(ref, self.forfeited)
 
     def _open(self, ref: CardRef, own: int | None = None) -> int:
-        """The face of ``ref`` from every seat's published share (or the others'
-        plus our ``own``). A result that is no card proves a shuffle was false."""
-        ciphertext = self.ciphertext(ref)
-        try:
-            if self.audit_secret is not None:
-                (plain,) = decrypt_with_exponent([ciphertext], self.audit_secret)
-            else:
-                # A forfeited seat's share is always computed from its secret,
-                # even where it had published one (protocol.md §6, Forfeit).
-                have = self.shares.get(ref, {})
-                parts = [have[s].share for s in sorted(have) if s not in self.forfeited]
-                if own is not None:
-                    parts.append(own)
-                mine = self.me.seat if self.me is not None and own is not None else None
-                parts += [own_share(f.key, ciphertext) for s, f in sorted(self.forfeited.items()) if s != mine]
-                plain = decrypt_with_shares(ciphertext, parts)
-            return self._codec(ref).card(plain)
-        except DeckError:
-            raise Cheating(
-                f"card {ref} decrypts to no card of its deck: a shuffle or share was false "
-                "(run `ttr verify` on the log to find the seat)"
-            ) from None
+        """The face of ``ref`` from every seat's share (or the others' plus our
+        ``own``). A result that is no card proves a shuffle was false (Cheating)."""
+        keys = {s: f.key for s, f in self.forfeited.items()}
+        mine = (self.me.seat, own) if self.me is not None and own is not None else None
+        return self.shares.open(ref, keys, mine)
 
     def _advance(self) -> None:
-        """Apply what the log now allows: public reveals, our private peeks,
-        and whatever forfeited seats owe (the fold does it for them)."""
+        """Apply what the log now allows: the waiting act, public reveals, what
+        forfeited seats owe (the fold does it for them), and our private peeks."""
         while self.engine is not None:
             if self.pending_act is not None and self._play_pending():
                 continue
@@ -664,49 +484,25 @@ class Table:
                 continue
             return
 
-    def _sharers(self, ref: CardRef) -> set[int]:
-        """The seats whose share of ``ref`` is known: published, or computable
-        from a forfeited seat's secret."""
-        return set(self.shares.get(ref, {})) | set(self.forfeited)
-
     def _play_forfeited(self) -> bool:
         """One duty of a forfeited seat, done by the fold; False if none is due.
         Every replica does the same, in the same order (protocol.md §6.6)."""
         assert self.engine is not None
-        need = self.chain_due()
-        if need is not None:
-            built = self.chains.get((need.deck, need.epoch))
-            turn = len(built.steps) if built else 0
-            secrets = self.forfeited.get(turn)
-            if secrets is None:
-                return False  # a live seat's step is due; nothing else can happen first
-            assert self.joint is not None
-            inputs = built.output if built else self.chain_inputs(need)
-            make = shuffle_step if isinstance(need, NeedShuffle) else remask_step
-            step = make(self.joint, secrets.seed, turn, DECK_NAMES[need.deck], need.epoch, inputs)
-            self.derived_steps.append((need, step))
-            self.chains.setdefault((need.deck, need.epoch), _Chain(inputs)).proven.add(turn)  # computed here
-            self._chain_step(turn, need.deck, need.epoch, turn, step.ciphertexts)
-            return True
-        for seat in sorted(self.forfeited):
-            ps = self.engine.players[seat]
-            # Its cards go public as soon as every other seat's share is in.
-            openable = tuple(r for r in ps.hand + ps.tickets + ps.offered
-                             if r not in self.engine.public and len(self._sharers(r)) == self.n)
-            if openable:
-                self.check_stored(openable)
-                self.engine = apply(self.engine, Reveal(tuple((r, self._open(r)) for r in openable)))
+        seeds = {s: f.seed for s, f in self.forfeited.items()}
+        duty = next_duty(self.engine, self.chain_due(), self.chains, seeds, self._sharers, self.n)
+        match duty:
+            case DeriveStep(need, seat, step):
+                self.derived_steps.append((need, step))
+                self._progress(self.chains.add_step(need, seat, seat, step.ciphertexts, proven=True))
+            case OpenCards(refs):
+                self.check_stored(refs)
+                self.engine = apply(self.engine, Reveal(tuple((r, self._open(r)) for r in refs)))
                 self.suspicion = self.suspicion or clashes_with_private(self.engine)
-                return True
-        for seat in sorted(self.forfeited):
-            ps = self.engine.players[seat]
-            if seat not in actors(self.engine) or any(r not in self.engine.public for r in ps.hand + ps.offered):
-                continue
-            action = caretaker_move(view_for(self.engine, seat), seat)
-            if action is not None:
+            case CaretakerMove(action):
                 self.engine = apply(self.engine, action)
-                return True
-        return False
+            case None:
+                return False
+        return True
 
     def _my_peek(self) -> Peek | None:
         if self.me is None or self.engine is None:
@@ -726,91 +522,6 @@ class Table:
             self.suspicion = str(exc)
             return None
         return Peek(me, tuple(faces))
-
-    # ---------------------------------------------------------- obligations
-
-    def obligations(self) -> list[Obligation]:
-        """Who owes what now, in seat order; the same on every peer."""
-        if self.game_id is None:
-            return []
-        out: list[Obligation] = []
-        if len(self.keys) < self.n:
-            return [Obligation(s, "keys") for s in range(self.n) if s not in self.keys]
-        if self.halted is not None or (self.engine is not None and self.engine.over):
-            return [Obligation(s, "audit") for s in range(self.n) if s not in self.audits]
-        need = self.chain_due()
-        if need is not None:
-            built = self.chains.get((need.deck, need.epoch))
-            what = "shuffle" if isinstance(need, NeedShuffle) else "remask"
-            epoch = f"{DECK_NAMES[need.deck]} epoch {need.epoch}"
-            if not built or len(built.steps) < self.n:
-                out.append(Obligation(len(built.steps) if built else 0, what, epoch))
-            out += [Obligation(s, f"{what} proof", epoch) for s in range(len(built.steps) if built else 0)
-                    if built is not None and s not in built.proven and s not in built.proofs]
-        reveal = self.engine.awaiting if self.engine is not None else None
-        for seat, refs in sorted(self.owed_shares().items()):
-            public = set(reveal.refs) if isinstance(reveal, NeedReveal) else set()
-            if self.pending_act is not None and seat == self.pending_act.seat:
-                playing = refs & set(self.pending_act.cards)
-                out.append(Obligation(seat, "shares", f"{len(playing)} of the cards its move plays"))
-                refs = refs - playing
-                if not refs:
-                    continue
-            for_whom = sorted({self._holder(r) for r in refs if r not in public} - {None})  # type: ignore[type-var]
-            parts = []
-            if refs & public:
-                parts.append(f"{len(refs & public)} to reveal to all")
-            if for_whom:
-                parts.append(f"{len(refs - public)} drawn by seat{'s' if len(for_whom) > 1 else ''} {', '.join(map(str, for_whom))}")
-            out.append(Obligation(seat, "shares", "; ".join(parts)))
-        if not out and self.engine is not None:
-            out += [Obligation(p, "move") for p in actors(self.engine)]
-        return out
-
-    def _holder(self, ref: CardRef) -> int | None:
-        assert self.engine is not None
-        for p, ps in enumerate(self.engine.players):
-            if ref in ps.hand or ref in ps.offered:
-                return p
-        return None
-
-    def owed_shares(self) -> dict[int, set[CardRef]]:
-        """The decryption shares each seat owes now: for a public reveal, and
-        for every card a player drew and cannot read yet."""
-        owed: dict[int, set[CardRef]] = {}
-        if self.engine is None:
-            return owed
-        if self.pending_act is not None and self.pending_act.seat not in self.forfeited:
-            author = self.pending_act.seat
-            mine = {r for r in self.pending_act.cards if author not in self.shares.get(r, {})}
-            if mine:
-                owed[author] = mine
-        need = self.engine.awaiting
-        live = [s for s in range(self.n) if s not in self.forfeited]  # the fold computes the others' shares
-        if isinstance(need, NeedReveal):
-            for ref in need.refs:
-                for s in live:
-                    if s not in self.shares.get(ref, {}):
-                        owed.setdefault(s, set()).add(ref)
-        for p, ps in enumerate(self.engine.players):
-            for ref in ps.hand + ps.offered:
-                if ref in self.engine.public:
-                    continue
-                for s in live:
-                    if s != p and s not in self.shares.get(ref, {}):
-                        owed.setdefault(s, set()).add(ref)
-        return owed
-
-
-_CODECS: dict[tuple[str, tuple[int, ...]], CardCodec] = {}
-
-
-def _codec(deck: str, cards: tuple[int, ...]) -> CardCodec:
-    # Building a codec hashes every card into the group: do it once per deck.
-    key = (deck, cards)
-    if key not in _CODECS:
-        _CODECS[key] = CardCodec(deck, cards)
-    return _CODECS[key]
 
 
 def _claimed(raw: bytes) -> tuple[int | None, int | None]:

@@ -37,7 +37,8 @@ from p2p_ttr.engine.state import NeedRemask, NeedShuffle
 from .envelope import check_signature, open_envelope
 from .errors import TableError
 from .messages import RULES, Audit, Forfeit, Keys, Remask, Seating, Shares, Shuffle, message_from_wire
-from .table import Table, deck_ref
+from .cards import deck_ref
+from .table import Table
 
 
 @dataclass(frozen=True)

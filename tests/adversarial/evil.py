@@ -32,6 +32,7 @@ from p2p_ttr.net.node import Node
 from p2p_ttr.net.seqsig import entry_hash, prev_head, sign_entry
 from p2p_ttr.table.envelope import open_envelope, pack, seal
 from p2p_ttr.table.messages import Keys
+from p2p_ttr.table.obligations import Owed
 
 # Cheats whose refusal code cannot depend on what the other seats do meanwhile.
 BATTERY = (
@@ -62,7 +63,7 @@ class BatteryNode(Node):
         table = self.table
         assert table is not None
         owed = table.obligations()
-        return len(owed) == 1 and owed[0].seat == seat and owed[0].what == "move"
+        return len(owed) == 1 and owed[0].seat == seat and owed[0].what is Owed.MOVE
 
     def act(self) -> None:
         table, player = self.table, self.player

@@ -14,8 +14,9 @@ from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.deck import shuffleproof as shuffleproof_module
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.local.crypto_game import CryptoGame, GameStuck, SeededSource, play_crypto_game
+from p2p_ttr.table import chains as chains_module
 from p2p_ttr.table import peer as peer_module
-from p2p_ttr.table import table as table_module
+from p2p_ttr.table import sharebook as sharebook_module
 from p2p_ttr.table.envelope import GAME_ID_BYTES, open_envelope
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
@@ -189,7 +190,8 @@ def _remembered(name: str, compute: Callable[..., Any]) -> Callable[..., Any]:
 
 # The table's checks and the honest peer's provers, by the names they are called
 # by (verify_shuffles also by its own name: it checks a failed batch proof by proof).
-_REMEMBERED = ((table_module, ("verify_shuffles", "verify_remask", "verify_shares")),
+_REMEMBERED = ((chains_module, ("verify_shuffles", "verify_remask")),
+               (sharebook_module, ("verify_shares",)),
                (shuffleproof_module, ("verify_shuffles",)),
                (peer_module, ("prove_shuffle", "prove_remask")))
 

@@ -72,7 +72,8 @@ from p2p_ttr.table.messages import (
 )
 from p2p_ttr.table import peer as peer_module
 from p2p_ttr.table.peer import Peer
-from p2p_ttr.table.table import DECK_NAMES, Table, deck_ref
+from p2p_ttr.table.cards import DECK_NAMES, deck_ref
+from p2p_ttr.table.table import Table
 
 OTHER_GAME = b"\xee" * 16
 

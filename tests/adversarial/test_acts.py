@@ -22,7 +22,9 @@ from p2p_ttr.net.liveness import waiting_for
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import NotExpected, TableError
 from p2p_ttr.table.messages import Act, Shares, message_from_wire
-from p2p_ttr.table.table import PendingAct, Table
+from p2p_ttr.table.acts import PendingAct
+from p2p_ttr.table.obligations import Owed
+from p2p_ttr.table.table import Table
 from p2p_ttr.table.verify import verify_entries
 
 
@@ -58,7 +60,7 @@ def test_an_act_whose_shares_are_withheld_waits_for_them_and_shows_no_card() -> 
         cards = t.pending_act.cards
         assert t.pending_act == PendingAct(seat, act.action, cards) and cards
         assert t.owed_shares() == {seat: set(cards)}  # its own shares of them, and nothing else
-        assert [(o.seat, o.what) for o in t.obligations()] == [(seat, "shares")]
+        assert [(o.seat, o.what) for o in t.obligations()] == [(seat, Owed.SHARES)]
         assert waiting_for(t, other) == [seat]
         assert not set(cards) & set(engine.public)  # no card of the act is public
         if t.me is None or t.me.seat != seat:

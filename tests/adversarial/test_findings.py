@@ -21,7 +21,7 @@ from p2p_ttr.net.store import DataDir
 from p2p_ttr.table.errors import NotExpected
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.messages import Shares
-from p2p_ttr.table.table import DECK_NAMES
+from p2p_ttr.table.cards import DECK_NAMES
 from p2p_ttr.table.verify import verify_entries
 from p2p_ttr.deck import CardRef as DeckRef
 

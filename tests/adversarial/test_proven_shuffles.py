@@ -85,7 +85,9 @@ from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.messages import ProveRemask, ProveShuffle, Shares, message_from_wire
 from p2p_ttr.table.peer import Peer
-from p2p_ttr.table.table import DECK_NAMES, Obligation, Table
+from p2p_ttr.table.cards import DECK_NAMES
+from p2p_ttr.table.obligations import Obligation, Owed
+from p2p_ttr.table.table import Table
 from p2p_ttr.table.verify import Verdict, verify_entries
 
 Epoch = tuple[Deck, int]
@@ -349,8 +351,8 @@ def test_a_step_never_proven_stalls_the_epoch_and_every_replica_names_the_seat(c
     o = outcome(context, n, seat, "never_prove")
     assert o.proof_entry is None
     deck, epoch = o.epoch
-    what = "shuffle proof" if context != "remask" else "remask proof"
-    owed = [Obligation(seat, what, f"{DECK_NAMES[deck]} epoch {epoch}")]
+    what = Owed.SHUFFLE_PROOF if context != "remask" else Owed.REMASK_PROOF
+    owed = [Obligation(seat, what, (deck, epoch))]
     for t in o.run.tables():
         assert t.halted is None and t.chains[o.epoch].steps and len(t.chains[o.epoch].steps) == n
         assert t.obligations() == owed  # every other step and proof is in
@@ -361,7 +363,7 @@ def test_a_step_never_proven_stalls_the_epoch_and_every_replica_names_the_seat(c
     verdict = o.verdict
     assert not verdict.fair
     assert [(f.entry, f.seat, f.code) for f in verdict.findings] == [(None, None, "incomplete")]
-    assert f"seat {seat} owes {what} ({DECK_NAMES[deck]} epoch {epoch})" in verdict.findings[0].reason
+    assert f"seat {seat} owes {what.value} ({DECK_NAMES[deck]} epoch {epoch})" in verdict.findings[0].reason
 
 
 def withhold_an_honest_proof(turn: ChainTurn) -> ChainForgery:
@@ -388,9 +390,9 @@ def test_a_false_proof_held_while_an_accomplice_withholds_its_own_stalls_and_ver
     o = Outcome(run, liar, epoch)
     entry = o.proof_entry
     assert entry is not None
-    what = "shuffle proof" if context == "setup" else "remask proof"
+    what = Owed.SHUFFLE_PROOF if context == "setup" else Owed.REMASK_PROOF
     for t in run.tables():
-        assert t.halted is None and t.obligations() == [Obligation(withholder, what, f"{DECK_NAMES[epoch[0]]} epoch {epoch[1]}")]
+        assert t.halted is None and t.obligations() == [Obligation(withholder, what, epoch)]
     assert_nobody_learnt_a_card(o)
     findings = [(f.entry, f.seat, f.code) for f in o.verdict.findings]
     assert findings == [(entry, liar, "bad_proof"), (None, None, "incomplete")], findings

@@ -14,7 +14,7 @@ from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.engine.rules import actors, apply, new_game
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.local.game import play_local_game
-from p2p_ttr.table.table import Obligation
+from p2p_ttr.table.obligations import Obligation
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 

@@ -12,12 +12,13 @@ from cli.seat import end_page
 from p2p_ttr.client.endgame import _tiebreaks, breakdown
 from p2p_ttr.client.phrases import changes, waiting_words
 from p2p_ttr.client.snapshot import Publisher
+from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp, Pass
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.scoring import PlayerScore
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
-from p2p_ttr.table.table import Obligation
+from p2p_ttr.table.obligations import Obligation, Owed
 
 
 def told(states: tuple[GameState, ...], seat: int = 0) -> list[str]:
@@ -53,12 +54,12 @@ def test_a_whole_game_reads_as_a_story() -> None:
 def test_waiting_words() -> None:
     state, _ = position(3)
     view = view_for(state, 0)
-    assert waiting_words([Obligation(1, "shares", "1 drawn by seat 0")], view, 0, NAMES) == "waiting for Bob's share"
-    assert waiting_words([Obligation(0, "move")], view, 0, NAMES) == "your move: draw, claim, tickets or station"
-    assert waiting_words([Obligation(1, "move")], view, 0, NAMES) == "waiting for Bob's move"
-    both = waiting_words([Obligation(1, "shares"), Obligation(2, "shares")], view, 0, NAMES)
+    assert waiting_words([Obligation(1, Owed.SHARES, drawn=1, drawn_by=(0,))], view, 0, NAMES) == "waiting for Bob's share"
+    assert waiting_words([Obligation(0, Owed.MOVE)], view, 0, NAMES) == "your move: draw, claim, tickets or station"
+    assert waiting_words([Obligation(1, Owed.MOVE)], view, 0, NAMES) == "waiting for Bob's move"
+    both = waiting_words([Obligation(1, Owed.SHARES), Obligation(2, Owed.SHARES)], view, 0, NAMES)
     assert both == "waiting for Bob and Cid to add their share to the cards being turned"
-    assert waiting_words([Obligation(2, "shuffle", "train epoch 0")], None, 0, NAMES) == \
+    assert waiting_words([Obligation(2, Owed.SHUFFLE, (Deck.TRAIN, 0))], None, 0, NAMES) == \
         "waiting for Cid to shuffle the deck"
     assert waiting_words([], view, 0, NAMES) == ""
 
@@ -79,7 +80,7 @@ def test_publisher_snapshots_only_on_change_and_logs_the_moves() -> None:
                                                                        + states[399].players[0].offered)
     moves = [text for _, text in snap.log]
     assert moves == told(states[:400])[: len(moves)] and len(moves) > 50
-    table.owed = [Obligation(1, "shares")]
+    table.owed = [Obligation(1, Owed.SHARES)]
     clock[0] += 5.0
     assert publisher.update(table, 0, NAMES) is not None  # type: ignore[arg-type]
     assert publisher.snapshot.status == "waiting for Bob's share (5 s)"
@@ -143,7 +144,7 @@ def test_the_last_page_of_the_full_screen(tmp_path: Path) -> None:
 def test_the_status_says_when_passing_is_all_that_is_left() -> None:
     nothing = {"face_up": [None] * 5, "draw_pile": [], "discard": [], "ticket_pile": []}
     stuck, _ = position(hands={0: ["red"]}, trains={0: 0}, stations={0: ["Paris", "Wien", "Roma"]}, **nothing)
-    owed = [Obligation(0, "move")]
+    owed = [Obligation(0, Owed.MOVE)]
     assert waiting_words(owed, view_for(stuck, 0), 0, NAMES[:2]) == \
         "your move: nothing can be drawn, claimed or built: pass"
     able, _ = position(hands={0: ["red", "red"]}, **nothing)

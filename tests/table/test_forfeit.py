@@ -206,4 +206,4 @@ def test_a_forfeited_seats_shares_are_computed_never_taken_from_what_it_publishe
     table = folded(g.log, i + 1)
     # Whatever seat 2 published before is no longer waiting for a proof check:
     # its share of any card is a^x from its revealed secret now.
-    assert all(2 not in seats for seats in table.unchecked.values())
+    assert all(2 not in seats for seats in table.shares.unchecked.values())

@@ -18,7 +18,8 @@ from p2p_ttr.table.envelope import open_envelope, pack, seal
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.messages import Act, Shares
-from p2p_ttr.table.table import Table, deck_ref
+from p2p_ttr.table.cards import deck_ref
+from p2p_ttr.table.table import Table
 from p2p_ttr.table.verify import verify_entries
 
 

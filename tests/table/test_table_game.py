@@ -10,6 +10,7 @@ from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.engine.view import own_cards
 from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
 from p2p_ttr.table.table import Table
+from p2p_ttr.table.obligations import Owed
 
 NAMES = ("Anna", "Boris", "Chiara", "Dmitri", "Elena")
 
@@ -73,7 +74,7 @@ def test_same_seed_same_game() -> None:
 def test_obligations_say_who_owes_what_and_agree_everywhere() -> None:
     g = game(2)
     tables = [Table(), Table()]
-    seen: set[str] = set()
+    seen: set[Owed] = set()
     for raw in g.log:
         for t in tables:
             t.receive(raw)
@@ -82,5 +83,5 @@ def test_obligations_say_who_owes_what_and_agree_everywhere() -> None:
         seen |= {o.what for o in a}
         if a:
             assert a[0].describe(("Anna", "Boris")).startswith(("Anna owes", "Boris owes"))
-    assert {"keys", "shuffle", "shares", "move", "audit"} <= seen
+    assert {Owed.KEYS, Owed.SHUFFLE, Owed.SHARES, Owed.MOVE, Owed.AUDIT} <= seen
     assert tables[0].obligations() == []  # complete

@@ -26,8 +26,10 @@ from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
 from p2p_ttr.table.envelope import open_envelope, seal
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.messages import Act, Audit, ProveRemask, ProveShuffle, Remask, Shares, Shuffle, message_from_wire
+from p2p_ttr.table.obligations import Owed
 from p2p_ttr.table.peer import Peer
-from p2p_ttr.table.table import Table, deck_ref
+from p2p_ttr.table.cards import deck_ref
+from p2p_ttr.table.table import Table
 from p2p_ttr.table.verify import verify_entries
 
 NAMES = ("Anna", "Boris", "Chiara")
@@ -76,7 +78,7 @@ def test_an_act_carries_no_share_and_its_cards_open_once_the_log_holds_it() -> N
     assert table.engine is before  # nothing applied yet
     assert table.owed_shares()[author] == hidden
     assert all(author not in table.shares.get(r, {}) for r in hidden)  # its cards cannot be opened yet
-    assert any(o.seat == author and o.what == "shares" and "its move plays" in o.detail for o in table.obligations())
+    assert any(o.seat == author and o.what is Owed.SHARES and "its move plays" in o.detail for o in table.obligations())
     # The author's shares come next, and with them the move.
     following = message_from_wire(open_envelope(g.log[index + 1]).body)
     assert isinstance(following, Shares) and {s.seat for s in following.shares} == {author}

@@ -1,0 +1,45 @@
+"""Card names between the engine and the deck library, and the card codecs.
+
+The engine names a card ``CardRef(Deck, epoch, pos)``; the deck library names
+it ``CardRef("train", epoch, pos)``. The codec turns a decrypted group element
+back into the card id of its deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from p2p_ttr.deck import CardRef as DeckRef
+from p2p_ttr.deck.encoding import CardCodec
+from p2p_ttr.engine.board import europe
+from p2p_ttr.engine.cards import CardRef, Deck
+
+DECK_NAMES = {Deck.TRAIN: "train", Deck.TICKETS: "tickets", Deck.LONG: "long"}
+
+
+def deck_ref(ref: CardRef) -> DeckRef:
+    """The deck library's name for an engine card reference."""
+    return DeckRef(DECK_NAMES[ref.deck], ref.epoch, ref.pos)
+
+
+def engine_deck(name: str) -> Deck | None:
+    """The engine's deck called ``name`` on the wire, if there is one."""
+    return next((deck for deck, known in DECK_NAMES.items() if known == name), None)
+
+
+def codec_for(deck: Deck) -> CardCodec:
+    """The codec of ``deck``'s cards (built once per deck: it hashes every card into the group)."""
+    board = europe()
+    if deck is Deck.TRAIN:
+        cards: Iterable[int] = range(board.n_cards)
+    elif deck is Deck.TICKETS:
+        cards = (t.id for t in board.regular_tickets)
+    else:
+        cards = (t.id for t in board.long_tickets)
+    key = (DECK_NAMES[deck], tuple(cards))
+    if key not in _CODECS:
+        _CODECS[key] = CardCodec(*key)
+    return _CODECS[key]
+
+
+_CODECS: dict[tuple[str, tuple[int, ...]], CardCodec] = {}

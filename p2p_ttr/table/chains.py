@@ -1,0 +1,241 @@
+"""The deck chains: each deck epoch built by the seats in turn, step by step,
+each step proven (protocol.md §3, §6).
+
+A chain is a shuffle (a new deck epoch from known cards) or a re-masking
+(returned tickets re-encrypted in place). Seat 0 steps first, from the
+chain's inputs; each later seat from the step before. A seat's proof of its
+step is owed once the step is in. The chain is done when every step is in
+and proven; its proofs are checked in one batch when the last one comes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from p2p_ttr.deck import (
+    Ciphertext,
+    DeckCreation,
+    InvalidChainProof,
+    JointKey,
+    RemaskProof,
+    RemaskStep,
+    Seed,
+    ShuffleProof,
+    ShuffleStep,
+    remask_step,
+    shuffle_step,
+    verify_remask,
+    verify_shuffles,
+)
+from p2p_ttr.engine.cards import CardRef, Deck
+from p2p_ttr.engine.state import NeedRemask, NeedShuffle
+
+from .cards import DECK_NAMES
+from .errors import Malformed, NotExpected
+
+Need = NeedShuffle | NeedRemask
+
+
+@dataclass
+class DeckChain:
+    """A deck epoch being built by the seats in turn (a shuffle or a remask).
+    It is done when every seat's step is in and proven."""
+
+    inputs: tuple[Ciphertext, ...]
+    steps: list[tuple[Ciphertext, ...]] = field(default_factory=list)
+    proven: set[int] = field(default_factory=set)  # seats whose step is proven
+    # Proofs in the log not checked yet, with their entry: they are checked
+    # together once every step and proof is in (one batch for the chain).
+    proofs: dict[int, tuple[ShuffleProof | RemaskProof, int]] = field(default_factory=dict)
+
+    @property
+    def output(self) -> tuple[Ciphertext, ...]:
+        return self.steps[-1] if self.steps else self.inputs
+
+    def step_input(self, seat: int) -> tuple[Ciphertext, ...]:
+        return self.steps[seat - 1] if seat else self.inputs
+
+
+@dataclass(frozen=True)
+class ChainDone:
+    """Every step of the chain is in and proven: the engine may use the epoch."""
+
+
+@dataclass(frozen=True)
+class FalseStep:
+    """A step shown false (by its proof, or by its author's revealed seed):
+    the game halts, naming ``seat``, at ``entry`` (None: the entry being applied)."""
+
+    seat: int
+    entry: int | None
+    reason: str
+
+
+Progress = ChainDone | FalseStep | None
+
+
+def describe(need: Need) -> str:
+    return f"{DECK_NAMES[need.deck]} epoch {need.epoch}"
+
+
+class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
+    """Every deck epoch's chain, by (deck, epoch); the ciphertext of any card."""
+
+    def __init__(self) -> None:
+        self._chains: dict[tuple[Deck, int], DeckChain] = {}
+        self.n = 0
+        self.joint: JointKey | None = None
+
+    def start(self, n: int, joint: JointKey) -> None:
+        """Every key is in: chains can be built and proven now."""
+        self.n, self.joint = n, joint
+
+    def __getitem__(self, key: tuple[Deck, int]) -> DeckChain:
+        return self._chains[key]
+
+    def __iter__(self) -> Iterator[tuple[Deck, int]]:
+        return iter(self._chains)
+
+    def __len__(self) -> int:
+        return len(self._chains)
+
+    def ciphertext(self, ref: CardRef) -> Ciphertext:
+        return self._chains[(ref.deck, ref.epoch)].output[ref.pos]
+
+    def holds(self, ref: CardRef) -> bool:
+        """Whether the card exists: its epoch is built and has that position."""
+        built = self._chains.get((ref.deck, ref.epoch))
+        return built is not None and ref.pos < len(built.output)
+
+    def inputs(self, need: Need) -> tuple[Ciphertext, ...]:
+        """What the first seat of that chain starts from."""
+        if isinstance(need, NeedShuffle):
+            return DeckCreation(DECK_NAMES[need.deck], need.epoch, need.cards).ciphertexts()
+        return tuple(self.ciphertext(ref) for ref in need.refs)
+
+    def turn(self, need: Need) -> int:
+        """The seat whose step is due next (n when every step is in)."""
+        built = self._chains.get((need.deck, need.epoch))
+        return len(built.steps) if built else 0
+
+    def unproven(self, need: Need) -> list[int]:
+        """The seats whose step is in and whose proof is not."""
+        built = self._chains.get((need.deck, need.epoch))
+        if built is None:
+            return []
+        return [s for s in range(len(built.steps)) if s not in built.proven and s not in built.proofs]
+
+    def record(self, need: Need, seat: int) -> ShuffleStep | RemaskStep:
+        """Seat's step of the chain, as the deck library's record."""
+        built = self._chains[(need.deck, need.epoch)]
+        kind = ShuffleStep if isinstance(need, NeedShuffle) else RemaskStep
+        return kind(DECK_NAMES[need.deck], need.epoch, seat, built.steps[seat])
+
+    # --------------------------------------------------------------- steps
+
+    def add_step(self, need: Need, seat: int, claimed: int, cts: tuple[Ciphertext, ...],
+                 proven: bool = False) -> Progress:
+        """Take ``seat``'s step (``proven``: the fold computed it itself).
+
+        Raises:
+            NotExpected: it is another seat's turn.
+            Malformed: the step has the wrong number of cards.
+        """
+        turn = self.turn(need)
+        if seat != turn or claimed != seat:
+            raise NotExpected(f"it is seat {turn}'s step of {describe(need)}, not seat {seat}'s")
+        size = len(need.cards) if isinstance(need, NeedShuffle) else len(need.refs)
+        if len(cts) != size:
+            raise Malformed(f"{describe(need)} has {size} cards, the step {len(cts)}")
+        built = self._chains.setdefault((need.deck, need.epoch), DeckChain(self.inputs(need)))
+        built.steps.append(cts)
+        if proven:
+            built.proven.add(seat)
+        return self._finish(need, built)
+
+    def derive_step(self, need: Need, seat: int, seed: Seed) -> ShuffleStep | RemaskStep:
+        """The step ``seat`` must make with ``seed``: exactly what an honest seat computes."""
+        assert self.joint is not None
+        make = shuffle_step if isinstance(need, NeedShuffle) else remask_step
+        built = self._chains.get((need.deck, need.epoch))
+        inputs = built.output if built else self.inputs(need)
+        return make(self.joint, seed, seat, DECK_NAMES[need.deck], need.epoch, inputs)
+
+    # -------------------------------------------------------------- proofs
+
+    def add_proof(self, need: Need, seat: int, proof: ShuffleProof | RemaskProof, entry: int) -> Progress:
+        """Take seat's proof of its step, owed once the step is in. It is
+        checked with the chain's others when the last one comes (a false one
+        is accepted into the log, as signed evidence, and halts the game).
+
+        Raises:
+            Malformed: the proof names another seat.
+            NotExpected: the seat owes no proof of this chain now.
+        """
+        built = self._chains.get((need.deck, need.epoch))
+        if proof.seat != seat:
+            raise Malformed("a proof names its author's seat")
+        if built is None or seat >= len(built.steps) or seat in built.proven or seat in built.proofs:
+            raise NotExpected(f"seat {seat} owes no proof of {describe(need)} now")
+        built.proofs[seat] = (proof, entry)
+        return self._finish(need, built)
+
+    def prove_by_seed(self, need: Need, seat: int, seed: Seed) -> Progress:
+        """A seat that leaves with its step of the chain in but not proven (its
+        proof missing, or in but not checked yet): its revealed seed proves
+        the step, or shows it false."""
+        built = self._chains.get((need.deck, need.epoch))
+        if built is None or seat >= len(built.steps) or seat in built.proven:
+            return None
+        built.proofs.pop(seat, None)  # its seed decides now, whatever proof it sent
+        assert self.joint is not None
+        make = shuffle_step if isinstance(need, NeedShuffle) else remask_step
+        if make(self.joint, seed, seat, DECK_NAMES[need.deck], need.epoch, built.step_input(seat)).ciphertexts \
+                != built.steps[seat]:
+            return FalseStep(seat, None, f"seat {seat}'s step of {describe(need)} is not the one its revealed "
+                                         "seed makes")
+        built.proven.add(seat)
+        return self._finish(need, built)
+
+    def false_pending_proof(self, need: Need) -> tuple[int, int, str] | None:
+        """(seat, entry, reason) of the first false proof among those the chain
+        holds unchecked, if any: for an audit of a log that ends while a seat
+        withholds the chain's last proof."""
+        built = self._chains.get((need.deck, need.epoch))
+        if built is None:
+            return None
+        for seat, (proof, entry) in sorted(built.proofs.items()):
+            try:
+                self._check(need, built, [(seat, proof)])
+            except InvalidChainProof as exc:
+                return seat, entry, str(exc)
+        return None
+
+    def _finish(self, need: Need, built: DeckChain) -> Progress:
+        """Once every step and every proof is in: check the proofs (a false one
+        is reported at its own entry), and report the chain done. No card of
+        it is dealt, shared or opened before."""
+        if len(built.steps) < self.n or len(built.proven) + len(built.proofs) < self.n:
+            return None
+        pending, built.proofs = sorted(built.proofs.items()), {}
+        try:
+            self._check(need, built, [(seat, proof) for seat, (proof, _) in pending])
+        except InvalidChainProof as exc:
+            seat = exc.seat if exc.seat is not None else pending[0][0]
+            return FalseStep(seat, dict(pending)[seat][1],
+                             f"seat {seat} sent a false proof of its step of {describe(need)} ({exc})")
+        built.proven.update(seat for seat, _ in pending)
+        return ChainDone() if len(built.proven) == self.n else None
+
+    def _check(self, need: Need, built: DeckChain, proofs: list[tuple[int, ShuffleProof | RemaskProof]]) -> None:
+        """Check these seats' proofs of their steps of ``built`` (shuffle proofs
+        in one batch); raise InvalidChainProof naming the first false one."""
+        assert self.joint is not None
+        shuffles = [(self.record(need, seat), built.step_input(seat), proof)
+                    for seat, proof in proofs if isinstance(proof, ShuffleProof)]
+        if shuffles:
+            verify_shuffles(self.joint, shuffles)
+        for seat, proof in proofs:
+            if isinstance(proof, RemaskProof):
+                verify_remask(self.joint, self.record(need, seat), built.step_input(seat), proof)

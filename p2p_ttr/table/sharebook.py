@@ -1,0 +1,136 @@
+"""The share book: every decryption share in the log, and opening cards with them.
+
+A card opens when every seat's share of it is known: published in the log,
+or computed from a forfeited seat's revealed secret. Proofs of shares that
+open a card to all are checked when they arrive; the others (a private
+draw's) when the shares are first used, so that only the drawer pays for
+them on the draw's critical path (protocol.md §6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+
+from p2p_ttr.deck import Ciphertext, DecryptionShare, JointKey, SecretKey, own_share, verify_shares
+from p2p_ttr.deck.elgamal import decrypt_with_exponent, decrypt_with_shares
+from p2p_ttr.deck.errors import DeckError
+from p2p_ttr.engine.cards import CardRef
+
+from .cards import codec_for
+from .errors import BadProof, Cheating, Malformed, NotExpected
+
+
+class ShareBook(Mapping[CardRef, dict[int, DecryptionShare]]):
+    """The shares stored so far, by card then seat, and which of their proofs
+    this replica has not checked yet.
+
+    ``audit_secret``: the joint secret of a finished game (``ttr verify``):
+    cards are opened with it, and no proof is checked here (the deck audit
+    checks every share against its seat's secret). ``eager_proofs``: check
+    every proof on arrival."""
+
+    def __init__(self, ciphertext: Callable[[CardRef], Ciphertext], audit_secret: int | None = None,
+                 eager_proofs: bool = False) -> None:
+        self._ciphertext = ciphertext
+        self.audit_secret = audit_secret
+        self.eager_proofs = eager_proofs
+        self._shares: dict[CardRef, dict[int, DecryptionShare]] = {}
+        # Stored shares whose proofs this replica has not checked yet (card -> seats).
+        self.unchecked: dict[CardRef, set[int]] = {}
+
+    def __getitem__(self, ref: CardRef) -> dict[int, DecryptionShare]:
+        return self._shares[ref]
+
+    def __iter__(self) -> Iterator[CardRef]:
+        return iter(self._shares)
+
+    def __len__(self) -> int:
+        return len(self._shares)
+
+    def store(self, joint: JointKey, seat: int, shares: Iterable[tuple[DecryptionShare, CardRef]],
+              owed: set[CardRef], public: set[CardRef]) -> None:
+        """Check and store ``seat``'s shares (each with its card); each must be
+        owed now. Proofs of shares of ``public`` cards (about to be opened to
+        all) are checked now, the others' when first used (``check_stored``).
+
+        Raises:
+            Malformed: a share names another seat, or comes twice.
+            NotExpected: a share nobody owes.
+            BadProof: a proof checked now fails.
+        """
+        pairs = list(shares)
+        for share, ref in pairs:
+            if share.seat != seat:
+                raise Malformed("a share carries its author's seat")
+            if ref not in owed:
+                raise NotExpected(f"seat {seat} owes no share for card {ref} now")
+        if len({ref for _, ref in pairs}) != len(pairs):
+            raise Malformed("the same share is sent twice")
+        now = [(s, r) for s, r in pairs if self.eager_proofs or r in public]
+        if self.audit_secret is None and now:
+            try:
+                verify_shares(joint, [(s, self._ciphertext(r)) for s, r in now])
+            except DeckError as exc:
+                raise BadProof(str(exc)) from None
+        for share, ref in pairs:
+            self._shares.setdefault(ref, {})[seat] = share
+            if self.audit_secret is None and not (self.eager_proofs or ref in public):
+                self.unchecked.setdefault(ref, set()).add(seat)
+
+    def check_stored(self, joint: JointKey | None, refs: Iterable[CardRef]) -> None:
+        """Check the proofs of the stored shares of ``refs`` not checked yet.
+
+        Raises:
+            BadProof: one is false (they all stay unchecked).
+        """
+        todo = [(self._shares[r][s], r) for r in refs for s in sorted(self.unchecked.get(r, ()))]
+        if not todo:
+            return
+        assert joint is not None
+        try:
+            verify_shares(joint, [(share, self._ciphertext(r)) for share, r in todo])
+        except DeckError as exc:
+            raise BadProof(f"a share stored earlier is false: {exc}") from None
+        for _, r in todo:
+            self.unchecked.pop(r, None)
+
+    def forget_unchecked(self, seat: int) -> None:
+        """``seat`` forfeited: its shares are computed from its secret from now
+        on, so its published ones are never used (nor checked)."""
+        for seats in self.unchecked.values():
+            seats.discard(seat)
+
+    def sharers(self, ref: CardRef, forfeited: Iterable[int]) -> set[int]:
+        """The seats whose share of ``ref`` is known: published, or computable
+        from a forfeited seat's secret."""
+        return set(self._shares.get(ref, {})) | set(forfeited)
+
+    def open(self, ref: CardRef, forfeited: Mapping[int, SecretKey], own: tuple[int, int] | None = None) -> int:
+        """The face of ``ref`` from every seat's share: the published ones, the
+        forfeited seats' (always computed from their secrets, even where they
+        had published one: protocol.md §6, Forfeit) and ``own`` = (our seat,
+        our share) if given.
+
+        Raises:
+            Cheating: the result is no card of its deck, which proves a
+                shuffle or share false.
+        """
+        ciphertext = self._ciphertext(ref)
+        try:
+            if self.audit_secret is not None:
+                (plain,) = decrypt_with_exponent([ciphertext], self.audit_secret)
+            else:
+                have = self._shares.get(ref, {})
+                parts = [have[s].share for s in sorted(have) if s not in forfeited]
+                mine = None
+                if own is not None:
+                    mine, share = own
+                    parts.append(share)
+                parts += [own_share(key, ciphertext) for s, key in sorted(forfeited.items()) if s != mine]
+                plain = decrypt_with_shares(ciphertext, parts)
+            return codec_for(ref.deck).card(plain)
+        except DeckError:
+            raise Cheating(
+                f"card {ref} decrypts to no card of its deck: a shuffle or share was false "
+                "(run `ttr verify` on the log to find the seat)"
+            ) from None

@@ -1,0 +1,150 @@
+"""The table's parts on their own: the log chain, the deck chains, the share
+book and the obligations, each against the contract its docstring states
+(the fold that joins them is tested through ``Table`` everywhere else)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import pytest
+
+from p2p_ttr.bots.random_bot import RandomBot
+from p2p_ttr.engine.cards import CardRef, Deck
+from p2p_ttr.engine.state import GameState, NeedRemask, NeedShuffle
+from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
+from p2p_ttr.table.acts import PendingAct
+from p2p_ttr.table.chains import ChainBook, ChainDone
+from p2p_ttr.table.envelope import open_envelope, seal
+from p2p_ttr.table.errors import Malformed, NotExpected, Replay, UnknownHead, WrongGame
+from p2p_ttr.table.logchain import EMPTY_HEAD, LogChain, chain, genesis
+from p2p_ttr.table.messages import Seating, Shuffle, message_from_wire
+from p2p_ttr.table.obligations import Obligation, Owed, obligations
+from p2p_ttr.table.table import Table
+
+
+@functools.cache
+def game() -> CryptoGame:
+    return play_crypto_game(12, [RandomBot(120 + p) for p in range(2)], ("Anna", "Boris"))
+
+
+def test_the_log_chain_takes_entries_in_order_and_nothing_else() -> None:
+    g = game()
+    log = LogChain()
+    first = open_envelope(g.log[0])
+    seating = message_from_wire(first.body)
+    assert isinstance(seating, Seating) and log.head == EMPTY_HEAD
+    log.open(first, seating.seats)
+    assert log.heads == [genesis(first.game_id)]
+    log.append(g.log[0], first)
+    for raw in g.log[1:40]:
+        envelope = open_envelope(raw)
+        log.check(envelope)
+        log.append(raw, envelope)
+    assert log.head == functools.reduce(chain, g.log[:40], genesis(first.game_id))
+    assert len(log.entries) == 40 and len(log.heads) == 41
+    again = open_envelope(g.log[39])
+    with pytest.raises(Replay):
+        log.check(again)
+    peer = g.peers[again.seat]
+    ahead = seal(peer.identity, first.game_id, again.seat, again.seq + 100, b"\1" * 32, again.body)
+    with pytest.raises(UnknownHead):
+        log.check(ahead)
+    with pytest.raises(WrongGame):
+        log.check(seal(peer.identity, b"\2" * 16, again.seat, again.seq + 100, log.head, again.body))
+    with pytest.raises(NotExpected):
+        LogChain().open(again, seating.seats)  # a game opens with seat 0's first message
+
+
+def _at_first_shuffle() -> tuple[Table, NeedShuffle | NeedRemask, list[bytes]]:
+    """A replica folded until the first chain is due, and the chain's entries."""
+    g = game()
+    table = Table()
+    for i, raw in enumerate(g.log):
+        table.receive(raw)
+        need = table.chain_due()
+        if need is not None:
+            rest = [r for r in g.log[i + 1:] if open_envelope(r).kind in ("shuffle", "shuffle_proof")]
+            return table, need, rest
+    raise AssertionError("no chain")
+
+
+def test_the_deck_chains_take_each_seats_step_in_turn_then_its_proof() -> None:
+    table, need, entries = _at_first_shuffle()
+    book = ChainBook()
+    assert table.joint is not None
+    book.start(table.n, table.joint)
+    steps = [message_from_wire(open_envelope(r).body) for r in entries if open_envelope(r).kind == "shuffle"]
+    proofs = [message_from_wire(open_envelope(r).body) for r in entries if open_envelope(r).kind == "shuffle_proof"]
+    first, second = steps[0], steps[1]
+    assert isinstance(first, Shuffle) and isinstance(second, Shuffle)
+    with pytest.raises(NotExpected, match="seat 0's step"):
+        book.add_step(need, 1, 1, second.step.ciphertexts)
+    with pytest.raises(Malformed, match="cards"):
+        book.add_step(need, 0, 0, first.step.ciphertexts[:-1])
+    assert book.add_step(need, 0, 0, first.step.ciphertexts) is None
+    assert book.turn(need) == 1 and book.unproven(need) == [0]
+    proof0, proof1 = (p.proof for p in proofs[:2])  # type: ignore[attr-defined]
+    with pytest.raises(NotExpected, match="owes no proof"):
+        book.add_proof(need, 1, proof1, 7)  # its step is not in yet
+    assert book.add_proof(need, 0, proof0, 5) is None  # held, checked with the others
+    assert book.add_step(need, 1, 1, second.step.ciphertexts) is None
+    assert book.add_proof(need, 1, proof1, 9) == ChainDone()
+    assert book[(need.deck, need.epoch)].proven == {0, 1}
+    assert book.ciphertext(CardRef(need.deck, need.epoch, 0)) == second.step.ciphertexts[0]
+
+
+def test_the_share_book_stores_only_owed_shares_once() -> None:
+    g = game()
+    table = Table(g.peers[0].table.me)
+    for raw in g.log:
+        table.receive(raw)
+        if table.owed_shares().get(1):
+            break
+    owed = table.owed_shares()[1]
+    ref = sorted(owed)[0]
+    assert table.joint is not None
+    from p2p_ttr.deck import make_share
+    from p2p_ttr.table.cards import deck_ref
+
+    key = g.peers[1].table.me.key  # type: ignore[union-attr]
+    share = make_share(key, deck_ref(ref), table.ciphertext(ref))
+    with pytest.raises(NotExpected, match="owes no share"):
+        table.shares.store(table.joint, 1, [(share, ref)], set(), set())
+    with pytest.raises(Malformed, match="twice"):
+        table.shares.store(table.joint, 1, [(share, ref), (share, ref)], owed, set())
+    with pytest.raises(Malformed, match="its author's seat"):
+        table.shares.store(table.joint, 0, [(share, ref)], {ref}, set())
+    table.shares.store(table.joint, 1, [(share, ref)], owed, set())
+    assert table.shares[ref][1] == share and 1 in table.shares.unchecked[ref]  # checked when first used
+    assert table.shares.sharers(ref, {0: None}) >= {0, 1}
+
+
+@dataclass
+class FakeState:
+    """Just what obligations are computed from."""
+
+    n: int = 3
+    seated: bool = True
+    keys: set[int] = field(default_factory=set)
+    audits: set[int] = field(default_factory=set)
+    finished: bool = False
+    engine: GameState | None = None
+    chains: ChainBook = field(default_factory=ChainBook)
+    pending_act: PendingAct | None = None
+    forfeited: set[int] = field(default_factory=set)
+    shares: dict[CardRef, set[int]] = field(default_factory=dict)
+
+    def chain_due(self) -> NeedShuffle | NeedRemask | None:
+        return None
+
+
+def test_obligations_are_values_the_client_words() -> None:
+    assert obligations(FakeState(seated=False)) == []
+    assert obligations(FakeState(keys={1})) == [Obligation(0, Owed.KEYS), Obligation(2, Owed.KEYS)]
+    assert obligations(FakeState(keys={0, 1, 2}, finished=True, audits={2})) == [
+        Obligation(0, Owed.AUDIT), Obligation(1, Owed.AUDIT)]
+    proof = Obligation(1, Owed.SHUFFLE_PROOF, (Deck.TRAIN, 2))
+    assert proof.describe(("Ann", "Bob")) == "Bob owes shuffle proof (train epoch 2)"
+    shares = Obligation(0, Owed.SHARES, to_all=3, drawn=2, drawn_by=(1, 2))
+    assert shares.describe() == "seat 0 owes shares (3 to reveal to all; 2 drawn by seats 1, 2)"

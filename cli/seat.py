@@ -8,36 +8,33 @@ import argparse
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from cli.front import Front, RunLoop, Seen
 from p2p_ttr.client.endgame import breakdown
-from p2p_ttr.local.summary import game_summary
+from p2p_ttr.local.summary import GameSummary, game_summary
 from p2p_ttr.net.console import Console, Quit
 from p2p_ttr.net.store import StoreError
 from p2p_ttr.net.transport import TransportError
+from p2p_ttr.table.table import Table
 
 
-def summary_of(table: Any, log: Path) -> dict[str, Any]:
-    names = [s.name for s in table.seats]
-    summary = game_summary(table.engine, names)
-    summary["game_id"] = table.game_id.hex()
-    summary["digest"] = table.digest()
-    summary["log"] = str(log)
-    return summary
+def summary_of(table: Table, log: Path) -> GameSummary:
+    assert table.engine is not None and table.game_id is not None
+    return game_summary(table.engine, [s.name for s in table.seats]).with_(
+        game_id=table.game_id.hex(), digest=table.digest(), log=str(log))
 
 
-def finish(args: argparse.Namespace, table: Any, log: Path, console: Console) -> None:
+def finish(args: argparse.Namespace, table: Table | None, log: Path, console: Console) -> None:
     if table is None or table.engine is None or not table.complete:
         return
     summary = summary_of(table, log)
     if args.json:
-        print(json.dumps(summary), flush=True)
+        print(json.dumps(summary.to_json()), flush=True)
     else:
         from cli.commands.selfplay import render_summary
 
         lines = render_summary(summary).splitlines()
-        lines[0] = f"Ticket to Ride: Europe - {len(summary['players'])} players, game {summary['game_id']}"
+        lines[0] = f"Ticket to Ride: Europe - {len(summary.players)} players, game {summary.game_id}"
         console.say("\n".join(lines))
         console.say(f"the signed log is {log} (`ttr verify {log}` audits it)")
 

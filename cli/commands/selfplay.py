@@ -12,7 +12,7 @@ from cli.registry import Command, UsageError
 from p2p_ttr.bots.levels import LEVELS, make_bot
 from p2p_ttr.local.crypto_game import play_crypto_game
 from p2p_ttr.local.game import play_local_game
-from p2p_ttr.local.summary import game_summary
+from p2p_ttr.local.summary import GameSummary, game_summary
 from p2p_ttr.table.logfile import write_log
 
 BOT_NAMES = ("Anna", "Boris", "Chiara", "Dmitri", "Elena")
@@ -66,53 +66,49 @@ def run(args: argparse.Namespace) -> int:
         game = play_crypto_game(args.seed, bots, names)
         final = game.peers[0].table.engine
         assert final is not None and game.peers[0].table.game_id is not None
-        summary = game_summary(final, names, seed)
-        summary["game_id"] = game.peers[0].table.game_id.hex()
-        summary["secrets"] = "os" if args.seed is None else "seed"
+        summary = game_summary(final, names, seed).with_(
+            game_id=game.peers[0].table.game_id.hex(), secrets="os" if args.seed is None else "seed")
         if args.log:
             write_log(args.log, game.peers[0].table.game_id, game.log)
-            summary["log"] = str(args.log)
+            summary = summary.with_(log=str(args.log))
     else:
         summary = game_summary(play_local_game(args.players, seed, bots, record=False).final, names, seed)
-    summary["bot_level"] = args.bot_level
+    summary = summary.with_(bot_level=args.bot_level)
     if args.json:
-        print(json.dumps(summary))
+        print(json.dumps(summary.to_json()))
     else:
         print(render_summary(summary))
     return 0
 
 
-def render_summary(summary: dict[str, Any]) -> str:
+def render_summary(summary: GameSummary) -> str:
     """A readable account of a finished game."""
-    players = summary["players"]
+    players = summary.players
     lines = [
-        f"Ticket to Ride: Europe - {len(players)} bots ({summary.get('bot_level', 'random')}), seed {summary['seed']}"
-        + SECRETS_NOTE.get(summary.get("secrets", ""), ""),
-        f"{summary['turns']} turns"
-        + (" - the game stalled: nobody could do anything" if summary["stalled"] else ""),
+        f"Ticket to Ride: Europe - {len(players)} bots ({summary.bot_level or 'random'}), seed {summary.seed}"
+        + SECRETS_NOTE.get(summary.secrets or "", ""),
+        f"{summary.turns} turns" + (" - the game stalled: nobody could do anything" if summary.stalled else ""),
         "",
         f"{'':3}{'player':<8}{'total':>6}{'routes':>7}{'tickets':>8}{'done':>6}{'stations':>9}"
         f"{'express':>8}{'longest':>8}{'trains':>7}",
     ]
-    for place, p in enumerate(summary["ranking"], start=1):
-        pl, sc = players[p], players[p]["score"]
+    for place, p in enumerate(summary.ranking, start=1):
+        pl, sc = players[p], players[p].score
         lines.append(
-            f"{place:>2} {pl['name']:<8}{sc['total']:>6}{sc['routes']:>7}{sc['tickets']:>+8}"
-            f"{sc['completed_tickets']:>3}/{len(pl['tickets']):<2}{sc['stations']:>9}"
-            f"{sc['express']:>8}{sc['longest_path']:>8}{pl['trains_left']:>7}"
+            f"{place:>2} {pl.name:<8}{sc.total:>6}{sc.routes:>7}{sc.tickets:>+8}"
+            f"{sc.completed_tickets:>3}/{len(pl.tickets):<2}{sc.stations:>9}"
+            f"{sc.express:>8}{sc.longest_path:>8}{pl.trains_left:>7}"
         )
-    for p in summary["ranking"]:
+    for p in summary.ranking:
         pl = players[p]
         lines.append("")
-        lines.append(f"{pl['name']}: {len(pl['routes'])} routes, {45 - pl['trains_left']} trains placed")
-        for t in pl["tickets"]:
-            mark = "done  " if t["completed"] else "missed"
-            lines.append(f"  {mark} {t['a']}-{t['b']} ({t['points']})")
-        for b in pl["borrowed"]:
-            route = f"{b['route'][0]}-{b['route'][1]}" if b["route"] else "nothing"
-            lines.append(f"  station in {b['station']} borrows {route}")
-    winner = players[summary["winner"]]["name"]
-    lines += ["", f"{winner} wins."]
+        lines.append(f"{pl.name}: {len(pl.routes)} routes, {pl.trains_placed} trains placed")
+        for t in pl.tickets:
+            mark = "done  " if t.completed else "missed"
+            lines.append(f"  {mark} {t.a}-{t.b} ({t.points})")
+        for city, route in pl.borrowed:
+            lines.append(f"  station in {city} borrows {f'{route[0]}-{route[1]}' if route else 'nothing'}")
+    lines += ["", f"{players[summary.winner].name} wins."]
     return "\n".join(lines)
 
 

@@ -1,70 +1,121 @@
-"""The summary of a finished game, as `ttr selfplay --json` prints it.
-
-The networked commands print the same object (plus their own fields), so this
-is the one definition of its shape.
+"""The summary of a finished game: what `ttr selfplay` and the networked
+commands print at the end (``to_json`` for ``--json``; the words are the
+command's, from these fields).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from p2p_ttr.engine.board import europe
+from p2p_ttr.engine.board import STARTING_TRAINS, Route, europe
 from p2p_ttr.engine.outcome import final_score
+from p2p_ttr.engine.scoring import PlayerScore
 from p2p_ttr.engine.state import GameState
 
+RouteName = tuple[str, str, str]  # (city, city, colour)
 
-def game_summary(state: GameState, names: Sequence[str], seed: int | None = None) -> dict[str, Any]:
+
+@dataclass(frozen=True)
+class TicketOutcome:
+    a: str
+    b: str
+    points: int
+    completed: bool
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    name: str
+    routes: tuple[RouteName, ...]
+    stations: tuple[str, ...]
+    tickets: tuple[TicketOutcome, ...]
+    trains_left: int
+    hand: int  # cards held at the end
+    score: PlayerScore
+    borrowed: tuple[tuple[str, RouteName | None], ...]  # (station city, the rival route it lends)
+
+    @property
+    def trains_placed(self) -> int:
+        return STARTING_TRAINS - self.trains_left
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A finished game, with what the command that played it adds (game id,
+    log, bot level, where the secrets came from)."""
+
+    seed: int | None
+    turns: int
+    winner: int
+    ranking: tuple[int, ...]
+    stalled: bool
+    deck: int  # train cards left in the draw pile, the discards, the face-up row
+    discard: int
+    face_up: int
+    players: tuple[PlayerSummary, ...]
+    game_id: str | None = None
+    digest: str | None = None
+    secrets: str | None = None  # "os" or "seed"
+    log: str | None = None
+    bot_level: str | None = None
+
+    def with_(self, **fields: Any) -> GameSummary:
+        return replace(self, **fields)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "seed": self.seed,
+            "turns": self.turns,
+            "winner": self.winner,
+            "ranking": list(self.ranking),
+            "stalled": self.stalled,
+            "cards": {"deck": self.deck, "discard": self.discard, "face_up": self.face_up},
+            "players": [_player_json(p) for p in self.players],
+        }
+        for key in ("game_id", "digest", "secrets", "log", "bot_level"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
+
+
+def game_summary(state: GameState, names: Sequence[str], seed: int | None = None) -> GameSummary:
     board = europe()
     score = final_score(state)
+
+    def name(route: Route) -> RouteName:
+        return (route.a, route.b, route.color)
+
     players = []
     for p, (ps, sc) in enumerate(zip(state.players, score.players)):
-        players.append(
-            {
-                "name": names[p],
-                "routes": [[board.routes[r].a, board.routes[r].b, board.routes[r].color] for r in ps.routes],
-                "stations": list(ps.stations),
-                "tickets": [
-                    {
-                        "a": board.tickets[t.ticket].a,
-                        "b": board.tickets[t.ticket].b,
-                        "points": board.tickets[t.ticket].points,
-                        "completed": t.completed,
-                    }
-                    for t in sc.ticket_results
-                ],
-                "trains_left": ps.trains,
-                "hand": len(ps.hand),
-                "score": {
-                    "routes": sc.routes,
-                    "tickets": sc.tickets,
-                    "stations": sc.stations,
-                    "express": sc.express,
-                    "total": sc.total,
-                    "longest_path": sc.longest_path,
-                    "completed_tickets": sc.completed_tickets,
-                },
-                "borrowed": [
-                    {
-                        "station": city,
-                        "route": None
-                        if r is None
-                        else [board.routes[r].a, board.routes[r].b, board.routes[r].color],
-                    }
-                    for city, r in sc.borrowed
-                ],
-            }
-        )
+        tickets = tuple(TicketOutcome(board.tickets[t.ticket].a, board.tickets[t.ticket].b,
+                                      board.tickets[t.ticket].points, t.completed) for t in sc.ticket_results)
+        borrowed = tuple((city, None if r is None else name(board.routes[r])) for city, r in sc.borrowed)
+        players.append(PlayerSummary(names[p], tuple(name(board.routes[r]) for r in ps.routes), tuple(ps.stations),
+                                     tickets, ps.trains, len(ps.hand), sc, borrowed))
+    return GameSummary(seed, state.turn, score.ranking[0], tuple(score.ranking), state.stalled,
+                       len(state.draw_pile), len(state.discard), sum(1 for r in state.face_up if r is not None),
+                       tuple(players))
+
+
+def _player_json(p: PlayerSummary) -> dict[str, Any]:
+    sc = p.score
     return {
-        "seed": seed,
-        "turns": state.turn,
-        "winner": score.ranking[0],
-        "ranking": list(score.ranking),
-        "stalled": state.stalled,
-        "cards": {
-            "deck": len(state.draw_pile),
-            "discard": len(state.discard),
-            "face_up": sum(1 for r in state.face_up if r is not None),
+        "name": p.name,
+        "routes": [list(r) for r in p.routes],
+        "stations": list(p.stations),
+        "tickets": [{"a": t.a, "b": t.b, "points": t.points, "completed": t.completed} for t in p.tickets],
+        "trains_left": p.trains_left,
+        "hand": p.hand,
+        "score": {
+            "routes": sc.routes,
+            "tickets": sc.tickets,
+            "stations": sc.stations,
+            "express": sc.express,
+            "total": sc.total,
+            "longest_path": sc.longest_path,
+            "completed_tickets": sc.completed_tickets,
         },
-        "players": players,
+        "borrowed": [{"station": city, "route": None if r is None else list(r)} for city, r in p.borrowed],
     }

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.registry import Command
+from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.net.receipts import blame_with_receipts, load_receipts
 from p2p_ttr.table.logfile import LogFileError, read_log
 from p2p_ttr.table.verify import Verdict, verify_entries
@@ -84,7 +85,7 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
     if v.fair:
         lines.append("VERIFIED: every signature, shuffle, share, move and score checks out.")
     else:
-        if all(f.code == "incomplete" for f in v.findings):
+        if all(f.code is ErrorCode.INCOMPLETE for f in v.findings):
             lines.append(f"every one of the {v.entries} entries checks out: signatures, the hash chain, every proof "
                          "and every move; what is left needs the end of the game (every seat reveals its secrets, "
                          "then every shuffle is re-run from its seed and the scores are counted)")

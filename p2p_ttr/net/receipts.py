@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.verify import Verdict
 
 from .seqsig import entry_hash, entry_signed, prev_head
@@ -37,12 +38,12 @@ def blame_with_receipts(verdict: Verdict, entries: list[bytes],
     findings = []
     for f in verdict.findings:
         i = f.entry
-        if (f.seat is None and f.code == "unknown_head" and i is not None and i < len(entries)
+        if (f.seat is None and f.code is ErrorCode.UNKNOWN_HEAD and i is not None and i < len(entries)
                 and i <= len(table.log) and i in receipts):
             digest, sig = receipts[i]
             raw = entries[i]
             if digest == entry_hash(raw) and entry_signed(host, table.game_id, i, prev_head(table, i), raw, sig):
-                f = replace(f, seat=HOST_SEAT, code="host_sequenced_invalid",
+                f = replace(f, seat=HOST_SEAT, code=ErrorCode.HOST_SEQUENCED_INVALID,
                             reason=f"{f.reason}; the host signed this entry at this index, so it relayed an "
                                    "entry written on another log: it showed its author a different log")
         findings.append(f)

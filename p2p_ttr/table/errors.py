@@ -7,52 +7,56 @@ refusals map to bad_proof or bad_element.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from p2p_ttr.errorcodes import ErrorCode
+
 
 class TableError(ValueError):
-    code = "rejected"
+    code: ClassVar[ErrorCode] = ErrorCode.REJECTED
 
 
 class Malformed(TableError):
     """Undecodable bytes or a field of the wrong type, size or range."""
 
-    code = "malformed"
+    code: ClassVar[ErrorCode] = ErrorCode.MALFORMED
 
 
 class BadSignature(TableError):
-    code = "bad_signature"
+    code: ClassVar[ErrorCode] = ErrorCode.BAD_SIGNATURE
 
 
 class WrongGame(TableError):
     """A message for another game (a foreign or replayed message)."""
 
-    code = "wrong_game"
+    code: ClassVar[ErrorCode] = ErrorCode.WRONG_GAME
 
 
 class Replay(TableError):
     """A sequence number already used by that seat."""
 
-    code = "replay"
+    code: ClassVar[ErrorCode] = ErrorCode.REPLAY
 
 
 class UnknownHead(TableError):
     """The author claims to have applied a log head that is not in our log."""
 
-    code = "unknown_head"
+    code: ClassVar[ErrorCode] = ErrorCode.UNKNOWN_HEAD
 
 
 class NotExpected(TableError):
     """A well-formed message nobody owes now (out of turn, out of order, twice)."""
 
-    code = "not_expected"
+    code: ClassVar[ErrorCode] = ErrorCode.NOT_EXPECTED
 
 
 class BadProof(TableError):
     """A share, key proof or seed that does not check out."""
 
-    code = "bad_proof"
+    code: ClassVar[ErrorCode] = ErrorCode.BAD_PROOF
 
 
 class Cheating(TableError):
     """Proof, found in the log, that a seat broke the protocol."""
 
-    code = "cheating"
+    code: ClassVar[ErrorCode] = ErrorCode.CHEATING

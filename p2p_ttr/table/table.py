@@ -42,6 +42,7 @@ from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import Event, Peek, Remasked, Reveal, Shuffled
 from p2p_ttr.engine.rules import apply, check_for_some_faces, clashes_with_private, new_game
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, public_digest
+from p2p_ttr.errorcodes import ErrorCode
 
 from .acts import CardMove, PendingAct, VoidedAct, hidden_cards
 from .cards import engine_deck
@@ -87,7 +88,7 @@ class Rejection:
 
     seat: int | None  # the seat the message claims to come from, if it says
     seq: int | None
-    code: str
+    code: ErrorCode
     reason: str
 
 

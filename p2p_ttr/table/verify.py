@@ -33,6 +33,7 @@ from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.scoring import GameScore
 from p2p_ttr.engine.state import NeedRemask, NeedShuffle
+from p2p_ttr.errorcodes import ErrorCode
 
 from .envelope import check_signature, open_envelope
 from .errors import TableError
@@ -47,7 +48,7 @@ class Finding:
 
     entry: int | None  # index in the log (0 = the seating)
     seat: int | None  # the seat to blame, if one can be named
-    code: str
+    code: ErrorCode
     reason: str
 
     def line(self) -> str:
@@ -113,8 +114,8 @@ def _verify(entries: list[bytes], secret: int | None) -> Verdict:
         record_entry += [index] * len(added)
     names = tuple(s.name for s in table.seats)
     if not findings and table.halted is not None:
-        findings.append(Finding(table.halted_at, table.culprit, "halted", f"the game was halted: {table.halted}"))
-    if not table.complete and not any(f.code not in ("halted",) for f in findings):
+        findings.append(Finding(table.halted_at, table.culprit, ErrorCode.HALTED, f"the game was halted: {table.halted}"))
+    if not table.complete and not any(f.code not in (ErrorCode.HALTED,) for f in findings):
         findings += _incomplete(table)
     if (findings and not (table.halted and table.complete)) or table.engine is None or table.game_id is None:
         return Verdict(len(entries), names, tuple(findings), None, None, table)
@@ -124,10 +125,10 @@ def _verify(entries: list[bytes], secret: int | None) -> Verdict:
     report = audit(Transcript(table.game_id, tuple(records)))
     for d in report.deviations:
         entry = record_entry[d.record] if d.record is not None and d.record < len(record_entry) else None
-        findings.append(Finding(entry, d.seat, "deck_audit", f"{d.kind}: {d.detail}"))
+        findings.append(Finding(entry, d.seat, ErrorCode.DECK_AUDIT, f"{d.kind}: {d.detail}"))
     if table.stopper is not None and table.culprit is None and len(findings) == 1:
         # The reveal that halted the game found nothing the audit can confirm.
-        findings = [Finding(table.halted_at, table.stopper, "halted_without_cause",
+        findings = [Finding(table.halted_at, table.stopper, ErrorCode.HALTED_WITHOUT_CAUSE,
                             f"seat {table.stopper} halted the game, but every shuffle, share and move checks out")]
     score = final_score(table.engine) if table.engine.over else None
     # The first deviation in log order leads (a false shuffle before the halt it caused).
@@ -206,18 +207,18 @@ def _other_rules(entries: list[bytes]) -> Finding | None:
         check_signature(envelope, body[2][0][1])
     except (TableError, TypeError, IndexError, ValueError):
         return None
-    return Finding(0, None, "other_rules",
+    return Finding(0, None, ErrorCode.OTHER_RULES,
                    f"the game was played under the rules {body[1][:32]!r}; this version of p2p_ttr plays and "
                    f"verifies {RULES} only: verify the log with the version that played it")
 
 
-def _blame(table: Table, raw: bytes, exc: Exception) -> int | None:
+def _blame(table: Table, raw: bytes, exc: TableError | EngineError) -> int | None:
     """The seat that signed a refused entry; nobody if the signature is bad.
 
     An unknown head is not blamed either: the entry may be honest and an
     earlier entry altered (the host's signature on each sequenced entry will
     tell the two apart)."""
-    if getattr(exc, "code", "") in ("bad_signature", "malformed", "wrong_game", "unknown_head"):
+    if exc.code in (ErrorCode.BAD_SIGNATURE, ErrorCode.MALFORMED, ErrorCode.WRONG_GAME, ErrorCode.UNKNOWN_HEAD):
         return None
     try:
         return open_envelope(raw).seat
@@ -229,18 +230,18 @@ def _incomplete(table: Table) -> list[Finding]:
     """Why the log is not complete; a seat that withholds its reveal while
     every other seat made its own is named."""
     if table.engine is None:
-        return [Finding(None, None, "incomplete", "the log ends before the game started")]
+        return [Finding(None, None, ErrorCode.INCOMPLETE, "the log ends before the game started")]
     if not table.finished:
         waiting = "; ".join(o.describe() for o in table.obligations()) or "nothing"
-        stalled = [Finding(None, None, "incomplete",
+        stalled = [Finding(None, None, ErrorCode.INCOMPLETE,
                            f"the log ends during the game (turn {table.engine.turn}; waiting for: {waiting})")]
         false = table.false_pending_proof()  # checked in play only with the chain's last proof
         if false is not None:
             seat, entry, reason = false
-            stalled.insert(0, Finding(entry, seat, "bad_proof", f"a false proof of a chain step: {reason}"))
+            stalled.insert(0, Finding(entry, seat, ErrorCode.BAD_PROOF, f"a false proof of a chain step: {reason}"))
         return stalled
     missing = [s for s in range(table.n) if s not in table.audits]
     if len(missing) < table.n:
-        return [Finding(None, s, "withheld_audit", f"seat {s} never revealed its secrets; every other seat did")
+        return [Finding(None, s, ErrorCode.WITHHELD_AUDIT, f"seat {s} never revealed its secrets; every other seat did")
                 for s in missing]
-    return [Finding(None, None, "incomplete", f"the log ends before seats {missing} revealed their secrets")]
+    return [Finding(None, None, ErrorCode.INCOMPLETE, f"the log ends before seats {missing} revealed their secrets")]

@@ -1,5 +1,7 @@
 """The rules of Ticket to Ride: Europe: pure, deterministic, no I/O, no clock,
-no randomness. The whole public surface is re-exported here.
+no randomness. Import from the modules (``board``, ``cards``, ``events``,
+``state``, ``rules``, ``moves``, ``view``, ``outcome``, ...): this package
+re-exports nothing.
 
 State is data (``GameState``); ``apply(state, event)`` is the only way it
 changes, and raises an ``EngineError`` (state untouched) for anything the
@@ -20,86 +22,3 @@ bots see exactly what a player at that seat would.
     legal_actions(view_for(state, p), p)
     final_score(state)                  # once state.over
 """
-
-from .board import Board, Route, Ticket, europe
-from .cards import CardRef, Deck
-from .errors import BadChance, EngineError, IllegalMove, MalformedEvent, OutOfTurn, UnknownCard
-from .events import (
-    AbandonTunnel,
-    Action,
-    BuildStation,
-    Chance,
-    ClaimRoute,
-    DrawBlind,
-    DrawFaceUp,
-    DrawTickets,
-    Event,
-    KeepTickets,
-    Pass,
-    PayTunnel,
-    Peek,
-    Remasked,
-    Reveal,
-    Shuffled,
-    event_from_wire,
-    to_wire,
-)
-from .moves import legal_actions, legal_kinds
-from .outcome import final_score
-from .payments import Payment
-from .rules import actors, apply, new_game
-from .scoring import GameScore, PlayerClaims, PlayerScore, score_game
-from .state import GameState, NeedRemask, NeedReveal, NeedShuffle, Phase, PlayerState, public_digest
-from .view import view_for
-
-__all__ = [
-    "AbandonTunnel",
-    "Action",
-    "BadChance",
-    "Board",
-    "BuildStation",
-    "CardRef",
-    "Chance",
-    "ClaimRoute",
-    "Deck",
-    "DrawBlind",
-    "DrawFaceUp",
-    "DrawTickets",
-    "EngineError",
-    "Event",
-    "GameScore",
-    "GameState",
-    "IllegalMove",
-    "KeepTickets",
-    "MalformedEvent",
-    "NeedRemask",
-    "NeedReveal",
-    "NeedShuffle",
-    "OutOfTurn",
-    "Pass",
-    "PayTunnel",
-    "Payment",
-    "Peek",
-    "Phase",
-    "PlayerClaims",
-    "PlayerScore",
-    "PlayerState",
-    "Remasked",
-    "Reveal",
-    "Route",
-    "Shuffled",
-    "Ticket",
-    "UnknownCard",
-    "actors",
-    "apply",
-    "europe",
-    "event_from_wire",
-    "final_score",
-    "legal_actions",
-    "legal_kinds",
-    "new_game",
-    "public_digest",
-    "score_game",
-    "to_wire",
-    "view_for",
-]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from p2p_ttr.deck import CardCodec
 from p2p_ttr.deck import CardRef as DeckRef
-from p2p_ttr.deck.encoding import CardCodec
 from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.cards import CardRef, Deck
 

@@ -19,8 +19,7 @@ from typing import Any
 
 import msgpack
 
-from p2p_ttr.deck.errors import MalformedWire
-from p2p_ttr.deck.wire import expect_bytes, expect_int, expect_list
+from p2p_ttr.deck import MalformedWire, expect_bytes, expect_int, expect_list
 
 from .errors import BadSignature, Malformed
 from .identity import SIGNATURE_BYTES, Identity, signature_valid

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeGuard
 
 from p2p_ttr.deck import (
+    DeckError,
     DecryptionShare,
     KeyAnnouncement,
     RemaskProof,
@@ -33,9 +34,9 @@ from p2p_ttr.deck import (
     SeedCommitment,
     ShuffleProof,
     ShuffleStep,
+    expect_bytes,
+    expect_list,
 )
-from p2p_ttr.deck.errors import DeckError
-from p2p_ttr.deck.wire import expect_bytes, expect_list
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import Action, event_from_wire, is_action, to_wire
 

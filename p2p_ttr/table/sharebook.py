@@ -11,9 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from p2p_ttr.deck import Ciphertext, DecryptionShare, JointKey, SecretKey, own_share, verify_shares
-from p2p_ttr.deck.elgamal import decrypt_with_exponent, decrypt_with_shares
-from p2p_ttr.deck.errors import DeckError
+from p2p_ttr.deck import (
+    Ciphertext,
+    DeckError,
+    DecryptionShare,
+    JointKey,
+    SecretKey,
+    decrypt_with_exponent,
+    decrypt_with_shares,
+    own_share,
+    verify_shares,
+)
 from p2p_ttr.engine.cards import CardRef
 
 from .cards import codec_for

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from p2p_ttr.deck import (
     Ciphertext,
+    DeckError,
     DecryptionShare,
     JointKey,
     KeyAnnouncement,
@@ -36,7 +37,6 @@ from p2p_ttr.deck import (
     own_share,
 )
 from p2p_ttr.deck import CardRef as DeckRef
-from p2p_ttr.deck.errors import DeckError
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import Event, Peek, Remasked, Reveal, Shuffled

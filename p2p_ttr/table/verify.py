@@ -21,14 +21,14 @@ from p2p_ttr.deck import (
     CardOpening,
     DeckCreation,
     Record,
+    RemaskCreation,
     RemaskStep,
     SecretReveal,
     ShuffleStep,
     Transcript,
     audit,
+    g_pow,
 )
-from p2p_ttr.deck.fixedbase import g_pow
-from p2p_ttr.deck.remask import RemaskCreation
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.scoring import GameScore

@@ -13,6 +13,8 @@ from enum import StrEnum
 
 class ErrorCode(StrEnum):
     # The engine refused an event (protocol.md §2).
+    """A refusal's or a finding's code; its value is the string on the wire and in JSON."""
+
     ENGINE_ERROR = "engine_error"
     MALFORMED = "malformed"
     OUT_OF_TURN = "out_of_turn"

@@ -9,6 +9,8 @@ from p2p_ttr.engine.state import GameState
 
 
 class Bot(Protocol):
+    """A player that picks a legal action from its own view; never sees another seat's cards."""
+
     name: str
 
     def choose(self, view: GameState, player: int) -> Action:

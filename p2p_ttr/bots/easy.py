@@ -24,6 +24,8 @@ GRAB_LOCOMOTIVE = 0.5
 
 
 class EasyBot(PlanningBot):
+    """The shared plan, often ignored for a beginner's habits (see the module docstring)."""
+
     level = "easy"
     TICKET_MARGIN_SETUP = 0
     TICKET_MARGIN = 0

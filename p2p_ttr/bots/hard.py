@@ -89,6 +89,8 @@ def hard_weight(route: Route) -> float:
 
 
 class HardBot(PlanningBot):
+    """The medium bot's plan played with foresight: speed, the opponents' wants, time left (see the module docstring)."""
+
     level = "hard"
     TICKET_MARGIN_SETUP = 12
     TICKET_MARGIN = 0

@@ -33,6 +33,8 @@ class Guess:
 
 @dataclass(frozen=True)
 class Reading:
+    """What a bot infers about one opponent from the public record: where it builds and what it is likely to want."""
+
     guesses: tuple[Guess, ...]
     threat: tuple[float, ...]  # per route: about how likely an opponent wants it soon
 

@@ -34,6 +34,8 @@ _WEIGHTS: dict[type, float] = {
 
 
 class RandomBot:
+    """Picks a legal action at random (weighted by kind): a baseline, and a fuzzer for the engine and the table."""
+
     def __init__(self, seed: int, name: str = "random") -> None:
         self.name = name
         self._rng = random.Random(seed)

@@ -30,6 +30,9 @@ EXPRESS_POINTS: Final = 10
 
 @dataclass(frozen=True, slots=True)
 class Route:
+    """One route of the map: its cities, colour (or gray), length, and tunnel and ferry marks; ``twin`` is the
+    other side of a double route."""
+
     id: int
     a: str
     b: str
@@ -58,6 +61,8 @@ class Route:
 
 @dataclass(frozen=True, slots=True)
 class Ticket:
+    """A destination ticket: two cities and its points (long tickets have ids from 40)."""
+
     id: int
     a: str
     b: str
@@ -71,6 +76,9 @@ class Ticket:
 
 @dataclass(frozen=True, eq=False)  # compared by identity: there is one board
 class Board:
+    """The Europe map and card set, read once from ``p2p_ttr/data``: cities, routes (by id and by city), tickets,
+    train cards."""
+
     cities: tuple[str, ...]
     positions: dict[str, tuple[int, int]]
     routes: tuple[Route, ...]

@@ -15,12 +15,17 @@ from typing import NamedTuple
 
 
 class Deck(IntEnum):
+    """The three decks cards are dealt from: train cards, regular tickets, long tickets."""
+
     TRAIN = 0  # the 110 train cards
     TICKETS = 1  # the 40 regular destination tickets
     LONG = 2  # the 6 long destination tickets
 
 
 class CardRef(NamedTuple):
+    """A card by where it was dealt from: deck, epoch (each reshuffle is a new one) and position. Its face may be
+    unknown."""
+
     deck: Deck
     epoch: int
     pos: int

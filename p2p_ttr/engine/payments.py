@@ -18,6 +18,8 @@ from .board import GRAY, LOCOMOTIVE, Board, Route
 
 
 class Payment(NamedTuple):
+    """How a player pays: ``colored`` cards of ``color`` (None: none) plus ``locomotives``."""
+
     color: str | None
     colored: int
     locomotives: int

@@ -104,7 +104,16 @@ def new_game(n_players: int) -> GameState:
 
 
 def apply(state: GameState, event: Event) -> GameState:
-    """The state after ``event``; raises EngineError (state untouched) if refused."""
+    """The state after ``event`` and every step it sets off, up to the next
+    decision or chance the game waits for. The state given is never changed.
+
+    Raises:
+        MalformedEvent: the event is not one (a route or city that does not exist).
+        OutOfTurn: it is not that player's turn, or not this kind of move's phase.
+        IllegalMove: a rule forbids it (the message says which).
+        UnknownCard: a rule needs the face of a card this state does not know.
+        BadChance: a chance event that does not answer what the game waits for.
+    """
     match event:
         case Shuffled() | Remasked() | Reveal() | Peek():
             state = _apply_chance(state, event)

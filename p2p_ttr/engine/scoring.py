@@ -55,6 +55,9 @@ class PlayerClaims:
 
 @dataclass(frozen=True, slots=True)
 class TicketResult:
+    """One ticket at the end: whether the player's routes (and borrowed ones) join its cities, and the points won
+    or lost."""
+
     ticket: int
     completed: bool
     points: int  # +ticket points if completed, -ticket points if not
@@ -62,6 +65,8 @@ class TicketResult:
 
 @dataclass(frozen=True, slots=True)
 class PlayerScore:
+    """One player's final score, part by part, with what decided it (tickets, borrowed routes, longest trail)."""
+
     routes: int  # route points
     tickets: int  # sum of TicketResult.points
     stations: int  # STATION_POINTS per unbuilt station
@@ -78,6 +83,8 @@ class PlayerScore:
 
 @dataclass(frozen=True, slots=True)
 class GameScore:
+    """Every player's score, the ranking after the tie-breaks, and the places (shared when tied on everything)."""
+
     players: tuple[PlayerScore, ...]
     ranking: tuple[int, ...]  # player indices, winner first, by the tie-break chain
     # place per player index (1 = winner); players tied on every tie-break

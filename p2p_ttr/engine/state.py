@@ -32,6 +32,8 @@ COLORED_CARDS = 96
 
 
 class Phase(Enum):
+    """Where a game is: setting up, a turn, a ticket choice, a tunnel, scoring, over."""
+
     SETUP = "setup"  # chance is setting the table up
     SETUP_TICKETS = "setup_tickets"  # every player keeps 2+ of their first 4 tickets
     TURN = "turn"  # ``current`` picks an action (or their second card)
@@ -43,6 +45,8 @@ class Phase(Enum):
 
 @dataclass(frozen=True, slots=True)
 class PlayerState:
+    """One player's holdings: hand and tickets (as card references), routes, stations, trains left."""
+
     hand: tuple[CardRef, ...] = ()
     tickets: tuple[CardRef, ...] = ()  # kept destination tickets
     offered: tuple[CardRef, ...] = ()  # tickets drawn and not yet chosen
@@ -106,18 +110,24 @@ ChanceRequest: TypeAlias = NeedShuffle | NeedReveal | NeedRemask
 
 @dataclass(frozen=True, slots=True)
 class StepShuffle:
+    """Queued work: ask for a deck epoch to be shuffled."""
+
     deck: Deck
     cards: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class StepDeal:
+    """Queued work: deal train cards to a player from the top of the draw pile."""
+
     player: int
     count: int
 
 
 @dataclass(frozen=True, slots=True)
 class StepDealTickets:
+    """Queued work: offer tickets to a player from the top of a ticket deck."""
+
     player: int
     deck: Deck
     count: int
@@ -136,38 +146,42 @@ class StepCheckRow:
 
 @dataclass(frozen=True, slots=True)
 class StepTunnelReveal:
+    """Queued work: turn the top cards of the draw pile over for a tunnel."""
+
     remaining: int
 
 
 @dataclass(frozen=True, slots=True)
 class StepTunnelResolve:
-    pass
+    """Queued work: count what the turned cards ask for: the route is taken, or its claimer pays more."""
 
 
 @dataclass(frozen=True, slots=True)
 class StepAfterDraw:
-    pass
+    """Queued work: end the turn, or let the player take a second card."""
 
 
 @dataclass(frozen=True, slots=True)
 class StepBeginTicketChoice:
-    pass
+    """Queued work: let the player choose among the tickets offered."""
 
 
 @dataclass(frozen=True, slots=True)
 class StepGameOver:
-    pass
+    """Queued work: score the game once every ticket is turned over."""
 
 
 @dataclass(frozen=True, slots=True)
 class StepRemask:
+    """Queued work: ask for the returned tickets to be re-masked under their deck."""
+
     deck: Deck
     refs: tuple[CardRef, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class StepEndTurn:
-    pass
+    """Queued work: end the turn (after a tunnel or a ticket choice)."""
 
 
 Step: TypeAlias = (
@@ -188,6 +202,11 @@ Step: TypeAlias = (
 
 @dataclass(frozen=True)
 class GameState:
+    """The whole game as immutable data: decks, face-up row, players, route owners, turn and phase,
+    the queue of work (``steps``) and the chance it waits for (``awaiting``). ``public`` holds the
+    faces everyone knows, ``private`` those only this view's player knows. Change it only with
+    ``rules.apply``."""
+
     n_players: int
     players: tuple[PlayerState, ...]
     phase: Phase = Phase.SETUP

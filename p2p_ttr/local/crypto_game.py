@@ -51,11 +51,15 @@ class SeededSource:
 
 @dataclass
 class CryptoGame:
+    """A finished (or stopped) game played by separate peers in one process: the signed log and each peer."""
+
     log: list[bytes]
     peers: list[Peer]
 
 
 class GameStuck(RuntimeError):
+    """The peers of a crypto game stopped with the game unfinished: nobody had anything to send."""
+
     pass
 
 

@@ -15,6 +15,9 @@ from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle
 
 
 class LocalDealer:
+    """Plays chance for a one-process game from a seed: shuffles, deals and reveals, and shows each player its
+    own cards."""
+
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
         self._faces: dict[CardRef, int] = {}

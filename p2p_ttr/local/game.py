@@ -19,11 +19,15 @@ MAX_EVENTS = 20_000
 
 
 class GameDidNotEnd(RuntimeError):
+    """A local game ran past its turn limit: a bot or the engine loops."""
+
     pass
 
 
 @dataclass(frozen=True)
 class LocalGame:
+    """A finished one-process game: its final (omniscient) state and, if recorded, every event."""
+
     final: GameState
     events: tuple[Event, ...]  # everything applied, in order: replaying them gives ``final``
 

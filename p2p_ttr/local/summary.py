@@ -19,6 +19,8 @@ RouteName = tuple[str, str, str]  # (city, city, colour)
 
 @dataclass(frozen=True)
 class TicketOutcome:
+    """One ticket at the end of the game: its cities, points, and whether it was completed."""
+
     a: str
     b: str
     points: int
@@ -27,6 +29,8 @@ class TicketOutcome:
 
 @dataclass(frozen=True)
 class PlayerSummary:
+    """One player at the end of the game: holdings, score and what its stations borrowed."""
+
     name: str
     routes: tuple[RouteName, ...]
     stations: tuple[str, ...]

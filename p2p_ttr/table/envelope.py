@@ -59,6 +59,9 @@ def pack(value: Any) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class Envelope:
+    """A decoded signed message: game, seat, sequence number, the log head it was written at, body; signature
+    checked separately."""
+
     game_id: bytes
     seat: int
     seq: int

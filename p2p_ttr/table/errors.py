@@ -13,6 +13,8 @@ from p2p_ttr.errorcodes import ErrorCode
 
 
 class TableError(ValueError):
+    """Base of every refusal of the table; ``code`` is its wire code."""
+
     code: ClassVar[ErrorCode] = ErrorCode.REJECTED
 
 
@@ -23,6 +25,8 @@ class Malformed(TableError):
 
 
 class BadSignature(TableError):
+    """The signature does not verify under the named seat's identity."""
+
     code: ClassVar[ErrorCode] = ErrorCode.BAD_SIGNATURE
 
 

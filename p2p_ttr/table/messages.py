@@ -58,12 +58,16 @@ MAX_SHARES = 128
 
 @dataclass(frozen=True, slots=True)
 class Seat:
+    """A seat of the game: the player's name and Ed25519 identity."""
+
     name: str
     identity: bytes  # Ed25519 public key
 
 
 @dataclass(frozen=True, slots=True)
 class Seating:
+    """Seat 0's first message: the rules and the seats; it opens the game."""
+
     seats: tuple[Seat, ...]
     KIND = "seating"
 
@@ -73,6 +77,8 @@ class Seating:
 
 @dataclass(frozen=True, slots=True)
 class Keys:
+    """A seat's ElGamal key (with its proof) and its seed commitment."""
+
     key: KeyAnnouncement
     commitment: SeedCommitment
     KIND = "keys"
@@ -83,6 +89,8 @@ class Keys:
 
 @dataclass(frozen=True, slots=True)
 class Shuffle:
+    """A seat's step of a shuffle chain."""
+
     step: ShuffleStep
     KIND = "shuffle"
 
@@ -92,6 +100,8 @@ class Shuffle:
 
 @dataclass(frozen=True, slots=True)
 class Remask:
+    """A seat's step of a re-masking chain."""
+
     step: RemaskStep
     KIND = "remask"
 
@@ -101,6 +111,8 @@ class Remask:
 
 @dataclass(frozen=True, slots=True)
 class ProveShuffle:
+    """A seat's proof that its shuffle step is a permutation and re-encryption of its input."""
+
     proof: ShuffleProof
     KIND = "shuffle_proof"
 
@@ -110,6 +122,8 @@ class ProveShuffle:
 
 @dataclass(frozen=True, slots=True)
 class ProveRemask:
+    """A seat's proof that its re-masking step re-encrypts its input in place."""
+
     proof: RemaskProof
     KIND = "remask_proof"
 
@@ -119,6 +133,8 @@ class ProveRemask:
 
 @dataclass(frozen=True, slots=True)
 class Shares:
+    """A seat's decryption shares of cards it owes shares for."""
+
     shares: tuple[DecryptionShare, ...]
     KIND = "shares"
 
@@ -141,6 +157,8 @@ class Act:
 
 @dataclass(frozen=True, slots=True)
 class Audit:
+    """A seat's secrets (seed and exponent), revealed after the game for the audit."""
+
     seed: Seed
     secret: SecretKey
     KIND = "audit"

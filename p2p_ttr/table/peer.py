@@ -43,6 +43,9 @@ MAX_SHARES_PER_MESSAGE = 64
 
 
 class Peer:
+    """One seat's side of the table: its secrets and replica, and what it owes next (``outbox``):
+    keys, chain steps and proofs, shares, and the moves its decider picks."""
+
     def __init__(self, seat: int, identity: Identity, decide: Decider, source: RandomSource | None = None) -> None:
         self.seat = seat
         self.identity = identity

@@ -59,6 +59,9 @@ class Finding:
 
 @dataclass(frozen=True)
 class Verdict:
+    """What ``ttr verify`` found: findings (empty when fair), the deck audit, the final score, and the folded
+    table."""
+
     entries: int
     names: tuple[str, ...]
     findings: tuple[Finding, ...]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import secrets
 import socket
 
 import zmq
@@ -13,7 +15,26 @@ class TransportError(Exception):
     """A socket could not be set up; the message says why."""
 
 
+def _unpredictable_routing_ids() -> None:
+    """Seed the C library's ``rand()`` from the OS CSPRNG.
+
+    libzmq (4.3.5) numbers the routing ids it gives connections from a
+    counter that starts at ``rand()``, which nobody seeds: every host's first
+    id was ``00 6b 8b 45 67``, the next one more. A peer that connects with
+    the routing id the next connection will be given makes libzmq abort
+    (``Assertion failed: ok (socket_base.cpp)``) when that connection comes:
+    anyone on the LAN could crash the host. A secret seed, drawn just before
+    the ROUTER takes its counter, makes the next id one of 2^32 unknown
+    values (ids a peer chooses stay harmless: one already in use is ignored)."""
+    try:
+        libc = ctypes.CDLL(None)
+        libc.srand(ctypes.c_uint(secrets.randbits(32)))
+    except (OSError, AttributeError):  # no C library to seed: nothing we can do better
+        pass
+
+
 def router(context: zmq.Context[zmq.Socket[bytes]], bind: str, port: int) -> zmq.Socket[bytes]:
+    _unpredictable_routing_ids()
     sock = context.socket(zmq.ROUTER)
     # Each connection gets its own routing id from ZeroMQ (peers set none), and
     # no connection may take over one in use: the host's lobby binds a hello,

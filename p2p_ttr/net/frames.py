@@ -73,7 +73,9 @@ TO_HOST: dict[str, tuple[Check, ...]] = {
 }
 # What the host sends to a peer.
 TO_PEER: dict[str, tuple[Check, ...]] = {
-    "challenge": (_int(0, 2**16), _bin(PUBLIC_KEY_BYTES), _bin(CHALLENGE_BYTES)),  # fresh per connection
+    # fresh per connection; the game under way (nil in the lobby), so that a
+    # joiner of another game leaves before it says hello
+    "challenge": (_int(0, 2**16), _bin(PUBLIC_KEY_BYTES), _bin(CHALLENGE_BYTES), _GAME_ID),
     "welcome": (_int(-1, MAX_SEATS - 1), _GAME_ID, _INDEX, _names),  # seat (-1: lobby), game, log length, names
     "lobby": (_names, _int(0, MAX_SEATS)),  # who is in, how many the host waits for (0: until it says)
     "refused": (_str(64), _str(MAX_REASON)),  # code, reason

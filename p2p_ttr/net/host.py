@@ -356,7 +356,8 @@ class Host:
 
     def challenge(self, rid: bytes) -> None:
         """Send a connection not admitted its challenge (the same until a hello uses it)."""
-        self.send(rid, "challenge", NET_VERSION, self.identity.public, self.challenges.issue(rid))
+        game_id = self.table.game_id if self.table is not None else None
+        self.send(rid, "challenge", NET_VERSION, self.identity.public, self.challenges.issue(rid), game_id)
 
     def admit(self, rid: bytes, public: bytes, seat: int) -> None:
         """``rid`` is now ``public``'s connection; an earlier one of that key no longer is."""

@@ -231,9 +231,12 @@ class Node:
             self.reach.close()
             self.reach = None
         if kind == "challenge":
-            version, public, challenge = f
+            version, public, challenge, game_id = f
             if version != NET_VERSION:
                 raise NodeExit(1, f"the host speaks LAN protocol {version}, we speak {NET_VERSION}: update ttr")
+            ours = {g.game_id for g in self.ongoing} | ({self.table.game_id} if self.table is not None else set())
+            if ours and game_id not in ours:  # never join another game while ours is under way: say why
+                raise NodeExit(1, self.other_game("a new game" if game_id is None else f"game {game_id.hex()[:8]}"))
             if self.table is not None and self.table.seats and public != self.table.seats[0].identity:
                 raise NodeExit(1, "a different host answers at this address")
             if challenge != self.challenge:  # a new connection's: answer it once (a repeat is the same one)
@@ -379,9 +382,12 @@ class Node:
                 address = resolve(self.o.host, self.o.port)
             except TransportError as exc:
                 raise NodeExit(1, str(exc)) from None
-            self.sock = dealer(context, address, self.o.port)
-            if not self.ongoing:
-                self.reach = Reach(self.sock, self.where, self.o.timeout)
+
+            def watch_reach(sock: zmq.Socket[bytes]) -> None:
+                if not self.ongoing:  # a first join: say at once if nothing there is a ttr host
+                    self.reach = Reach(sock, self.where, self.o.timeout)
+
+            self.sock = dealer(context, address, self.o.port, watch_reach)
             return self._loop(on_line, read_line, tick)
         except NodeExit as exc:
             self.console.say(str(exc))

@@ -7,6 +7,7 @@ import ipaddress
 import re
 import secrets
 import socket
+from collections.abc import Callable
 
 import zmq
 
@@ -67,9 +68,11 @@ def endpoint(host: str, port: int) -> str:
     return f"tcp://[{host}]:{port}" if ":" in host else f"tcp://{host}:{port}"
 
 
-def dealer(context: zmq.Context[zmq.Socket[bytes]], host: str, port: int) -> zmq.Socket[bytes]:
+def dealer(context: zmq.Context[zmq.Socket[bytes]], host: str, port: int,
+           before_connect: Callable[[zmq.Socket[bytes]], None] | None = None) -> zmq.Socket[bytes]:
     """A joiner's socket. It sets no routing id: the host's ROUTER gives each
-    connection (and each reconnection) a new one, and challenges it anew."""
+    connection (and each reconnection) a new one, and challenges it anew.
+    ``before_connect`` sees the socket first (to monitor it from the start)."""
     sock = context.socket(zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 2000)
     sock.setsockopt(zmq.SNDHWM, 100_000)
@@ -80,6 +83,8 @@ def dealer(context: zmq.Context[zmq.Socket[bytes]], host: str, port: int) -> zmq
     sock.setsockopt(zmq.MAXMSGSIZE, 1 << 20)
     if ":" in host:
         sock.setsockopt(zmq.IPV6, 1)
+    if before_connect is not None:
+        before_connect(sock)
     try:
         sock.connect(endpoint(host, port))
     except zmq.ZMQError as exc:

@@ -6,7 +6,12 @@ a hang or a wrong accusation), and the game can still be finished
 
 from __future__ import annotations
 
+import signal
+import socket
+import subprocess
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import zmq
@@ -63,4 +68,153 @@ def test_a_peer_that_claims_the_next_routing_id_cannot_crash_the_host(tmp_path: 
         for sock in squatters:
             sock.close(0)
         context.term()
+        run.kill_all()
+
+
+# ------------------------------------------------------- 1. wrong addresses
+
+
+def tcp_server(payload: bytes | None) -> tuple[socket.socket, int]:
+    """A TCP server that writes ``payload`` to every connection and keeps it open."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            if payload is not None:
+                conn.sendall(payload)
+            held.append(conn)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server, server.getsockname()[1]
+
+
+def test_a_join_at_an_address_that_is_no_ttr_host_says_so_at_once(tmp_path: Path) -> None:
+    """ZeroMQ PUB and PULL sockets, TCP servers writing zeros, 0xff or HTTP,
+    nothing listening, a name that does not resolve: each ends the join (and
+    would end a bot's) with what is wrong, long before its --timeout."""
+    run = Run(tmp_path)
+    context: Ctx = zmq.Context()
+    servers: list[socket.socket] = []
+    zsocks: list[zmq.Socket[bytes]] = []  # kept: a socket no longer referenced is closed
+    ports: dict[str, str] = {}
+    try:
+        for label, kind in (("pub", zmq.PUB), ("pull", zmq.PULL)):
+            sock = context.socket(kind)
+            sock.setsockopt(zmq.LINGER, 0)
+            zsocks.append(sock)
+            ports[label] = f"127.0.0.1:{sock.bind_to_random_port('tcp://127.0.0.1')}"
+        for label, payload in (("zeros", b"\0" * 8), ("ffs", b"\xff" * 8), ("http", b"HTTP/1.0 400 Bad\r\n\r\n")):
+            server, port = tcp_server(payload)
+            servers.append(server)
+            ports[label] = f"127.0.0.1:{port}"
+        ports["nobody"] = f"127.0.0.1:{free_port()}"
+        ports["noname"] = "no-such-host.invalid:7311"
+        for label, address in ports.items():
+            run.start(label, command("join") + [address, "--as-bot", "--timeout", "120",
+                                                "--data-dir", str(tmp_path / label)])
+        expect = {"pub": "is not a ttr game", "pull": "is not a ttr game", "zeros": "is not a ttr game",
+                  "ffs": "is not a ttr game", "http": "is not a ttr game", "nobody": "nothing answered at",
+                  "noname": "cannot resolve 'no-such-host.invalid'"}
+        for label, words in expect.items():
+            assert ended(run, label) == 1, said(run, label)
+            assert words in said(run, label) and ports[label].split(":")[0] in said(run, label), said(run, label)
+            assert "silent" not in said(run, label) and "resume" not in said(run, label)
+    finally:
+        for server in servers:
+            server.close()
+        context.destroy(0)
+        run.kill_all()
+
+
+def test_malformed_addresses_are_refused_with_a_usage_error(tmp_path: Path) -> None:
+    for address, words in (("127.0.0.1:", "not a port"), ("127.0.0.1:47999:1", "brackets"), ("::1", "brackets")):
+        done = subprocess.run(command("join") + [address, "--as-bot", "--data-dir", str(tmp_path / "d")],
+                              capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+        assert done.returncode == 2 and words in done.stderr.decode() and b"Traceback" not in done.stderr
+
+
+# ------------------------------------------------ 2. a host restarted over its game
+
+
+def kill(run: Run, label: str) -> None:
+    run.procs[label].send_signal(signal.SIGKILL)
+    run.procs[label].wait()
+
+
+def game_dir(run: Run, label: str) -> Path:
+    (game,) = (run.tmp / label / "games").iterdir()
+    return game
+
+
+def test_a_host_restarted_without_resume_resumes_and_a_joiner_never_joins_another_game(tmp_path: Path) -> None:
+    """The host killed and started again by the same command resumes its game.
+    Started with --new instead, it opens a lobby: the running joiner does not
+    join it but stops, saying why; both commands run again finish the game."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "2")
+        run.join("J", port)
+        wait_for_entries(run, "host", 40, deadline)
+        kill(run, "host")
+        run.host("host", port, "--players", "2", "--new")  # a new game: not what the joiner plays
+        assert ended(run, "J") == 1
+        assert "opened a new game, but game " in said(run, "J") and "is not finished" in said(run, "J")
+        assert "--resume" in said(run, "J")
+        assert "J joined" not in run.errors("host").split("hosting on port")[-1]  # it never said hello
+        kill(run, "host")
+        run.host("host", port, "--players", "2")  # the same command as at first: resumes the game
+        run.join("J", port)
+        run.wait_all(["host", "J"], deadline)
+        check_game(run, ["host", "J"])
+        assert "is not finished: resuming it" in said(run, "host")
+    finally:
+        run.kill_all()
+
+
+def wait_until(done: Callable[[], bool], deadline: float) -> None:
+    while not done():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+# ------------------------------------------------------- 3. leaving the lobby
+
+
+def test_lobby_members_who_leave_or_die_are_dropped_and_the_game_starts_without_them(tmp_path: Path) -> None:
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "3")
+        leaver = subprocess.Popen(command("join") + [f"127.0.0.1:{port}", "--plain", "--name", "Leaver",
+                                                     "--data-dir", str(tmp_path / "L"), "--timeout", "30"],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        run.procs["L"] = leaver
+        wait_until(lambda: "Leaver joined" in said(run, "host"), deadline)
+        assert leaver.stdin is not None
+        leaver.stdin.write(b"end\n")
+        leaver.stdin.flush()
+        out, _ = leaver.communicate(timeout=30)
+        assert b"Traceback" not in out
+        wait_until(lambda: "Leaver left: 1 in the lobby" in said(run, "host"), deadline)
+        run.join("Ghost", port)
+        wait_until(lambda: "Ghost joined" in said(run, "host"), deadline)
+        kill(run, "Ghost")  # killed in the lobby: it says nothing, and goes silent
+        wait_until(lambda: "Ghost left the lobby (silent" in said(run, "host"), deadline)
+        run.join("A", port)
+        run.join("B", port)
+        run.wait_all(["host", "A", "B"], deadline)
+        summaries = check_game(run, ["host", "A", "B"])
+        assert [p["name"] for p in summaries[0]["players"]] == ["Bot0", "A", "B"]
+        assert "Ghost" in said(run, "A") or "lobby" in said(run, "A")
+    finally:
         run.kill_all()

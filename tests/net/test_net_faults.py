@@ -6,6 +6,10 @@ a hang or a wrong accusation), and the game can still be finished
 
 from __future__ import annotations
 
+import json
+import os
+import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -14,6 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import zmq
 
 from tests.net.test_net_lan import Run, check_game, command, free_port, wait_for_entries
@@ -216,5 +221,180 @@ def test_lobby_members_who_leave_or_die_are_dropped_and_the_game_starts_without_
         summaries = check_game(run, ["host", "A", "B"])
         assert [p["name"] for p in summaries[0]["players"]] == ["Bot0", "A", "B"]
         assert "Ghost" in said(run, "A") or "lobby" in said(run, "A")
+    finally:
+        run.kill_all()
+
+
+# ------------------------------------------------ 4. a host log that lost its tail
+
+
+@pytest.mark.parametrize("lost_bytes", [1, 5000])
+def test_a_host_whose_log_lost_its_tail_fetches_it_from_a_joiner(tmp_path: Path, lost_bytes: int) -> None:
+    """Storage lost after a crash: the resumed host's log is shorter than the
+    joiner's. It fetches the entries it signed back from the joiner before it
+    sequences anything: no `unknown_head`, no equivocation, the game ends."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "2")
+        run.join("J", port)
+        wait_for_entries(run, "host", 80, deadline)
+        kill(run, "host")
+        log = game_dir(run, "host") / "game.log"
+        os.truncate(log, log.stat().st_size - lost_bytes)
+        run.host("host", port, "--resume", game_dir(run, "host").name[:8])
+        run.wait_all(["host", "J"], deadline)
+        check_game(run, ["host", "J"])
+        assert "our log had lost entries" in said(run, "host")
+        assert "unknown_head" not in said(run, "J") and "equivocat" not in said(run, "J")
+    finally:
+        run.kill_all()
+
+
+# ------------------------------------------------------ 5. damaged secrets
+
+
+@pytest.mark.parametrize(("part", "words"), [("seed", "its seed is not the one this seat committed to"),
+                                             ("exponent", "its secret exponent is not the key")])
+def test_damaged_secrets_are_named_on_load_not_taken_for_cheating(tmp_path: Path, part: str, words: str) -> None:
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "2")
+        run.join("J", port)
+        wait_for_entries(run, "J", 40, deadline)  # the keys are in
+        kill(run, "J")
+        secrets = game_dir(run, "J") / "secrets"
+        raw = bytearray(secrets.read_bytes())
+        raw[-1 if part == "seed" else -40] ^= 0x01  # the seed is last; the exponent just before it
+        secrets.write_bytes(bytes(raw))
+        run.join("J", port)
+        assert ended(run, "J") == 1
+        told = said(run, "J")
+        assert f"{secrets} is damaged: {words}" in told and "no escrow" in told, told
+        assert "cheat" not in told
+        assert "cheat" not in said(run, "host")
+    finally:
+        run.kill_all()
+
+
+# ----------------------------------------------------------- 6. a full disk
+
+
+def can_mount_tmpfs(tmp: Path) -> list[str] | None:
+    """How to run a shell in a mount namespace of our own, if this machine lets us."""
+    (tmp / "probe").mkdir()
+    for prefix in (["unshare", "-m"], ["unshare", "-rm"]):
+        try:
+            done = subprocess.run([*prefix, "sh", "-c", f"mount -t tmpfs -o size=64k tmpfs {tmp / 'probe'}"],
+                                  capture_output=True, timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if done.returncode == 0:
+            return prefix
+    return None
+
+
+def test_a_full_disk_is_a_clear_message_and_the_seat_resumes_once_there_is_space(tmp_path: Path) -> None:
+    """The joiner's data directory on a tmpfs too small for the game (in a
+    mount namespace of its own): it stops saying the disk is full, without a
+    traceback; with the tmpfs grown, the same command finishes the game."""
+    prefix = can_mount_tmpfs(tmp_path)
+    if prefix is None:
+        pytest.skip("mounting a tmpfs is not allowed here")
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    data = tmp_path / "J"
+    data.mkdir()
+    join = " ".join(shlex.quote(a) for a in command("join") + [
+        f"127.0.0.1:{port}", "--as-bot", "--json", "--name", "J", "--data-dir", str(data), "--timeout", "60"])
+    script = (f"mount -t tmpfs -o size=200k tmpfs {data} || exit 3; "
+              f"{join} > {tmp_path}/J.1.out 2> {tmp_path}/J.1.err; echo $? > {tmp_path}/rc1; "
+              f"mount -o remount,size=16m {data} || exit 4; "
+              f"{join} > {tmp_path}/J.2.out 2> {tmp_path}/J.2.err; echo $? > {tmp_path}/rc2")
+    try:
+        run.host("host", port, "--players", "2")
+        run.start("shell", [*prefix, "sh", "-c", script])
+        run.runs["J"] = 2
+        assert run.procs["shell"].wait(timeout=DEADLINE_S) == 0, said(run, "shell")
+        first = (tmp_path / "J.1.err").read_text()
+        assert (tmp_path / "rc1").read_text().strip() == "1", first
+        assert "the disk is full" in first and "run the same command again to resume" in first, first
+        assert "Traceback" not in first and "Errno" not in first
+        assert (tmp_path / "rc2").read_text().strip() == "0", (tmp_path / "J.2.err").read_text()
+        run.wait_all(["host"], deadline)
+        summary = json.loads((tmp_path / "J.2.out").read_text().strip().splitlines()[-1])
+        host = json.loads(run.output("host").strip().splitlines()[-1])
+        assert summary["digest"] == host["digest"]
+    finally:
+        run.kill_all()
+
+
+# ------------------------------------------------ 7. the words after damage
+
+
+def test_a_joiner_with_a_lost_key_or_a_corrupt_log_is_told_what_to_do(tmp_path: Path) -> None:
+    """identity.key gone: the joiner does not make a stranger's key. A
+    corrupt log: it says deleting the log fetches it again, which it does."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "2")
+        run.join("J", port)
+        wait_for_entries(run, "J", 60, deadline)
+        kill(run, "J")
+        key = tmp_path / "J" / "identity.key"
+        key.rename(tmp_path / "key.saved")
+        run.join("J", port)
+        assert ended(run, "J") == 1
+        assert f"{key} is missing" in said(run, "J") and "already started" not in said(run, "J")
+        assert not key.exists()
+        (tmp_path / "key.saved").rename(key)
+        log = game_dir(run, "J") / "game.log"
+        raw = bytearray(log.read_bytes())
+        raw[len(raw) // 2] ^= 0xFF
+        log.write_bytes(bytes(raw))
+        run.join("J", port)
+        assert ended(run, "J") == 1
+        assert "delete that file" in said(run, "J") and "the host sends the whole log again" in said(run, "J")
+        log.unlink()
+        run.join("J", port)
+        run.wait_all(["host", "J"], deadline)
+        check_game(run, ["host", "J"])
+    finally:
+        run.kill_all()
+
+
+def test_a_host_that_lost_its_log_or_meta_says_so_and_resumes_from_a_joiners_copy(tmp_path: Path) -> None:
+    """A scripted host giving up names `--resume GAME`. With its game.log
+    gone it says a joiner's copy will do and writes nothing; with meta.json
+    gone it rebuilds it from the log; from a joiner's copy the game ends."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "2", "--timeout", "2")
+        run.join("J", port)
+        wait_for_entries(run, "J", 60, deadline)
+        kill(run, "J")
+        assert ended(run, "host") == 1
+        game = game_dir(run, "host")
+        assert f"resume it with `ttr host --resume {game.name[:8]}`" in said(run, "host")
+        (game / "game.log").unlink()
+        (game / "meta.json").unlink()
+        run.host("host", port, "--resume", game.name[:8])
+        assert ended(run, "host") == 1
+        assert "game.log is missing" in said(run, "host") and "a joiner's copy of the log is as good" in said(run, "host")
+        assert not (game / "game.log").exists()  # no empty log left behind
+        shutil.copy(game_dir(run, "J") / "game.log", game / "game.log")
+        run.host("host", port, "--resume", game.name[:8])
+        run.join("J", port)
+        run.wait_all(["host", "J"], deadline)
+        check_game(run, ["host", "J"])
+        assert "rebuilt" in said(run, "host")
     finally:
         run.kill_all()

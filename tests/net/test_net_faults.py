@@ -195,32 +195,38 @@ def wait_until(done: Callable[[], bool], deadline: float) -> None:
 
 
 def test_lobby_members_who_leave_or_die_are_dropped_and_the_game_starts_without_them(tmp_path: Path) -> None:
+    """A member killed in the lobby is dropped once silent, and the others are
+    told; one who types `end` is dropped at once; the game then starts with
+    those who are there, and ends."""
     run = Run(tmp_path)
     deadline = time.monotonic() + DEADLINE_S
     port = free_port()
     try:
-        run.host("host", port, "--players", "3")
-        leaver = subprocess.Popen(command("join") + [f"127.0.0.1:{port}", "--plain", "--name", "Leaver",
-                                                     "--data-dir", str(tmp_path / "L"), "--timeout", "30"],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        run.host("host", port, "--players", "4")
+        leaver_out = tmp_path / "Leaver.out"
+        with open(leaver_out, "wb") as out:
+            leaver = subprocess.Popen(command("join") + [f"127.0.0.1:{port}", "--plain", "--name", "Leaver",
+                                                         "--data-dir", str(tmp_path / "L"), "--timeout", "30"],
+                                      stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT)
         run.procs["L"] = leaver
         wait_until(lambda: "Leaver joined" in said(run, "host"), deadline)
+        run.join("Ghost", port)
+        wait_until(lambda: "in the lobby: Bot0, Leaver, Ghost" in leaver_out.read_text(), deadline)
+        kill(run, "Ghost")  # killed in the lobby: it says nothing, and goes silent
+        wait_until(lambda: "Ghost left the lobby (silent" in said(run, "host"), deadline)
+        wait_until(lambda: leaver_out.read_text().rstrip().endswith("in the lobby: Bot0, Leaver (starting at 4)"),
+                   deadline)  # the others are told
         assert leaver.stdin is not None
         leaver.stdin.write(b"end\n")
         leaver.stdin.flush()
-        out, _ = leaver.communicate(timeout=30)
-        assert b"Traceback" not in out
+        leaver.wait(timeout=30)
+        assert "Traceback" not in leaver_out.read_text()
         wait_until(lambda: "Leaver left: 1 in the lobby" in said(run, "host"), deadline)
-        run.join("Ghost", port)
-        wait_until(lambda: "Ghost joined" in said(run, "host"), deadline)
-        kill(run, "Ghost")  # killed in the lobby: it says nothing, and goes silent
-        wait_until(lambda: "Ghost left the lobby (silent" in said(run, "host"), deadline)
-        run.join("A", port)
-        run.join("B", port)
-        run.wait_all(["host", "A", "B"], deadline)
-        summaries = check_game(run, ["host", "A", "B"])
-        assert [p["name"] for p in summaries[0]["players"]] == ["Bot0", "A", "B"]
-        assert "Ghost" in said(run, "A") or "lobby" in said(run, "A")
+        for label in ("A", "B", "C"):
+            run.join(label, port)
+        run.wait_all(["host", "A", "B", "C"], deadline)
+        summaries = check_game(run, ["host", "A", "B", "C"])
+        assert sorted(p["name"] for p in summaries[0]["players"]) == ["A", "B", "Bot0", "C"]
     finally:
         run.kill_all()
 

@@ -20,6 +20,7 @@ from p2p_ttr.table.messages import valid_name
 from p2p_ttr.net.store import DataDir, StoreError, default_data_dir
 from p2p_ttr.net.transport import (
     DEFAULT_PORT,
+    format_address,
     local_addresses,
     parse_address,
 )
@@ -67,7 +68,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bind", default="0.0.0.0", help="interface to listen on (default all)")
     parser.add_argument("--players", type=int, default=0, help="start as soon as this many players (you included) are in")
     parser.add_argument("--bots", type=int, default=0, help="add this many bot players (each a separate peer process)")
-    parser.add_argument("--resume", metavar="GAME", help="resume a game hosted before (its id, or a unique prefix)")
+    parser.add_argument("--resume", metavar="GAME", help="resume a game hosted before (its id, or a unique prefix); "
+                        "without it, an unfinished game hosted from this data directory is resumed")
+    parser.add_argument("--new", action="store_true",
+                        help="start a new game even though one hosted from this data directory is unfinished")
     parser.add_argument("--beacon", metavar="ADDR[:PORT]|off",
                         help="where to announce the game for `ttr join` with no address (UDP; default "
                         f"{BROADCAST}, the LAN broadcast, unless --bind is a loopback address; off: do not announce)")
@@ -82,7 +86,7 @@ def beacon_of(args: argparse.Namespace) -> Beacon | None:
     if beacon == "off":
         return None
     try:
-        address = parse_address(beacon if ":" in beacon else f"{beacon}:{BEACON_PORT}")
+        address = parse_address(beacon, BEACON_PORT)
     except ValueError as exc:
         raise UsageError(f"--beacon: {exc}") from None
     return Beacon(address)
@@ -127,11 +131,17 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("a name is 1-24 printable characters")
     if name in BOT_NAMES[: args.bots]:
         raise UsageError(f"{name!r} is the name of one of the bots: choose another --name")
+    if args.new and args.resume:
+        raise UsageError("--new or --resume, not both")
     beacon = beacon_of(args)
     try:
         data = DataDir(args.data_dir or default_data_dir())
+        if not args.resume and not args.new:
+            args.resume = unfinished_game(data, Console(quiet_stdout=args.json).say)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr host: {exc}")
+        if beacon is not None:
+            beacon.close()
         return 1
     players = args.players or (args.bots + 1 if args.bots else 0)
     front = make_front(args, name, "host")
@@ -147,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
             front.show_address(f"ttr join {addresses[0]}:{port}")
             for i in range(args.bots):
                 bots.append(spawn_bot(BOT_NAMES[i], bot_host(args.bind), port, data.path / "bots" / BOT_NAMES[i],
-                                      args.bot_level, args))
+                                      args.bot_level, args, new_game=True))
             return
         # A resumed game's bots: start each again. One still running keeps
         # playing (the new one finds its data directory in use and leaves).
@@ -195,6 +205,22 @@ def run(args: argparse.Namespace) -> int:
                 proc.wait()
 
 
+def unfinished_game(data: DataDir, say: Callable[[str], None]) -> str | None:
+    """The game to resume when `ttr host` is run without --resume: the one
+    unfinished game hosted from here, if any. Starting a new game over it
+    would put its joiners, still running, into a game they never chose."""
+    games = data.unfinished("host")
+    if not games:
+        return None
+    if len(games) > 1:
+        listed = ", ".join(g.game_id.hex()[:8] for g in games)
+        raise StoreError(f"{len(games)} unfinished games were hosted from {data.path} ({listed}): "
+                         "name one with --resume GAME, or start another with --new")
+    game = games[0].game_id.hex()
+    say(f"game {game[:8]} hosted from here is not finished: resuming it (`ttr host --new` starts another)")
+    return game
+
+
 def join_addresses(bind: str) -> list[str]:
     """The addresses friends can give `ttr join`: the bound one, or this machine's."""
     return local_addresses() if bind in ANY_INTERFACE else [bind]
@@ -206,11 +232,14 @@ def bot_host(bind: str) -> str:
 
 
 def spawn_bot(name: str, host: str, port: int, data_dir: Path, level: str,
-              args: argparse.Namespace) -> subprocess.Popen[bytes]:
+              args: argparse.Namespace, new_game: bool = False) -> subprocess.Popen[bytes]:
+    """A bot's `ttr join`; ``new_game`` for a new game (the bot's data
+    directory may hold an unfinished game of an earlier one)."""
     from cli.main import child_command  # cli.main imports this module
 
-    cmd = [*child_command("join"), f"{host}:{port}", "--as-bot", "--name", name,
-           "--data-dir", str(data_dir), "--bot-level", level, "--timeout", str(args.timeout)]
+    cmd = [*child_command("join"), format_address(host, port), "--as-bot", "--name", name,
+           "--data-dir", str(data_dir), "--bot-level", level, "--timeout", str(args.timeout),
+           *(["--new"] if new_game else [])]
     out: IO[bytes] | int = subprocess.DEVNULL
     data_dir.mkdir(parents=True, exist_ok=True)
     (data_dir / "level").write_text(level)  # so that a resumed game restarts it alike

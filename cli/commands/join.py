@@ -30,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"where to listen for game announcements (UDP, default all addresses, port {BEACON_PORT})")
     parser.add_argument("--listen", type=seconds, default=LISTEN_S, metavar="SECONDS",
                         help=f"how long to listen for announcements (default {LISTEN_S:g})")
+    parser.add_argument("--new", action="store_true",
+                        help="join the host's new game even though a game with it is unfinished here "
+                        "(without it, a joiner never leaves a game under way on its own)")
     add_common(parser)
 
 
@@ -107,8 +110,8 @@ def run(args: argparse.Namespace) -> int:
     front = make_front(args, name, "join")
     try:
         data = DataDir(args.data_dir or default_data_dir())
-        node = Node(NodeOptions(data, host, port, name, args.timeout, scripted=args.as_bot, trace=args.trace),
-                    front.decide, front.console)
+        node = Node(NodeOptions(data, host, port, name, args.timeout, scripted=args.as_bot, trace=args.trace,
+                                new_game=args.new), front.decide, front.console)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr join: {exc}")
         return 1

@@ -18,7 +18,9 @@ from p2p_ttr.table.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES
 from p2p_ttr.table.logfile import MAX_ENTRIES
 from p2p_ttr.table.messages import MAX_NAME
 
-NET_VERSION = 2  # 2: a challenge per connection, and the hello names the challenge it answers
+# 2: a challenge per connection, and the hello names the challenge it answers;
+# 3: a lobby member says when it leaves, and a host fetches entries its log lost
+NET_VERSION = 3
 CHALLENGE_BYTES = 32
 MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
 MAX_REASON = 400
@@ -66,16 +68,21 @@ TO_HOST: dict[str, tuple[Check, ...]] = {
     "env": (_ENVELOPE,),  # a signed envelope to sequence
     "sync": (_INDEX,),  # send me every entry from this index on
     "ping": (_INDEX,),  # heartbeat, with how many entries I have
+    "leave": (),  # a lobby member goes: free its place now (the game has not started)
+    "have": (_INDEX, _ENVELOPE, _bin(SIGNATURE_BYTES)),  # an entry the host asked for (fetch), with its signature
 }
 # What the host sends to a peer.
 TO_PEER: dict[str, tuple[Check, ...]] = {
-    "challenge": (_int(0, 2**16), _bin(PUBLIC_KEY_BYTES), _bin(CHALLENGE_BYTES)),  # fresh per connection
+    # fresh per connection; the game under way (nil in the lobby), so that a
+    # joiner of another game leaves before it says hello
+    "challenge": (_int(0, 2**16), _bin(PUBLIC_KEY_BYTES), _bin(CHALLENGE_BYTES), _GAME_ID),
     "welcome": (_int(-1, MAX_SEATS - 1), _GAME_ID, _INDEX, _names),  # seat (-1: lobby), game, log length, names
     "lobby": (_names, _int(0, MAX_SEATS)),  # who is in, how many the host waits for (0: until it says)
     "refused": (_str(64), _str(MAX_REASON)),  # code, reason
     "entry": (_INDEX, _ENVELOPE, _bin(SIGNATURE_BYTES)),  # index, envelope, host signature
     "rejected": (_bin(HASH_BYTES), _str(64), _str(MAX_REASON)),  # sha256(envelope), code, reason
     "ping": (_INDEX,),  # heartbeat, with the log length
+    "fetch": (_INDEX,),  # send me your entries from this index on: my log lost them (after a crash)
 }
 
 

@@ -35,13 +35,17 @@ from .console import Console, Forfeit
 from .frames import NET_VERSION, FrameError, clip, encode
 from .liveness import HEARTBEAT_S, Progress, watch
 from .lobby import COLOURS, Challenges, Lobby, Refusal
-from .player import SeatPlayer
-from .seqsig import entry_hash, prev_head, sign_entry
+from .player import SeatPlayer, load_checked_secrets
+from .seqsig import entry_hash, entry_signed, prev_head, sign_entry
 from .store import DataDir, GameStore, StoreError
 from .trace import Trace
 from .transport import bound_port, router
 
 DONE_GRACE_S = 5.0
+LOBBY_SILENT_S = 5.0  # a lobby member unheard this long (it pings every second) has left
+FETCH_EVERY_S = 2.0  # how often to ask a seat again for entries our log lost
+FETCH_TRIES = 5
+MAX_HELD_BACK = 10_000  # envelopes kept while a resumed host waits for every seat's log length
 
 
 @dataclass
@@ -87,26 +91,58 @@ class Host:
         self._done_at: float | None = None
         self.progress = Progress(options.timeout, console.say)
         self.trace = Trace(options.trace)
+        self.heard: dict[bytes, float] = {}  # admitted connection -> when it last sent anything
+        # After a resume our log may have lost its tail (storage lost in a
+        # crash) while the joiners hold it: sequencing anything then would
+        # sign a second entry at an index they hold. So a resumed host
+        # sequences nothing (``gated``) until every live seat has said how
+        # much of the log it holds, and fetches what they hold beyond ours.
+        self.gated = False
+        self.reported: dict[int, int] = {}  # seat -> the log length it reported in this run
+        self.held_back: list[tuple[bytes, bytes]] = []  # (connection, envelope) that came while gated
+        self._fetches: dict[int, tuple[int, int, float]] = {}  # seat -> (from index, times asked, when)
+        self.fetched: dict[str, list[int]] = {}  # name -> indices fetched from that seat
 
     # ------------------------------------------------------------- setup
 
     def resume(self) -> None:
         assert self.o.resume is not None
         store = self.o.data.find_game(self.o.resume)
-        if store.load_meta().get("role") != "host":
-            raise StoreError(f"game {store.game_id.hex()} was not hosted from this data directory")
-        entries = store.open()
-        table = Table(me=store.load_secrets())
+        game = store.game_id.hex()
+        meta = store.load_meta()
+        if meta.get("role", "host") != "host":
+            raise StoreError(f"game {game} was joined, not hosted, from this data directory: "
+                             f"`ttr join` resumes it")
+        from_a_joiner = (f"a joiner's copy of the log is as good: copy its games/{game}/game.log "
+                         f"to {store.log_path} (keep the secrets file there) and run the same command again")
+        if not store.log_path.exists():
+            # Opening it would write an empty log there, and the game could no longer be told apart.
+            raise StoreError(f"{store.log_path} is missing: this host cannot resume game {game[:8]} without "
+                             f"its log; {from_a_joiner}")
+        try:
+            entries = store.open()
+        except StoreError as exc:
+            raise StoreError(f"{exc}; {from_a_joiner}") from None
+        table = Table(me=load_checked_secrets(store, entries))
         for i, raw in enumerate(entries):
             try:
                 table.receive(raw)
             except (TableError, EngineError) as exc:
-                raise StoreError(f"{store.log_path}: entry {i} does not fold ({exc}); the log is corrupt") from None
-        if not table.seats or table.seats[0].identity != self.identity.public:
-            raise StoreError("this data directory's identity is not the host of that game")
+                raise StoreError(f"{store.log_path}: entry {i} does not fold ({exc}); the log is corrupt; "
+                                 f"{from_a_joiner}") from None
+        if not table.seats:
+            raise StoreError(f"{store.log_path} holds no entry of game {game[:8]}; {from_a_joiner}")
+        if table.seats[0].identity != self.identity.public:
+            raise StoreError(f"the identity in {self.o.data.path} is not the host of game {game[:8]} "
+                             f"(that is {table.seats[0].name}'s)")
+        if not meta:  # meta.json lost: the log says all it held
+            store.save_meta({"role": "host", "name": table.seats[0].name, "port": self.port,
+                             "finished": table.complete})
+            self.console.say(f"rebuilt {store.meta_path} from the log")
         self.table, self.store = table, store
         self.player = SeatPlayer(self.identity, table, store, self.decide)
-        self.console.say(f"resumed game {store.game_id.hex()} at entry {len(table.log)}")
+        self.gated = not table.complete
+        self.console.say(f"resumed game {game} at entry {len(table.log)}")
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -117,7 +153,7 @@ class Host:
         game_id = os.urandom(16)
         store = self.o.data.game(game_id)
         store.open()
-        store.save_meta({"role": "host", "name": self.o.name, "port": self.port})
+        store.save_meta({"role": "host", "name": self.o.name, "port": self.port, "finished": False})
         self.table, self.store = Table(), store
         self.player = SeatPlayer(self.identity, self.table, store, self.decide)
         opener = Peer(0, self.identity, self.decide)
@@ -205,26 +241,133 @@ class Host:
             # A new connection (a peer from before a restart of either side):
             # it must say hello on this connection.
             self.challenge(rid)
-        elif kind == "env":
-            self.envelope(rid, f[0])
+            return
+        self.heard[rid] = time.monotonic()
+        if kind == "env":
+            if self.gated and self.table is not None:
+                if len(self.held_back) < MAX_HELD_BACK:
+                    self.held_back.append((rid, f[0]))
+            else:
+                self.envelope(rid, f[0])
         elif kind == "sync":
             self.catch_up(rid, f[0])
         elif kind == "ping":
             seat = self.known[rid]
             if seat >= 0:
                 self.peer_len[seat] = f[0]
+                self.reported[seat] = f[0]
+                if self.gated:
+                    self.fetch(rid, seat)
+        elif kind == "leave":
+            if self.known[rid] == -1 and self.table is None:
+                self.drop_member(rid, "left")
+        elif kind == "have":
+            self.adopt(rid, f[0], f[1], f[2])
+
+    # ------------------------------------------------------------- lobby
+
+    def drop_member(self, rid: bytes, why: str) -> None:
+        """A lobby member left, or went silent: free its place and tell the others."""
+        public = next((pub for pub, conn in self.conn.items() if conn == rid), None)
+        self.known.pop(rid, None)
+        self.heard.pop(rid, None)
+        if public is None:
+            return
+        del self.conn[public]
+        name = self.lobby.leave(public)
+        if name is None:
+            return
+        self.console.say(f"{name} {why}: {len(self.lobby.names)} in the lobby ({', '.join(self.lobby.names)})")
+        for member in self.known:
+            self.send(member, "lobby", self.lobby.names, self.o.players)
+
+    def drop_silent_members(self) -> None:
+        now = time.monotonic()
+        for rid, seat in list(self.known.items()):
+            if seat == -1 and now - self.heard.get(rid, now) > LOBBY_SILENT_S:
+                self.drop_member(rid, f"left the lobby (silent for {LOBBY_SILENT_S:.0f} s)")
+
+    # -------------------------------------------------- a log that lost its tail
+
+    def fetch(self, rid: bytes, seat: int) -> None:
+        """Ask ``seat`` for the entries it holds beyond our log, now and then."""
+        table = self.table
+        assert table is not None
+        if self.reported.get(seat, 0) <= len(table.log):
+            return
+        start, tries, when = self._fetches.get(seat, (-1, 0, 0.0))
+        now = time.monotonic()
+        if start == len(table.log) and now - when < FETCH_EVERY_S:
+            return
+        tries = tries + 1 if start == len(table.log) else 1
+        if tries > FETCH_TRIES:
+            raise HostExit(1, f"our log ({self.store.log_path if self.store else '-'}) lost entries from "
+                              f"{len(table.log)} on, which {self._who(seat)} holds, but {self._who(seat)} "
+                              "cannot send them with our signature: this log cannot go on; a joiner's copy "
+                              "of the game's game.log can replace it")
+        self._fetches[seat] = (len(table.log), tries, now)
+        self.send(rid, "fetch", len(table.log))
+
+    def adopt(self, rid: bytes, index: int, raw: bytes, sig: bytes) -> None:
+        """An entry we signed once, sent back by a seat that holds it: our log
+        lost it. Taken only at our log's end and under our own signature."""
+        table, store = self.table, self.store
+        seat = self.known.get(rid, -1)
+        if not self.gated or table is None or store is None or seat < 1 or index != len(table.log):
+            return
+        assert table.game_id is not None
+        if not entry_signed(self.identity.public, table.game_id, index, table.head, raw, sig):
+            self.console.say(f"dropped entry {index} from {self._who(seat)}: it does not carry our signature")
+            return
+        try:
+            table.receive(raw)
+        except (TableError, EngineError) as exc:
+            raise HostExit(1, f"entry {index}, which we signed and {self._who(seat)} sent back, does not fold "
+                              f"({exc}): our log and its differ; the game stops here") from None
+        store.add_receipt(index, entry_hash(raw), sig)
+        store.append(raw)
+        self.fetched.setdefault(self._who(seat), []).append(index)
+        frame = encode("entry", index, raw, sig)
+        self._relay.extend([conn, frame] for conn in self.seat_connections() if conn != rid)
+
+    def open_gate(self) -> bool:
+        """Whether a resumed host may sequence again: every live seat has said
+        how much of the log it holds, and none holds more than we do."""
+        table = self.table
+        assert table is not None
+        if not self.gated:
+            return True
+        live = [s for s in range(1, table.n) if s not in table.forfeited]
+        missing = [s for s in live if s not in self.reported]
+        if missing or any(self.reported[s] > len(table.log) for s in live):
+            self.progress.update(len(table.log))
+            self.progress.note(", ".join(self.names[s] for s in missing or live)
+                               + " to say how much of the log they hold (a resumed host goes on only then)")
+            return False
+        self.gated = False
+        for name, indices in self.fetched.items():
+            self.console.say(f"our log had lost entries {indices[0]}-{indices[-1]}: fetched them from {name}, "
+                             "signed by us")
+        held, self.held_back = self.held_back, []
+        for rid, raw in held:
+            self.sequence(raw, rid)
+        self.relay()
+        return True
 
     def challenge(self, rid: bytes) -> None:
         """Send a connection not admitted its challenge (the same until a hello uses it)."""
-        self.send(rid, "challenge", NET_VERSION, self.identity.public, self.challenges.issue(rid))
+        game_id = self.table.game_id if self.table is not None else None
+        self.send(rid, "challenge", NET_VERSION, self.identity.public, self.challenges.issue(rid), game_id)
 
     def admit(self, rid: bytes, public: bytes, seat: int) -> None:
         """``rid`` is now ``public``'s connection; an earlier one of that key no longer is."""
         old = self.conn.get(public)
         if old is not None and old != rid:
             self.known.pop(old, None)
+            self.heard.pop(old, None)
         self.conn[public] = rid
         self.known[rid] = seat
+        self.heard[rid] = time.monotonic()
 
     def hello(self, rid: bytes, version: int, name: str, public: bytes, challenge: bytes, sig: bytes) -> None:
         if rid in self.known:
@@ -365,6 +508,7 @@ class Host:
                 for rid in self.known:
                     self.send(rid, "ping", len(self.table.log) if self.table else 0)
             if self.table is None:
+                self.drop_silent_members()
                 wanted = self.o.players
                 if self.start_now or (wanted and len(self.lobby.names) >= wanted):
                     self.start()
@@ -375,11 +519,21 @@ class Host:
                     continue
             table = self.table
             assert table is not None
+            resume = f"; resume it with `ttr host --resume {table.game_id.hex()[:8] if table.game_id else '?'}`"
+            if not self.open_gate():
+                if tick is not None:
+                    tick()
+                if self.o.scripted and self.progress.timed_out:
+                    raise HostExit(1, f"no progress for {self.o.timeout:.0f} s: not every seat came back "
+                                      f"after the restart{resume}")
+                continue
             self.own_moves()
             if tick is not None:
                 tick()
             now = time.monotonic()
             if table.complete:
+                if self.store is not None:
+                    self.store.mark_finished()
                 if self._done_at is None:
                     self._done_at = now
                 everyone = all(self.peer_len.get(s, 0) >= len(table.log) for s in range(1, table.n))
@@ -387,6 +541,6 @@ class Host:
                     return 0
                 continue
             stop = watch(self.progress, table, 0, self.names, self.o.scripted,
-                         str(self.store.log_path if self.store else "-"))
+                         str(self.store.log_path if self.store else "-"), resume)
             if stop is not None:
                 raise HostExit(1, stop)

@@ -55,10 +55,11 @@ class Progress:
 
 
 def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ...], scripted: bool,
-          log: str) -> str | None:
+          log: str, then: str = "") -> str | None:
     """One look at a running game, the same for the host and a joiner: say
     whom the table waits for while it is stalled; at the timeout, offer a
-    person `wait` / `end`, or return why a scripted run must stop."""
+    person `wait` / `end`, or return why a scripted run must stop (and
+    ``then``, what to do next)."""
     progress.update(len(table.log))
     waiting = waiting_for(table, me) if progress.stalled_for > STALL_NOTE_S else []
     if waiting:
@@ -66,7 +67,7 @@ def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ..
     if progress.timed_out and (waiting or scripted):
         who = ", ".join(names[s] for s in waiting) or "nobody"
         if scripted:
-            return f"no progress for {progress.timeout:.0f} s (waiting for {who}); the log so far is {log}"
+            return f"no progress for {progress.timeout:.0f} s (waiting for {who}); the log so far is {log}{then}"
         progress.say(f"no progress for {int(progress.stalled_for)} s (waiting for {who}): "
                      "type `wait` to keep waiting or `end` to stop")
         progress.extend()

@@ -112,3 +112,11 @@ class Lobby:
             raise Refusal("full", f"the game is full ({self.capacity} players)")
         self.members.append((name, public))
         return True
+
+    def leave(self, public: bytes) -> str | None:
+        """Drop a member who left (or went silent) before the start; its name, if it was in."""
+        for i, (name, pub) in enumerate(self.members):
+            if pub == public:
+                del self.members[i]
+                return name
+        return None

@@ -28,11 +28,12 @@ from .console import Console, Forfeit
 from .frames import NET_VERSION, FrameError, encode
 from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, watch
 from .lobby import COLOURS, sign_hello
-from .player import SeatPlayer
+from .player import SeatPlayer, load_checked_secrets
+from .reach import Reach
 from .seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head
 from .store import DataDir, GameStore, StoreError
 from .trace import Trace
-from .transport import dealer
+from .transport import TransportError, dealer, format_address, resolve
 
 MAX_REFUSALS = 5
 
@@ -46,6 +47,7 @@ class NodeOptions:
     timeout: float = 120.0
     scripted: bool = False
     trace: Path | None = None
+    new_game: bool = False  # join a new game even though one with this host is unfinished here
 
 
 class NodeExit(Exception):
@@ -81,6 +83,12 @@ class Node:
         self.forfeiting = False  # the player asked to leave for good
         self.lobby_names: tuple[str, ...] = ()  # who is in, as the host last said before the start
         self._fork_checked = -1  # the log length at which we last re-fetched the log to look for a fork
+        self.where = format_address(options.host, options.port)
+        # Our unfinished games with this host: we never join another game on
+        # our own while one is under way (its host was restarted without it).
+        self.ongoing = [] if options.new_game else [
+            g for g in options.data.unfinished("peer") if g.load_meta().get("host") == self.where]
+        self.reach: Reach | None = None  # watches a first join's connection until the host answers
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -90,8 +98,15 @@ class Node:
         return f"the host ({self.names[0]})" if self.names else "the host"
 
     def send(self, kind: str, *fields: Any) -> None:
+        """Send a frame if a connection can take it now. Never block: with no
+        connection up (the host restarting, or an address that is no ttr
+        host) a frame is dropped; what matters is sent again once the host
+        answers (hi, and pending envelopes after the welcome)."""
         if self.sock is not None:  # None until run() connects (and in unit tests)
-            self.sock.send(encode(kind, *fields))
+            try:
+                self.sock.send(encode(kind, *fields), zmq.NOBLOCK)
+            except zmq.Again:
+                pass
 
     # -------------------------------------------------------------- game
 
@@ -102,20 +117,26 @@ class Node:
                 raise NodeExit(1, "the host switched to another game")
             return
         store = self.o.data.game(game_id)
-        entries = store.open()
-        secrets = store.load_secrets()
+        refetch = (f"; delete that file (only it: the secrets beside it exist nowhere else) and run the same "
+                   "command again: the host sends the whole log again")
+        try:
+            entries = store.open()
+        except StoreError as exc:
+            raise StoreError(f"{exc}{refetch if store.log_path.exists() else ''}") from None
+        secrets = load_checked_secrets(store, entries)
         table = Table(me=secrets)
         for i, raw in enumerate(entries):
             try:
                 table.receive(raw)
             except (TableError, EngineError) as exc:
-                raise StoreError(f"{store.log_path}: entry {i} does not fold ({exc}); the log is corrupt") from None
+                raise StoreError(f"{store.log_path}: entry {i} does not fold ({exc}); the log is corrupt"
+                                 + refetch) from None
         if table.seats and table.seats[0].identity != self.host_public:
             raise NodeExit(1, "this host is not the host of our game")
         if entries:
             self.console.say(f"reloaded game {game_id.hex()} at entry {len(entries)}")
-        else:
-            store.save_meta({"role": "peer", "name": self.o.name, "host": f"{self.o.host}:{self.o.port}"})
+        if not entries or not store.load_meta():  # new, or meta.json lost: the log says the rest
+            store.save_meta({"role": "peer", "name": self.o.name, "host": self.where, "finished": table.complete})
         self.table, self.store = table, store
         self.player = SeatPlayer(self.identity, table, store, self.decide)
 
@@ -206,10 +227,16 @@ class Node:
             self.console.say(f"dropped a bad frame from the host: {exc}")
             return
         self.heard = time.monotonic()
+        if self.reach is not None:  # a ttr host answers there
+            self.reach.close()
+            self.reach = None
         if kind == "challenge":
-            version, public, challenge = f
+            version, public, challenge, game_id = f
             if version != NET_VERSION:
                 raise NodeExit(1, f"the host speaks LAN protocol {version}, we speak {NET_VERSION}: update ttr")
+            ours = {g.game_id for g in self.ongoing} | ({self.table.game_id} if self.table is not None else set())
+            if ours and game_id not in ours:  # never join another game while ours is under way: say why
+                raise NodeExit(1, self.other_game("a new game" if game_id is None else f"game {game_id.hex()[:8]}"))
             if self.table is not None and self.table.seats and public != self.table.seats[0].identity:
                 raise NodeExit(1, "a different host answers at this address")
             if challenge != self.challenge:  # a new connection's: answer it once (a repeat is the same one)
@@ -223,9 +250,12 @@ class Node:
             self.welcomed = True
             self.host_len = max(self.host_len, log_len)
             if game_id is None:
+                self.not_a_new_game()
                 self.lobby_names = tuple(names)
                 self.console.say(f"in the lobby: {', '.join(names)}")
             else:
+                if self.table is not None and self.table.game_id != game_id:
+                    raise NodeExit(1, self.other_game(f"game {game_id.hex()[:8]}"))
                 self.open_game(game_id)
                 assert self.table is not None
                 self.send("sync", len(self.table.log))
@@ -250,6 +280,38 @@ class Node:
             self.host_len = max(self.host_len, f[0])
             if self.table is not None and f[0] > len(self.table.log) and time.monotonic() - self._last_sync > 2.0:
                 self.sync(len(self.table.log))
+        elif kind == "fetch":
+            self.send_held(f[0])
+
+    def not_a_new_game(self) -> None:
+        """The host put us in its lobby: fine for a first join, never while a
+        game of ours with it is under way (the host restarted without it)."""
+        if self.table is not None or self.ongoing:
+            self.send("leave")
+            raise NodeExit(1, self.other_game("a new game"))
+
+    def other_game(self, what: str) -> str:
+        mine = (self.table.game_id if self.table is not None and self.table.game_id is not None
+                else self.ongoing[0].game_id if self.ongoing else None)
+        ours = f"game {mine.hex()[:8]}" if mine is not None else "our game"
+        return (f"the host at {self.where} opened {what}, but {ours} with it is not finished: it was restarted "
+                f"without it. Ask the host to resume it (`ttr host` in the same data directory resumes it, or "
+                f"`ttr host --resume {ours.split()[-1]}`); our copy is kept. `ttr join {self.where} --new` "
+                "joins the new game instead")
+
+    def send_held(self, start: int) -> None:
+        """The host lost the tail of its log (storage lost after a crash) and
+        asks for it: send our entries from ``start`` with the host's own
+        signatures from our receipts. The host checks each one with its key."""
+        table, store = self.table, self.store
+        if table is None or store is None or not start < len(table.log):
+            return
+        receipts = store.receipts()
+        for index in range(start, len(table.log)):
+            sig = receipts.get(index, (b"", b""))[1]
+            if len(sig) != 64:
+                return  # no receipt from here on (it was never fsync'ed): the host will say so
+            self.send("have", index, table.log[index], sig)
 
     # --------------------------------------------------------------- acting
 
@@ -261,6 +323,7 @@ class Node:
         table = self.table
         seat = self.player.seat if self.player else None
         if table is None or table.game_id is None or seat is None:
+            self.send("leave")
             raise NodeExit(0, "left the lobby before the game started")
         if table.finished:
             self.console.say("the game is over: there is nothing to forfeit")
@@ -315,15 +378,30 @@ class Node:
             return 1
         context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
         try:
-            self.sock = dealer(context, self.o.host, self.o.port)
+            try:
+                address = resolve(self.o.host, self.o.port)
+            except TransportError as exc:
+                raise NodeExit(1, str(exc)) from None
+
+            def watch_reach(sock: zmq.Socket[bytes]) -> None:
+                if not self.ongoing:  # a first join: say at once if nothing there is a ttr host
+                    self.reach = Reach(sock, self.where, self.o.timeout)
+
+            self.sock = dealer(context, address, self.o.port, watch_reach)
             return self._loop(on_line, read_line, tick)
         except NodeExit as exc:
             self.console.say(str(exc))
             return exc.code
         finally:
-            if self.store is not None:
-                self.store.close()
-            context.destroy(linger=1000)
+            if self.sock is not None and self.welcomed and (self.table is None or self.table.game_id is None):
+                self.send("leave")  # in the lobby: free our place at once (a killed joiner is dropped when silent)
+            if self.reach is not None:
+                self.reach.close()
+            try:
+                if self.store is not None:
+                    self.store.close()
+            finally:
+                context.destroy(linger=1000)
 
     def _loop(self, on_line: Callable[[str], None] | None, read_line: Callable[[], str | None | bool] | None,
               tick: Callable[[], None] | None) -> int:
@@ -340,6 +418,10 @@ class Node:
                 except zmq.Again:
                     break
                 self.handle(raw)
+            if self.reach is not None:
+                why = self.reach.verdict()
+                if why is not None:
+                    raise NodeExit(1, why)
             if read_line is not None:
                 line = read_line()
                 if line is None:
@@ -364,14 +446,19 @@ class Node:
             table = self.table
             if table is not None and table.complete and len(table.log) >= self.host_len:
                 self.send("ping", len(table.log))
+                if self.store is not None:
+                    self.store.mark_finished()
                 return 0
             silent = now - self.heard
             if silent > HOST_SILENT_S:
                 if now >= self._host_note:
                     self._host_note = now + 5.0
-                    self.console.say(f"waiting for the host at {self.o.host}:{self.o.port} ({int(silent)} s)")
+                    self.console.say(f"waiting for the host at {self.where} ({int(silent)} s)")
                 if silent > self.o.timeout:
-                    raise NodeExit(1, f"the host at {self.o.host}:{self.o.port} has been silent for "
+                    if self.table is None and not self.ongoing:
+                        raise NodeExit(1, f"nothing answered as a ttr host at {self.where} "
+                                          f"in {self.o.timeout:.0f} s")
+                    raise NodeExit(1, f"the host at {self.where} has been silent for "
                                       f"{self.o.timeout:.0f} s; run the same command again to resume")
                 continue
             if table is None or table.game_id is None:

@@ -3,12 +3,69 @@ before anything that depends on them is sent) and its outbox."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from p2p_ttr.deck import SecretKey, Seed
+from p2p_ttr.deck.commit import SeedCommitment, check_seed
+from p2p_ttr.deck.errors import DeckError
+from p2p_ttr.deck.keys import KeyAnnouncement
+from p2p_ttr.table.envelope import open_envelope
+from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
+from p2p_ttr.table.messages import Keys, message_from_wire
 from p2p_ttr.table.peer import Decider, Peer
 from p2p_ttr.table.table import PeerSecrets, Table
 
 from .store import GameStore, StoreError
+
+LOST_FOR_GOOD = ("a seat's secrets exist nowhere else (there is no escrow, by design), so this seat cannot "
+                 "go on and the game cannot be finished; the others can `end` it, and `ttr verify` audits "
+                 "what was played")
+
+
+def check_secrets(path: Path, game_id: bytes, secrets: PeerSecrets,
+                  announced: tuple[KeyAnnouncement, SeedCommitment] | None) -> None:
+    """Refuse secrets that are not the ones this seat announced: a damaged
+    file found now, not at the end of the game, where the audit would call
+    the seat a cheater."""
+    damaged = f"{path} is damaged"
+    if secrets.key.game_id != game_id or secrets.key.seat != secrets.seat:
+        raise StoreError(f"{damaged}: it is not this game's and seat's key; {LOST_FOR_GOOD}")
+    if announced is None:
+        return  # our keys are not in the log yet: nothing to compare with
+    key, commitment = announced
+    if secrets.key.public_key != key.public_key:
+        raise StoreError(f"{damaged}: its secret exponent is not the key this seat announced in the log; "
+                         f"{LOST_FOR_GOOD}")
+    try:
+        check_seed(game_id, commitment, secrets.seed)
+    except DeckError:
+        raise StoreError(f"{damaged}: its seed is not the one this seat committed to in the log; "
+                         f"{LOST_FOR_GOOD}") from None
+
+
+def announced_in(entries: list[bytes], seat: int) -> tuple[KeyAnnouncement, SeedCommitment] | None:
+    """The key and seed commitment ``seat`` put in the log, if it did (read
+    without folding: the fold that follows checks every entry anyway)."""
+    for raw in entries:
+        try:
+            envelope = open_envelope(raw)
+            if envelope.seat != seat or not envelope.body or envelope.body[0] != Keys.KIND:
+                continue
+            message = message_from_wire(envelope.body)
+        except (TableError, IndexError, TypeError):
+            continue
+        if isinstance(message, Keys):
+            return message.key, message.commitment
+    return None
+
+
+def load_checked_secrets(store: GameStore, entries: list[bytes]) -> PeerSecrets | None:
+    """This seat's secrets from ``store``, checked against what the log says of them."""
+    secrets = store.load_secrets()
+    if secrets is not None:
+        check_secrets(store.secrets_path, store.game_id, secrets, announced_in(entries, secrets.seat))
+    return secrets
 
 
 class SeatPlayer:
@@ -37,6 +94,12 @@ class SeatPlayer:
             raise StoreError("this identity has no seat in the game")
         if self.table.me is None:
             secrets = self.store.load_secrets()
+            if secrets is not None:
+                key, commitment = self.table.keys.get(seat), self.table.commitments.get(seat)
+                check_secrets(self.store.secrets_path, self.table.game_id, secrets,
+                              (key, commitment) if key is not None and commitment is not None else None)
+                if secrets.seat != seat:
+                    raise StoreError(f"{self.store.secrets_path} is damaged: it is another seat's; {LOST_FOR_GOOD}")
             if secrets is None:
                 if seat in self.table.keys:
                     raise StoreError("our key is in the log but our secrets are not on disk: this seat cannot go on")

@@ -11,13 +11,19 @@ host's receipts, its own secrets and a little metadata.
     DATA/games/<id>/equivocation-<i>.bin  a proof, if the host ever equivocated
 
 A torn last entry (a kill during a write) is cut off when the log is loaded.
+A write that fails (a full disk) is undone as far as the disk lets it and
+raises ``StoreError``; whatever it left half-written is a torn tail, cut off
+at the next load, so resuming once there is space again works.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +44,29 @@ class StoreError(Exception):
     """The data directory cannot be used; the message says why."""
 
 
+def disk_trouble(path: Path, exc: OSError) -> str:
+    """A failed write in the player's words."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return (f"cannot write {path}: the disk is full ({exc.strerror}); nothing half-written is kept: "
+                "free some space, then run the same command again to resume")
+    return f"cannot write {path}: {exc.strerror or exc}"
+
+
+@contextmanager
+def writing(path: Path) -> Iterator[None]:
+    """Turn an OSError while writing ``path`` into a StoreError that says why."""
+    try:
+        yield
+    except OSError as exc:
+        raise StoreError(disk_trouble(path, exc)) from None
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 def default_data_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "p2p_ttr"
@@ -46,14 +75,19 @@ def default_data_dir() -> Path:
 def _write_private(path: Path, data: bytes) -> None:
     """Write ``data`` atomically to a 0600 file and make it durable."""
     tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
+    with writing(path):
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                _write_all(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, path)
+        except OSError:
+            tmp.unlink(missing_ok=True)  # never leave a half-written copy behind
+            raise
+        _fsync_dir(path.parent)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -97,10 +131,31 @@ class DataDir:
         os.write(fd, str(os.getpid()).encode())
         self._lock = fd
 
+    def unfinished(self, role: str) -> list[GameStore]:
+        """The games played from here in ``role`` ("host" or "peer") that
+        meta.json says are not complete yet, the most recent first."""
+        found = []
+        for folder in (self.path / "games").iterdir() if (self.path / "games").is_dir() else ():
+            try:
+                game_id = bytes.fromhex(folder.name)
+            except ValueError:
+                continue
+            store = GameStore(folder, game_id)
+            meta = store.load_meta()
+            if len(game_id) == GAME_ID_BYTES and meta.get("role") == role and meta.get("finished") is False:
+                found.append(store)
+        return sorted(found, key=lambda g: g.meta_path.stat().st_mtime, reverse=True)
+
     def identity(self) -> Identity:
         """The long-lived identity key, created on first use."""
         path = self.path / "identity.key"
         try:
+            if not path.exists() and (self.unfinished("host") or self.unfinished("peer")):
+                # A new key would be a stranger to the games under way here:
+                # the host would refuse it, or it would join some other game.
+                raise StoreError(f"{path} is missing, but {self.path / 'games'} holds unfinished games played "
+                                 "with it: put the file back (a new key cannot take their seats), or move the "
+                                 "games folder away to start afresh")
             if path.exists():
                 raw = path.read_bytes()
                 if len(raw) != KEY_BYTES:
@@ -143,44 +198,76 @@ class GameStore:
         self.receipts_path = path / "receipts"
         self.secrets_path = path / "secrets"
         self.meta_path = path / "meta.json"
-        self._log: Any = None
-        self._receipts: Any = None
+        self._log: int | None = None  # O_APPEND descriptors, written unbuffered
+        self._receipts: int | None = None
+        self._log_size = 0  # bytes of whole entries (and the header): a failed write is cut back to it
+        self._receipts_size = 0
         self._unsynced = False
+        self._broken: str | None = None  # why a write failed: nothing more is written
 
     # ------------------------------------------------------------ lifecycle
 
     def open(self) -> list[bytes]:
         """Create the folder (or reopen it); the entries already stored."""
-        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with writing(self.path):
+            self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
         entries, good = self._read_entries()
-        if not self.log_path.exists() or good == 0:
-            with open(self.log_path, "wb") as f:
-                f.write(header(self.game_id))
-                f.flush()
-                os.fsync(f.fileno())
-            _fsync_dir(self.path)
-        elif good < self.log_path.stat().st_size:
-            os.truncate(self.log_path, good)  # a torn last entry
-        self._log = open(self.log_path, "ab")
+        with writing(self.log_path):
+            if not self.log_path.exists() or good == 0:
+                with open(self.log_path, "wb") as f:
+                    f.write(header(self.game_id))
+                    f.flush()
+                    os.fsync(f.fileno())
+                _fsync_dir(self.path)
+            elif good < self.log_path.stat().st_size:
+                os.truncate(self.log_path, good)  # a torn last entry
+            self._log = os.open(self.log_path, os.O_WRONLY | os.O_APPEND)
+            self._log_size = os.fstat(self._log).st_size
         receipts, good = self._read_receipts()
-        if self.receipts_path.exists() and (good < self.receipts_path.stat().st_size or
-                                            any(i >= len(entries) for i in receipts)):
-            # A torn tail, or receipts for entries the log lost: keep the sound part.
-            with open(self.receipts_path, "wb") as f:
-                for i in sorted(receipts):
-                    if i < len(entries):
-                        f.write(pack([i, *receipts[i]]))
-                f.flush()
-                os.fsync(f.fileno())
-        self._receipts = open(self.receipts_path, "ab")
+        with writing(self.receipts_path):
+            if self.receipts_path.exists() and (good < self.receipts_path.stat().st_size or
+                                                any(i >= len(entries) for i in receipts)):
+                # A torn tail, or receipts for entries the log lost: keep the sound part.
+                with open(self.receipts_path, "wb") as f:
+                    for i in sorted(receipts):
+                        if i < len(entries):
+                            f.write(pack([i, *receipts[i]]))
+                    f.flush()
+                    os.fsync(f.fileno())
+            self._receipts = os.open(self.receipts_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            self._receipts_size = os.fstat(self._receipts).st_size
         return entries
 
     def close(self) -> None:
-        self.sync()
-        for f in (self._log, self._receipts):
-            if f is not None:
-                f.close()
-        self._log = self._receipts = None
+        """Make everything durable and let go of the files. After a failed
+        write there is nothing more to make durable: just let go."""
+        try:
+            if self._broken is None:
+                self.sync()
+        finally:
+            for fd in (self._log, self._receipts):
+                if fd is not None:
+                    os.close(fd)
+            self._log = self._receipts = None
+
+    def _append(self, fd: int, size: int, data: bytes, path: Path) -> int:
+        """Write ``data`` at the end of ``fd`` (whose whole records span
+        ``size`` bytes); the new size. A failed write is cut back to ``size``
+        (a full disk can always give back what it was given), and the store
+        refuses every later write: the process stops and, resumed, goes on
+        from the last whole record."""
+        if self._broken is not None:
+            raise StoreError(self._broken)
+        try:
+            _write_all(fd, data)
+        except OSError as exc:
+            self._broken = disk_trouble(path, exc)
+            try:
+                os.ftruncate(fd, size)
+            except OSError:
+                pass  # the torn tail is cut at the next load instead
+            raise StoreError(self._broken) from None
+        return size + len(data)
 
     # ---------------------------------------------------------------- log
 
@@ -220,14 +307,19 @@ class GameStore:
     def append(self, raw: bytes) -> None:
         """Append one entry (written to the OS now; durable at the next ``sync``)."""
         assert self._log is not None, "open() first"
-        self._log.write(entry(raw))
-        self._log.flush()
+        self._log_size = self._append(self._log, self._log_size, entry(raw), self.log_path)
         self._unsynced = True
 
     def sync(self) -> None:
         """Make every appended entry durable: call before acting on them or relaying them."""
+        if self._broken is not None:
+            raise StoreError(self._broken)
         if self._unsynced and self._log is not None:
-            os.fsync(self._log.fileno())
+            try:
+                os.fsync(self._log)
+            except OSError as exc:
+                self._broken = disk_trouble(self.log_path, exc)
+                raise StoreError(self._broken) from None
             self._unsynced = False
 
     # ------------------------------------------------------------ receipts
@@ -236,8 +328,8 @@ class GameStore:
         """Receipts are evidence, not state: written to the OS (a killed process
         keeps them), fsync'ed only with the log's next sync."""
         assert self._receipts is not None, "open() first"
-        self._receipts.write(pack([index, digest, sig]))
-        self._receipts.flush()
+        self._receipts_size = self._append(self._receipts, self._receipts_size, pack([index, digest, sig]),
+                                           self.receipts_path)
 
     def receipts(self) -> dict[int, tuple[bytes, bytes]]:
         """index -> (entry hash, host signature); a torn tail is ignored."""
@@ -266,7 +358,8 @@ class GameStore:
     # ------------------------------------------------------------- secrets
 
     def save_secrets(self, secrets: PeerSecrets) -> None:
-        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with writing(self.path):
+            self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
         _write_private(self.secrets_path, pack([secrets.seat, secrets.key.to_wire(), secrets.seed.to_wire()]))
 
     def load_secrets(self) -> PeerSecrets | None:
@@ -282,10 +375,22 @@ class GameStore:
     # ---------------------------------------------------------------- meta
 
     def save_meta(self, meta: dict[str, Any]) -> None:
-        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
         tmp = self.meta_path.with_name("meta.json.tmp")
-        tmp.write_text(json.dumps(meta))
-        os.replace(tmp, self.meta_path)
+        with writing(self.meta_path):
+            try:
+                self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+                tmp.write_text(json.dumps(meta))
+                os.replace(tmp, self.meta_path)
+            except OSError:
+                tmp.unlink(missing_ok=True)
+                raise
+
+    def mark_finished(self) -> None:
+        """Note in meta.json that the game is complete (an unfinished one is
+        resumed by `ttr host` without --resume, and kept by `ttr join`)."""
+        meta = self.load_meta()
+        if meta and not meta.get("finished"):
+            self.save_meta({**meta, "finished": True})
 
     def load_meta(self) -> dict[str, Any]:
         try:

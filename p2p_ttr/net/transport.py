@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import ctypes
+import ipaddress
+import re
+import secrets
 import socket
+from collections.abc import Callable
 
 import zmq
 
@@ -13,7 +18,26 @@ class TransportError(Exception):
     """A socket could not be set up; the message says why."""
 
 
+def _unpredictable_routing_ids() -> None:
+    """Seed the C library's ``rand()`` from the OS CSPRNG.
+
+    libzmq (4.3.5) numbers the routing ids it gives connections from a
+    counter that starts at ``rand()``, which nobody seeds: every host's first
+    id was ``00 6b 8b 45 67``, the next one more. A peer that connects with
+    the routing id the next connection will be given makes libzmq abort
+    (``Assertion failed: ok (socket_base.cpp)``) when that connection comes:
+    anyone on the LAN could crash the host. A secret seed, drawn just before
+    the ROUTER takes its counter, makes the next id one of 2^32 unknown
+    values (ids a peer chooses stay harmless: one already in use is ignored)."""
+    try:
+        libc = ctypes.CDLL(None)
+        libc.srand(ctypes.c_uint(secrets.randbits(32)))
+    except (OSError, AttributeError):  # no C library to seed: nothing we can do better
+        pass
+
+
 def router(context: zmq.Context[zmq.Socket[bytes]], bind: str, port: int) -> zmq.Socket[bytes]:
+    _unpredictable_routing_ids()
     sock = context.socket(zmq.ROUTER)
     # Each connection gets its own routing id from ZeroMQ (peers set none), and
     # no connection may take over one in use: the host's lobby binds a hello,
@@ -39,34 +63,92 @@ def bound_port(sock: zmq.Socket[bytes]) -> int:
     return int(text.rsplit(":", 1)[1])
 
 
-def dealer(context: zmq.Context[zmq.Socket[bytes]], host: str, port: int) -> zmq.Socket[bytes]:
+def endpoint(host: str, port: int) -> str:
+    """A ZeroMQ TCP endpoint: an IPv6 address goes in brackets."""
+    return f"tcp://[{host}]:{port}" if ":" in host else f"tcp://{host}:{port}"
+
+
+def dealer(context: zmq.Context[zmq.Socket[bytes]], host: str, port: int,
+           before_connect: Callable[[zmq.Socket[bytes]], None] | None = None) -> zmq.Socket[bytes]:
     """A joiner's socket. It sets no routing id: the host's ROUTER gives each
-    connection (and each reconnection) a new one, and challenges it anew."""
+    connection (and each reconnection) a new one, and challenges it anew.
+    ``before_connect`` sees the socket first (to monitor it from the start)."""
     sock = context.socket(zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 2000)
     sock.setsockopt(zmq.SNDHWM, 100_000)
     sock.setsockopt(zmq.RCVHWM, 100_000)
     sock.setsockopt(zmq.RECONNECT_IVL, 200)
     sock.setsockopt(zmq.RECONNECT_IVL_MAX, 1000)
+    sock.setsockopt(zmq.HANDSHAKE_IVL, 3000)  # a server that starts a handshake and never ends it is dropped
     sock.setsockopt(zmq.MAXMSGSIZE, 1 << 20)
+    if ":" in host:
+        sock.setsockopt(zmq.IPV6, 1)
+    if before_connect is not None:
+        before_connect(sock)
     try:
-        sock.connect(f"tcp://{host}:{port}")
+        sock.connect(endpoint(host, port))
     except zmq.ZMQError as exc:
         sock.close(0)
-        raise TransportError(f"cannot connect to {host}:{port}: {exc}") from None
+        raise TransportError(f"cannot connect to {format_address(host, port)}: {exc}") from None
     return sock
 
 
-def parse_address(text: str) -> tuple[str, int]:
-    """``HOST[:PORT]`` -> (host, port)."""
-    host, _, port = text.rpartition(":") if ":" in text else (text, "", "")
-    if not host:
+MAX_HOST_NAME = 253
+_HOST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?)*\.?")
+_PORT = re.compile(r"[0-9]{1,5}")
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``HOST[:PORT]`` -> (host, port), or ValueError saying what is wrong.
+
+    HOST is a host name, an IPv4 address, or an IPv6 address in brackets
+    (``[::1]:7311``; without brackets its colons could not be told from the
+    port's). PORT is 1-65535; left out, ``default_port``."""
+    if not isinstance(text, str) or not text or len(text) > MAX_HOST_NAME + 8:
         raise ValueError(f"{text!r} is not HOST[:PORT]")
-    if not port:
-        return host, DEFAULT_PORT
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"{port!r} is not a port number")
+    if text.startswith("["):
+        close = text.find("]")
+        if close < 0:
+            raise ValueError(f"{text!r}: an IPv6 address in brackets needs its closing ]")
+        host, rest = text[1:close], text[close + 1:]
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise ValueError(f"{text!r}: {host!r} is not an IPv6 address") from None
+        if rest and not rest.startswith(":"):
+            raise ValueError(f"{text!r} is not [IPV6]:PORT")
+        port = rest[1:] if rest else None
+    else:
+        if text.count(":") > 1:
+            raise ValueError(f"{text!r} is not HOST[:PORT] (an IPv6 address goes in brackets: [::1]:{default_port})")
+        host, colon, after = text.partition(":")
+        port = after if colon else None
+        if not _HOST_NAME.fullmatch(host) or len(host) > MAX_HOST_NAME:
+            raise ValueError(f"{text!r}: {host!r} is not a host name or address")
+    if port is None:
+        return host, default_port
+    if not _PORT.fullmatch(port) or not 0 < int(port) < 65536:
+        raise ValueError(f"{text!r}: {port!r} is not a port number (1-65535)")
     return host, int(port)
+
+
+def format_address(host: str, port: int) -> str:
+    """The inverse of ``parse_address``."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def resolve(host: str, port: int) -> str:
+    """The numeric address to connect to (IPv4 first: a host listens on
+    IPv4 unless told otherwise), or TransportError naming the host."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_UNSPEC
+    try:
+        infos = socket.getaddrinfo(host, port, family, socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        raise TransportError(f"cannot resolve {host!r}: no such host on this network (a typo?)") from None
+    infos.sort(key=lambda info: info[0] != socket.AF_INET)
+    if not infos:
+        raise TransportError(f"cannot resolve {host!r}: no such host on this network (a typo?)")
+    return str(infos[0][4][0])
 
 
 def local_addresses() -> list[str]:

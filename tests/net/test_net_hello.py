@@ -109,9 +109,9 @@ def test_a_recorded_hello_replayed_on_another_connection_is_refused_and_the_seat
     victim = wire.connect()
     victim.send(encode("hi", NET_VERSION))
     wire.pump()
-    ((kind, (version, host_key, challenge)),) = received(victim)
+    ((kind, (version, host_key, challenge, game_id)),) = received(victim)
     assert kind == "challenge" and version == NET_VERSION and host_key == host.identity.public
-    assert len(challenge) == 32
+    assert len(challenge) == 32 and game_id is None  # the lobby
     recorded = encode("hello", NET_VERSION, "J", joiner.public, challenge,
                       sign_hello(joiner, "J", host_key, challenge))  # what anyone on the LAN can read
     victim.send(recorded)
@@ -181,7 +181,7 @@ def test_a_second_hello_on_an_admitted_connection_changes_nothing(wire: Wire) ->
     sock = wire.connect()
     sock.send(encode("hi", NET_VERSION))
     wire.pump()
-    ((_, (_, host_key, challenge)),) = received(sock)
+    ((_, (_, host_key, challenge, _)),) = received(sock)
     hello = encode("hello", NET_VERSION, "J", joiner.public, challenge, sign_hello(joiner, "J", host_key, challenge))
     sock.send(hello)
     sock.send(hello)
@@ -202,7 +202,7 @@ def test_a_reconnected_joiner_is_challenged_again_and_its_old_connection_forgott
         sock = wire.connect()
         sock.send(encode("ping", 0))  # from before a restart: a challenge, nothing else
         wire.pump()
-        ((kind, (_, host_key, challenge)),) = received(sock)
+        ((kind, (_, host_key, challenge, _)),) = received(sock)
         assert kind == "challenge"
         sock.send(encode("hello", NET_VERSION, "J", joiner.public, challenge,
                          sign_hello(joiner, "J", host_key, challenge)))

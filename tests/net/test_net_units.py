@@ -19,7 +19,7 @@ from p2p_ttr.net.lobby import Challenges, Lobby, Refusal, sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
 from p2p_ttr.net.seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head, sign_entry
 from p2p_ttr.net.store import DataDir, StoreError
-from p2p_ttr.net.transport import parse_address
+from p2p_ttr.net.transport import format_address, parse_address
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.messages import Seat
 from p2p_ttr.table.peer import Peer
@@ -79,8 +79,33 @@ def test_frames_round_trip() -> None:
 def test_parse_address() -> None:
     assert parse_address("192.168.1.5") == ("192.168.1.5", 7311)
     assert parse_address("localhost:9000") == ("localhost", 9000)
-    with pytest.raises(ValueError):
-        parse_address("host:port")
+    assert parse_address("[::1]:9000") == ("::1", 9000)
+    assert parse_address("[fe80::1]") == ("fe80::1", 7311)
+    assert parse_address("game-box.lan.") == ("game-box.lan.", 7311)
+    for bad, says in (("host:port", "not a port"), ("127.0.0.1:", "not a port"), ("127.0.0.1:47999:1", "brackets"),
+                      ("::1", "brackets"), ("[::1", "closing"), ("[::1]x", r"\[IPV6\]:PORT"), ("[nope]:1", "IPv6"),
+                      ("a b:1", "host name"), (":7311", "host name"), ("h:0", "not a port"), ("h:65536", "not a port"),
+                      ("h:٣", "not a port"), ("", "HOST"), ("-x:1", "host name")):
+        with pytest.raises(ValueError, match=says):
+            parse_address(bad)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=40) | st.from_regex(r"\[?[0-9a-f:.\]]{0,12}(:[0-9]{0,6})?", fullmatch=True))
+def test_any_address_text_parses_to_a_valid_pair_or_value_error(text: str) -> None:
+    try:
+        host, port = parse_address(text)
+    except ValueError:
+        return
+    assert 0 < port < 65536 and host
+    assert parse_address(format_address(host, port)) == (host, port)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.ip_addresses(), st.integers(1, 65535))
+def test_every_ip_address_and_port_round_trips(address: object, port: int) -> None:
+    host = str(address)
+    assert parse_address(format_address(host, port)) == (host, port)
 
 
 # ----------------------------------------------------------------- store

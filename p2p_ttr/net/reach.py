@@ -1,0 +1,92 @@
+"""Whether the address a joiner was given answers as a ttr host.
+
+A ZeroMQ DEALER never fails: it retries a refused connection for ever, drops
+a peer that does not speak ZMTP without a word, and waits politely on a
+server that sends it nonsense. A first join must not wait out its whole
+``--timeout`` to learn that nobody is there, so ``Reach`` watches the
+socket's monitor events and says what is wrong as soon as it is known:
+
+- the connection is refused (or times out) again and again: nothing listens
+  there, once ``REFUSED_GRACE_S`` has passed (a host started at the same
+  moment as its joiners is given that long to open its port);
+- the other side closed the connection, or failed the ZeroMQ handshake
+  (a TCP server, a PUB or PULL socket), or was connected for
+  ``HANDSHAKE_S`` without finishing it (an HTTP server): not a ttr game;
+- the handshake succeeded but no frame of ours came back in
+  ``ANSWER_S`` (another program's ZeroMQ socket): not a ttr game.
+
+A joiner whose game is under way uses none of this: its host may be
+restarting, and it waits for it (``--timeout``) as before.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import zmq
+from zmq.utils.monitor import recv_monitor_message
+
+REFUSED_GRACE_S = 5.0
+HANDSHAKE_S = 3.0
+ANSWER_S = 10.0
+
+
+class Reach:
+    def __init__(self, sock: zmq.Socket[bytes], where: str, timeout: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.where = where
+        self.timeout = timeout
+        self.clock = clock
+        self.started = clock()
+        self.connected_at: float | None = None  # the TCP connection is up, the handshake not done
+        self.handshaken_at: float | None = None
+        self.failed: str | None = None
+        self.monitor: zmq.Socket[bytes] | None = sock.get_monitor_socket(
+            zmq.EVENT_CONNECTED | zmq.EVENT_DISCONNECTED | zmq.EVENT_HANDSHAKE_SUCCEEDED
+            | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
+            | zmq.EVENT_HANDSHAKE_FAILED_AUTH)
+        self._sock = sock
+
+    def close(self) -> None:
+        if self.monitor is not None:
+            try:
+                self._sock.disable_monitor()
+            except zmq.ZMQError:
+                pass
+            self.monitor.close(0)
+            self.monitor = None
+
+    def _events(self) -> None:
+        assert self.monitor is not None
+        while True:
+            try:
+                event = recv_monitor_message(self.monitor, zmq.NOBLOCK)
+            except zmq.Again:
+                return
+            kind = event["event"]
+            now = self.clock()
+            if kind == zmq.EVENT_CONNECTED:
+                self.connected_at = now
+            elif kind == zmq.EVENT_HANDSHAKE_SUCCEEDED:
+                self.handshaken_at = now
+            elif self.handshaken_at is None:  # closed, or a failed handshake, before any success
+                self.failed = "closed the connection" if kind == zmq.EVENT_DISCONNECTED else "failed the handshake"
+
+    def verdict(self) -> str | None:
+        """Why this address is no ttr host, once that is known (call often)."""
+        if self.monitor is None:
+            return None
+        self._events()
+        now = self.clock()
+        if self.failed is not None:
+            return f"{self.where} is not a ttr game: it {self.failed} of a ZeroMQ connection (wrong address or port?)"
+        if self.connected_at is None:
+            if now - self.started >= min(self.timeout, REFUSED_GRACE_S):
+                return f"nothing answered at {self.where}: is `ttr host` running there, on that port?"
+        elif self.handshaken_at is None:
+            if now - self.connected_at >= min(self.timeout, HANDSHAKE_S):
+                return f"{self.where} is not a ttr game: it does not speak ZeroMQ (wrong address or port?)"
+        elif now - self.handshaken_at >= min(self.timeout, ANSWER_S):
+            return f"{self.where} is not a ttr game: it speaks ZeroMQ but does not answer as a ttr host"
+        return None

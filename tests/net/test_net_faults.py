@@ -1,0 +1,409 @@
+"""What goes wrong at a LAN party, with real processes on 127.0.0.1: wrong
+addresses, restarted hosts, players who leave the lobby, storage lost or
+full, damaged files. Each fault ends in a clear message (never a traceback,
+a hang or a wrong accusation), and the game can still be finished
+(protocol.md §9, Faults). Every wait is bounded; every child is killed."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import zmq
+
+from tests.net.test_net_lan import Run, check_game, command, free_port, wait_for_entries
+
+DEADLINE_S = 60
+
+Ctx = zmq.Context[zmq.Socket[bytes]]
+
+
+def said(run: Run, label: str) -> str:
+    """Everything a child printed, over all its runs."""
+    return run.errors(label) + "".join(p.read_text() for p in sorted(run.tmp.glob(f"{label}.*.out")))
+
+
+def ended(run: Run, label: str, timeout: float = 30.0) -> int:
+    code = run.procs[label].wait(timeout=timeout)
+    assert "Traceback" not in said(run, label), said(run, label)
+    return code
+
+
+def test_a_peer_that_claims_the_next_routing_id_cannot_crash_the_host(tmp_path: Path) -> None:
+    """libzmq numbers the routing ids it gives connections from an unseeded
+    rand(): a LAN peer claiming the next ones made the host abort on the next
+    connection. The host seeds it secretly; it survives, and a game starts."""
+    run = Run(tmp_path)
+    port = free_port()
+    deadline = time.monotonic() + DEADLINE_S
+    context: Ctx = zmq.Context()
+    squatters: list[zmq.Socket[bytes]] = []
+    try:
+        run.host("host", port, "--players", "2")
+        time.sleep(1.0)
+        for k in range(64):  # the ids an unseeded libzmq gives first (00 6b8b4567, ...)
+            sock = context.socket(zmq.DEALER)
+            sock.setsockopt(zmq.ROUTING_ID, b"\x00" + (0x6B8B4567 + k).to_bytes(4, "big"))
+            sock.setsockopt(zmq.LINGER, 0)
+            sock.connect(f"tcp://127.0.0.1:{port}")
+            sock.send(b"\x91\xa2hi")
+            squatters.append(sock)
+        for _ in range(8):  # connections that take the next automatic ids
+            sock = context.socket(zmq.DEALER)
+            sock.setsockopt(zmq.LINGER, 0)
+            sock.connect(f"tcp://127.0.0.1:{port}")
+            sock.send(b"\x91\xa2hi")
+            squatters.append(sock)
+        time.sleep(1.0)
+        assert run.procs["host"].poll() is None, said(run, "host")
+        run.join("J", port)
+        run.wait_all(["host", "J"], deadline)
+        check_game(run, ["host", "J"])
+    finally:
+        for sock in squatters:
+            sock.close(0)
+        context.term()
+        run.kill_all()
+
+
+# ------------------------------------------------------- 1. wrong addresses
+
+
+def tcp_server(payload: bytes | None) -> tuple[socket.socket, int]:
+    """A TCP server that writes ``payload`` to every connection and keeps it open."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            if payload is not None:
+                conn.sendall(payload)
+            held.append(conn)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server, server.getsockname()[1]
+
+
+def test_a_join_at_an_address_that_is_no_ttr_host_says_so_at_once(tmp_path: Path) -> None:
+    """ZeroMQ PUB and PULL sockets, TCP servers writing zeros, 0xff or HTTP,
+    nothing listening, a name that does not resolve: each ends the join (and
+    would end a bot's) with what is wrong, long before its --timeout."""
+    run = Run(tmp_path)
+    context: Ctx = zmq.Context()
+    servers: list[socket.socket] = []
+    zsocks: list[zmq.Socket[bytes]] = []  # kept: a socket no longer referenced is closed
+    ports: dict[str, str] = {}
+    try:
+        for label, kind in (("pub", zmq.PUB), ("pull", zmq.PULL)):
+            sock = context.socket(kind)
+            sock.setsockopt(zmq.LINGER, 0)
+            zsocks.append(sock)
+            ports[label] = f"127.0.0.1:{sock.bind_to_random_port('tcp://127.0.0.1')}"
+        for label, payload in (("zeros", b"\0" * 8), ("ffs", b"\xff" * 8), ("http", b"HTTP/1.0 400 Bad\r\n\r\n")):
+            server, port = tcp_server(payload)
+            servers.append(server)
+            ports[label] = f"127.0.0.1:{port}"
+        ports["nobody"] = f"127.0.0.1:{free_port()}"
+        ports["noname"] = "no-such-host.invalid:7311"
+        for label, address in ports.items():
+            run.start(label, command("join") + [address, "--as-bot", "--timeout", "120",
+                                                "--data-dir", str(tmp_path / label)])
+        expect = {"pub": "is not a ttr game", "pull": "is not a ttr game", "zeros": "is not a ttr game",
+                  "ffs": "is not a ttr game", "http": "is not a ttr game", "nobody": "nothing answered at",
+                  "noname": "cannot resolve 'no-such-host.invalid'"}
+        for label, words in expect.items():
+            assert ended(run, label) == 1, said(run, label)
+            assert words in said(run, label) and ports[label].split(":")[0] in said(run, label), said(run, label)
+            assert "silent" not in said(run, label) and "resume" not in said(run, label)
+    finally:
+        for server in servers:
+            server.close()
+        context.destroy(0)
+        run.kill_all()
+
+
+def test_malformed_addresses_are_refused_with_a_usage_error(tmp_path: Path) -> None:
+    for address, words in (("127.0.0.1:", "not a port"), ("127.0.0.1:47999:1", "brackets"), ("::1", "brackets")):
+        done = subprocess.run(command("join") + [address, "--as-bot", "--data-dir", str(tmp_path / "d")],
+                              capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+        assert done.returncode == 2 and words in done.stderr.decode() and b"Traceback" not in done.stderr
+
+
+# ------------------------------------------------ 2. a host restarted over its game
+
+
+def kill(run: Run, label: str) -> None:
+    run.procs[label].send_signal(signal.SIGKILL)
+    run.procs[label].wait()
+
+
+def game_dir(run: Run, label: str) -> Path:
+    (game,) = (run.tmp / label / "games").iterdir()
+    return game
+
+
+def test_a_host_restarted_without_resume_resumes_and_a_joiner_never_joins_another_game(tmp_path: Path) -> None:
+    """The host killed and started again by the same command resumes its game.
+    Started with --new instead, it opens a lobby: the running joiner does not
+    join it but stops, saying why; both commands run again finish the game."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "2")
+        run.join("J", port)
+        wait_for_entries(run, "host", 40, deadline)
+        kill(run, "host")
+        run.host("host", port, "--players", "2", "--new")  # a new game: not what the joiner plays
+        assert ended(run, "J") == 1
+        assert "opened a new game, but game " in said(run, "J") and "is not finished" in said(run, "J")
+        assert "--resume" in said(run, "J")
+        assert "J joined" not in run.errors("host").split("hosting on port")[-1]  # it never said hello
+        kill(run, "host")
+        run.host("host", port, "--players", "2")  # the same command as at first: resumes the game
+        run.join("J", port)
+        run.wait_all(["host", "J"], deadline)
+        check_game(run, ["host", "J"])
+        assert "is not finished: resuming it" in said(run, "host")
+    finally:
+        run.kill_all()
+
+
+def wait_until(done: Callable[[], bool], deadline: float) -> None:
+    while not done():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+# ------------------------------------------------------- 3. leaving the lobby
+
+
+def test_lobby_members_who_leave_or_die_are_dropped_and_the_game_starts_without_them(tmp_path: Path) -> None:
+    """A member killed in the lobby is dropped once silent, and the others are
+    told; one who types `end` is dropped at once; the game then starts with
+    those who are there, and ends."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "4")
+        leaver_out = tmp_path / "Leaver.out"
+        with open(leaver_out, "wb") as out:
+            leaver = subprocess.Popen(command("join") + [f"127.0.0.1:{port}", "--plain", "--name", "Leaver",
+                                                         "--data-dir", str(tmp_path / "L"), "--timeout", "30"],
+                                      stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT)
+        run.procs["L"] = leaver
+        wait_until(lambda: "Leaver joined" in said(run, "host"), deadline)
+        run.join("Ghost", port)
+        wait_until(lambda: "in the lobby: Bot0, Leaver, Ghost" in leaver_out.read_text(), deadline)
+        kill(run, "Ghost")  # killed in the lobby: it says nothing, and goes silent
+        wait_until(lambda: "Ghost left the lobby (silent" in said(run, "host"), deadline)
+        wait_until(lambda: leaver_out.read_text().rstrip().endswith("in the lobby: Bot0, Leaver (starting at 4)"),
+                   deadline)  # the others are told
+        assert leaver.stdin is not None
+        leaver.stdin.write(b"end\n")
+        leaver.stdin.flush()
+        leaver.wait(timeout=30)
+        assert "Traceback" not in leaver_out.read_text()
+        wait_until(lambda: "Leaver left: 1 in the lobby" in said(run, "host"), deadline)
+        for label in ("A", "B", "C"):
+            run.join(label, port)
+        run.wait_all(["host", "A", "B", "C"], deadline)
+        summaries = check_game(run, ["host", "A", "B", "C"])
+        assert sorted(p["name"] for p in summaries[0]["players"]) == ["A", "B", "Bot0", "C"]
+    finally:
+        run.kill_all()
+
+
+# ------------------------------------------------ 4. a host log that lost its tail
+
+
+@pytest.mark.parametrize("lost_bytes", [1, 5000])
+def test_a_host_whose_log_lost_its_tail_fetches_it_from_a_joiner(tmp_path: Path, lost_bytes: int) -> None:
+    """Storage lost after a crash: the resumed host's log is shorter than the
+    joiner's. It fetches the entries it signed back from the joiner before it
+    sequences anything: no `unknown_head`, no equivocation, the game ends."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "2")
+        run.join("J", port)
+        wait_for_entries(run, "host", 80, deadline)
+        kill(run, "host")
+        time.sleep(0.3)  # whatever the host relayed has reached the joiner
+        # The two logs are the same bytes as far as the joiner's goes: cut the
+        # host's below that, so that the joiner holds what the host lost.
+        held = (game_dir(run, "J") / "game.log").stat().st_size
+        os.truncate(game_dir(run, "host") / "game.log", held - lost_bytes)
+        run.host("host", port, "--resume", game_dir(run, "host").name[:8])
+        run.wait_all(["host", "J"], deadline)
+        check_game(run, ["host", "J"])
+        assert "our log had lost entries" in said(run, "host")
+        assert "unknown_head" not in said(run, "J") and "equivocat" not in said(run, "J")
+    finally:
+        run.kill_all()
+
+
+# ------------------------------------------------------ 5. damaged secrets
+
+
+@pytest.mark.parametrize(("part", "words"), [("seed", "its seed is not the one this seat committed to"),
+                                             ("exponent", "its secret exponent is not the key")])
+def test_damaged_secrets_are_named_on_load_not_taken_for_cheating(tmp_path: Path, part: str, words: str) -> None:
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "2")
+        run.join("J", port)
+        wait_for_entries(run, "J", 40, deadline)  # the keys are in
+        kill(run, "J")
+        secrets = game_dir(run, "J") / "secrets"
+        raw = bytearray(secrets.read_bytes())
+        raw[-1 if part == "seed" else -40] ^= 0x01  # the seed is last; the exponent just before it
+        secrets.write_bytes(bytes(raw))
+        run.join("J", port)
+        assert ended(run, "J") == 1
+        told = said(run, "J")
+        assert f"{secrets} is damaged: {words}" in told and "no escrow" in told, told
+        assert "cheat" not in told
+        assert "cheat" not in said(run, "host")
+    finally:
+        run.kill_all()
+
+
+# ----------------------------------------------------------- 6. a full disk
+
+
+def can_mount_tmpfs(tmp: Path) -> list[str] | None:
+    """How to run a shell in a mount namespace of our own, if this machine lets us."""
+    (tmp / "probe").mkdir()
+    for prefix in (["unshare", "-m"], ["unshare", "-rm"]):
+        try:
+            done = subprocess.run([*prefix, "sh", "-c", f"mount -t tmpfs -o size=64k tmpfs {tmp / 'probe'}"],
+                                  capture_output=True, timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if done.returncode == 0:
+            return prefix
+    return None
+
+
+def test_a_full_disk_is_a_clear_message_and_the_seat_resumes_once_there_is_space(tmp_path: Path) -> None:
+    """The joiner's data directory on a tmpfs too small for the game (in a
+    mount namespace of its own): it stops saying the disk is full, without a
+    traceback; with the tmpfs grown, the same command finishes the game."""
+    prefix = can_mount_tmpfs(tmp_path)
+    if prefix is None:
+        pytest.skip("mounting a tmpfs is not allowed here")
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    data = tmp_path / "J"
+    data.mkdir()
+    join = " ".join(shlex.quote(a) for a in command("join") + [
+        f"127.0.0.1:{port}", "--as-bot", "--json", "--name", "J", "--data-dir", str(data), "--timeout", "60"])
+    script = (f"mount -t tmpfs -o size=200k tmpfs {data} || exit 3; "
+              f"{join} > {tmp_path}/J.1.out 2> {tmp_path}/J.1.err; echo $? > {tmp_path}/rc1; "
+              f"mount -o remount,size=16m {data} || exit 4; "
+              f"{join} > {tmp_path}/J.2.out 2> {tmp_path}/J.2.err; echo $? > {tmp_path}/rc2")
+    try:
+        run.host("host", port, "--players", "2")
+        run.start("shell", [*prefix, "sh", "-c", script])
+        run.runs["J"] = 2
+        assert run.procs["shell"].wait(timeout=DEADLINE_S) == 0, said(run, "shell")
+        first = (tmp_path / "J.1.err").read_text()
+        assert (tmp_path / "rc1").read_text().strip() == "1", first
+        assert "the disk is full" in first and "run the same command again to resume" in first, first
+        assert "Traceback" not in first and "Errno" not in first
+        assert (tmp_path / "rc2").read_text().strip() == "0", (tmp_path / "J.2.err").read_text()
+        run.wait_all(["host"], deadline)
+        summary = json.loads((tmp_path / "J.2.out").read_text().strip().splitlines()[-1])
+        host = json.loads(run.output("host").strip().splitlines()[-1])
+        assert summary["digest"] == host["digest"]
+    finally:
+        run.kill_all()
+
+
+# ------------------------------------------------ 7. the words after damage
+
+
+def test_a_joiner_with_a_lost_key_or_a_corrupt_log_is_told_what_to_do(tmp_path: Path) -> None:
+    """identity.key gone: the joiner does not make a stranger's key. A
+    corrupt log: it says deleting the log fetches it again, which it does."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "2")
+        run.join("J", port)
+        wait_for_entries(run, "J", 60, deadline)
+        kill(run, "J")
+        key = tmp_path / "J" / "identity.key"
+        key.rename(tmp_path / "key.saved")
+        run.join("J", port)
+        assert ended(run, "J") == 1
+        assert f"{key} is missing" in said(run, "J") and "already started" not in said(run, "J")
+        assert not key.exists()
+        (tmp_path / "key.saved").rename(key)
+        log = game_dir(run, "J") / "game.log"
+        raw = bytearray(log.read_bytes())
+        raw[len(raw) // 2] ^= 0xFF
+        log.write_bytes(bytes(raw))
+        run.join("J", port)
+        assert ended(run, "J") == 1
+        assert "delete that file" in said(run, "J") and "the host sends the whole log again" in said(run, "J")
+        log.unlink()
+        run.join("J", port)
+        run.wait_all(["host", "J"], deadline)
+        check_game(run, ["host", "J"])
+    finally:
+        run.kill_all()
+
+
+def test_a_host_that_lost_its_log_or_meta_says_so_and_resumes_from_a_joiners_copy(tmp_path: Path) -> None:
+    """A scripted host giving up names `--resume GAME`. With its game.log
+    gone it says a joiner's copy will do and writes nothing; with meta.json
+    gone it rebuilds it from the log; from a joiner's copy the game ends."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "2", "--timeout", "2")
+        run.join("J", port)
+        wait_for_entries(run, "J", 60, deadline)
+        kill(run, "J")
+        assert ended(run, "host") == 1
+        game = game_dir(run, "host")
+        assert f"resume it with `ttr host --resume {game.name[:8]}`" in said(run, "host")
+        (game / "game.log").unlink()
+        (game / "meta.json").unlink()
+        run.host("host", port, "--resume", game.name[:8])
+        assert ended(run, "host") == 1
+        assert "game.log is missing" in said(run, "host") and "a joiner's copy of the log is as good" in said(run, "host")
+        assert not (game / "game.log").exists()  # no empty log left behind
+        shutil.copy(game_dir(run, "J") / "game.log", game / "game.log")
+        run.host("host", port, "--resume", game.name[:8])
+        run.join("J", port)
+        run.wait_all(["host", "J"], deadline)
+        check_game(run, ["host", "J"])
+        assert "rebuilt" in said(run, "host")
+    finally:
+        run.kill_all()

@@ -40,3 +40,10 @@ class ErrorCode(StrEnum):
     # With the host's receipts beside the log (protocol.md §9): the host
     # signed, at that index, an entry written on another log.
     HOST_SEQUENCED_INVALID = "host_sequenced_invalid"
+    # The lobby refused a hello (protocol.md §9).
+    VERSION = "version"
+    BAD_HELLO = "bad_hello"
+    BAD_NAME = "bad_name"
+    NAME_TAKEN = "name_taken"
+    FULL = "full"
+    STARTED = "started"

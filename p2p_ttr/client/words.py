@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route, Ticket, _fold, europe
-from p2p_ttr.net.lobby import COLOURS
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route, Ticket, europe, fold_name
 
 BOARD = europe()
 # Every card kind in the order the client lists them: the colours, then locomotives.
@@ -19,7 +18,9 @@ KINDS: tuple[str, ...] = BOARD.colors + (LOCOMOTIVE,)
 LOCO_WORDS = ("loco", "locos", "locomotive", "locomotives", "joker")
 DASH = "–"  # between the two cities of a route
 # 'München' -> 'munchen': the engine's rule, so the client matches what find_city does.
-fold = _fold
+fold = fold_name
+
+COLOURS = ("red", "blue", "green", "yellow", "black")  # the seats' colours, seat 0 first
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -112,9 +112,9 @@ class Board:
 
     def find_city(self, name: str) -> str | None:
         """The city called ``name`` (ignoring case, spaces and accents), if any."""
-        key = _fold(name)
+        key = fold_name(name)
         for city in self.cities:
-            if _fold(city) == key:
+            if fold_name(city) == key:
                 return city
         return None
 
@@ -123,7 +123,7 @@ class Board:
 _UNDECOMPOSABLE = str.maketrans({"ø": "o", "Ø": "O", "ß": "ss", "æ": "ae", "Æ": "Ae"})
 
 
-def _fold(name: str) -> str:
+def fold_name(name: str) -> str:
     """'  München ' -> 'munchen', 'København' -> 'kobenhavn': the map spells
     its cities in plain ASCII, players may not."""
     decomposed = unicodedata.normalize("NFKD", name.translate(_UNDECOMPOSABLE))

@@ -22,7 +22,9 @@ from typing import Any
 
 import zmq
 
+from p2p_ttr.client.words import COLOURS
 from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import MAX_SEATS
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
@@ -34,7 +36,7 @@ from . import frames
 from .console import Console, Forfeit
 from .frames import NET_VERSION, FrameError, clip, encode
 from .liveness import HEARTBEAT_S, Progress, watch
-from .lobby import COLOURS, Challenges, Lobby, Refusal
+from .lobby import Challenges, Lobby, Refusal
 from .player import SeatPlayer, load_checked_secrets
 from .seqsig import entry_hash, entry_signed, prev_head, sign_entry
 from .store import DataDir, GameStore, StoreError
@@ -177,7 +179,8 @@ class Host:
         except Exception as exc:
             if not isinstance(exc, (TableError, EngineError)) and (author is None or len(table.log) != before):
                 raise  # a bug of ours, not bad input
-            code = getattr(exc, "code", "malformed")
+            # Anything else a peer's bytes provoke without touching the log is a malformed message.
+            code = exc.code if isinstance(exc, (TableError, EngineError)) else ErrorCode.MALFORMED
             if author is None:
                 self.console.say(f"our own message was refused ({code}): {exc}")
             else:
@@ -231,7 +234,7 @@ class Host:
             return
         if kind == "hi":
             if f[0] != NET_VERSION:  # told in a frame every version reads: a challenge's shape may differ
-                self.send(rid, "refused", "version", f"this host speaks LAN protocol {NET_VERSION}, "
+                self.send(rid, "refused", ErrorCode.VERSION, f"this host speaks LAN protocol {NET_VERSION}, "
                                                      f"you speak {f[0]}: update ttr")
             elif rid not in self.known:
                 self.challenge(rid)
@@ -386,7 +389,7 @@ class Host:
                 probe = Lobby(self.o.name, self.identity.public, MAX_SEATS + 1)
                 probe.join(version, name, public, challenge, sig)  # version and signature checks
                 if seat is None or seat == 0:
-                    raise Refusal("started", "the game has already started")
+                    raise Refusal(ErrorCode.STARTED, "the game has already started")
                 self.admit(rid, public, seat)
                 log_len = len(self.table.log)
                 self.send(rid, "welcome", seat, self.table.game_id, log_len, list(self.names))

@@ -23,13 +23,13 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 
+from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import MAX_SEATS, pack
 from p2p_ttr.table.identity import Identity, signature_valid
 from p2p_ttr.table.messages import valid_name
 
 from .frames import CHALLENGE_BYTES, NET_VERSION
 
-COLOURS = ("red", "blue", "green", "yellow", "black")
 HELLO_TAG = "p2p_ttr/hello/v2"  # the signature's purpose: nothing else an identity signs starts so
 MAX_OPEN_CHALLENGES = 1024  # connections challenged and not yet admitted; the oldest is forgotten first
 
@@ -77,7 +77,9 @@ class Challenges:
 
 @dataclass
 class Refusal(Exception):
-    code: str
+    """The host's answer to a hello it will not seat: a code and a reason in words."""
+
+    code: ErrorCode
     reason: str
 
 
@@ -97,19 +99,19 @@ class Lobby:
         ``challenge`` is the one the host issued to the joiner's connection
         (the host checks that first: ``Challenges.take``)."""
         if version != NET_VERSION:
-            raise Refusal("version", f"this host speaks LAN protocol {NET_VERSION}, you speak {version}: update ttr")
+            raise Refusal(ErrorCode.VERSION, f"this host speaks LAN protocol {NET_VERSION}, you speak {version}: update ttr")
         if not signature_valid(public, sig, hello_statement(version, self.host_public, challenge, name, public)):
-            raise Refusal("bad_hello", "your hello is not signed by your identity key")
+            raise Refusal(ErrorCode.BAD_HELLO, "your hello is not signed by your identity key")
         if not valid_name(name):
-            raise Refusal("bad_name", "a name is 1-24 printable characters")
+            raise Refusal(ErrorCode.BAD_NAME, "a name is 1-24 printable characters")
         if any(pub == public for _, pub in self.members):
             return False
         if public == self.host_public:
-            raise Refusal("bad_hello", "that is the host's own identity")
+            raise Refusal(ErrorCode.BAD_HELLO, "that is the host's own identity")
         if name in self.names:
-            raise Refusal("name_taken", f"the name {name!r} is taken at this table: pick another with --name")
+            raise Refusal(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken at this table: pick another with --name")
         if len(self.members) + 1 >= self.capacity:
-            raise Refusal("full", f"the game is full ({self.capacity} players)")
+            raise Refusal(ErrorCode.FULL, f"the game is full ({self.capacity} players)")
         self.members.append((name, public))
         return True
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import zmq
 
+from p2p_ttr.client.words import COLOURS
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
@@ -27,7 +28,7 @@ from . import frames
 from .console import Console, Forfeit
 from .frames import NET_VERSION, FrameError, encode
 from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, watch
-from .lobby import COLOURS, sign_hello
+from .lobby import sign_hello
 from .player import SeatPlayer, load_checked_secrets
 from .reach import Reach
 from .seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head
@@ -173,7 +174,7 @@ class Node:
             table.receive(raw)
         except (TableError, EngineError) as exc:
             raise NodeExit(1, f"{self.host_name()} sequenced entry {index}, which our table refuses "
-                              f"({getattr(exc, 'code', '?')}: {exc}): the host misbehaved; the game stops")
+                              f"({exc.code}: {exc}): the host misbehaved; the game stops")
         if index == 0:
             if self.player is not None and self.player.seat is None:
                 raise NodeExit(1, "the game started without us")

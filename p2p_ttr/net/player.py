@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from p2p_ttr.deck import SecretKey, Seed
-from p2p_ttr.deck.commit import SeedCommitment, check_seed
-from p2p_ttr.deck.errors import DeckError
-from p2p_ttr.deck.keys import KeyAnnouncement
+from p2p_ttr.deck import DeckError, KeyAnnouncement, SecretKey, Seed, SeedCommitment, check_seed
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity

@@ -30,7 +30,7 @@ from typing import Any
 import msgpack
 
 from p2p_ttr.deck import SecretKey, Seed
-from p2p_ttr.deck.errors import MalformedWire
+from p2p_ttr.deck import MalformedWire
 from p2p_ttr.table.envelope import GAME_ID_BYTES, MAX_ENVELOPE_BYTES, pack, unpack_bounded
 from p2p_ttr.table.errors import Malformed
 from p2p_ttr.table.identity import Identity

@@ -22,7 +22,7 @@ from typing import Any
 
 from p2p_ttr.bots.base import Bot
 from p2p_ttr.bots.levels import make_bot
-from p2p_ttr.bots.tournament import play_tournament
+from p2p_ttr.local.tournament import play_tournament
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.local.game import play_local_game

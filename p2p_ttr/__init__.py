@@ -1,6 +1,7 @@
 """p2p_ttr: Ticket to Ride: Europe on a LAN with no trusted server.
 
-Layers (imports point down only): cli -> net -> table -> (deck, engine).
+The layers and the direction of imports are stated once, in the README
+(Layout), and held by tests/test_layers.py.
 """
 
 __version__ = "0.1.0"

@@ -9,7 +9,7 @@ import sys
 
 from cli.registry import Command, UsageError
 from p2p_ttr.bots.levels import LEVELS
-from p2p_ttr.bots.tournament import GameRecord, TournamentResult, lineup_for, play_tournament
+from p2p_ttr.local.tournament import GameRecord, TournamentResult, lineup_for, play_tournament
 
 MAX_GAMES = 100_000
 

@@ -9,7 +9,7 @@ import pytest
 
 from cli.commands import tournament as command
 from cli.registry import UsageError
-from p2p_ttr.bots.tournament import (
+from p2p_ttr.local.tournament import (
     GameRecord,
     aggregate,
     lineup_for,

@@ -15,10 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from p2p_ttr.bots.levels import LEVELS, make_bot
 from p2p_ttr.engine.outcome import final_score
-from p2p_ttr.local.game import play_local_game
 
-from .levels import LEVELS, make_bot
+from .game import play_local_game
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ from typing import TextIO
 
 
 class Console:
+    """Where a networked peer's words to its player go (stderr when stdout carries --json)."""
+
     def __init__(self, quiet_stdout: bool) -> None:
         self.stream: TextIO = sys.stderr if quiet_stdout else sys.stdout
 

@@ -109,6 +109,8 @@ class Beacon:
 
 @dataclass(frozen=True)
 class Found:
+    """A game heard on the LAN: where its beacon came from, and what it announced."""
+
     address: str  # where the beacon came from: the host's address on this LAN
     announcement: Announcement
 

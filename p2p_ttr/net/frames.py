@@ -94,7 +94,13 @@ def encode(kind: str, *fields: Any) -> bytes:
 
 
 def decode(raw: bytes, schema: dict[str, tuple[Check, ...]]) -> tuple[str, list[Any]]:
-    """The kind and checked fields of one frame, or FrameError."""
+    """The kind and checked fields of one frame.
+
+    Raises:
+        FrameError: not bytes, too large, not msgpack within the limits, not
+            a list starting with a kind ``schema`` knows, or a field that fails
+            its check.
+    """
     if not isinstance(raw, bytes):
         raise FrameError("a frame is bytes")
     if len(raw) > MAX_FRAME_BYTES:

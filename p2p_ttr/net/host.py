@@ -52,6 +52,9 @@ MAX_HELD_BACK = 10_000  # envelopes kept while a resumed host waits for every se
 
 @dataclass
 class HostOptions:
+    """How `ttr host` runs: its data directory, name, address, when to start, the silence it tolerates, a game to
+    resume."""
+
     data: DataDir
     name: str = "host"
     bind: str = "0.0.0.0"
@@ -64,12 +67,17 @@ class HostOptions:
 
 
 class HostExit(Exception):
+    """Ends the host's run with a process exit code and a message for the player."""
+
     def __init__(self, code: int, message: str) -> None:
         super().__init__(message)
         self.code = code
 
 
 class Host:
+    """Seat 0 and the relay: runs the lobby, then sequences every signed message into the one log (signing a
+    receipt for each entry), relays the log to every joiner, and plays its own seat through a ``SeatPlayer``."""
+
     def __init__(self, options: HostOptions, decide: Decider, console: Console,
                  on_port: Callable[[int], None] | None = None) -> None:
         self.o = options

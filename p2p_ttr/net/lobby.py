@@ -85,6 +85,8 @@ class Refusal(Exception):
 
 @dataclass
 class Lobby:
+    """The host's list of who has joined before the game starts, in join order; checks each hello."""
+
     host_name: str
     host_public: bytes
     capacity: int = MAX_SEATS

@@ -41,6 +41,8 @@ MAX_REFUSALS = 5
 
 @dataclass
 class NodeOptions:
+    """How `ttr join` runs: its data directory, the host's address and port, a name, the silence it tolerates."""
+
     data: DataDir
     host: str
     port: int
@@ -52,12 +54,17 @@ class NodeOptions:
 
 
 class NodeExit(Exception):
+    """Ends the joiner's run with a process exit code and a message for the player."""
+
     def __init__(self, code: int, message: str) -> None:
         super().__init__(message)
         self.code = code
 
 
 class Node:
+    """A joining seat: says hello to the host, keeps its copy of the log in step with the host's (checking each
+    receipt), and plays its seat through a ``SeatPlayer``."""
+
     def __init__(self, options: NodeOptions, decide: Decider, console: Console) -> None:
         self.o = options
         self.decide = decide

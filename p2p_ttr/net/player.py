@@ -66,6 +66,9 @@ def load_checked_secrets(store: GameStore, entries: list[bytes]) -> PeerSecrets 
 
 
 class SeatPlayer:
+    """Plays one seat over the network: the seat's ``Peer`` (what it owes next) on its replica, with its
+    secrets saved before its key is announced and checked against the log when loaded."""
+
     def __init__(self, identity: Identity, table: Table, store: GameStore, decide: Decider) -> None:
         self.identity = identity
         self.table = table

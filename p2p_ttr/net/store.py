@@ -99,6 +99,8 @@ def _fsync_dir(path: Path) -> None:
 
 
 class DataDir:
+    """A peer's data directory: its identity key, a lock so one process uses it, and one folder per game."""
+
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock: int | None = None
@@ -191,6 +193,9 @@ class DataDir:
 
 
 class GameStore:
+    """One game's folder: the log, the host's receipts, this seat's secrets and meta.json; written so that a crash
+    or a full disk never leaves a half record taken for valid."""
+
     def __init__(self, path: Path, game_id: bytes) -> None:
         self.path = path
         self.game_id = game_id

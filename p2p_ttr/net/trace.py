@@ -16,6 +16,8 @@ from p2p_ttr.table.table import Table
 
 
 class Trace:
+    """Timestamps of a peer's milestones for the benchmarks (bench/lan.py), one JSON line each; off unless --trace."""
+
     def __init__(self, path: Path | None) -> None:
         self.file = open(path, "a") if path is not None else None
         self._first_turn = False

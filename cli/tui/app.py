@@ -29,6 +29,7 @@ from prompt_toolkit.layout.processors import BeforeInput
 from p2p_ttr.client import outcomes
 from p2p_ttr.client.complete import complete
 from p2p_ttr.client.outcomes import Ask, Context, Outcome
+from p2p_ttr.client.overview import overview
 from p2p_ttr.client.resolve import interpret
 from p2p_ttr.client.screen import Echo, Page, ScreenModel, render
 from p2p_ttr.client.styled import Line
@@ -102,7 +103,7 @@ class Client:
 
     def context(self) -> Context:
         snap = self.bridge.publisher.snapshot
-        return Context(snap.view, snap.seat, snap.names, self.can_forfeit)
+        return Context(snap.view, snap.seat, snap.names, self.can_forfeit, self.pending)
 
     # ------------------------------------------------------------------ keys
 
@@ -172,7 +173,7 @@ class Client:
                 self.echo = Echo(text)
             case outcomes.Ask():
                 self.pending = outcome
-                self.echo = Echo(outcome.prompt(), "class:ask")
+                self.echo = Echo(outcome.question, "class:ask", tuple((c.key, c.label) for c in outcome.choices))
             case outcomes.Show(title, lines):
                 self.page = Page(title, lines)
                 self.echo = Echo(f"{title}: Esc closes")
@@ -183,12 +184,21 @@ class Client:
                     self.bridge.publisher.note(text, "class:log.path")
                 self.echo = Echo("the way is lit up on the map and told in the log" if routes else lines[0])
             case outcomes.Redraw():
-                self.page = None
                 self.log_back = 0
-                self.echo = Echo("")
+                self._show_table()
             case outcomes.Leave(forfeit):
                 self.bridge.send(Request(leave=True, forfeit=forfeit))
                 self.echo = Echo("forfeiting your seat..." if forfeit else "leaving...")
+
+    def _show_table(self) -> None:
+        """`show`: everything the panel has no room for, on a page."""
+        snap = self.bridge.publisher.snapshot
+        if snap.view is None or snap.seat is None:
+            self.page = None
+            self.echo = Echo("the game has not started yet")
+            return
+        self.page = Page("Your table", overview(snap.view, snap.seat, snap.names, snap.forfeited))
+        self.echo = Echo("your table: Esc closes")
 
     # ------------------------------------------------------------------ end
 

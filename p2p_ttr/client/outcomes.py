@@ -20,6 +20,7 @@ class Context:
     seat: int | None
     names: tuple[str, ...]
     can_forfeit: bool = True  # a host relays everyone's messages: it can only end
+    asked: Ask | None = None  # the question the next line may answer (Tab offers its choices)
 
 
 @dataclass(frozen=True)

@@ -44,5 +44,10 @@ def claimable(view: GameState, seat: int) -> list[Claimable]:
             twin = BOARD.routes[r].twin  # either side of a double route joins the same cities
             for side in (r,) if twin is None else (r, twin):
                 serves.setdefault(side, []).append(number)
-    found = [Claimable(BOARD.routes[r], tuple(serves.get(r, ()))) for r in routes]
-    return sorted(found, key=lambda c: (not c.tickets, -c.route.length, c.route.a, c.route.b, c.route.id))
+    found: dict[tuple[str, str, str, int, bool, int], Claimable] = {}
+    for r in sorted(routes):
+        route = BOARD.routes[r]
+        # The two sides of a double route alike in every way are one choice to the player.
+        shape = (route.a, route.b, route.color, route.length, route.tunnel, route.ferry_locomotives)
+        found.setdefault(shape, Claimable(route, tuple(serves.get(r, ()))))
+    return sorted(found.values(), key=lambda c: (not c.tickets, -c.route.length, c.route.a, c.route.b, c.route.id))

@@ -144,13 +144,13 @@ def claim_lines(view: GameState, seat: int, width: int, room: int) -> list[Line]
     if room < 2 or view.phase in (Phase.SETUP, Phase.SETUP_TICKETS, Phase.SCORING, Phase.OVER):
         return []
     found = claimable(view, seat)
-    lines: list[Line] = [[("class:title", "YOUR HAND PAYS FOR"), ("class:dim", f" {len(found)} routes")]]
+    lines: list[Line] = [[("class:title", "YOUR HAND PAYS FOR"), ("class:dim", f" {len(found)} routes (→ #ticket)")]]
     if not found:
         return lines + wrap([("class:dim", " no route yet: draw cards")], width)
     for i, c in enumerate(found):
         row = wrap([("", " "), (f"class:route.{c.route.color}", f"{c.route.a}{DASH}{c.route.b}"),
                     ("class:dim", f" {claim_details(c.route)}"),
-                    ("class:done", f" → ticket {', '.join(map(str, c.tickets))}" if c.tickets else "")], width, 3)
+                    ("class:done", f" → #{','.join(map(str, c.tickets))}" if c.tickets else "")], width, 3)
         if len(lines) + len(row) > room - (i + 1 < len(found)):
             lines.append([("class:dim", f"    ... {len(found) - i} more: show lists them")])
             break

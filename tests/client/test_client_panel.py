@@ -28,7 +28,7 @@ def test_the_routes_the_hand_pays_for_come_with_the_tickets_they_serve() -> None
     assert found[0].tickets  # the ones that serve a ticket first
     assert all(c.route.color in ("purple", "gray") and c.route.length <= 3 for c in found)
     text = plain(claim_lines(view, 0, 40, 30))
-    assert "YOUR HAND PAYS FOR" in text and "Budapest–Sarajevo purple 3 → ticket 1" in text
+    assert "YOUR HAND PAYS FOR" in text and "Budapest–Sarajevo purple 3 → #1" in text
     few = claim_lines(view, 0, 40, 4)
     assert len(few) == 4 and "more: show lists them" in plain(few)
     page = "\n".join(overview(view, 0, NAMES, ()))

@@ -1,4 +1,4 @@
-"""`ttr host`: open a LAN game (you are seat 0 and its sequencer), or resume one."""
+"""`ttr host`: open a LAN game (you are seat 1, the first, and its sequencer), or resume one."""
 
 from __future__ import annotations
 
@@ -137,6 +137,16 @@ def run(args: argparse.Namespace) -> int:
     front = make_front(args, name, "host")
     console = front.console
     bots: list[subprocess.Popen[bytes]] = []
+    waiting: list[str] = []  # bots still to start, in seat order
+    ports: list[int] = []
+
+    def next_bot(port: int) -> None:
+        """Start the next bot. Seats go in join order, so each bot starts once
+        the one before it is in: Bot1 sits before Bot2, as their names say."""
+        ports[:] = [port]
+        if waiting:
+            name = waiting.pop(0)
+            bots.append(spawn_bot(name, bot_host(args.bind), port, data.path / "bots" / name, args.bot_level, args))
 
     def on_port(port: int) -> None:
         addresses = join_addresses(args.bind)
@@ -145,9 +155,8 @@ def run(args: argparse.Namespace) -> int:
             console.say(f"hosting on port {port}; friends join with: {where}"
                         + ("" if beacon is None else " (or plain `ttr join`: the game is announced on the LAN)"))
             front.show_address(f"ttr join {addresses[0]}:{port}")
-            for i in range(args.bots):
-                bots.append(spawn_bot(BOT_NAMES[i], bot_host(args.bind), port, data.path / "bots" / BOT_NAMES[i],
-                                      args.bot_level, args))
+            waiting.extend(BOT_NAMES[: args.bots])
+            next_bot(port)
             return
         # A resumed game's bots: start each again. One still running keeps
         # playing (the new one finds its data directory in use and leaves).
@@ -180,8 +189,28 @@ def run(args: argparse.Namespace) -> int:
     def seen() -> Seen:
         return host.table, 0, host.names, (tuple(host.lobby.names) if host.table is None else ())
 
+    def seat_bots(read_line: ReadLine | None) -> ReadLine:
+        """The loop's input, starting the next bot on every poll once the last is in."""
+        reader = [read_line]
+
+        def read() -> str | None | bool:
+            started = BOT_NAMES[: args.bots - len(waiting)]
+            if waiting and ports and host.table is None and started[-1] in host.lobby.names:
+                next_bot(ports[0])
+            inner = reader[0]
+            line = inner() if inner is not None else False
+            if line is None:  # input closed: keep polling for the bots' sake
+                reader[0] = None
+                return False
+            return line
+
+        return read
+
+    def run_loop(on_line: OnLine | None, read_line: ReadLine | None, tick: Tick | None) -> int:
+        return host.run(on_line, seat_bots(read_line), tick)
+
     try:
-        return play_seat("host", args, front, with_beacon(host.run, beacon, announce), seen,
+        return play_seat("host", args, front, with_beacon(run_loop, beacon, announce), seen,
                          lambda: host.store.log_path if host.store else None)
     finally:
         stopped = host.table is None or not host.table.complete
@@ -221,7 +250,7 @@ def spawn_bot(name: str, host: str, port: int, data_dir: Path, level: str,
 
 COMMAND = Command(
     name="host",
-    help="host a LAN game (you play seat 0 and relay the others' messages)",
+    help="host a LAN game (you play seat 1 and relay the others' messages)",
     description="Open a game on the LAN: friends join with `ttr join ADDRESS`; press Enter to start "
     "(or --players N to start when N are in, --bots K to fill seats with bots). "
     "`--resume GAME` continues a game after a crash.",

@@ -158,7 +158,7 @@ class Node:
                 raise NodeExit(1, "the game started without us")
             seat = self.player.seat if self.player else None
             if seat is not None:
-                self.console.say(f"the game starts: you are seat {seat} ({COLOURS[seat]}); "
+                self.console.say(f"the game starts: you are seat {seat + 1} ({COLOURS[seat]}); "
                                  + ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(self.names)))
         store.add_receipt(index, entry_hash(raw), sig)
         store.append(raw)  # durable (store.sync) before we act on it: see act()

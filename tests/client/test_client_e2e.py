@@ -73,7 +73,7 @@ def test_host_with_bots_on_the_full_screen(terminal: Terminal, tmp_path: Path) -
     terminal.start(command)
 
     screen = terminal.wait_for(r"OFFERED  keep 2 or more")
-    for seen in ("Ticket to Ride: Europe", "PLAYERS", "1 red    you", "2 blue   Bot", "3 green  Bot",
+    for seen in ("Ticket to Ride: Europe", "PLAYERS", "1 red    you", "2 blue   Bot1", "3 green  Bot2",
                  "YOUR HAND  4 cards", "FACE-UP", "LON", "PAR", "MOS", "─ log ─"):
         assert seen in screen, seen
     assert screen.count("●") + screen.count("■") + screen.count("□") >= 40  # the cities of the map
@@ -105,5 +105,5 @@ def test_host_with_bots_on_the_full_screen(terminal: Terminal, tmp_path: Path) -
         time.sleep(0.2)
     assert done.read_text().strip() == "1"  # ended early, as `end` always does
     screen = terminal.screen()  # the full screen is gone: what it printed on leaving stays
-    assert "audit of the" in screen and "log entries; players: host, Bot" in screen
+    assert "audit of the" in screen and "log entries; players: host, Bot1, Bot2" in screen
     assert "Traceback" not in screen and "Traceback" not in (tmp_path / "stderr").read_text()

@@ -57,7 +57,9 @@ def test_a_station_question_and_a_forfeited_hand(terminal: Terminal, tmp_path: P
         assert seen in screen, seen
     assert "The terminal is" not in screen
     joined = joiner.wait_for(r"OFFERED  keep 2 or more")
-    assert "Ann (you)" in joined
+    # One numbering: the log's seat is the panel's (Bot1 came first, as its name says).
+    assert "you are seat 3 (green)" in joined and "3 green  Ann (you)" in joined, joined
+    assert "2 blue   Bot1" in joined
     small, large = (screen, joined) if host_size == SMALL else (joined, screen)
     assert "●" not in small and large.count("●") >= 40  # the map at 160x45 only
     joiner.type("keep 1 2")

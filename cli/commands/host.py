@@ -29,11 +29,12 @@ BOT_NAMES = ("Bot1", "Bot2", "Bot3", "Bot4")
 BROADCAST = f"255.255.255.255:{BEACON_PORT}"
 
 
-def add_common(parser: argparse.ArgumentParser) -> None:
+def add_common(parser: argparse.ArgumentParser, hosting: bool = False) -> None:
     parser.add_argument("--name", help="your name at the table")
     parser.add_argument("--as-bot", action="store_true", help="play this seat with a bot (no human needed)")
-    parser.add_argument("--bot-level", choices=LEVELS, default="medium",
-                        help="the level of the bots: this seat's with --as-bot, the others' with --bots (default medium)")
+    bots = "the level of the bots: this seat's with --as-bot, the others' with --bots" if hosting \
+        else "the level of this seat's bot with --as-bot"
+    parser.add_argument("--bot-level", choices=LEVELS, default="medium", help=f"{bots} (default medium)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object describing the game")
     parser.add_argument("--data-dir", type=Path, help=f"where keys, logs and secrets live (default {default_data_dir()})")
     parser.add_argument("--timeout", type=seconds, default=120.0, help="seconds without progress before giving up (default 120)")
@@ -71,7 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--beacon", metavar="ADDR[:PORT]|off",
                         help="where to announce the game for `ttr join` with no address (UDP; default "
                         f"{BROADCAST}, the LAN broadcast, unless --bind is a loopback address; off: do not announce)")
-    add_common(parser)
+    add_common(parser, hosting=True)
 
 
 def beacon_of(args: argparse.Namespace) -> Beacon | None:

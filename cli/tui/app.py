@@ -17,6 +17,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -81,6 +82,7 @@ class Client:
         self.log_back = 0
         self.ending: Page | None = None  # the last page: Enter leaves
         self._status = ""
+        self._started = False
         self.buffer = Buffer(completer=GameCompleter(self.context), history=InMemoryHistory(), multiline=False,
                              complete_while_typing=True, accept_handler=self._accept)
         self.app: Application[int] = Application(layout=self._layout(), key_bindings=self._keys(),
@@ -99,6 +101,10 @@ class Client:
         if snap.status.startswith("your move") and not self._status.startswith("your move"):
             self.app.output.bell()
         self._status = snap.status
+        if snap.started and not self._started:
+            # What was said in the lobby ("the game has not started yet") is stale now.
+            self.echo = Echo("the game has started: type a command (help lists them; Tab completes)")
+        self._started = snap.started
         return render(ScreenModel(snap, self.echo, self.highlight, self.page, self.log_back), width, height)
 
     def context(self) -> Context:
@@ -123,6 +129,10 @@ class Client:
         @keys.add("pagedown")
         def _down(event: KeyPressEvent) -> None:
             self._scroll(10)
+
+        @keys.add("q", filter=Condition(lambda: self.ending is not None and not self.buffer.text))
+        def _leave(event: KeyPressEvent) -> None:
+            self.app.exit(result=0)  # the last page says "Enter or q leaves"
 
         @keys.add("c-c")
         @keys.add("c-d")
@@ -153,8 +163,7 @@ class Client:
             return
         snap = self.bridge.publisher.snapshot
         if not line.strip() and snap.role == "host" and not snap.started:
-            self.bridge.send(Request(line=""))
-            self.echo = Echo("starting the game")
+            self.apply(outcomes.Start())
             return
         pending, self.pending = self.pending, None
         outcome = interpret(line, self.context(), pending)
@@ -186,6 +195,12 @@ class Client:
             case outcomes.Redraw():
                 self.log_back = 0
                 self._show_table()
+            case outcomes.Start():
+                if self.bridge.publisher.snapshot.role == "host":
+                    self.bridge.send(Request(line=""))  # the host loop starts the game on any line
+                    self.echo = Echo("starting the game")
+                else:
+                    self.echo = Echo("the host starts the game; you play once it does", "class:refuse")
             case outcomes.Leave(forfeit):
                 self.bridge.send(Request(leave=True, forfeit=forfeit))
                 self.echo = Echo("forfeiting your seat..." if forfeit else "leaving...")

@@ -63,6 +63,11 @@ class Leave:
 
 
 @dataclass(frozen=True)
+class Start:
+    """Start the game now: the host's, in its lobby (the screen knows the role)."""
+
+
+@dataclass(frozen=True)
 class Redraw:
     """Show the table again (the plain prompt prints it; the screen closes any page)."""
 
@@ -85,7 +90,7 @@ class Ask:
         return self.question + "  " + "   ".join(f"{c.key}) {c.label}" for c in self.choices)
 
 
-Outcome: TypeAlias = Play | Refuse | Note | Show | ShowWay | Leave | Redraw | Ask
+Outcome: TypeAlias = Play | Refuse | Note | Show | ShowWay | Leave | Redraw | Start | Ask
 
 CANCEL = Choice("cancel", "never mind", Note("cancelled"))
 

@@ -42,6 +42,7 @@ from .outcomes import (
     Refused,
     Show,
     ShowWay,
+    Start,
 )
 from .paying import Option, PaySpec, pay_spec, payment_in, settle
 from .tickets import ticket_rows, way_between
@@ -90,6 +91,10 @@ def _dispatch(command: Command, ctx: Context) -> Outcome:
         return Note("waiting longer")
     if verb == "show":
         return Redraw()
+    if verb == "start":
+        if ctx.view is not None:
+            raise Refused("the game has started already")
+        return Start()
     if verb in ("quit", "end", "forfeit"):
         return _leave(verb, ctx)
     view, seat = ctx.view, ctx.seat

@@ -223,8 +223,9 @@ class Node:
             self.welcomed = True
             self.host_len = max(self.host_len, log_len)
             if game_id is None:
+                if tuple(names) != self.lobby_names:  # a welcome and the lobby's news may say the same
+                    self.console.say(f"in the lobby: {', '.join(names)}")
                 self.lobby_names = tuple(names)
-                self.console.say(f"in the lobby: {', '.join(names)}")
             else:
                 self.open_game(game_id)
                 assert self.table is not None
@@ -232,8 +233,9 @@ class Node:
                 self.resend = True
         elif kind == "lobby":
             names, wanted = f
+            if tuple(names) != self.lobby_names:
+                self.console.say(f"in the lobby: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
             self.lobby_names = tuple(names)
-            self.console.say(f"in the lobby: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
         elif kind == "entry":
             if self.host_public is not None:
                 self.entry(f[0], f[1], f[2])

@@ -60,6 +60,8 @@ def test_a_station_question_and_a_forfeited_hand(terminal: Terminal, tmp_path: P
     # One numbering: the log's seat is the panel's (Bot1 came first, as its name says).
     assert "you are seat 3 (green)" in joined and "3 green  Ann (you)" in joined, joined
     assert "2 blue   Bot1" in joined
+    if host_size == SMALL:  # the joiner's log has room for the lobby: said once, not once per message
+        assert joined.count("in the lobby: host, Bot1, Ann") == 1, joined
     small, large = (screen, joined) if host_size == SMALL else (joined, screen)
     assert "●" not in small and large.count("●") >= 40  # the map at 160x45 only
     joiner.type("keep 1 2")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from importlib import metadata
 from collections.abc import Sequence
 
 from cli.registry import Command, UsageError
@@ -26,6 +27,14 @@ def child_command(name: str) -> list[str]:
     return [sys.executable, "-m", "cli.main", name]
 
 
+def installed_version() -> str:
+    """The version pip installed (pyproject.toml's), or what a bare checkout is."""
+    try:
+        return metadata.version("p2p_ttr")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def load_commands() -> list[Command]:
     commands: list[Command] = []
     for name in COMMAND_MODULES:
@@ -39,6 +48,7 @@ def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
         prog="ttr",
         description="Ticket to Ride: Europe for 2-5 players on a LAN, with no trusted server.",
     )
+    parser.add_argument("--version", action="version", version=f"ttr {installed_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in commands:
         p = sub.add_parser(

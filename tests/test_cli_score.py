@@ -169,7 +169,10 @@ BAD_GAMES: list[tuple[str, Any, str]] = [
     ("same name twice", game(player("Ann"), player("ann")), 'player "ann": two players have this name'),
     ("unknown key", game(player("Ann"), {"name": "Bob", "ticket": []}), 'unknown key "ticket" for player "Bob"'),
     ("unknown game key", {**TWO_EMPTY, "extra": 1}, 'unknown key "extra" in the game'),
-    ("route not a triple", game(player("Ann", [["Paris", "Wien"]]), player("Bob")), 'player "Ann": "routes" must be a list of [city, city, colour]'),
+    ("route not a triple", game(player("Ann", [["Paris"]]), player("Bob")), 'player "Ann": "routes" must be a list of [city, city[, colour]]'),
+    ("no route, no colour", game(player("Ann", [["Paris", "Wien"]]), player("Bob")), 'player "Ann": unknown route Paris-Wien: no route joins Paris and Wien'),
+    ("a double, no colour", game(player("Ann", [["Paris", "Frankfurt"]]), player("Bob")), 'unknown route Paris-Frankfurt: the map has Paris-Frankfurt in orange, white; name the colour'),
+    ("a near miss", game(player("Ann", stations=["Munich"]), player("Bob")), 'player "Ann": unknown city "Munich" (the map spells it Munchen)'),
     ("route with a number", game(player("Ann", [["Paris", "Frankfurt", 3]]), player("Bob")), 'player "Ann": "routes"'),
     ("routes not a list", game(player("Ann"), {"name": "Bob", "routes": "Paris"}), 'player "Bob": "routes" must be a list'),
     ("stations not strings", game(player("Ann", stations=[["Wien"]]), player("Bob")), 'player "Ann": "stations" must be a list of city names'),
@@ -289,3 +292,12 @@ def test_installed_command_scores_and_refuses() -> None:
     )
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.strip() == "ttr score: 2..5 players required, got 1"
+
+
+def test_a_route_needs_no_colour_where_the_cities_have_one_route_or_one_colour(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = game(player("Ann", [["Brest", "Dieppe"], ["Dieppe", "London"]]), player("Bob", [["Dieppe", "London"]]),
+                 player("Cy"), player("Di"))
+    [result] = run_json(json.dumps(plain), capsys, monkeypatch)
+    assert [p["routes"] for p in result["players"]] == [2 + 2, 2, 0, 0]  # Brest-Dieppe (orange 2), a gray side each

@@ -1,4 +1,4 @@
-"""`ttr host`: open a LAN game (you are seat 0 and its sequencer), or resume one."""
+"""`ttr host`: open a LAN game (you are seat 1, the first, and its sequencer), or resume one."""
 
 from __future__ import annotations
 
@@ -30,11 +30,12 @@ BOT_NAMES = ("Bot1", "Bot2", "Bot3", "Bot4")
 BROADCAST = f"255.255.255.255:{BEACON_PORT}"
 
 
-def add_common(parser: argparse.ArgumentParser) -> None:
+def add_common(parser: argparse.ArgumentParser, hosting: bool = False) -> None:
     parser.add_argument("--name", help="your name at the table")
     parser.add_argument("--as-bot", action="store_true", help="play this seat with a bot (no human needed)")
-    parser.add_argument("--bot-level", choices=LEVELS, default="medium",
-                        help="the level of the bots: this seat's with --as-bot, the others' with --bots (default medium)")
+    bots = "the level of the bots: this seat's with --as-bot, the others' with --bots" if hosting \
+        else "the level of this seat's bot with --as-bot"
+    parser.add_argument("--bot-level", choices=LEVELS, default="medium", help=f"{bots} (default medium)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object describing the game")
     parser.add_argument("--data-dir", type=Path, help=f"where keys, logs and secrets live (default {default_data_dir()})")
     parser.add_argument("--timeout", type=seconds, default=120.0, help="seconds without progress before giving up (default 120)")
@@ -75,7 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--beacon", metavar="ADDR[:PORT]|off",
                         help="where to announce the game for `ttr join` with no address (UDP; default "
                         f"{BROADCAST}, the LAN broadcast, unless --bind is a loopback address; off: do not announce)")
-    add_common(parser)
+    add_common(parser, hosting=True)
 
 
 def beacon_of(args: argparse.Namespace) -> Beacon | None:
@@ -147,6 +148,17 @@ def run(args: argparse.Namespace) -> int:
     front = make_front(args, name, "host")
     console = front.console
     bots: list[subprocess.Popen[bytes]] = []
+    waiting: list[str] = []  # bots still to start, in seat order
+    ports: list[int] = []
+
+    def next_bot(port: int) -> None:
+        """Start the next bot. Seats go in join order, so each bot starts once
+        the one before it is in: Bot1 sits before Bot2, as their names say."""
+        ports[:] = [port]
+        if waiting:
+            name = waiting.pop(0)
+            bots.append(spawn_bot(name, bot_host(args.bind), port, data.path / "bots" / name, args.bot_level, args,
+                                  new_game=True))
 
     def on_port(port: int) -> None:
         addresses = join_addresses(args.bind)
@@ -155,9 +167,8 @@ def run(args: argparse.Namespace) -> int:
             console.say(f"hosting on port {port}; friends join with: {where}"
                         + ("" if beacon is None else " (or plain `ttr join`: the game is announced on the LAN)"))
             front.show_address(f"ttr join {addresses[0]}:{port}")
-            for i in range(args.bots):
-                bots.append(spawn_bot(BOT_NAMES[i], bot_host(args.bind), port, data.path / "bots" / BOT_NAMES[i],
-                                      args.bot_level, args, new_game=True))
+            waiting.extend(BOT_NAMES[: args.bots])
+            next_bot(port)
             return
         # A resumed game's bots: start each again. One still running keeps
         # playing (the new one finds its data directory in use and leaves).
@@ -190,8 +201,28 @@ def run(args: argparse.Namespace) -> int:
     def seen() -> Seen:
         return host.table, 0, host.names, (tuple(host.lobby.names) if host.table is None else ())
 
+    def seat_bots(read_line: ReadLine | None) -> ReadLine:
+        """The loop's input, starting the next bot on every poll once the last is in."""
+        reader = [read_line]
+
+        def read() -> str | None | bool:
+            started = BOT_NAMES[: args.bots - len(waiting)]
+            if waiting and ports and host.table is None and started[-1] in host.lobby.names:
+                next_bot(ports[0])
+            inner = reader[0]
+            line = inner() if inner is not None else False
+            if line is None:  # input closed: keep polling for the bots' sake
+                reader[0] = None
+                return False
+            return line
+
+        return read
+
+    def run_loop(on_line: OnLine | None, read_line: ReadLine | None, tick: Tick | None) -> int:
+        return host.run(on_line, seat_bots(read_line), tick)
+
     try:
-        return play_seat("host", args, front, with_beacon(host.run, beacon, announce), seen,
+        return play_seat("host", args, front, with_beacon(run_loop, beacon, announce), seen,
                          lambda: host.store.log_path if host.store else None)
     finally:
         stopped = host.table is None or not host.table.complete
@@ -250,7 +281,7 @@ def spawn_bot(name: str, host: str, port: int, data_dir: Path, level: str,
 
 COMMAND = Command(
     name="host",
-    help="host a LAN game (you play seat 0 and relay the others' messages)",
+    help="host a LAN game (you play seat 1 and relay the others' messages)",
     description="Open a game on the LAN: friends join with `ttr join ADDRESS`; press Enter to start "
     "(or --players N to start when N are in, --bots K to fill seats with bots). "
     "`--resume GAME` continues a game after a crash.",

@@ -52,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
 
     def progress(game: GameRecord) -> None:
         winner = ", ".join(game.seats[p] for p, place in enumerate(game.places) if place == 1)
-        print(f"game {game.index + 1}/{args.games} (seed {game.seed}): {winner} won, scores {list(game.scores)}",
-              file=sys.stderr)
+        scores = ", ".join(f"seat {p + 1} ({level}) {score}" for p, (level, score) in enumerate(zip(game.seats, game.scores)))
+        print(f"game {game.index + 1}/{args.games} (seed {game.seed}): {winner} won; {scores}", file=sys.stderr)
 
     result = play_tournament(args.players, args.games, lineup, seed, on_game=progress if args.progress else None)
     if args.json:

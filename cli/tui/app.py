@@ -17,6 +17,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -29,6 +30,7 @@ from prompt_toolkit.layout.processors import BeforeInput
 from p2p_ttr.client import outcomes
 from p2p_ttr.client.complete import complete
 from p2p_ttr.client.outcomes import Ask, Context, Outcome
+from p2p_ttr.client.overview import overview
 from p2p_ttr.client.resolve import interpret
 from p2p_ttr.client.screen import Echo, Page, ScreenModel, render
 from p2p_ttr.client.styled import Line
@@ -80,6 +82,7 @@ class Client:
         self.log_back = 0
         self.ending: Page | None = None  # the last page: Enter leaves
         self._status = ""
+        self._started = False
         self.buffer = Buffer(completer=GameCompleter(self.context), history=InMemoryHistory(), multiline=False,
                              complete_while_typing=True, accept_handler=self._accept)
         self.app: Application[int] = Application(layout=self._layout(), key_bindings=self._keys(),
@@ -98,11 +101,15 @@ class Client:
         if snap.status.startswith("your move") and not self._status.startswith("your move"):
             self.app.output.bell()
         self._status = snap.status
+        if snap.started and not self._started:
+            # What was said in the lobby ("the game has not started yet") is stale now.
+            self.echo = Echo("the game has started: type a command (help lists them; Tab completes)")
+        self._started = snap.started
         return render(ScreenModel(snap, self.echo, self.highlight, self.page, self.log_back), width, height)
 
     def context(self) -> Context:
         snap = self.bridge.publisher.snapshot
-        return Context(snap.view, snap.seat, snap.names, self.can_forfeit)
+        return Context(snap.view, snap.seat, snap.names, self.can_forfeit, self.pending)
 
     # ------------------------------------------------------------------ keys
 
@@ -122,6 +129,10 @@ class Client:
         @keys.add("pagedown")
         def _down(event: KeyPressEvent) -> None:
             self._scroll(10)
+
+        @keys.add("q", filter=Condition(lambda: self.ending is not None and not self.buffer.text))
+        def _leave(event: KeyPressEvent) -> None:
+            self.app.exit(result=0)  # the last page says "Enter or q leaves"
 
         @keys.add("c-c")
         @keys.add("c-d")
@@ -152,8 +163,7 @@ class Client:
             return
         snap = self.bridge.publisher.snapshot
         if not line.strip() and snap.role == "host" and not snap.started:
-            self.bridge.send(Request(line=""))
-            self.echo = Echo("starting the game")
+            self.apply(outcomes.Start())
             return
         pending, self.pending = self.pending, None
         outcome = interpret(line, self.context(), pending)
@@ -172,7 +182,7 @@ class Client:
                 self.echo = Echo(text)
             case outcomes.Ask():
                 self.pending = outcome
-                self.echo = Echo(outcome.prompt(), "class:ask")
+                self.echo = Echo(outcome.question, "class:ask", tuple((c.key, c.label) for c in outcome.choices))
             case outcomes.Show(title, lines):
                 self.page = Page(title, lines)
                 self.echo = Echo(f"{title}: Esc closes")
@@ -183,12 +193,27 @@ class Client:
                     self.bridge.publisher.note(text, "class:log.path")
                 self.echo = Echo("the way is lit up on the map and told in the log" if routes else lines[0])
             case outcomes.Redraw():
-                self.page = None
                 self.log_back = 0
-                self.echo = Echo("")
+                self._show_table()
+            case outcomes.Start():
+                if self.bridge.publisher.snapshot.role == "host":
+                    self.bridge.send(Request(line=""))  # the host loop starts the game on any line
+                    self.echo = Echo("starting the game")
+                else:
+                    self.echo = Echo("the host starts the game; you play once it does", "class:refuse")
             case outcomes.Leave(forfeit):
                 self.bridge.send(Request(leave=True, forfeit=forfeit))
                 self.echo = Echo("forfeiting your seat..." if forfeit else "leaving...")
+
+    def _show_table(self) -> None:
+        """`show`: everything the panel has no room for, on a page."""
+        snap = self.bridge.publisher.snapshot
+        if snap.view is None or snap.seat is None:
+            self.page = None
+            self.echo = Echo("the game has not started yet")
+            return
+        self.page = Page("Your table", overview(snap.view, snap.seat, snap.names, snap.forfeited))
+        self.echo = Echo("your table: Esc closes")
 
     # ------------------------------------------------------------------ end
 

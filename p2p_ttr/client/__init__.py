@@ -5,8 +5,10 @@ game, the names at the table, what was typed) so that it can be tested
 without a terminal: the command language and its completions
 (``commands``, ``resolve``, ``complete``), why a move is refused
 (``explain``), the map of Europe drawn in characters (``mapview``), the log
-of moves in words (``phrases``), the screen laid out as styled text
-(``screen``), the end-of-game breakdown (``endgame``). ``cli/tui`` puts it
+of moves in words (``phrases``), the panel's sections (``panel``), the routes
+the hand pays for (``claimable``), the screen laid out as styled text at any
+size (``screen``), ``show``'s page (``overview``), the end-of-game breakdown
+(``endgame``). ``cli/tui`` puts it
 on a prompt_toolkit screen; ``p2p_ttr/net/human.py`` uses the same command
 language for the plain line prompt.
 """

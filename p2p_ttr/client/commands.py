@@ -18,6 +18,7 @@ class Verb:
     summary: str
     examples: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
+    whole: bool = False  # typed in full only: no beginning of it stands for it ('st' stays station)
 
 
 VERBS: tuple[Verb, ...] = (
@@ -37,7 +38,10 @@ VERBS: tuple[Verb, ...] = (
          "(your hand is shown to prove it)", ("pass",)),
     Verb("path", "path [N | CITY CITY | off]", "show the shortest way to finish ticket N over open routes",
          ("path", "path 2", "path Lisboa Danzig", "path off"), ("p",)),
-    Verb("show", "show", "show the table again: hand, face-up row, tickets", ("show",)),
+    Verb("start", "start", "start the game now (the host, in the lobby; Enter does the same)", ("start",),
+         whole=True),
+    Verb("show", "show", "your table in full: hand, face-up row, each ticket's way, the routes your hand pays for",
+         ("show",)),
     Verb("rules", "rules", "a summary of the rules", ("rules",)),
     Verb("help", "help [COMMAND]", "the commands, with examples", ("help", "help claim"), ("?", "h")),
     Verb("wait", "wait", "keep waiting for a slow player after a timeout", ("wait",)),
@@ -72,7 +76,7 @@ def find_verb(word: str) -> Verb | None:
     key = word.lower()
     if key in _BY_WORD:
         return _BY_WORD[key]
-    found = [v for v in VERBS if v.name.startswith(key)]
+    found = [v for v in VERBS if v.name.startswith(key) and not v.whole]
     return found[0] if len(found) == 1 else None
 
 

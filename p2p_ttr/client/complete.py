@@ -44,7 +44,11 @@ def complete(before: str, ctx: Context) -> list[Suggestion]:
     typing = "" if not words or before[-1:].isspace() else words[-1]
     done = words[:-1] if typing else words
     if not done:
-        return [Suggestion(v.name, len(typing), v.summary) for v in VERBS if v.name.startswith(typing.lower())]
+        # The answers to the question asked come first: Tab on an empty line lists them.
+        asked = ctx.asked.choices if ctx.asked is not None else ()
+        answers = [Suggestion(c.key, len(typing), c.label) for c in asked if c.key.startswith(typing.lower())]
+        return answers + [Suggestion(v.name, len(typing), v.summary) for v in VERBS
+                          if v.name.startswith(typing.lower()) and v.name not in {c.key for c in asked}]
     verb = find_verb(done[0])
     if verb is None:
         return []

@@ -2,13 +2,15 @@
 
 Cities sit where the map data puts them, scaled to the grid with the
 terminal's tall cells in mind; each route is a straight run of cells between
-its cities. A route is drawn with its colour's letter (r red, b blue, ...;
-gray routes with line characters), so the map reads without colour too; a
-claimed route shows its owner's seat number; the middle cell of a tunnel is
-``^`` and of a ferry ``~``. The two sides of a double route share their run,
-cell by cell in turn. Labels are the cities' first three letters (whole
-names where there is room), placed beside each city where they hide the
-fewest routes.
+its cities. A route shows one cell per car where its run is long enough, so
+its length can be counted: the car cells carry its colour's letter (r red,
+b blue, ...; gray routes a line character), the cells between them ``·``,
+or ``^`` for a tunnel and ``~`` for a ferry; a claimed route's cars show its
+owner's seat number. The two sides of a double route run as two parallel
+tracks, one cell apart; a side closed for good (a game of 2 or 3 players, its
+twin taken) is drawn ``x``. Labels are the cities' names (their first three
+letters where room is short), touching their dot, and kept a blank cell
+away from any route on their row.
 
 The geometry (where cities, routes and labels go) depends only on the size,
 so it is worked out once per size; what changes during a game (owners,
@@ -31,7 +33,8 @@ from .words import BOARD
 GLYPHS = {"purple": "p", "blue": "b", "orange": "o", "white": "w", "green": "g", "yellow": "y", "black": "k",
           "red": "r"}
 CITY, MY_STATION, STATION = "●", "■", "□"
-TUNNEL_MARK, FERRY_MARK = "^", "~"
+TUNNEL_MARK, FERRY_MARK, GAP, CLOSED = "^", "~", "·", "x"
+DOUBLE_ROUTES_MIN_PLAYERS = 4  # in a game of 2 or 3, a double route's second side stays closed
 # A terminal cell is about twice as tall as it is wide.
 CELL_ASPECT = 2.0
 MIN_SIZE = (24, 8)
@@ -50,6 +53,7 @@ class MapMarks:
     open_cities: frozenset[str] = frozenset()  # ends of the player's unfinished tickets
     done_cities: frozenset[str] = frozenset()  # ends of finished ones
     highlight: frozenset[int] = frozenset()  # routes of a path being shown
+    closed: frozenset[int] = frozenset()  # sides of double routes no one can claim any more
 
 
 def marks_for(view: GameState | None, seat: int | None, highlight: frozenset[int] = frozenset()) -> MapMarks:
@@ -61,8 +65,10 @@ def marks_for(view: GameState | None, seat: int | None, highlight: frozenset[int
     if seat is not None:
         for row in ticket_rows(view, seat):
             (done_cities if row.done else open_cities).update((row.ticket.a, row.ticket.b))
+    closed = frozenset(r.id for r in BOARD.routes if r.twin is not None and view.route_owner[r.id] is None
+                       and view.route_owner[r.twin] is not None and view.n_players < DOUBLE_ROUTES_MIN_PLAYERS)
     return MapMarks(view.route_owner, stations, seat, frozenset(open_cities), frozenset(done_cities - open_cities),
-                    highlight)
+                    highlight, closed)
 
 
 # ------------------------------------------------------------------ geometry
@@ -149,8 +155,9 @@ def _place_labels(width: int, height: int, nodes: dict[str, Cell],
         best: tuple[int, Cell, str] | None = None
         for text in _label_texts(city, long):
             n = len(text)
-            spots = [(c + 1, r), (c - n, r), (c - n // 2, r - 1), (c - n // 2, r + 1), (c + 1, r - 1),
-                     (c + 1, r + 1), (c - n, r - 1), (c - n, r + 1)]
+            # Touching the dot: beside it on its row, or above or below it, starting or ending at its column.
+            spots = [(c + 1, r), (c - n, r), (c, r - 1), (c, r + 1), (c - n + 1, r - 1), (c - n + 1, r + 1),
+                     (c - n // 2, r - 1), (c - n // 2, r + 1)]
             for rank, (sc, sr) in enumerate(spots):
                 cells = [(sc + i, sr) for i in range(n)]
                 if sc < 0 or sc + n > width or not 0 <= sr < height:
@@ -158,7 +165,9 @@ def _place_labels(width: int, height: int, nodes: dict[str, Cell],
                 # Keep a blank between two labels on one row, never cover a city.
                 if any(x in node_cells or x in used for x in cells) or (sc - 1, sr) in used or (sc + n, sr) in used:
                     continue
-                cost = sum(x in route_cells for x in cells) * 4 + rank
+                # Hiding a route's cells costs most; a route cell right at either end is blanked when drawn.
+                ends = sum(x in route_cells for x in ((sc - 1, sr), (sc + n, sr)))
+                cost = sum(x in route_cells for x in cells) * 6 + ends * 2 + rank
                 if best is None or cost < best[0]:
                     best = (cost, (sc, sr), text)
             if best is not None:
@@ -170,10 +179,29 @@ def _place_labels(width: int, height: int, nodes: dict[str, Cell],
     return labels
 
 
+def _runs(nodes: dict[str, Cell], width: int, height: int) -> dict[int, tuple[Cell, ...]]:
+    """Each route's cells; the second side of a double route one cell beside
+    the first, never on it."""
+    node_cells = set(nodes.values())
+    runs: dict[int, tuple[Cell, ...]] = {}
+    for route in BOARD.routes:
+        a, b = nodes[route.a], nodes[route.b]
+        run = [c for c in _line(a, b) if c not in node_cells]
+        if route.twin is not None and route.twin < route.id:
+            first = set(runs[route.twin])
+            # The side-by-side shift that crosses the first track least (a staircase crosses a sideways copy).
+            shifted = min(([(c + dc, r + dr) for c, r in run] for dc, dr in ((0, 1), (1, 0), (0, -1), (-1, 0))),
+                          key=lambda cells: sum(cell in first for cell in cells))
+            run = [c for c in shifted if c not in node_cells and c not in first
+                   and 0 <= c[0] < width and 0 <= c[1] < height]
+        runs[route.id] = tuple(run)
+    return runs
+
+
 @cache
 def geometry(width: int, height: int) -> Geometry:
     nodes = _project(width, height)
-    runs = {route.id: tuple(_line(nodes[route.a], nodes[route.b])) for route in BOARD.routes}
+    runs = _runs(nodes, width, height)
     return Geometry(width, height, nodes, runs, _place_labels(width, height, nodes, runs))
 
 
@@ -227,6 +255,9 @@ def draw_map(marks: MapMarks, width: int, height: int) -> list[Line]:
             style = "class:label.ticket"
         elif city in marks.done_cities:
             style = "class:label.done"
+        for end in ((cell[0] - 1, cell[1]), (cell[0] + len(text), cell[1])):
+            if end not in node_cells:
+                put(end, " ", "")  # a blank between the name and any route: 'pPARIS' reads as neither
         for i, ch in enumerate(text):
             put((cell[0] + i, cell[1]), ch, style)
     return [merge(zip(styles[r], chars[r])) for r in range(height)]
@@ -249,15 +280,31 @@ def _paint_route(route_id: int, marks: MapMarks, geo: Geometry, node_cells: set[
     style = f"class:owner.{owner} class:claimed" if owner is not None else f"class:route.{route.color}"
     if route_id in marks.highlight:
         style += " class:path"
-    # The two sides of a double route take turns along the shared run.
-    side = 0 if route.twin is None else int(route.twin < route_id)
-    every = 1 if route.twin is None else 2
+    if route_id in marks.closed:
+        for cell in run:
+            put(cell, CLOSED, "class:dim")
+        return
     mark = TUNNEL_MARK if route.tunnel else FERRY_MARK if route.ferry_locomotives else None
-    middle = len(run) // 2
+    cars = car_cells(len(run), route.length)
     for i, cell in enumerate(run):
-        if cell in node_cells or (i % every != side and len(run) > 1):
-            continue
-        put(cell, mark if mark and owner is None and i == middle and len(run) > 2 else glyph, style)
+        if i in cars:
+            put(cell, glyph, style)
+        else:
+            put(cell, mark if mark and owner is None else GAP, style)
+    if mark and owner is None and len(run) > 2 and len(cars) == len(run):
+        put(run[len(run) // 2], mark, style)  # no gap to show it in: the middle car says it
+
+
+def car_cells(cells: int, cars: int) -> set[int]:
+    """Which of a run's ``cells`` show a car: ``cars`` of them spread evenly
+    with a gap between each two where the run is long enough (so the
+    route's length can be counted), every cell where it is not."""
+    if cells < 2 * cars - 1:
+        return set(range(cells))
+    if cars == 1:
+        return {cells // 2}
+    step = (cells - 1) / (cars - 1)
+    return {round(i * step) for i in range(cars)}
 
 
 def legend() -> Line:
@@ -265,6 +312,7 @@ def legend() -> Line:
     out: Line = []
     for colour, glyph in GLYPHS.items():
         out += [(f"class:route.{colour}", glyph), ("class:legend", " ")]
-    out += [("class:legend", "colours (k black)  "), ("class:route.gray", "-|/\\"),
-            ("class:legend", f" gray  {TUNNEL_MARK} tunnel  {FERRY_MARK} ferry  1-5 owner  {MY_STATION}{STATION} station")]
+    out += [("class:legend", "(k black) "), ("class:route.gray", "-|/\\"),
+            ("class:legend", f" gray {GAP} gap {TUNNEL_MARK} tunnel {FERRY_MARK} ferry  1-5 owner  {CLOSED} closed  "
+                             f"{MY_STATION}{STATION} station")]
     return out

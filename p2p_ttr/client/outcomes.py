@@ -20,6 +20,7 @@ class Context:
     seat: int | None
     names: tuple[str, ...]
     can_forfeit: bool = True  # a host relays everyone's messages: it can only end
+    asked: Ask | None = None  # the question the next line may answer (Tab offers its choices)
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,11 @@ class Leave:
 
 
 @dataclass(frozen=True)
+class Start:
+    """Start the game now: the host's, in its lobby (the screen knows the role)."""
+
+
+@dataclass(frozen=True)
 class Redraw:
     """Show the table again (the plain prompt prints it; the screen closes any page)."""
 
@@ -84,7 +90,7 @@ class Ask:
         return self.question + "  " + "   ".join(f"{c.key}) {c.label}" for c in self.choices)
 
 
-Outcome: TypeAlias = Play | Refuse | Note | Show | ShowWay | Leave | Redraw | Ask
+Outcome: TypeAlias = Play | Refuse | Note | Show | ShowWay | Leave | Redraw | Start | Ask
 
 CANCEL = Choice("cancel", "never mind", Note("cancelled"))
 

@@ -90,8 +90,9 @@ def pay_spec(words: Sequence[str]) -> PaySpec:
 @dataclass(frozen=True)
 class Option:
     action: Action
-    label: str
+    label: str  # short: the question names the route or city already
     locomotives: int
+    said: str  # what the player is told once it is played
 
 
 def payment_in(view: GameState, cards: tuple[CardRef, ...]) -> Payment:
@@ -100,14 +101,14 @@ def payment_in(view: GameState, cards: tuple[CardRef, ...]) -> Payment:
     return pay
 
 
-def settle(options: list[Option], question: str, doing: str) -> Outcome:
+def settle(options: list[Option], question: str) -> Outcome:
     """Play the only option, or the only one with the fewest locomotives;
     otherwise ask which."""
     unique = list({o.label: o for o in options}.values())
     fewest = min(o.locomotives for o in unique)
     best = [o for o in unique if o.locomotives == fewest]
     if len(best) == 1:
-        return Play(best[0].action, f"{doing} {best[0].label}")
+        return Play(best[0].action, best[0].said)
     ordered = sorted(unique, key=lambda o: o.locomotives)
-    choices = tuple(Choice(str(i + 1), o.label, Play(o.action, f"{doing} {o.label}")) for i, o in enumerate(ordered))
+    choices = tuple(Choice(str(i + 1), o.label, Play(o.action, o.said)) for i, o in enumerate(ordered))
     return Ask(question, choices + (CANCEL,))

@@ -44,6 +44,7 @@ from .outcomes import (
     Refused,
     Show,
     ShowWay,
+    Start,
 )
 from .paying import Option, PaySpec, pay_spec, payment_in, settle
 from .tickets import ticket_rows, way_between
@@ -92,6 +93,10 @@ def _dispatch(command: Command, ctx: Context) -> Outcome:
         return Note("waiting longer")
     if verb == "show":
         return Redraw()
+    if verb == "start":
+        if ctx.view is not None:
+            raise Refused("the game has started already")
+        return Start()
     if verb in ("quit", "end", "forfeit"):
         return _leave(verb, ctx)
     view, seat = ctx.view, ctx.seat
@@ -269,10 +274,14 @@ def _claim(words: list[str], view: GameState, seat: int, names: tuple[str, ...])
             pay = payment_in(view, action.cards)
             if spec.fits(pay):
                 route = BOARD.routes[action.route]
-                options.append(Option(action, f"{route_name(route)} with {pay.describe()}", pay.locomotives))
+                # Both sides of a double route open: the side's colour tells them apart.
+                label = pay.describe() if len(ids) == 1 else f"{route.color} side, {pay.describe()}"
+                options.append(Option(action, label, pay.locomotives,
+                                      f"claiming {route_name(route)} with {pay.describe()}"))
     if not options:
         raise Refused(_cannot_pay(spec, route_name(open_routes[0]), explain.payment_problem(view, seat, open_routes[0])))
-    return settle(options, f"How do you pay for {a}{DASH}{b}?", "claiming")
+    asked = route_name(open_routes[0]) if len(open_routes) == 1 else f"{a}{DASH}{b}"
+    return settle(options, f"How do you pay for {asked}?")
 
 
 def _routes_between(a: str, b: str) -> list[Route]:
@@ -305,10 +314,11 @@ def _station(words: list[str], view: GameState, seat: int, names: tuple[str, ...
         if action.city == city:
             pay = payment_in(view, action.cards)
             if spec.fits(pay):
-                options.append(Option(action, f"a station in {city} with {pay.describe()}", pay.locomotives))
+                options.append(Option(action, pay.describe(), pay.locomotives,
+                                      f"building a station in {city} with {pay.describe()}"))
     if not options:
         raise Refused(_cannot_pay(spec, f"a station in {city}", explain.station_payment_problem(view, seat)))
-    return settle(options, f"How do you pay for the station in {city}?", "building")
+    return settle(options, f"How do you pay for the station in {city}?")
 
 
 def _pay(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
@@ -320,10 +330,10 @@ def _pay(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -
         assert isinstance(action, PayTunnel)
         pay = payment_in(view, action.cards)
         if spec.fits(pay):
-            options.append(Option(action, pay.describe(), pay.locomotives))
+            options.append(Option(action, pay.describe(), pay.locomotives, f"paying the tunnel with {pay.describe()}"))
     if not options:
         raise Refused(_cannot_pay(spec, "the tunnel", explain.tunnel_payment_problem(view, seat)))
-    return settle(options, "Which cards pay for the tunnel?", "paying the tunnel with")
+    return settle(options, "Which cards pay for the tunnel?")
 
 
 def _abandon(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:

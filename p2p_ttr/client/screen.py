@@ -1,13 +1,18 @@
 """The whole screen as styled text at a given size: a pure function of a
 snapshot of the game and of what the player has on screen.
 
+From 100x30 up, the map of Europe beside the panel::
+
     header                         (game, turn, whose turn, final round)
-    map of Europe   | players, hand, face-up row, tickets
+    map of Europe   | players, hand, face-up row, tickets, routes to claim
     ---- log --------------- map key
     the log of moves in words
     status: what the table waits for
-    echo: the answer to the last command, or a question
+    echo: the answer to the last command, or a question and its choices
 
+Below that (80x24, the classic terminal, included) the same panel without
+the map, in two columns where they fit. Every line wraps or is laid out to
+fit the width: a question's choices are a list of their own, all shown.
 The input line below it belongs to the terminal app. A page (help, the
 rules, the final score) takes the place of the map and the panel.
 """
@@ -17,20 +22,27 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, field
 
-from p2p_ttr.engine.rules import hand_counts
-from p2p_ttr.engine.state import GameState, Phase
+from p2p_ttr.engine.state import Phase
 
-from .explain import kinds
 from .mapview import draw_map, legend, marks_for
-from .phrases import cards_words
+from .panel import (
+    PLAYER_STYLE,
+    claim_lines,
+    forfeited_lines,
+    hand_lines,
+    offered_lines,
+    players_lines,
+    row_lines,
+    ticket_lines,
+    tunnel_lines,
+)
 from .snapshot import Snapshot
-from .styled import Fragment, Line, fit, join, text_of
-from .tickets import ticket_rows
-from .words import BOARD, DASH, KINDS, kind_name, seat_colour, ticket_name
+from .styled import Fragment, Line, fit, join, text_of, wrap
 
-MIN_COLUMNS, MIN_ROWS = 100, 30  # the whole terminal, the input line included
+MAP_COLUMNS, MAP_ROWS = 100, 30  # the whole terminal, the input line included, from which the map is drawn
+TWO_COLUMNS = 72  # narrower than this, the compact panel is one column
+MIN_COLUMNS, MIN_ROWS = 40, 12  # below this only the status and the answers to commands are shown
 SIDE = 35  # the panel's width in a 100-column terminal
-PLAYER_STYLE = "class:owner.{}"
 
 
 @dataclass(frozen=True)
@@ -45,10 +57,12 @@ class Page:
 
 @dataclass(frozen=True)
 class Echo:
-    """The answer to the last command: said, refused or asked."""
+    """The answer to the last command: said, refused or asked. A question
+    lists its ``choices`` as (what to type, what it does)."""
 
     text: str = ""
     style: str = "class:echo"
+    choices: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -62,34 +76,110 @@ class ScreenModel:
 
 def render(model: ScreenModel, width: int, height: int) -> list[Line]:
     """``height`` lines of exactly ``width`` columns (the terminal's rows less the input line)."""
+    bottom = status_lines(model.snap.status, width) + echo_lines(model.echo, width)
     if width < MIN_COLUMNS or height < MIN_ROWS - 1:
-        return too_small(width, height)
-    snap = model.snap
-    side_w = SIDE + min(20, (width - MIN_COLUMNS) // 4)
-    map_w = width - side_w - 1
-    log_h = 5 + max(0, (height - (MIN_ROWS - 1)) // 4)
-    body_h = height - log_h - 4
-    lines = [fit(header(snap), width, "class:header")]
+        return too_small(width, height, bottom)
+    with_map = width >= MAP_COLUMNS and height >= MAP_ROWS - 1
+    top = [fit(line, width, "class:header") for line in header_lines(model.snap, width)]
+    bottom = bottom[: max(1, height - len(top) - 8)]  # a question never hides the whole table
+    log_h = 5 + max(0, (height - (MAP_ROWS - 1)) // 4) if with_map else 4 + max(0, (height - 23) // 3)
+    # Rows the question and a second header line need come from the log first.
+    spare = height - len(top) - 1 - len(bottom) - log_h - (MAP_ROWS - 1 - 10 if with_map else 13)
+    log_h = max(1, log_h + min(0, spare))
+    body_h = height - len(top) - 1 - len(bottom) - log_h
+    lines = list(top)
     if model.page is not None:
         lines += page_lines(model.page, width, body_h)
+    elif with_map:
+        lines += map_body(model, width, body_h)
     else:
-        board = draw_map(marks_for(snap.view, snap.seat, model.highlight), map_w, body_h)
-        panel = side_panel(snap, side_w, body_h)
-        lines += [join((m, map_w), (s, side_w), sep=("class:rule", "│")) for m, s in zip(board, panel)]
-    lines.append(fit([("class:rule", "─ log ─  ")] + legend(), width, "class:rule"))
-    lines += log_lines(snap.log, width, log_h, model.log_back)
-    lines.append(fit([("class:status", " " + snap.status)], width, "class:status"))
-    lines.append(fit([(model.echo.style, model.echo.text)], width))
-    return lines
+        lines += compact_body(model.snap, width, body_h)
+    rule: Line = [("class:rule", "─ log ─  ")] + (legend() if with_map and model.page is None else [])
+    lines.append(fit(rule, width, "class:rule"))
+    lines += log_lines(model.snap.log, width, log_h, model.log_back)
+    return lines + bottom
 
 
-def too_small(width: int, height: int) -> list[Line]:
+def map_body(model: ScreenModel, width: int, height: int) -> list[Line]:
+    """The map beside the panel."""
+    snap = model.snap
+    side_w = SIDE + min(20, (width - MAP_COLUMNS) // 4)
+    map_w = width - side_w - 1
+    board = draw_map(marks_for(snap.view, snap.seat, model.highlight), map_w, height)
+    panel = side_panel(snap, side_w, height)
+    return [join((m, map_w), (s, side_w), sep=("class:rule", "│")) for m, s in zip(board, panel)]
+
+
+def compact_body(snap: Snapshot, width: int, height: int) -> list[Line]:
+    """No map: the panel, in two columns where they fit (the table on the
+    left, what to do with it on the right)."""
+    view, seat = snap.view, snap.seat
+    if view is None or seat is None:
+        return side_panel(snap, width, height)
+    if width < TWO_COLUMNS:
+        return side_panel(snap, width, height)
+    left_w = (width - 1) // 2
+    right_w = width - 1 - left_w
+    left = players_lines(view, seat, snap.names, left_w, snap.forfeited) + [[]]
+    left += hand_lines(view, seat, left_w) + row_lines(view, left_w)
+    right = tunnel_lines(view, right_w) + offered_lines(view, seat, right_w)
+    right += forfeited_lines(view, seat, snap.names, snap.forfeited, right_w)
+    right += ticket_lines(view, seat, right_w, height - len(right))
+    right += claim_lines(view, seat, right_w, height - len(right))
+    columns = zip(_pad(left, left_w, height), _pad(right, right_w, height))
+    return [join((a, left_w), (b, right_w), sep=("class:rule", "│")) for a, b in columns]
+
+
+def too_small(width: int, height: int, bottom: list[Line]) -> list[Line]:
+    """Too small for anything but words: what the table waits for and the
+    answers to commands still show, so a player typing blind is answered."""
     say = [f"The terminal is {width}x{height + 1}; the game needs at least {MIN_COLUMNS}x{MIN_ROWS}.",
-           "Make the window larger (or the font smaller); the game goes on meanwhile.",
-           "Commands still work below; `ttr host --plain` / `ttr join --plain` use a plain prompt."]
-    wrapped = [part for s in say for part in textwrap.wrap(s, width)]
-    lines = [fit([("class:warning", s)], width) for s in wrapped[:height]]
-    return lines + [fit([], width) for _ in range(height - len(lines))]
+           "Make the window larger (or the font smaller); the game goes on meanwhile."]
+    bottom = [fit(line, width) for line in bottom[-height:]]
+    room = height - len(bottom)
+    wrapped = [part for s in say for part in textwrap.wrap(s, max(1, width))]
+    lines = [fit([("class:warning", s)], width) for s in wrapped[:room]]
+    return lines + [fit([], width) for _ in range(room - len(lines))] + bottom
+
+
+def status_lines(status: str, width: int) -> list[Line]:
+    return [fit(line, width, "class:status") for line in wrap([("class:status", " " + status)], width, 1)[:2]]
+
+
+def echo_lines(echo: Echo, width: int) -> list[Line]:
+    """The answer, wrapped; a question's choices below it in columns, every one shown."""
+    lines = [fit(line, width) for line in wrap([(echo.style, echo.text)], width, 2)]
+    return lines + [fit(line, width) for line in choice_lines(echo.choices, width)]
+
+
+def choice_lines(choices: tuple[tuple[str, str], ...], width: int) -> list[Line]:
+    """``key) label`` cells, down then across, in as many columns as fit."""
+    if not choices:
+        return []
+    cells = [f"{key}) {label}" for key, label in choices]
+    cell_w = max(len(c) for c in cells) + 3
+    columns = max(1, min(len(cells), (width - 1) // cell_w))
+    if columns == 1:
+        return [line for c in cells for line in wrap([("class:ask", " " + c)], width, 4)]
+    rows = -(-len(cells) // columns)
+    out: list[Line] = []
+    for r in range(rows):
+        row: Line = [("", " ")]
+        for c in range(columns):
+            i = c * rows + r
+            if i < len(cells):
+                row.append(("class:ask", f"{cells[i]:<{cell_w}}"))
+        out.append(row)
+    return out
+
+
+def header_lines(snap: Snapshot, width: int) -> list[Line]:
+    """The header in one line, or two where it does not fit (the address
+    friends join with on a line of its own, whole)."""
+    line = header(snap)
+    if snap.view is None and snap.role == "host" and snap.address and len(text_of(line)) > width:
+        return wrap(line[:-1], width, 1)[:1] + wrap([("class:header", f" friends join with: {snap.address}")], width)[:1]
+    return wrap(line, width, 1)[:2]
 
 
 def header(snap: Snapshot) -> Line:
@@ -98,7 +188,7 @@ def header(snap: Snapshot) -> Line:
     if view is None:
         if snap.role == "host":
             who_in = ", ".join(snap.lobby) or "just you"
-            line.append(("class:header", f" lobby: {who_in} · Enter starts the game "))
+            line.append(("class:header", f" lobby: {who_in} · Enter (or start) starts the game "))
             if snap.address:
                 line.append(("class:header", f"· friends join with: {snap.address}"))
         else:
@@ -131,122 +221,19 @@ def side_panel(snap: Snapshot, width: int, height: int) -> list[Line]:
         return _pad(lines, width, height)
     lines += players_lines(view, seat, snap.names, width, snap.forfeited)
     lines.append([])
-    lines += hand_lines(view, seat)
+    lines += hand_lines(view, seat, width)
     lines += row_lines(view, width)
-    lines += tunnel_lines(view)
-    rest = height - len(lines)
-    lines += ticket_lines(view, seat, rest)
+    lines += tunnel_lines(view, width)
+    lines += offered_lines(view, seat, width)
+    lines += forfeited_lines(view, seat, snap.names, snap.forfeited, width)
+    lines += ticket_lines(view, seat, width, height - len(lines))
+    lines += claim_lines(view, seat, width, height - len(lines))
     return _pad(lines, width, height)
 
 
 def _pad(lines: list[Line], width: int, height: int) -> list[Line]:
     lines = lines[:height]
     return [fit(line, width) for line in lines] + [fit([], width) for _ in range(height - len(lines))]
-
-
-def players_lines(view: GameState, seat: int, names: tuple[str, ...], width: int,
-                  forfeited: tuple[int, ...] = ()) -> list[Line]:
-    name_w = width - 29  # after the turn mark, seat, colour; before the 19 columns of counts
-    lines: list[Line] = [[("class:title", f"{'PLAYERS':<{name_w + 10}}"), ("class:dim", " pts trn crd tkt st")]]
-    for p, ps in enumerate(view.players):
-        if view.phase is Phase.SETUP_TICKETS:
-            turn = bool(ps.offered)  # everyone chooses at once
-        else:
-            turn = p == view.current and view.phase not in (Phase.SETUP, Phase.SCORING, Phase.OVER)
-        style = PLAYER_STYLE.format(p)
-        name = names[p] if p < len(names) else f"player {p + 1}"
-        # A seat that left is played by the table (the caretaker); said in words, not only in style.
-        tag = "left" if p in forfeited else "you" if p == seat else ""
-        name_style = "class:you" if p == seat else "class:dim" if tag == "left" else ""
-        lines.append([
-            ("class:turn", "▶" if turn else " "),
-            (style, f"{p + 1} {seat_colour(p):<6}"),
-            ("", " "),
-            (name_style, f"{_who(name, tag, name_w):<{name_w}}"),
-            ("", f" {_points(view, p):>3} {ps.trains:>3} {len(ps.hand):>3} {len(ps.tickets):>3} {ps.stations_left:>2}"),
-        ])
-    return lines
-
-
-def _who(name: str, tag: str, width: int) -> str:
-    """'Ann (you)' when it fits in ``width``, else the tag alone: which seat is
-    yours, or has left, matters more than a name the colour and number also tell."""
-    if not tag:
-        return name[:width]
-    full = f"{name} ({tag})"
-    return full if len(full) <= width else tag[:width]
-
-
-def _points(view: GameState, p: int) -> int:
-    """Route points so far: what everyone can see during the game."""
-    return sum(BOARD.route_points[BOARD.routes[r].length] for r in view.players[p].routes)
-
-
-def hand_lines(view: GameState, seat: int) -> list[Line]:
-    counts = hand_counts(view, seat)
-    unread = len(view.players[seat].hand) - sum(counts.values())
-    title = f"YOUR HAND  {len(view.players[seat].hand)} cards" + (f" ({unread} being read)" if unread else "")
-    lines: list[Line] = [[("class:title", title)]]
-    for i in range(0, len(KINDS), 3):
-        row: Line = [("", " ")]
-        for kind in KINDS[i:i + 3]:
-            n = counts.get(kind, 0)
-            row += [(f"class:card.{kind}" if n else "class:dim", f"{kind_name(kind):<7}{n:>2}"), ("", "  ")]
-        lines.append(row)
-    return lines
-
-
-def row_lines(view: GameState, width: int) -> list[Line]:
-    title = f"FACE-UP  deck {len(view.draw_pile)} · discards {len(view.discard)}"
-    slots: list[Line] = []
-    for slot, ref in enumerate(view.face_up):
-        card = view.face(ref) if ref is not None else None
-        kind = BOARD.card_kind(card) if card is not None else None
-        slots.append([("class:slot", f"{slot + 1} "),
-                      (f"class:card.{kind}" if kind else "class:dim", f"{kind_name(kind) if kind else '-':<7}")])
-    per_row = 5 if width >= 1 + 5 * 10 else 3  # a slot is 10 columns: 'N colour  '
-    lines: list[Line] = [[("class:title", title)]]
-    for i in range(0, len(slots), per_row):
-        row: Line = [("", " ")]
-        for s in slots[i:i + per_row]:
-            row += s + [("", " ")]
-        lines.append(row)
-    return lines
-
-
-def tunnel_lines(view: GameState) -> list[Line]:
-    tunnel = view.tunnel
-    if tunnel is None:
-        return []
-    route = BOARD.routes[tunnel.route]
-    turned = cards_words(kinds(view, tunnel.revealed)) if tunnel.revealed else "not yet turned"
-    line: Line = [("class:title", f"TUNNEL {route.a}{DASH}{route.b}: "), ("", f"turned {turned}")]
-    lines = [line]
-    if view.phase is Phase.TUNNEL:
-        lines.append([("class:ask", f" {tunnel.extra} more to pay: pay, or abandon")])
-    return lines
-
-
-def ticket_lines(view: GameState, seat: int, room: int) -> list[Line]:
-    ps = view.players[seat]
-    lines: list[Line] = []
-    if ps.offered:
-        least = 2 if view.phase is Phase.SETUP_TICKETS else 1
-        lines.append([("class:ask", f"OFFERED  keep {least} or more: keep N N...")])
-        for i, row in enumerate(ticket_rows(view, seat, ps.offered)):
-            lines.append([("class:ask", f" {i + 1} "), ("", ticket_name(row.ticket))])
-    rows = ticket_rows(view, seat)
-    if rows:
-        done = sum(r.done for r in rows)
-        lines.append([("class:title", f"TICKETS {done}/{len(rows)} done"),
-                      ("class:dim", f" · {len(view.ticket_pile)} left · path N")])
-        shown = rows if len(lines) + len(rows) <= room else rows[: max(0, room - len(lines) - 1)]
-        for i, row in enumerate(shown):
-            mark = ("class:done", "✓") if row.done else ("class:todo", "·")
-            lines.append([("", f"{i + 1:>2} "), mark, ("class:done" if row.done else "", f" {ticket_name(row.ticket)}")])
-        if len(shown) < len(rows):
-            lines.append([("class:dim", f"    ... {len(rows) - len(shown)} more: path lists them")])
-    return lines
 
 
 # ------------------------------------------------------------------ log, pages
@@ -268,13 +255,17 @@ def log_lines(log: tuple[Fragment, ...], width: int, height: int, back: int) -> 
 
 
 def page_lines(page: Page, width: int, height: int) -> list[Line]:
-    body = page.lines[page.offset: page.offset + height - 2]
-    lines = [fit([("class:title", f" {page.title}")], width)]
-    lines += [fit([("", " " + text)], width) for text in body]
+    """The page's rows from its offset, long lines wrapped (a path, a log file's name)."""
+    rows = [row for text in page.lines for row in wrap([("", " " + text)], width, 3)]
+    body = rows[page.offset: page.offset + max(0, height - 2)]
+    lines = [fit([("class:title", f" {page.title}")], width)][:height]
+    lines += [fit(row, width) for row in body]
     lines += [fit([], width) for _ in range(height - 1 - len(lines))]
-    more = len(page.lines) - page.offset - len(body)
+    more = len(rows) - page.offset - len(body)
     footer = page.footer + (f" · {more} more lines" if more > 0 else "")
-    return lines + [fit([("class:dim", " " + footer)], width)]
+    if height >= 2:
+        lines += [fit(line, width) for line in wrap([("class:dim", " " + footer)], width)[:1]]
+    return lines
 
 
 def screen_text(model: ScreenModel, width: int, height: int) -> str:

@@ -60,3 +60,28 @@ def merge(cells: Iterable[Fragment]) -> Line:
         else:
             out.append((style, text))
     return out
+
+
+def wrap(line: Sequence[Fragment], width: int, indent: int = 2) -> list[Line]:
+    """``line`` broken into rows of at most ``width`` columns, at spaces where
+    it can be (a word longer than a row is cut), rows after the first
+    indented by ``indent``: nothing the screen shows is lost at its edge."""
+    cells = [(style, ch) for style, text in line for ch in text]
+    width = max(1, width)
+    indent = min(indent, width // 2)
+    rows: list[Line] = []
+    start, lead = 0, 0
+    while len(cells) - start > width:
+        cut = start + width
+        space = next((i for i in range(cut, start + lead, -1) if cells[i][1] == " "), None)
+        end = space if space is not None else cut
+        rows.append(merge(cells[start:end]))
+        start = end + 1 if space is not None else end
+        while start < len(cells) and cells[start][1] == " ":
+            start += 1  # no row starts with the space it was broken at
+        if start >= len(cells):
+            return rows
+        cells[start:start] = [("", " ")] * indent
+        lead = indent
+    rows.append(merge(cells[start:]))
+    return rows

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p_ttr.bots.planning import borrowable, route_costs, shortest_path
-from p2p_ttr.engine.board import Ticket
+from p2p_ttr.engine.board import STARTING_TRAINS, Ticket
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.scoring import PlayerClaims, best_borrowing, ticket_outcomes
 from p2p_ttr.engine.state import GameState
@@ -33,33 +33,97 @@ def ticket_rows(view: GameState, seat: int, refs: tuple[CardRef, ...] | None = N
 
 @dataclass(frozen=True)
 class Way:
-    """The cheapest way between two cities over the player's own and open routes."""
+    """The cheapest way between two cities over the player's own routes, the
+    routes still open to them and the rival routes their stations may borrow."""
 
     a: str
     b: str
-    routes: tuple[int, ...]  # every route on the way, owned ones included
+    routes: tuple[int, ...]  # every route on the way, owned and borrowed ones included
     to_claim: tuple[int, ...]  # the ones still to claim
     found: bool
+    trains_left: int = STARTING_TRAINS
+    borrowed: tuple[tuple[int, str], ...] = ()  # (rival route, the station city that borrows it)
 
     @property
     def trains(self) -> int:
         return sum(BOARD.routes[r].length for r in self.to_claim)
 
+    @property
+    def finishable(self) -> bool:
+        return self.found and self.trains <= self.trains_left
+
     def lines(self, points: int | None = None) -> list[str]:
         head = f"{self.a}{DASH}{self.b}" + (f" ({points})" if points is not None else "")
         if not self.found:
-            return [f"{head}: no way is open any more (every route that could join them is taken)"]
+            return [f"{head}: can no longer be finished: every route that could join them is taken"]
+        lend = "".join(f"; your station in {city} borrows {route_name(BOARD.routes[r])}"
+                       for r, city in self.borrowed)
         if not self.to_claim:
-            return [f"{head}: done, your routes join them"]
+            return [f"{head}: done, your routes join them{lend}"]
         steps = ", ".join(route_name(BOARD.routes[r]) for r in self.to_claim)
-        return [f"{head}: {plural(len(self.to_claim), 'route')} and {plural(self.trains, 'train')} to go: {steps}"]
+        if self.trains > self.trains_left:
+            return [f"{head}: can no longer be finished: the shortest way needs "
+                    f"{plural(self.trains, 'train')} and you have {self.trains_left} left ({steps}){lend}"]
+        return [f"{head}: {plural(len(self.to_claim), 'route')} and {plural(self.trains, 'train')} to go "
+                f"(you have {self.trains_left}): {steps}{lend}"]
 
 
 def way_between(view: GameState, seat: int, a: str, b: str) -> Way:
-    """Fewest trains still to place to join ``a`` and ``b``; routes the player
-    owns cost nothing, routes closed to them are not used."""
-    path = shortest_path(route_costs(view, seat, weight=lambda r: float(r.length)), a, b)
-    if path is None:
-        return Way(a, b, (), (), False)
+    """Fewest trains still to place to join ``a`` and ``b``: routes the
+    player owns cost nothing, closed routes are not used, and each of their
+    stations may lend one rival route into its city (as the final score
+    counts it)."""
+    costs = route_costs(view, seat, weight=lambda r: float(r.length))
+    lenders = _lenders(view, seat)
+    trains = view.players[seat].trains
+    best: tuple[float, tuple[int, ...], tuple[tuple[int, str], ...]] | None = None
+    for lent in _loans(costs, lenders, a, b):
+        path = shortest_path([0.0 if r in lent else c for r, c in enumerate(costs)], a, b)
+        if path is not None and (best is None or path.cost < best[0]):
+            used = tuple((r, lent[r]) for r in path.routes if r in lent)
+            best = (path.cost, path.routes, used)
+    if best is None:
+        return Way(a, b, (), (), False, trains)
+    _, routes, borrowed = best
+    lent_routes = {r for r, _ in borrowed}
     mine = set(view.players[seat].routes)
-    return Way(a, b, path.routes, tuple(r for r in path.routes if r not in mine), True)
+    return Way(a, b, routes, tuple(r for r in routes if r not in mine and r not in lent_routes), True, trains,
+               borrowed)
+
+
+def _lenders(view: GameState, seat: int) -> dict[str, tuple[int, ...]]:
+    """Each of the player's station cities and the rival routes into it."""
+    return {city: tuple(r for r in BOARD.routes_at[city]
+                        if view.route_owner[r] is not None and view.route_owner[r] != seat)
+            for city in view.players[seat].stations}
+
+
+def _loans(costs: list[float | None], lenders: dict[str, tuple[int, ...]], a: str, b: str) -> list[dict[int, str]]:
+    """The ways the stations may lend (at most one route each: route -> city)
+    worth trying. Usually the way with every rival route free borrows at most
+    one per station, and that is the one; else try every way of lending (three
+    stations with a handful of rival routes each: a few hundred at most)."""
+    free = {r for routes in lenders.values() for r in routes}
+    path = shortest_path([0.0 if r in free else c for r, c in enumerate(costs)], a, b)
+    if path is None:
+        return []  # not even with every loan
+    lent = _assign([r for r in path.routes if r in free], lenders)
+    if lent is not None:
+        return [lent]
+    loans: list[dict[int, str]] = [{}]
+    for city, routes in lenders.items():
+        loans = [loan | {r: city} for loan in loans for r in routes if r not in loan] + loans
+    return loans
+
+
+def _assign(routes: list[int], lenders: dict[str, tuple[int, ...]]) -> dict[int, str] | None:
+    """A station for each of ``routes``, no station twice; None if there is none."""
+    if not routes:
+        return {}
+    first, rest = routes[0], routes[1:]
+    for city, lends in lenders.items():
+        if first in lends:
+            others = _assign(rest, {c: r for c, r in lenders.items() if c != city})
+            if others is not None:
+                return {first: city} | others
+    return None

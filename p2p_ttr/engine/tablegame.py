@@ -7,8 +7,9 @@ A game is a JSON object::
                   "stations": ["Wien"],
                   "tickets": [["Brest", "Petrograd"], ...]}, ...]}
 
-Routes are named ``[city, city, colour]`` and tickets ``[city, city]``, the
-cities in either order and any letter case. The two sides of a gray double
+Routes are named ``[city, city, colour]`` (or ``[city, city]`` where every
+route between the two cities has one colour) and tickets ``[city, city]``,
+the cities in either order and any letter case. The two sides of a gray double
 route have the same name: the first player to name it gets one side, the next
 one the other. ``routes``, ``stations`` and ``tickets`` may be omitted (none).
 
@@ -21,11 +22,12 @@ share it.
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from p2p_ttr.engine.board import GRAY, Board, Route
+from p2p_ttr.engine.board import GRAY, Board, Route, fold_name
 from p2p_ttr.engine.scoring import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -182,7 +184,7 @@ class _Resolver:
         self.named_routes: set[int] = set()
 
     def player_claims(self, player: Mapping[str, object]) -> PlayerClaims:
-        routes = [self.route(item) for item in _list_of(player, "routes", 3)]
+        routes = [self.route(item) for item in _list_of(player, "routes", 3, optional=1)]
         stations = [self.city(item) for item in _list_of_strings(player, "stations")]
         tickets = [self.ticket(item) for item in _list_of(player, "tickets", 2)]
         return PlayerClaims(tuple(routes), tuple(stations), tuple(tickets))
@@ -190,13 +192,26 @@ class _Resolver:
     def city(self, name: str) -> str:
         city = self.board.find_city(name)
         if city is None:
-            raise ScoreSheetError(f"unknown city {_quote(name)}")
+            near = difflib.get_close_matches(fold_name(name), [fold_name(c) for c in self.board.cities], n=1, cutoff=0.6)
+            spelt = {fold_name(c): c for c in self.board.cities}
+            hint = f" (the map spells it {spelt[near[0]]})" if near else ""
+            raise ScoreSheetError(f"unknown city {_quote(name)}{hint}")
         return city
 
     def route(self, item: Sequence[str]) -> int:
         a, b = self.city(item[0]), self.city(item[1])
-        colour = _COLOUR_ALIASES.get(item[2].strip().casefold(), item[2].strip().casefold())
         between = self.board.routes_between(a, b)
+        if len(item) == 2:
+            # No colour named: enough when every route between the two cities has one colour.
+            colours = sorted({r.color for r in between})
+            if len(colours) != 1:
+                joined = f"the map has {a}-{b} in {', '.join(r.color for r in between)}" if between \
+                    else f"no route joins {a} and {b}"
+                raise ScoreSheetError(f"unknown route {a}-{b}: {joined}" +
+                                      ("; name the colour" if between else ""))
+            colour = colours[0]
+        else:
+            colour = _COLOUR_ALIASES.get(item[2].strip().casefold(), item[2].strip().casefold())
         sides = [r.id for r in between if r.color == colour]
         if not sides:
             raise ScoreSheetError(f"unknown route {_describe_route(a, b, item[2], between)}")
@@ -221,16 +236,19 @@ def _describe_route(a: str, b: str, colour: str, between: Sequence[Route]) -> st
     return f"{wanted}: the map has {a}-{b} in " + ", ".join(r.color for r in between)
 
 
-def _list_of(player: Mapping[str, object], key: str, size: int) -> list[list[str]]:
-    """``player[key]`` as a list of lists of ``size`` strings (absent: empty)."""
+def _list_of(player: Mapping[str, object], key: str, size: int, optional: int = 0) -> list[list[str]]:
+    """``player[key]`` as a list of lists of ``size`` strings, the last
+    ``optional`` of them may be left out (absent: empty)."""
     items = player.get(key, [])
-    shape = f'"{key}" must be a list of [{", ".join(["city"] * 2 + ["colour"] * (size - 2))}]'
+    parts = ["city"] * 2 + ["colour"] * (size - 2)
+    shape = f'"{key}" must be a list of [{", ".join(parts[:size - optional])}' + \
+        "".join(f"[, {p}]" for p in parts[size - optional:]) + "]"
     if not isinstance(items, list):
         raise ScoreSheetError(shape)
     for item in items:
         if (
             not isinstance(item, list)
-            or len(item) != size
+            or not size - optional <= len(item) <= size
             or not all(isinstance(part, str) for part in item)
         ):
             raise ScoreSheetError(f"{shape}, got {_show(item)}")

@@ -187,7 +187,7 @@ class Node:
                 raise NodeExit(1, "the game started without us")
             seat = self.player.seat if self.player else None
             if seat is not None:
-                self.console.say(f"the game starts: you are seat {seat} ({COLOURS[seat]}); "
+                self.console.say(f"the game starts: you are seat {seat + 1} ({COLOURS[seat]}); "
                                  + ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(self.names)))
         store.add_receipt(index, entry_hash(raw), sig)
         store.append(raw)  # durable (store.sync) before we act on it: see act()
@@ -259,8 +259,9 @@ class Node:
             self.host_len = max(self.host_len, log_len)
             if game_id is None:
                 self.not_a_new_game()
+                if tuple(names) != self.lobby_names:  # a welcome and the lobby's news may say the same
+                    self.console.say(f"in the lobby: {', '.join(names)}")
                 self.lobby_names = tuple(names)
-                self.console.say(f"in the lobby: {', '.join(names)}")
             else:
                 if self.table is not None and self.table.game_id != game_id:
                     raise NodeExit(1, self.other_game(f"game {game_id.hex()[:8]}"))
@@ -270,8 +271,9 @@ class Node:
                 self.resend = True
         elif kind == "lobby":
             names, wanted = f
+            if tuple(names) != self.lobby_names:
+                self.console.say(f"in the lobby: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
             self.lobby_names = tuple(names)
-            self.console.say(f"in the lobby: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
         elif kind == "entry":
             if self.host_public is not None:
                 self.entry(f[0], f[1], f[2])

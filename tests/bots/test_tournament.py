@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 
 import pytest
 
@@ -110,3 +111,13 @@ def test_missing_bots_is_refused_by_the_parser() -> None:
     with pytest.raises(SystemExit) as exc:
         _args("--players", "2")
     assert exc.value.code == 2
+
+
+def test_progress_names_the_seat_and_level_of_each_score(capsys: pytest.CaptureFixture[str]) -> None:
+    assert command.run(_args("--players", "2", "--games", "2", "--bots", "easy,random", "--seed", "4",
+                             "--progress")) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2
+    # Seats rotate: each game names which level sat where.
+    assert re.search(r"^game 1/2 \(seed \d+\): \w+ won; seat 1 \(easy\) -?\d+, seat 2 \(random\) -?\d+$", lines[0])
+    assert re.search(r"seat 1 \(random\) -?\d+, seat 2 \(easy\) -?\d+$", lines[1])

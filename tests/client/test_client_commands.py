@@ -3,6 +3,8 @@ or refusals that say why in a player's words."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from client_states import NAMES, first
 from engine_scenario import BOARD, play, position, route
@@ -99,8 +101,7 @@ def test_claim_asks_when_the_payment_is_ambiguous_and_the_answer_plays_it() -> N
     asked = interpret("claim Paris Frankfurt", ctx(state))
     assert isinstance(asked, Ask) and "How do you pay for Paris–Frankfurt" in asked.question
     labels = [c.label for c in asked.choices]
-    assert labels == ["Frankfurt–Paris (orange, 3) with 3 orange", "Frankfurt–Paris (white, 3) with 3 white",
-                      "never mind"]
+    assert labels == ["orange side, 3 orange", "white side, 3 white", "never mind"]  # the question names the route
     second = played(interpret("2", ctx(state), asked))
     assert isinstance(second.action, ClaimRoute) and second.action.route == route("Paris", "Frankfurt", "white")
     assert isinstance(answer(asked, "cancel"), Note)
@@ -237,3 +238,21 @@ def test_pass_is_offered_only_when_nothing_else_can_be_done() -> None:
     stuck, _ = position(hands={0: ["red"]}, trains={0: 0}, stations={0: ["Paris", "Wien", "Roma"]}, **nothing)
     assert played(interpret("pass", ctx(stuck))).action == Pass(0)
     assert find_verb("pass") is not None and find_verb("pas") == find_verb("pass")
+
+
+def test_path_borrows_through_stations_and_counts_the_trains_left() -> None:
+    """A station lends one rival route into its city (as the score counts it);
+    a ticket whose shortest way needs more trains than are left is lost."""
+    angora = [r.id for r in BOARD.routes if "Angora" in r.cities]
+    taken = {r: 1 for r in angora}
+    state, _ = position(3, tickets={0: [0]}, owners=taken)  # Athina–Angora, every route into Angora Bob's
+    lost = interpret("path 1", ctx(state))
+    assert isinstance(lost, ShowWay) and "can no longer be finished" in lost.lines[0]
+    with_station, _ = position(3, tickets={0: [0]}, owners=taken, stations={0: ["Angora"]})
+    way = interpret("path 1", ctx(with_station))
+    assert isinstance(way, ShowWay) and "your station in Angora borrows" in way.lines[0]
+    assert len(way.routes & set(angora)) == 1  # one loan per station
+    short, _ = position(3, tickets={0: [0]}, trains={0: 1})
+    line = interpret("path 1", ctx(short))
+    assert isinstance(line, ShowWay)
+    assert re.search(r"can no longer be finished: the shortest way needs \d+ trains and you have 1 left", line.lines[0])

@@ -20,24 +20,33 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux
 
 
 class Terminal:
-    """A tmux server of our own (its own socket), one 100x30 window."""
+    """A tmux server of our own (its own socket); each session one window of a
+    given size (100x30 unless told)."""
 
-    def __init__(self, socket: str) -> None:
+    def __init__(self, socket: str, session: str = "ttr") -> None:
         self.socket = socket
+        self.session = session
 
     def tmux(self, *args: str) -> str:
         return subprocess.run(["tmux", "-L", self.socket, *args], check=True, capture_output=True,
                               text=True).stdout
 
-    def start(self, command: str) -> None:
-        self.tmux("new-session", "-d", "-s", "ttr", "-x", "100", "-y", "30", command)
+    def start(self, command: str, size: tuple[int, int] = (100, 30)) -> None:
+        self.tmux("new-session", "-d", "-s", self.session, "-x", str(size[0]), "-y", str(size[1]), command)
+
+    def other(self, session: str) -> Terminal:
+        """Another window on the same tmux server."""
+        return Terminal(self.socket, session)
 
     def type(self, text: str) -> None:
-        self.tmux("send-keys", "-t", "ttr", "-l", text)  # -l: "end" is text, not the End key
-        self.tmux("send-keys", "-t", "ttr", "Enter")
+        self.tmux("send-keys", "-t", self.session, "-l", text)  # -l: "end" is text, not the End key
+        self.tmux("send-keys", "-t", self.session, "Enter")
+
+    def key(self, name: str) -> None:
+        self.tmux("send-keys", "-t", self.session, name)
 
     def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "ttr")
+        return self.tmux("capture-pane", "-p", "-t", self.session)
 
     def wait_for(self, pattern: str, timeout: float = 30.0) -> str:
         end = time.monotonic() + timeout
@@ -52,7 +61,7 @@ class Terminal:
 
 @pytest.fixture
 def terminal(tmp_path: Path) -> Iterator[Terminal]:
-    term = Terminal(f"ttr-test-{os.getpid()}")
+    term = Terminal(f"ttr-test-{os.getpid()}-{tmp_path.name}")  # one server per test
     yield term
     subprocess.run(["tmux", "-L", term.socket, "kill-server"], capture_output=True)
 
@@ -64,7 +73,7 @@ def test_host_with_bots_on_the_full_screen(terminal: Terminal, tmp_path: Path) -
     terminal.start(command)
 
     screen = terminal.wait_for(r"OFFERED  keep 2 or more")
-    for seen in ("Ticket to Ride: Europe", "PLAYERS", "1 red    you", "2 blue   Bot", "3 green  Bot",
+    for seen in ("Ticket to Ride: Europe", "PLAYERS", "1 red    you", "2 blue   Bot1", "3 green  Bot2",
                  "YOUR HAND  4 cards", "FACE-UP", "LON", "PAR", "MOS", "─ log ─"):
         assert seen in screen, seen
     assert screen.count("●") + screen.count("■") + screen.count("□") >= 40  # the cities of the map
@@ -96,5 +105,5 @@ def test_host_with_bots_on_the_full_screen(terminal: Terminal, tmp_path: Path) -
         time.sleep(0.2)
     assert done.read_text().strip() == "1"  # ended early, as `end` always does
     screen = terminal.screen()  # the full screen is gone: what it printed on leaving stays
-    assert "audit of the" in screen and "log entries; players: host, Bot" in screen
+    assert "audit of the" in screen and "log entries; players: host, Bot1, Bot2" in screen
     assert "Traceback" not in screen and "Traceback" not in (tmp_path / "stderr").read_text()

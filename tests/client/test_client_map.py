@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
+from client_states import NAMES, game_states
 from engine_scenario import route
 
 from p2p_ttr.client.mapview import (
     CITY,
+    GLYPHS,
     MY_STATION,
     STATION,
     MapMarks,
@@ -53,12 +58,13 @@ def test_glyphs_read_without_colour() -> None:
     text = plain(lines)
     assert MY_STATION in text and STATION in text and "2" in text
     geo = geometry(160, 45)
-    run = geo.runs[route("Edinburgh", "London", "orange")]
-    row = [text.splitlines()[r][c] for c, r in run]
-    assert "2" in row and "k" in row  # the owner's seat on one side, the black side's glyph on the other
-    # Paris-Frankfurt is a double: orange and white take turns along the run, lit as the path.
-    cells = {text.splitlines()[r][c] for c, r in geo.runs[paris_frankfurt]}
-    assert {"o", "w"} <= cells
+    cells = {text.splitlines()[r][c] for c, r in geo.runs[route("Edinburgh", "London", "orange")]}
+    assert cells == {"2", "·"}  # the owner's seat on each car of the taken side
+    cells = {text.splitlines()[r][c] for c, r in geo.runs[route("Edinburgh", "London", "black")]}
+    assert cells == {"k", "·"}  # the other side beside it, still open
+    # Paris-Frankfurt is a double: two tracks, orange and white, the orange lit as the path.
+    assert "o" in {text.splitlines()[r][c] for c, r in geo.runs[paris_frankfurt]}
+    assert "w" in {text.splitlines()[r][c] for c, r in geo.runs[route("Paris", "Frankfurt", "white")]}
     styles = {style for line in lines for style, _ in line}
     assert any("class:path" in s for s in styles) and "class:label.ticket" in styles
     assert "PARIS" in text and "MOSKVA" in text  # whole names where there is room
@@ -75,3 +81,81 @@ def test_the_legend_names_every_glyph() -> None:
 def test_too_small_for_a_map_draws_nothing() -> None:
     lines = draw_map(EMPTY, 10, 4)
     assert plain(lines) == "\n".join([" " * 10] * 4)
+
+
+# ------------------------------------------------------------------ legibility (#14 item 3)
+
+SIZES = [(100, 30), (120, 40), (160, 45), (200, 60)]
+CAPTURES = Path(__file__).parent / "data"
+
+
+def _map_size(width: int, height: int) -> tuple[int, int]:
+    """The map's own size in a terminal of ``width`` x ``height`` (screen.map_body)."""
+    side = 35 + min(20, (width - 100) // 4)
+    log = 5 + max(0, (height - 29) // 4)
+    return width - side - 1, height - 1 - 1 - 1 - 2 - log
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_labels_touch_their_dot_and_keep_a_blank_from_routes(size: tuple[int, int]) -> None:
+    width, height = _map_size(*size)
+    geo = geometry(width, height)
+    rows = plain(draw_map(EMPTY, width, height)).splitlines()
+    route_chars = set("pbowgykr-|/\\^~·x") | set("12345")
+    for city, ((c, r), text) in geo.labels.items():
+        nc, nr = geo.nodes[city]
+        cells = [(c + i, r) for i in range(len(text))]
+        assert min(max(abs(x - nc), abs(y - nr)) for x, y in cells) <= 1, city  # beside its dot
+        assert rows[r][c:c + len(text)] == text, city  # drawn whole
+        for x in (c - 1, c + len(text)):
+            if 0 <= x < width:
+                assert rows[r][x] not in route_chars, (city, rows[r])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_double_routes_run_as_two_tracks_and_cars_can_be_counted(size: tuple[int, int]) -> None:
+    width, height = _map_size(*size)
+    geo = geometry(width, height)
+    for route in BOARD.routes:
+        if route.twin is not None:
+            assert not set(geo.runs[route.id]) & set(geo.runs[route.twin]), route.label
+    rows = plain(draw_map(EMPTY, width, height)).splitlines()
+    long_enough = counted = 0
+    for route in BOARD.routes:
+        run = geo.runs[route.id]
+        if route.color != "gray" and len(run) >= 2 * route.length - 1:
+            long_enough += 1
+            counted += sum(rows[r][c] == GLYPHS[route.color] for c, r in run) == route.length
+    # A run long enough shows one letter per car; crossings and labels hide some of them.
+    assert long_enough >= 36 and counted >= long_enough // 2
+
+
+def test_a_closed_side_is_drawn_closed() -> None:
+    owners: list[int | None] = [None] * len(BOARD.routes)
+    taken = route("Paris", "Frankfurt", "orange")
+    owners[taken] = 1
+    white = route("Paris", "Frankfurt", "white")
+    marks = MapMarks(tuple(owners), closed=frozenset({white}))
+    geo = geometry(111, 38)
+    rows = plain(draw_map(marks, 111, 38)).splitlines()
+    drawn = {rows[r][c] for c, r in geo.runs[white]}
+    assert "x" in drawn and drawn <= {"x", " "}  # (a blank beside a label)
+    assert "2" in {rows[r][c] for c, r in geo.runs[taken]}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_screen_matches_its_capture(size: tuple[int, int]) -> None:
+    """Captures of the whole screen, a game well under way, at four sizes:
+    look at them when the map changes (TTR_UPDATE_CAPTURES=1 writes them anew)."""
+    from p2p_ttr.client.screen import ScreenModel, screen_text
+    from p2p_ttr.client.snapshot import Snapshot
+    from p2p_ttr.engine.view import view_for
+
+    state = game_states()[300]
+    snap = Snapshot(seat=0, names=NAMES, view=view_for(state, 0), game="3fa2c1d0aa", status="your move")
+    text = screen_text(ScreenModel(snap), size[0], size[1] - 1)
+    capture = CAPTURES / f"screen_{size[0]}x{size[1]}.txt"
+    if os.environ.get("TTR_UPDATE_CAPTURES"):
+        capture.parent.mkdir(exist_ok=True)
+        capture.write_text(text + "\n")
+    assert text + "\n" == capture.read_text()

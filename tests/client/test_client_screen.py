@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from client_states import NAMES, first
 from engine_scenario import position
 
 from p2p_ttr.client.screen import Echo, Page, ScreenModel, render, screen_text
 from p2p_ttr.client.snapshot import Snapshot
 from p2p_ttr.client.styled import text_of
+from p2p_ttr.client.words import plural
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
@@ -50,10 +52,46 @@ def test_more_room_is_used() -> None:
     assert len(big.splitlines()) == 50
 
 
-def test_too_small_says_so_plainly() -> None:
-    text = screen_text(ScreenModel(snap(None)), 80, 23)
-    assert "The terminal is 80x24; the game needs at least 100x30." in text
-    assert len(text.splitlines()) == 23
+def test_too_small_says_so_plainly_and_still_answers() -> None:
+    text = screen_text(ScreenModel(snap(None, status="waiting for Bob"), Echo("no route joins them")), 36, 10)
+    assert "The terminal is 36x11; the game needs at least 40x12." in " ".join(text.split())
+    assert len(text.splitlines()) == 10
+    assert text.splitlines()[-1].startswith("no route joins them") and "waiting for Bob" in text
+
+
+def test_80x24_shows_the_table_without_the_map() -> None:
+    """The classic terminal: players, hand, face-up row, tickets, the routes
+    the hand pays for, the log, the status and the answer; no map."""
+    state, _ = position(3, hands={0: ["red", "red", "locomotive", "blue", "blue"]}, tickets={0: [0, 1]},
+                        face_up=("red", "blue", "green", "locomotive", "black"))
+    lines = render(ScreenModel(snap(state), Echo("taking blue from slot 2")), 80, 23)
+    assert len(lines) == 23 and all(len(text_of(line)) == 80 for line in lines)
+    text = "\n".join(text_of(line) for line in lines)
+    for seen in ("your turn", "1 red    Ann (you)", "2 blue   Bob", "YOUR HAND  5 cards", "red     2",
+                 "FACE-UP", "4 loco", "TICKETS 0/2 done", "Athina–Angora (5)", "YOUR HAND PAYS FOR",
+                 "Bob claimed Paris–Frankfurt", "waiting for Bob's share", "taking blue from slot 2"):
+        assert seen in text, seen
+    assert "●" not in text and "LON" not in text  # no map
+    assert "Berlin–Wien blue 3" not in text and "Frankfurt–Paris" not in text  # it pays for routes of two
+    one_column = screen_text(ScreenModel(snap(state)), 60, 23)
+    assert "YOUR HAND  5 cards" in one_column and "PLAYERS" in one_column
+
+
+@pytest.mark.parametrize("size", [(80, 23), (100, 29), (160, 44)])
+def test_a_question_shows_every_choice_and_long_answers_wrap(size: tuple[int, int]) -> None:
+    width, height = size
+    state, _ = position(3)
+    choices = tuple((str(i + 1), f"{i % 4 + 1} white + {plural(i // 4, 'locomotive')}") for i in range(9))
+    ask = Echo("How do you pay for Sarajevo–Sofia (gray, 2, tunnel)?", "class:ask", choices + (("cancel", "never mind"),))
+    text = screen_text(ScreenModel(snap(state), ask), width, height)
+    assert len(text.splitlines()) == height
+    assert "How do you pay for Sarajevo–Sofia (gray, 2, tunnel)?" in text
+    for key, label in choices:
+        assert f"{key}) {label}" in text
+    assert "cancel) never mind" in text
+    long = "x " * 130 + "the end"
+    text = screen_text(ScreenModel(snap(state), Echo(long, "class:refuse")), width, height)
+    assert "the end" in text
 
 
 def test_offered_tickets_turn_marker_and_final_round() -> None:
@@ -106,5 +144,7 @@ def test_pages_cover_the_map_and_the_log_wraps() -> None:
 
 def test_the_lobby() -> None:
     lobby = snap(None, role="host", lobby=("host", "Ann"), address="ttr join 192.168.1.5:7311")
-    text = screen_text(ScreenModel(lobby), 120, 29)
-    assert "lobby: host, Ann · Enter starts the game" in text and "ttr join 192.168.1.5:7311" in text
+    for width in (80, 120):
+        text = screen_text(ScreenModel(lobby), width, 23)
+        assert "lobby: host, Ann · Enter (or start) starts the game" in text
+        assert "ttr join 192.168.1.5:7311" in text  # on a second line where the first is full

@@ -64,7 +64,8 @@ def test_quit_and_forfeit_ask_then_leave(session: None, typed: str, asked: str) 
     client = Client(bridge, can_forfeit=True)
     bridge.publish()
     client.run_line(typed)
-    assert client.echo.style == "class:ask" and client.echo.text.startswith(asked) and "forfeit)" in client.echo.text
+    assert client.echo.style == "class:ask" and client.echo.text.startswith(asked)
+    assert "forfeit" in [key for key, _ in client.echo.choices]
     client.run_line("cancel")
     assert client.echo.text == "cancelled" and bridge.requests.empty()
     client.run_line(typed)
@@ -118,3 +119,36 @@ def test_the_console_keeps_the_status_line_for_waiting() -> None:
     console.say("two\nlines")
     publisher.update(None, None, ())
     assert [t for _, t in publisher.snapshot.log] == ["waiting for the host at 10.0.0.1:7311 (4 s)", "two", "lines"]
+
+
+def test_start_in_the_lobby_then_the_lobby_words_go(session: None) -> None:
+    """`start` starts the game as Enter does; what was said in the lobby is
+    cleared once the game has started; `st` is still a station."""
+    table = FakeTable(None)
+    bridge = bridge_for(table, role="host")
+    client = Client(bridge, can_forfeit=False)
+    bridge.publish()
+    client.run_line("draw")
+    assert client.echo.text == "the game has not started yet"
+    client.run_line("start")
+    assert client.echo.text == "starting the game" and bridge.read_line() == ""
+    table.engine, _ = position(3)
+    bridge.publish()
+    text = "".join(t for line in client.draw(80, 23) for _, t in line)
+    assert "has not started" not in text and "the game has started" in text
+    client.run_line("start")
+    assert client.echo.text == "the game has started already"
+    client.run_line("st Wien")
+    assert not client.echo.text.startswith("unknown command")
+
+
+def test_q_leaves_the_last_page(session: None) -> None:
+    state, _ = position(3)
+    bridge = bridge_for(FakeTable(state))
+    client = Client(bridge, can_forfeit=True)
+    bridge.publish()
+    client.finish("The end", ["FINAL SCORE"])
+    with create_pipe_input() as pipe:
+        pipe.send_text("q")
+        client.app.input = pipe
+        assert client.app.run() == 0

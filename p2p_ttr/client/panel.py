@@ -1,0 +1,188 @@
+"""The sections of the player's panel, each as styled lines that fit a
+given width: the players, your hand, the face-up row, a tunnel being paid,
+your tickets, the routes your hand pays for, and the cards of a seat that
+forfeited. The screen (``screen``) stacks them beside the map, or in
+columns of their own on a small terminal."""
+
+from __future__ import annotations
+
+from p2p_ttr.engine.board import Route
+from p2p_ttr.engine.rules import hand_counts
+from p2p_ttr.engine.state import GameState, Phase
+
+from .claimable import claimable
+from .explain import kinds
+from .phrases import cards_words
+from .styled import Line, wrap
+from .tickets import ticket_rows, way_between
+from .words import BOARD, DASH, KINDS, kind_name, seat_colour, ticket_name
+
+PLAYER_STYLE = "class:owner.{}"
+COUNTS_W = 19  # ' pts trn crd tkt st'
+
+
+def players_lines(view: GameState, seat: int, names: tuple[str, ...], width: int,
+                  forfeited: tuple[int, ...] = ()) -> list[Line]:
+    name_w = max(3, width - 10 - COUNTS_W)  # after the turn mark, seat, colour; before the counts
+    lines: list[Line] = [[("class:title", f"{'PLAYERS':<{name_w + 10}}"), ("class:dim", " pts trn crd tkt st")]]
+    for p, ps in enumerate(view.players):
+        if view.phase is Phase.SETUP_TICKETS:
+            turn = bool(ps.offered)  # everyone chooses at once
+        else:
+            turn = p == view.current and view.phase not in (Phase.SETUP, Phase.SCORING, Phase.OVER)
+        style = PLAYER_STYLE.format(p)
+        name = names[p] if p < len(names) else f"player {p + 1}"
+        # A seat that left is played by the table (the caretaker); said in words, not only in style.
+        tag = "left" if p in forfeited else "you" if p == seat else ""
+        name_style = "class:you" if p == seat else "class:dim" if tag == "left" else ""
+        lines.append([
+            ("class:turn", "▶" if turn else " "),
+            (style, f"{p + 1} {seat_colour(p):<6}"),
+            ("", " "),
+            (name_style, f"{_who(name, tag, name_w):<{name_w}}"),
+            ("", f" {_points(view, p):>3} {ps.trains:>3} {len(ps.hand):>3} {len(ps.tickets):>3} {ps.stations_left:>2}"),
+        ])
+    return lines
+
+
+def _who(name: str, tag: str, width: int) -> str:
+    """'Ann (you)' when it fits in ``width``, else the tag alone: which seat is
+    yours, or has left, matters more than a name the colour and number also tell."""
+    if not tag:
+        return name[:width]
+    full = f"{name} ({tag})"
+    return full if len(full) <= width else tag[:width]
+
+
+def _points(view: GameState, p: int) -> int:
+    """Route points so far: what everyone can see during the game."""
+    return sum(BOARD.route_points[BOARD.routes[r].length] for r in view.players[p].routes)
+
+
+def hand_lines(view: GameState, seat: int, width: int) -> list[Line]:
+    counts = hand_counts(view, seat)
+    unread = len(view.players[seat].hand) - sum(counts.values())
+    title = f"YOUR HAND  {len(view.players[seat].hand)} cards" + (f" ({unread} being read)" if unread else "")
+    lines: list[Line] = [[("class:title", title)]]
+    per_row = 5 if width >= 1 + 5 * 11 else 3  # a kind is 11 columns: 'purple  1  '
+    for i in range(0, len(KINDS), per_row):
+        row: Line = [("", " ")]
+        for kind in KINDS[i:i + per_row]:
+            n = counts.get(kind, 0)
+            row += [(f"class:card.{kind}" if n else "class:dim", f"{kind_name(kind):<7}{n:>2}"), ("", "  ")]
+        lines.append(row)
+    return lines
+
+
+def row_lines(view: GameState, width: int) -> list[Line]:
+    title = f"FACE-UP  deck {len(view.draw_pile)} · discards {len(view.discard)}"
+    slots: list[Line] = []
+    for slot, ref in enumerate(view.face_up):
+        card = view.face(ref) if ref is not None else None
+        kind = BOARD.card_kind(card) if card is not None else None
+        slots.append([("class:slot", f"{slot + 1} "),
+                      (f"class:card.{kind}" if kind else "class:dim", f"{kind_name(kind) if kind else '-':<7}")])
+    per_row = 5 if width >= 1 + 5 * 10 else 3  # a slot is 10 columns: 'N colour  '
+    lines: list[Line] = [[("class:title", title)]]
+    for i in range(0, len(slots), per_row):
+        row: Line = [("", " ")]
+        for s in slots[i:i + per_row]:
+            row += s + [("", " ")]
+        lines.append(row)
+    return lines
+
+
+def tunnel_lines(view: GameState, width: int) -> list[Line]:
+    tunnel = view.tunnel
+    if tunnel is None:
+        return []
+    route = BOARD.routes[tunnel.route]
+    turned = cards_words(kinds(view, tunnel.revealed)) if tunnel.revealed else "not yet turned"
+    lines = wrap([("class:title", f"TUNNEL {route.a}{DASH}{route.b}:"), ("", f" turned {turned}")], width)
+    if view.phase is Phase.TUNNEL:
+        lines += wrap([("class:ask", f" {tunnel.extra} more to pay: pay, or abandon")], width)
+    return lines
+
+
+def offered_lines(view: GameState, seat: int, width: int) -> list[Line]:
+    ps = view.players[seat]
+    if not ps.offered:
+        return []
+    least = 2 if view.phase is Phase.SETUP_TICKETS else 1
+    lines = wrap([("class:ask", f"OFFERED  keep {least} or more: keep N N...")], width)
+    for i, row in enumerate(ticket_rows(view, seat, ps.offered)):
+        lines += wrap([("class:ask", f" {i + 1} "), ("", ticket_name(row.ticket))], width, 4)
+    return lines
+
+
+def ticket_lines(view: GameState, seat: int, width: int, room: int) -> list[Line]:
+    """Your tickets, at most ``room`` lines: ✓ done, · to do, ✗ lost (no way
+    is open, or it needs more trains than you have)."""
+    rows = ticket_rows(view, seat)
+    if not rows or room < 1:
+        return []
+    done = sum(r.done for r in rows)
+    lines: list[Line] = [[("class:title", f"TICKETS {done}/{len(rows)} done"),
+                          ("class:dim", f" · {len(view.ticket_pile)} left · path N")]]
+    shown = rows if len(rows) < room else rows[: max(0, room - 2)]
+    for i, row in enumerate(shown):
+        if row.done:
+            mark, style = ("class:done", "✓"), "class:done"
+        elif not way_between(view, seat, row.ticket.a, row.ticket.b).finishable:
+            mark, style = ("class:refuse", "✗"), "class:dim"
+        else:
+            mark, style = ("class:todo", "·"), ""
+        lines.append([("", f"{i + 1:>2} "), mark, (style, f" {ticket_name(row.ticket)}")])
+    if len(shown) < len(rows):
+        lines.append([("class:dim", f"    ... {len(rows) - len(shown)} more: show lists them")])
+    return lines
+
+
+def claim_lines(view: GameState, seat: int, width: int, room: int) -> list[Line]:
+    """The routes your hand pays for, those on a ticket's way first, in at
+    most ``room`` lines."""
+    if room < 2 or view.phase in (Phase.SETUP, Phase.SETUP_TICKETS, Phase.SCORING, Phase.OVER):
+        return []
+    found = claimable(view, seat)
+    lines: list[Line] = [[("class:title", "YOUR HAND PAYS FOR"), ("class:dim", f" {len(found)} routes (→ #ticket)")]]
+    if not found:
+        return lines + wrap([("class:dim", " no route yet: draw cards")], width)
+    for i, c in enumerate(found):
+        row = wrap([("", " "), (f"class:route.{c.route.color}", f"{c.route.a}{DASH}{c.route.b}"),
+                    ("class:dim", f" {claim_details(c.route)}"),
+                    ("class:done", f" → #{','.join(map(str, c.tickets))}" if c.tickets else "")], width, 3)
+        if len(lines) + len(row) > room - (i + 1 < len(found)):
+            lines.append([("class:dim", f"    ... {len(found) - i} more: show lists them")])
+            break
+        lines += row
+    return lines
+
+
+def claim_details(route: Route) -> str:
+    """'gray 3 tunnel': a route in few columns."""
+    extra = " tunnel" if route.tunnel else f" ferry {route.ferry_locomotives}" if route.ferry_locomotives else ""
+    return f"{route.color} {route.length}{extra}"
+
+
+def forfeited_lines(view: GameState, seat: int | None, names: tuple[str, ...], forfeited: tuple[int, ...],
+                    width: int) -> list[Line]:
+    """The cards of each seat that forfeited: the table opens them for all."""
+    lines: list[Line] = []
+    for p in forfeited:
+        if p == seat or not 0 <= p < len(view.players):
+            continue
+        ps = view.players[p]
+        name = names[p] if p < len(names) else f"player {p + 1}"
+        hand = kinds(view, ps.hand)
+        unread = len(ps.hand) - len(hand)
+        said = cards_words(hand) if hand else "no cards"
+        if unread:
+            said += f" ({unread} still being opened)"
+        lines += wrap([(PLAYER_STYLE.format(p), f"{name.upper()} LEFT"), ("", f": hand {said}")], width)
+        tickets = [ticket_name(BOARD.tickets[t]) for r in ps.tickets if (t := view.face(r)) is not None]
+        closed = len(ps.tickets) - len(tickets)
+        listed = ", ".join(tickets) or "none open yet"
+        if closed and tickets:
+            listed += f" (+{closed} being opened)"
+        lines += wrap([("", f" tickets: {listed}")], width, 3)
+    return lines

@@ -18,18 +18,10 @@ from typing import Protocol
 
 from p2p_ttr.bots.levels import make_bot
 from p2p_ttr.net.console import Console, LineReader
-from p2p_ttr.net.human import Human
+from p2p_ttr.net.loop import Ending, RunLoop, Seen
 from p2p_ttr.table.peer import Decider
-from p2p_ttr.table.table import Table
 
-# What the loop's owner shows of itself: (table, our seat, names, lobby).
-Seen = tuple[Table | None, int | None, tuple[str, ...], tuple[str, ...]]
-OnLine = Callable[[str], None]
-ReadLine = Callable[[], str | None | bool]
-Tick = Callable[[], None]
-RunLoop = Callable[[OnLine | None, ReadLine | None, Tick | None], int]
-# At the end of the loop (given its exit code): a page title and its lines.
-Ending = Callable[[int], tuple[str, list[str]]]
+from .plain import Human
 
 
 class Front(Protocol):
@@ -67,8 +59,8 @@ class PlainFront:
         reader = LineReader()
 
         def tick() -> None:
-            table, seat, _, _ = seen()
-            self.human.attach(table, seat)
+            now = seen()
+            self.human.attach(now.table, now.seat)
             self.human.tick()
 
         return run(self.human.command, reader.get, tick)

@@ -9,10 +9,11 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from cli.front import Front, RunLoop, Seen
+from cli.front import Front
 from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.local.summary import GameSummary, game_summary
 from p2p_ttr.net.console import Console, Quit
+from p2p_ttr.net.loop import RunLoop, Seen
 from p2p_ttr.net.store import StoreError
 from p2p_ttr.net.transport import TransportError
 from p2p_ttr.table.table import Table
@@ -63,7 +64,7 @@ def audit_so_far(log: Path | None, console: Console) -> None:
 
 def end_page(seen: Seen, log: Path | None, code: int) -> tuple[str, list[str]]:
     """The full screen's last page: the score in full and the audit, or why the game stopped."""
-    table, seat, names, _ = seen
+    table, seat, names = seen.table, seen.seat, seen.names
     if table is not None and table.engine is not None and table.complete:
         lines = breakdown(table.engine, names, seat) + ["", "AUDIT"] + audit_lines(log)
         return "The end", lines + ["", f"anyone can check it again: ttr verify {log}"]
@@ -80,7 +81,7 @@ def play_seat(command: str, args: argparse.Namespace, front: Front, run: RunLoop
     try:
         code = front.play(run, seen, lambda code: end_page(seen(), log(), code))
         if not front.tells_ending:
-            finish(args, seen()[0], log() or Path("-"), after)
+            finish(args, seen().table, log() or Path("-"), after)
         return code
     except (StoreError, TransportError) as exc:
         after.say(f"ttr {command}: {exc}")

@@ -9,13 +9,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-from cli.front import OnLine, ReadLine, RunLoop, Seen, Tick, make_front
+from cli.front import make_front
 from cli.registry import Command, UsageError
 from cli.seat import play_seat
 from p2p_ttr.bots.levels import LEVELS
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.discovery import BEACON_PORT, Announcement, Beacon
 from p2p_ttr.net.host import Host, HostOptions
+from p2p_ttr.net.loop import OnLine, ReadLine, RunLoop, Seen, Tick
 from p2p_ttr.table.messages import valid_name
 from p2p_ttr.net.store import DataDir, StoreError, default_data_dir
 from p2p_ttr.net.transport import (
@@ -199,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
         return None if table.finished else Announcement(name, host.port, table.n, 0, table.game_id)
 
     def seen() -> Seen:
-        return host.table, 0, host.names, (tuple(host.lobby.names) if host.table is None else ())
+        return Seen(host.table, 0, host.names, tuple(host.lobby.names) if host.table is None else ())
 
     def seat_bots(read_line: ReadLine | None) -> ReadLine:
         """The loop's input, starting the next bot on every poll once the last is in."""

@@ -9,12 +9,13 @@ import sys
 from collections.abc import Callable
 
 from cli.commands.host import add_common, seconds
-from cli.front import Seen, make_front
+from cli.front import make_front
 from cli.registry import Command, UsageError
 from cli.seat import play_seat
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.discovery import BEACON_PORT, Found, listen
 from p2p_ttr.table.messages import valid_name
+from p2p_ttr.net.loop import Seen
 from p2p_ttr.net.node import Node, NodeOptions
 from p2p_ttr.net.store import DataDir, StoreError, default_data_dir
 from p2p_ttr.net.transport import parse_address
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
 
     def seen() -> Seen:
         lobby = node.lobby_names if node.table is None or not node.table.seats else ()
-        return node.table, node.player.seat if node.player else None, node.names, lobby
+        return Seen(node.table, node.player.seat if node.player else None, node.names, lobby)
 
     return play_seat("join", args, front, node.run, seen, lambda: node.store.log_path if node.store else None)
 

@@ -81,7 +81,7 @@ class Client:
         self.highlight: frozenset[int] = frozenset()
         self.log_back = 0
         self.ending: Page | None = None  # the last page: Enter leaves
-        self._status = ""
+        self._our_move = False
         self._started = False
         self.buffer = Buffer(completer=GameCompleter(self.context), history=InMemoryHistory(), multiline=False,
                              complete_while_typing=True, accept_handler=self._accept)
@@ -98,9 +98,9 @@ class Client:
 
     def draw(self, width: int, height: int) -> list[Line]:
         snap = self.bridge.publisher.snapshot
-        if snap.status.startswith("your move") and not self._status.startswith("your move"):
+        if snap.our_move and not self._our_move:
             self.app.output.bell()
-        self._status = snap.status
+        self._our_move = snap.our_move
         if snap.started and not self._started:
             # What was said in the lobby ("the game has not started yet") is stale now.
             self.echo = Echo("the game has started: type a command (help lists them; Tab completes)")

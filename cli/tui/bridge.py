@@ -14,15 +14,13 @@ import queue
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cli.front import Seen
+from p2p_ttr.client.explain import stale_move_problem
 from p2p_ttr.client.snapshot import Publisher
-from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.client.words import ENDED, FORFEITED
 from p2p_ttr.engine.events import Action
-from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.state import GameState
-from p2p_ttr.engine.view import view_for
 from p2p_ttr.net.console import Console, Forfeit, Quit
-from p2p_ttr.net.human import ENDED, FORFEITED
+from p2p_ttr.net.loop import Seen
 
 PLAY = "\x00play"  # the line read_line hands the loop for a request on_line carries out
 
@@ -46,17 +44,17 @@ class TuiConsole(Console):
         self.publisher = publisher
 
     def say(self, text: str) -> None:
-        # The status line already says whom the table waits for, to the second.
-        if text.startswith("waiting for ") and "the host" not in text:
-            return
         for line in text.splitlines():
             self.publisher.note(line)
+
+    def waiting(self, text: str) -> None:
+        """The status line already says whom the table waits for, to the second."""
 
 
 class Bridge:
     def __init__(self, publisher: Publisher, seen: Callable[[], Seen] | None = None) -> None:
         self.publisher = publisher
-        self.seen: Callable[[], Seen] = seen or (lambda: (None, None, (), ()))
+        self.seen: Callable[[], Seen] = seen or Seen
         self.requests: queue.Queue[Request] = queue.Queue()
         self.queued: Action | None = None
         self._carrying: Request | None = None
@@ -75,8 +73,8 @@ class Bridge:
         return action
 
     def publish(self) -> None:
-        table, seat, names, lobby = self.seen()
-        if self.publisher.update(table, seat, names, lobby) is not None:
+        now = self.seen()
+        if self.publisher.update(now.table, now.seat, now.names, now.lobby) is not None:
             self.changed()
 
     def tick(self) -> None:
@@ -91,7 +89,7 @@ class Bridge:
             return False
         if request.line is not None:
             return request.line
-        table = self.seen()[0]
+        table = self.seen().table
         if request.leave and (table is None or table.engine is None):
             # A host in its lobby hands no line to on_line, and before the
             # deal there is no seat to forfeit: just leave, from here.
@@ -111,13 +109,13 @@ class Bridge:
     def _queue(self, action: Action) -> None:
         """Queue the move if it is still legal: the screen chose it from a
         snapshot, and the table may have moved on since."""
-        table, seat, _, _ = self.seen()
+        now = self.seen()
+        table, seat = now.table, now.seat
         if table is None or table.engine is None or seat is None:
             return
-        try:
-            apply(view_for(table.engine, seat), action)
-        except EngineError as exc:
-            self.publisher.note(f"your move was not sent: the table moved on ({exc}); look again",
+        problem = stale_move_problem(table.engine, seat, action)
+        if problem is not None:
+            self.publisher.note(f"your move was not sent: the table moved on ({problem}); look again",
                                 "class:log.refused")
             return
         self.queued = action

@@ -7,9 +7,9 @@ import asyncio
 import threading
 from collections.abc import Callable
 
-from cli.front import Ending, RunLoop, Seen
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.net.console import Console
+from p2p_ttr.net.loop import Ending, RunLoop, Seen
 from p2p_ttr.table.peer import Decider
 
 from .app import Client

@@ -9,6 +9,6 @@ of moves in words (``phrases``), the panel's sections (``panel``), the routes
 the hand pays for (``claimable``), the screen laid out as styled text at any
 size (``screen``), ``show``'s page (``overview``), the end-of-game breakdown
 (``endgame``). ``cli/tui`` puts it
-on a prompt_toolkit screen; ``p2p_ttr/net/human.py`` uses the same command
+on a prompt_toolkit screen; ``cli/plain.py`` uses the same command
 language for the plain line prompt.
 """

@@ -13,8 +13,11 @@ from collections.abc import Iterable
 
 from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route
 from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.rules import (
     actors,
+    apply,
     claim_problem,
     draw_blind_problem,
     draw_tickets_problem,
@@ -22,6 +25,7 @@ from p2p_ttr.engine.rules import (
 )
 from p2p_ttr.engine.scoring import DOUBLE_ROUTES_MIN_PLAYERS
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
+from p2p_ttr.engine.view import view_for
 
 from .words import BOARD, KINDS, plural, route_name, who, whose
 
@@ -49,6 +53,16 @@ def turn_problem(view: GameState, seat: int, names: tuple[str, ...]) -> str | No
     if view.phase is Phase.SETUP_TICKETS:
         return "wait: the others are still choosing their first tickets"
     return f"it is {names[view.current] if view.current < len(names) else 'another player'}'s turn"
+
+
+def stale_move_problem(view: GameState, seat: int, action: Action) -> str | None:
+    """Why a move chosen on an earlier screen is no longer legal in ``view``
+    (the table moved on meanwhile), in the engine's words; None if it is."""
+    try:
+        apply(view_for(view, seat), action)
+    except EngineError as exc:
+        return str(exc)
+    return None
 
 
 def phase_problem(view: GameState, seat: int, doing: str) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
 
 from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.cards import CardRef
@@ -37,28 +39,52 @@ def and_list(parts: Sequence[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+class Kind(Enum):
+    """What a line of the move log is about, for the screen to style it."""
+
+    MINE = "mine"  # a move of the player who reads it
+    MOVE = "move"  # anyone else's move, or the table's
+    FINAL = "final"  # the final round begins
+
+
+@dataclass(frozen=True)
+class Told:
+    """One line of the move log: its words and what it is about."""
+
+    text: str
+    kind: Kind = Kind.MOVE
+
+
 def changes(before: GameState, after: GameState, me: int | None, names: tuple[str, ...]) -> list[str]:
+    """What happened between two views of one game, in words (see ``told``)."""
+    return [line.text for line in told(before, after, me, names)]
+
+
+def told(before: GameState, after: GameState, me: int | None, names: tuple[str, ...]) -> list[Told]:
     """What happened between two views of one game, in the order a player
-    would tell it."""
-    lines: list[str] = []
+    would tell it, each line marked with what it is about."""
+    lines: list[Told] = []
     if before.phase in _SETUP and after.phase is Phase.TURN:
-        lines.append(f"everyone has chosen their tickets; {who(after.current, me, names)} "
-                     f"{'play' if after.current == me else 'plays'} first")
-    lines += _tunnel(before, after, me, names)
+        lines.append(Told(f"everyone has chosen their tickets; {who(after.current, me, names)} "
+                          f"{'play' if after.current == me else 'plays'} first"))
+    tunneller = before.current if before.tunnel is not None else after.current
+    lines += [Told(t, Kind.MINE if tunneller == me else Kind.MOVE) for t in _tunnel(before, after, me, names)]
     for p, (b, a) in enumerate(zip(before.players, after.players)):
-        lines += _player(before, after, p, b, a, me, names)
+        lines += [Told(t, Kind.MINE if p == me else Kind.MOVE) for t in _player(before, after, p, b, a, me, names)]
     if before.final_turns_left is None and after.final_turns_left is not None:
         last = before.current
         have = "have" if last == me else "has"
-        lines.append(f"FINAL ROUND: {who(last, me, names, True)} {have} "
-                     f"{plural(after.players[last].trains, 'train')} left; everyone plays one last turn")
+        lines.append(Told(f"FINAL ROUND: {who(last, me, names, True)} {have} "
+                          f"{plural(after.players[last].trains, 'train')} left; everyone plays one last turn",
+                          Kind.FINAL))
     if after.passes > before.passes:
-        lines.append(f"{who(before.current, me, names, True)} passed: nothing left to draw, claim or build")
+        lines.append(Told(f"{who(before.current, me, names, True)} passed: nothing left to draw, claim or build",
+                          Kind.MINE if before.current == me else Kind.MOVE))
     if before.epoch >= 0 and after.epoch > before.epoch:
-        lines.append("the discard pile was shuffled into a new deck")
+        lines.append(Told("the discard pile was shuffled into a new deck"))
     if after.phase in (Phase.SCORING, Phase.OVER) and before.phase not in (Phase.SCORING, Phase.OVER):
-        lines.append("nobody can do anything more: the game ends" if after.stalled
-                     else "the game is over: every ticket is turned over for the final count")
+        lines.append(Told("nobody can do anything more: the game ends" if after.stalled
+                          else "the game is over: every ticket is turned over for the final count"))
     return lines
 
 
@@ -166,6 +192,24 @@ _DOING = {
     Owed.SHARES: "to add their share to the cards being turned",
     Owed.AUDIT: "to reveal their secrets for the audit",
 }
+
+
+@dataclass(frozen=True)
+class Status:
+    """The status line: its words, and whether it asks us to move or says
+    whom the table waits for."""
+
+    text: str
+    our_move: bool = False
+    waiting: bool = False
+
+
+def status_of(owed: Sequence[Obligation], view: GameState | None, me: int | None,
+              names: tuple[str, ...]) -> Status:
+    """The status line, from who owes what now."""
+    if view is not None and any(o.seat == me and o.what is Owed.MOVE for o in owed) and me is not None:
+        return Status(waiting_words(owed, view, me, names), our_move=True)
+    return Status(waiting_words(owed, view, me, names), waiting=any(o.seat != me for o in owed))
 
 
 def waiting_words(owed: Sequence[Obligation], view: GameState | None, me: int | None,

@@ -18,11 +18,14 @@ from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.table.table import Table
 
-from .phrases import changes, forfeits, waiting_words
+from .phrases import Kind, forfeits, status_of, told
 from .styled import Fragment
 
 STATUS_EVERY_S = 1.0  # how often the "waiting for ..." line is worked out again
 MAX_LOG = 2000  # lines kept for the log pane
+
+
+_LOG_STYLES = {Kind.MINE: "class:log.mine", Kind.MOVE: "class:log.move", Kind.FINAL: "class:log.final"}
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,7 @@ class Snapshot:
     view: GameState | None = None
     log: tuple[Fragment, ...] = ()  # (style, text), oldest first
     status: str = ""
+    our_move: bool = False  # the status asks this player to move
     game: str = ""  # game id, hex
     address: str = ""  # where friends join (the host's screen)
     lobby: tuple[str, ...] = ()  # who is in, before the start
@@ -62,6 +66,7 @@ class Publisher:
         self._grew_at = clock()
         self._status_at = 0.0
         self._status = ""
+        self._our_move = False
         self.address = ""
 
     @property
@@ -94,19 +99,18 @@ class Publisher:
                 self._log_moves(view, seat, names)
         if table is not None and now - self._status_at >= STATUS_EVERY_S:
             self._status_at = now
-            status = waiting_words(table.obligations(), view, seat, names)
+            status = status_of(table.obligations(), view, seat, names)
             stalled = now - self._grew_at
-            if status.startswith("waiting") and stalled >= 3:
-                status += f" ({int(stalled)} s)"
-            if status != self._status:
-                self._status, self._dirty = status, True
+            text = status.text + (f" ({int(stalled)} s)" if status.waiting and stalled >= 3 else "")
+            if text != self._status or status.our_move != self._our_move:
+                self._status, self._our_move, self._dirty = text, status.our_move, True
         snap = self._snap
         with self._lock:
             if not self._dirty and view is snap.view and names == snap.names and lobby == snap.lobby:
                 return None
             self._dirty = False
             self._snap = Snapshot(
-                role=snap.role, seat=seat, names=names, view=view, log=tuple(self._log), status=self._status,
+                role=snap.role, seat=seat, names=names, view=view, log=tuple(self._log), status=self._status, our_move=self._our_move,
                 game=table.game_id.hex() if table is not None and table.game_id else "", address=self.address,
                 lobby=lobby, forfeited=self._forfeited, finished=table is not None and table.finished,
                 version=snap.version + 1)
@@ -120,8 +124,6 @@ class Publisher:
 
     def _log_moves(self, view: GameState, seat: int, names: tuple[str, ...]) -> None:
         if self._before is not None:
-            for line in changes(self._before, view, seat, names):
-                mine = line.startswith("You ")
-                self.note(line, "class:log.mine" if mine else
-                          "class:log.final" if line.startswith("FINAL") else "class:log.move")
+            for line in told(self._before, view, seat, names):
+                self.note(line.text, _LOG_STYLES[line.kind])
         self._before = view

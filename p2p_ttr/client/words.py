@@ -21,6 +21,9 @@ DASH = "–"  # between the two cities of a route
 fold = fold_name
 
 COLOURS = ("red", "blue", "green", "yellow", "black")  # the seats' colours, seat 0 first
+# Said when a player leaves the game at the keyboard (the plain prompt and the full screen alike).
+ENDED = "game ended at the keyboard; the log stays on disk (`ttr verify` reads it)"
+FORFEITED = "you forfeit your seat: your cards are shown and the table plays it on"
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

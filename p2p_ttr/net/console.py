@@ -19,6 +19,11 @@ class Console:
     def say(self, text: str) -> None:
         print(text, file=self.stream, flush=True)
 
+    def waiting(self, text: str) -> None:
+        """A note of whom the table waits for, repeated while it stalls; a
+        front with a status line that says it already may drop it."""
+        self.say(text)
+
 
 class LineReader:
     """Lines typed on stdin, read by a daemon thread (never blocks the loop)."""

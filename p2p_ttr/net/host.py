@@ -99,7 +99,7 @@ class Host:
         self._outbox_len = -1
         self._relay: list[list[bytes]] = []
         self._done_at: float | None = None
-        self.progress = Progress(options.timeout, console.say)
+        self.progress = Progress(options.timeout, console.say, console.waiting)
         self.trace = Trace(options.trace)
         self.heard: dict[bytes, float] = {}  # admitted connection -> when it last sent anything
         # After a resume our log may have lost its tail (storage lost in a

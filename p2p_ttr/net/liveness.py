@@ -21,9 +21,13 @@ def waiting_for(table: Table, me: int | None) -> list[int]:
 class Progress:
     """Tracks the time since the log last grew, and says so at a gentle pace."""
 
-    def __init__(self, timeout: float, say: Callable[[str], None], clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, timeout: float, say: Callable[[str], None], waiting: Callable[[str], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """``say``: what the player must read (the timeout's question);
+        ``waiting``: the repeated notes of whom the table waits for."""
         self.timeout = timeout
         self.say = say
+        self.waiting = waiting or say
         self.clock = clock
         self.length = -1
         self.since = clock()
@@ -47,7 +51,7 @@ class Progress:
         """Say ``waiting for <what> (N s)`` every few seconds while stalled."""
         now = self.clock()
         if now >= self._next_note:
-            self.say(f"waiting for {what} ({int(now - self.since)} s)")
+            self.waiting(f"waiting for {what} ({int(now - self.since)} s)")
             self._next_note = now + (5.0 if now - self.since < 30 else 15.0)
 
     def extend(self) -> None:

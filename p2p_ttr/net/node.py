@@ -84,7 +84,7 @@ class Node:
         self._outbox_len = -1
         self._last_sync = 0.0
         self.heard = time.monotonic()
-        self.progress = Progress(options.timeout, console.say)
+        self.progress = Progress(options.timeout, console.say, console.waiting)
         self.trace = Trace(options.trace)
         self._host_note = 0.0
         self.sock: zmq.Socket[bytes] | None = None

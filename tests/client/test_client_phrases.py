@@ -18,6 +18,7 @@ from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.scoring import PlayerScore
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
+from p2p_ttr.net.loop import Seen
 from p2p_ttr.table.obligations import Obligation, Owed
 
 
@@ -133,11 +134,11 @@ def test_tie_breaks_are_explained() -> None:
 def test_the_last_page_of_the_full_screen(tmp_path: Path) -> None:
     table = FakeTable(game_states()[-1])
     table.complete = True
-    title, lines = end_page((table, 0, NAMES, ()), tmp_path / "game.log", 0)  # type: ignore[arg-type]
+    title, lines = end_page(Seen(table, 0, NAMES), tmp_path / "game.log", 0)  # type: ignore[arg-type]
     assert title == "The end" and lines[0] == "FINAL SCORE" and "AUDIT" in lines
     assert lines[-1] == f"anyone can check it again: ttr verify {tmp_path / 'game.log'}"
     table.complete = False
-    title, lines = end_page((table, 0, NAMES, ()), tmp_path / "game.log", 1)  # type: ignore[arg-type]
+    title, lines = end_page(Seen(table, 0, NAMES), tmp_path / "game.log", 1)  # type: ignore[arg-type]
     assert title == "The game stopped" and "ttr verify" in lines[-1]
 
 

@@ -10,7 +10,7 @@ from client_states import NAMES, FakeTable, a_turn_of
 from engine_scenario import position
 
 from p2p_ttr.net.console import Forfeit
-from p2p_ttr.net.human import Human
+from cli.plain import Human
 
 SEATS = tuple(SimpleNamespace(name=name) for name in NAMES)
 

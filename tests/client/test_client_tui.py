@@ -17,6 +17,7 @@ from cli.tui.bridge import PLAY, Bridge, Request, TuiConsole
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.events import DrawBlind, DrawFaceUp
 from p2p_ttr.net.console import Forfeit, Quit
+from p2p_ttr.net.loop import Seen
 
 
 @pytest.fixture
@@ -26,7 +27,7 @@ def session() -> Iterator[None]:
 
 
 def bridge_for(table: FakeTable, role: str = "join") -> Bridge:
-    return Bridge(Publisher(role), lambda: (table, 0, NAMES, ()))  # type: ignore[arg-type,return-value]
+    return Bridge(Publisher(role), lambda: Seen(table, 0, NAMES))  # type: ignore[arg-type]
 
 
 def test_a_typed_move_reaches_the_decider_through_the_loop_callbacks(session: None) -> None:
@@ -114,7 +115,7 @@ def test_pages_paths_and_the_end(session: None) -> None:
 def test_the_console_keeps_the_status_line_for_waiting() -> None:
     publisher = Publisher("join")
     console = TuiConsole(publisher)
-    console.say("waiting for Bob (5 s)")
+    console.waiting("waiting for Bob (5 s)")  # the status line says it
     console.say("waiting for the host at 10.0.0.1:7311 (4 s)")
     console.say("two\nlines")
     publisher.update(None, None, ())

@@ -12,7 +12,7 @@ from p2p_ttr.engine.rules import actors, apply
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.local.game import play_local_game
-from p2p_ttr.net.human import Human
+from cli.plain import Human
 
 
 @dataclass

@@ -14,7 +14,7 @@ from p2p_ttr.client.outcomes import Ask, Context, Outcome
 from p2p_ttr.client.phrases import changes, forfeits
 from p2p_ttr.client.resolve import interpret
 from p2p_ttr.client.tickets import ticket_rows
-from p2p_ttr.client.words import BOARD, KINDS, kind_name, route_name, ticket_name
+from p2p_ttr.client.words import BOARD, ENDED, FORFEITED, KINDS, kind_name, route_name, ticket_name
 from p2p_ttr.engine.events import Action, ClaimRoute
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import hand_counts
@@ -22,10 +22,8 @@ from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.table.table import Table
 
-from .console import Forfeit, Quit
+from p2p_ttr.net.console import Forfeit, Quit
 
-ENDED = "game ended at the keyboard; the log stays on disk (`ttr verify` reads it)"
-FORFEITED = "you forfeit your seat: your cards are shown and the table plays it on"
 
 
 class Human:

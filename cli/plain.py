@@ -12,8 +12,8 @@ from collections.abc import Callable
 from p2p_ttr.client import outcomes
 from p2p_ttr.client.outcomes import Ask, Context, Outcome
 from p2p_ttr.client.phrases import changes, forfeits
-from p2p_ttr.client.resolve import interpret
 from p2p_ttr.client.tickets import ticket_rows
+from p2p_ttr.client.verbs import interpret
 from p2p_ttr.client.words import BOARD, ENDED, FORFEITED, KINDS, kind_name, route_name, ticket_name
 from p2p_ttr.engine.events import Action, ClaimRoute
 from p2p_ttr.engine.moves import legal_actions

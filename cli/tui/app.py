@@ -28,12 +28,11 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import BeforeInput
 
 from p2p_ttr.client import outcomes
-from p2p_ttr.client.complete import complete
 from p2p_ttr.client.outcomes import Ask, Context, Outcome
 from p2p_ttr.client.overview import overview
-from p2p_ttr.client.resolve import interpret
 from p2p_ttr.client.screen import Echo, Page, ScreenModel, render
 from p2p_ttr.client.styled import Line
+from p2p_ttr.client.verbs import complete, interpret
 
 from .bridge import Bridge, Request
 from .style import build_style

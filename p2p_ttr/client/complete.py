@@ -17,7 +17,6 @@ from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import hand_counts
 from p2p_ttr.engine.state import GameState
 
-from .commands import VERBS, Verb, find_verb, tokens
 from .explain import route_problem
 from .outcomes import Context
 from .tickets import ticket_rows
@@ -34,61 +33,58 @@ from .words import (
 
 @dataclass(frozen=True)
 class Suggestion:
+    """One completion: the word, how much of the typed text it replaces, and a note for the menu."""
+
     text: str  # what replaces the word being typed
     start: int  # how many characters before the cursor it replaces
     meta: str = ""
 
 
-def complete(before: str, ctx: Context) -> list[Suggestion]:
-    words = before.split()
-    typing = "" if not words or before[-1:].isspace() else words[-1]
-    done = words[:-1] if typing else words
-    if not done:
-        # The answers to the question asked come first: Tab on an empty line lists them.
-        asked = ctx.asked.choices if ctx.asked is not None else ()
-        answers = [Suggestion(c.key, len(typing), c.label) for c in asked if c.key.startswith(typing.lower())]
-        return answers + [Suggestion(v.name, len(typing), v.summary) for v in VERBS
-                          if v.name.startswith(typing.lower()) and v.name not in {c.key for c in asked}]
-    verb = find_verb(done[0])
-    if verb is None:
-        return []
-    args = tokens(" ".join(done[1:]))
-    found: dict[str, str] = {}
-    for text, meta in _for_arg(verb, args, ctx):
-        if _starts(text, typing):
-            found.setdefault(text, meta)  # the first note is the one that matters here
-    return [Suggestion(text, len(typing), meta) for text, meta in found.items()]
-
-
-def _starts(text: str, typing: str) -> bool:
+def starts(text: str, typing: str) -> bool:
+    """Whether ``text`` begins with what is being typed (ignoring case and accents)."""
     return fold(text).startswith(fold(typing)) if typing else True
 
 
-def _for_arg(verb: Verb, args: list[str], ctx: Context) -> list[tuple[str, str]]:
-    """(word, note) pairs that may come after ``verb`` and ``args``."""
-    name, n = verb.name, len(args)
-    if name == "help":
-        return [(v.name, v.summary) for v in VERBS] if n == 0 else []
+# ------------------------------------------------------ after each verb
+# Each takes the words typed after the verb and the context; ``verbs``
+# registers them beside their verbs.
+
+
+def draw_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
+    return _slots(ctx.view) if ctx.view is not None and ctx.seat is not None and not args else []
+
+
+def keep_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
+    return _offered(ctx.view, ctx.seat, args) if ctx.view is not None and ctx.seat is not None else []
+
+
+def claim_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
+    view, seat, n = ctx.view, ctx.seat, len(args)
+    if view is None or seat is None:
+        return _cities() if n < 2 else []
+    if n == 0:
+        return _claim_cities(view, seat)
+    if n == 1:
+        return _neighbours(view, seat, args[0], ctx.names)
+    return (_sides(args) if n == 2 else []) + _payments(view, seat)
+
+
+def station_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
     view, seat = ctx.view, ctx.seat
     if view is None or seat is None:
-        return _cities() if name in ("claim", "station", "path") and n < 2 else []
-    if name == "draw":
-        return _slots(view) if n == 0 else []
-    if name == "keep":
-        return _offered(view, seat, args)
-    if name == "claim":
-        if n == 0:
-            return _claim_cities(view, seat)
-        if n == 1:
-            return _neighbours(view, seat, args[0], ctx.names)
-        return (_sides(args) if n == 2 else []) + _payments(view, seat)
-    if name == "station":
-        return _station_cities(view, seat) if n == 0 else _payments(view, seat)
-    if name == "pay":
-        return _payments(view, seat)
-    if name == "path":
-        return _tickets(view, seat) if n == 0 else _cities() if n == 1 else []
-    return []
+        return _cities() if len(args) < 2 else []
+    return _station_cities(view, seat) if not args else _payments(view, seat)
+
+
+def pay_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
+    return _payments(ctx.view, ctx.seat) if ctx.view is not None and ctx.seat is not None else []
+
+
+def path_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
+    view, seat, n = ctx.view, ctx.seat, len(args)
+    if view is None or seat is None:
+        return _cities() if n < 2 else []
+    return _tickets(view, seat) if n == 0 else _cities() if n == 1 else []
 
 
 def _cities() -> list[tuple[str, str]]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .commands import VERBS, Verb
+from collections.abc import Iterable
+
+from .commands import Verb
 
 KEYS = (
     "Tab completes cities, routes, colours and slots; Up and Down walk the history;",
@@ -49,10 +51,11 @@ def verb_help(verb: Verb) -> list[str]:
     return lines
 
 
-def help_lines() -> list[str]:
-    width = max(len(v.usage) for v in VERBS) + 2
+def help_lines(verbs: Iterable[Verb]) -> list[str]:
+    verbs = tuple(verbs)
+    width = max(len(v.usage) for v in verbs) + 2
     lines = ["A unique beginning of a command or a city is enough: `cl par fra` claims Paris-Frankfurt.", ""]
-    for verb in VERBS:
+    for verb in verbs:
         lines.append(f"{verb.usage:<{width}}{verb.summary}")
         if verb.examples != (verb.name,):
             lines.append(f"{'':<{width}}e.g. " + "   ".join(verb.examples))

@@ -28,8 +28,8 @@ from p2p_ttr.engine.rules import pass_problem
 from p2p_ttr.engine.state import GameState, Phase
 
 from . import explain
-from .commands import Command, ParseError, find_verb, parse
-from .helptext import RULES, help_lines, verb_help
+from .commands import Handler
+from .helptext import RULES
 from .outcomes import (
     CANCEL,
     Ask,
@@ -59,73 +59,79 @@ from .words import (
 )
 
 
-def interpret(line: str, ctx: Context, pending: Ask | None = None) -> Outcome | None:
-    """What ``line`` means now. ``pending`` is the question last asked: a line
-    that answers it picks that choice; any other line is a command."""
-    if pending is not None:
-        picked = answer(pending, line)
-        if picked is not None:
-            return picked
-    try:
-        command = parse(line)
-        if command is None:
-            return None
-        return _dispatch(command, ctx)
-    except (ParseError, Refused) as exc:
-        return Refuse(str(exc))
+# --------------------------------------------------------------- handlers
+# Each takes the words after its verb and the context; ``verbs`` registers them.
+
+Move = Callable[[list[str], GameState, int, tuple[str, ...]], Outcome]
+PlaceCheck = Callable[[list[str]], None]
 
 
-def answer(ask: Ask, line: str) -> Outcome | None:
-    key = line.strip().lower()
-    for i, choice in enumerate(ask.choices):
-        if key in (choice.key, str(i + 1)) or (choice.key == CANCEL.key and key in ("c", "no", "n")):
-            return choice.outcome
-    return None
+def move(handler: Move, places: PlaceCheck | None = None) -> Handler:
+    """A move's handler: the game must be on and it must be ours to act. A
+    city or route that does not exist is wrong whoever's turn it is
+    (``places``): that is said first."""
+
+    def run(words: list[str], ctx: Context) -> Outcome:
+        view, seat = _in_game(ctx)
+        if places is not None:
+            places(words)
+        problem = explain.turn_problem(view, seat, ctx.names)
+        if problem is not None:
+            raise Refused(problem)
+        return handler(words, view, seat, ctx.names)
+
+    return run
 
 
-def _dispatch(command: Command, ctx: Context) -> Outcome:
-    verb, words = command.verb.name, list(command.words)
-    if verb == "help":
-        return _help(words)
-    if verb == "rules":
-        return Show("Rules", RULES)
-    if verb == "wait":
-        return Note("waiting longer")
-    if verb == "show":
-        return Redraw()
-    if verb == "start":
-        if ctx.view is not None:
-            raise Refused("the game has started already")
-        return Start()
-    if verb in ("quit", "end", "forfeit"):
-        return _leave(verb, ctx)
-    view, seat = ctx.view, ctx.seat
-    if view is None or seat is None:
+def _in_game(ctx: Context) -> tuple[GameState, int]:
+    if ctx.view is None or ctx.seat is None:
         raise Refused("the game has not started yet")
-    if verb == "path":
-        return _path(words, view, seat)
-    _check_places(verb, words)
-    problem = explain.turn_problem(view, seat, ctx.names)
-    if problem is not None:
-        raise Refused(problem)
-    return MOVES[verb](words, view, seat, ctx.names)
+    return ctx.view, ctx.seat
 
 
-def _check_places(verb: str, words: list[str]) -> None:
-    """A city or route that does not exist is wrong whoever's turn it is: say that first."""
-    if verb == "claim" and len(words) >= 2:
+def route_places(words: list[str]) -> None:
+    if len(words) >= 2:
         _routes_between(_city(words[0]), _city(words[1]))
-    elif verb == "station" and words:
+
+
+def station_places(words: list[str]) -> None:
+    if words:
         _city(words[0])
 
 
-def _help(words: list[str]) -> Outcome:
-    if words:
-        verb = find_verb(words[0])
-        if verb is None:
-            raise Refused(f"there is no command {words[0]!r}; help alone lists them all")
-        return Show(f"help {verb.name}", tuple(verb_help(verb)))
-    return Show("Commands", tuple(help_lines()))
+def on_rules(words: list[str], ctx: Context) -> Outcome:
+    return Show("Rules", RULES)
+
+
+def on_wait(words: list[str], ctx: Context) -> Outcome:
+    return Note("waiting longer")
+
+
+def on_show(words: list[str], ctx: Context) -> Outcome:
+    return Redraw()
+
+
+def on_start(words: list[str], ctx: Context) -> Outcome:
+    if ctx.view is not None:
+        raise Refused("the game has started already")
+    return Start()
+
+
+def on_quit(words: list[str], ctx: Context) -> Outcome:
+    return _leave("quit", ctx)
+
+
+def on_end(words: list[str], ctx: Context) -> Outcome:
+    return _leave("end", ctx)
+
+
+def on_forfeit(words: list[str], ctx: Context) -> Outcome:
+    return _leave("forfeit", ctx)
+
+
+def on_path(words: list[str], ctx: Context) -> Outcome:
+    view, seat = _in_game(ctx)
+    return _path(words, view, seat)
 
 
 FORFEIT_QUESTION = "Forfeit for good? Your hand is shown; the table plays your seat."
@@ -176,7 +182,7 @@ def _require(view: GameState, seat: int, legal: list[Action], kind: type[Action]
     return found
 
 
-def _draw(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+def draw_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
     legal = legal_actions(view, seat)
     if not _of(legal, DrawBlind) and not _of(legal, DrawFaceUp):
         raise Refused(explain.phase_problem(view, seat, "draw a train card"))
@@ -211,7 +217,7 @@ def _pick(legal: list[Action], action: Action, problem: str | None, said: str) -
     raise Refused(problem or "that is not a legal move now")
 
 
-def _tickets(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+def tickets_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
     legal = legal_actions(view, seat)
     problem = explain.tickets_problem(view)
     if problem is not None and view.phase is Phase.TURN and not view.cards_drawn:
@@ -220,7 +226,7 @@ def _tickets(words: list[str], view: GameState, seat: int, names: tuple[str, ...
     return Play(action, "drawing destination tickets")
 
 
-def _keep(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+def keep_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
     offered = view.players[seat].offered
     if not offered:
         raise Refused("you have no tickets to choose from (tickets draws three)")
@@ -246,7 +252,7 @@ def _keep(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) 
     raise Refused(f"keep at least {plural(least, 'ticket')}" + (" at the start of the game" if least == 2 else ""))
 
 
-def _claim(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+def claim_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
     if len(words) < 2:
         raise Refused("name the route's two cities: claim CITY CITY (e.g. claim Paris Frankfurt)")
     a, b = _city(words[0]), _city(words[1])
@@ -296,7 +302,7 @@ def _cannot_pay(spec: PaySpec, what: str, problem: str) -> str:
     return f"{spec.words()} cannot pay for {what}: {problem}" if spec.given else problem
 
 
-def _station(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+def station_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
     if not words:
         raise Refused("name the city: station CITY (e.g. station Wien)")
     city = _city(words[0])
@@ -321,7 +327,7 @@ def _station(words: list[str], view: GameState, seat: int, names: tuple[str, ...
     return settle(options, f"How do you pay for the station in {city}?")
 
 
-def _pay(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+def pay_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
     if view.tunnel is None or view.phase is not Phase.TUNNEL:
         raise Refused("there is no tunnel to pay for")
     spec = pay_spec(words)
@@ -336,33 +342,20 @@ def _pay(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -
     return settle(options, "Which cards pay for the tunnel?")
 
 
-def _abandon(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+def abandon_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
     if view.tunnel is None or view.phase is not Phase.TUNNEL:
         raise Refused("there is no tunnel to give up")
     route = BOARD.routes[view.tunnel.route]
     return Play(AbandonTunnel(seat), f"giving up the tunnel {route.a}{DASH}{route.b}")
 
 
-def _pass(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+def pass_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
     if view.phase is not Phase.TURN or view.cards_drawn:
         raise Refused(explain.phase_problem(view, seat, "pass"))
     problem = pass_problem(view, seat)
     if problem is not None:
         raise Refused(f"you cannot pass: {problem} (a pass is for a turn with nothing else to do)")
     return Play(Pass(seat), "passing: your hand is shown to prove there is nothing else to do")
-
-
-Resolver = Callable[[list[str], GameState, int, tuple[str, ...]], Outcome]
-MOVES: dict[str, Resolver] = {
-    "draw": _draw,
-    "tickets": _tickets,
-    "keep": _keep,
-    "claim": _claim,
-    "station": _station,
-    "pay": _pay,
-    "abandon": _abandon,
-    "pass": _pass,
-}
 
 
 # ------------------------------------------------------------------ paths

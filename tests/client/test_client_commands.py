@@ -9,7 +9,7 @@ import pytest
 from client_states import NAMES, first
 from engine_scenario import BOARD, play, position, route
 
-from p2p_ttr.client.commands import ParseError, find_verb, parse, tokens
+from p2p_ttr.client.commands import ParseError, tokens
 from p2p_ttr.client.outcomes import (
     Ask,
     Context,
@@ -22,7 +22,7 @@ from p2p_ttr.client.outcomes import (
     ShowWay,
 )
 from p2p_ttr.client.paying import pay_spec
-from p2p_ttr.client.resolve import answer, interpret
+from p2p_ttr.client.verbs import answer, find_verb, interpret, parse
 from p2p_ttr.engine.events import (
     AbandonTunnel,
     BuildStation,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from client_states import NAMES, first
 from engine_scenario import position, route
 
-from p2p_ttr.client.complete import complete
+from p2p_ttr.client.verbs import complete
 from p2p_ttr.client.outcomes import Context
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for

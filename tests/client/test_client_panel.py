@@ -9,11 +9,11 @@ from client_states import NAMES
 from engine_scenario import position
 
 from p2p_ttr.client.claimable import claimable
-from p2p_ttr.client.complete import complete
+from p2p_ttr.client.verbs import complete
 from p2p_ttr.client.outcomes import Context
 from p2p_ttr.client.overview import overview
 from p2p_ttr.client.panel import claim_lines, forfeited_lines, ticket_lines
-from p2p_ttr.client.resolve import interpret
+from p2p_ttr.client.verbs import interpret
 from p2p_ttr.client.styled import plain
 from p2p_ttr.engine.view import view_for
 

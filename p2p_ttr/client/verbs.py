@@ -1,0 +1,157 @@
+"""Every command the player types, registered once: its name and aliases, its
+help, what it does and what Tab offers after it. ``interpret`` turns a line
+into what happens; ``complete`` offers what may come next.
+"""
+
+from __future__ import annotations
+
+from .commands import Command, ParseError, Registry, Verb, tokens
+from .complete import (
+    Suggestion,
+    claim_args,
+    draw_args,
+    keep_args,
+    path_args,
+    pay_args,
+    starts,
+    station_args,
+)
+from .helptext import help_lines, verb_help
+from .outcomes import CANCEL, Ask, Context, Outcome, Refuse, Refused, Show
+from .resolve import (
+    abandon_move,
+    claim_move,
+    draw_move,
+    keep_move,
+    move,
+    on_end,
+    on_forfeit,
+    on_path,
+    on_quit,
+    on_rules,
+    on_show,
+    on_start,
+    on_wait,
+    pass_move,
+    pay_move,
+    route_places,
+    station_move,
+    station_places,
+    tickets_move,
+)
+
+
+def _help(words: list[str], ctx: Context) -> Outcome:
+    if words:
+        verb = VERBS.find(words[0])
+        if verb is None:
+            raise Refused(f"there is no command {words[0]!r}; help alone lists them all")
+        return Show(f"help {verb.name}", tuple(verb_help(verb)))
+    return Show("Commands", tuple(help_lines(VERBS)))
+
+
+def _help_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
+    return [(v.name, v.summary) for v in VERBS] if not args else []
+
+
+VERBS = Registry((
+    Verb("draw", "draw [1-5 | COLOUR]", "take a train card: from the deck, or face-up slot N", move(draw_move),
+         ("draw", "draw 3", "draw loco"), ("d",), args=draw_args),
+    Verb("claim", "claim CITY CITY [COLOUR] [with CARDS]", "claim a route; name the colour of a double route",
+         move(claim_move, route_places),
+         ("claim Paris Frankfurt", "claim par fra white", "claim Essen Berlin with 2 blue 2 loco"), ("c",),
+         args=claim_args),
+    Verb("tickets", "tickets", "draw three destination tickets (keep at least one)", move(tickets_move),
+         ("tickets",), ("t",)),
+    Verb("keep", "keep N [N...] | keep all", "keep the offered tickets you name, return the rest", move(keep_move),
+         ("keep 1 3", "keep all"), ("k",), args=keep_args),
+    Verb("station", "station CITY [with CARDS]", "build a station: it borrows one rival route out of CITY",
+         move(station_move, station_places), ("station Wien", "station Roma with 2 red"), ("s",),
+         args=station_args),
+    Verb("pay", "pay [CARDS]", "pay the extra cards a tunnel asks for", move(pay_move), ("pay", "pay 1 loco"),
+         args=pay_args),
+    Verb("abandon", "abandon", "give up the tunnel: your cards come back, the turn ends", move(abandon_move),
+         ("abandon",), ("giveup",)),
+    Verb("pass", "pass", "end your turn doing nothing: only when nothing can be drawn, claimed or built "
+         "(your hand is shown to prove it)", move(pass_move), ("pass",)),
+    Verb("path", "path [N | CITY CITY | off]", "show the shortest way to finish ticket N over open routes",
+         on_path, ("path", "path 2", "path Lisboa Danzig", "path off"), ("p",), args=path_args),
+    Verb("start", "start", "start the game now (the host, in the lobby; Enter does the same)", on_start,
+         ("start",), whole=True),
+    Verb("show", "show", "your table in full: hand, face-up row, each ticket's way, the routes your hand pays for",
+         on_show, ("show",)),
+    Verb("rules", "rules", "a summary of the rules", on_rules, ("rules",)),
+    Verb("help", "help [COMMAND]", "the commands, with examples", _help, ("help", "help claim"), ("?", "h"),
+         args=_help_args),
+    Verb("wait", "wait", "keep waiting for a slow player after a timeout", on_wait, ("wait",)),
+    Verb("quit", "quit", "leave the game (asks first: end for now, or forfeit your seat)", on_quit, ("quit",),
+         ("exit", "q")),
+    Verb("end", "end", "stop here; the log stays on disk and the same command resumes", on_end, ("end",)),
+    Verb("forfeit", "forfeit", "leave for good (asks first): your cards are shown, the table plays your seat",
+         on_forfeit, ("forfeit",)),
+))
+
+
+def find_verb(word: str) -> Verb | None:
+    """The verb ``word`` names: itself, an alias, or a unique beginning of a name."""
+    return VERBS.find(word)
+
+
+def parse(line: str) -> Command | None:
+    """The command on ``line`` (None for an empty line).
+
+    Raises:
+        ParseError: the first word names no command.
+    """
+    return VERBS.parse(line)
+
+
+def interpret(line: str, ctx: Context, pending: Ask | None = None) -> Outcome | None:
+    """What ``line`` means now. ``pending`` is the question last asked: a line
+    that answers it picks that choice; any other line is a command. None for
+    an empty line. Never raises for what a player types: a line that is no
+    command, or a move the rules or the moment refuse, is a ``Refuse`` that
+    says why."""
+    if pending is not None:
+        picked = answer(pending, line)
+        if picked is not None:
+            return picked
+    try:
+        command = parse(line)
+        if command is None:
+            return None
+        return command.verb.run(list(command.words), ctx)
+    except (ParseError, Refused) as exc:
+        return Refuse(str(exc))
+
+
+def answer(ask: Ask, line: str) -> Outcome | None:
+    """The outcome of the choice ``line`` picks (its key or number), if any."""
+    key = line.strip().lower()
+    for i, choice in enumerate(ask.choices):
+        if key in (choice.key, str(i + 1)) or (choice.key == CANCEL.key and key in ("c", "no", "n")):
+            return choice.outcome
+    return None
+
+
+def complete(before: str, ctx: Context) -> list[Suggestion]:
+    """What may come at the cursor, given the text ``before`` it: the answers
+    to the question asked and the commands on an empty line, else what fits
+    after the verb typed."""
+    words = before.split()
+    typing = "" if not words or before[-1:].isspace() else words[-1]
+    done = words[:-1] if typing else words
+    if not done:
+        # The answers to the question asked come first: Tab on an empty line lists them.
+        asked = ctx.asked.choices if ctx.asked is not None else ()
+        answers = [Suggestion(c.key, len(typing), c.label) for c in asked if c.key.startswith(typing.lower())]
+        return answers + [Suggestion(v.name, len(typing), v.summary) for v in VERBS
+                          if v.name.startswith(typing.lower()) and v.name not in {c.key for c in asked}]
+    verb = find_verb(done[0])
+    if verb is None:
+        return []
+    found: dict[str, str] = {}
+    for text, meta in verb.args(tokens(" ".join(done[1:])), ctx):
+        if starts(text, typing):
+            found.setdefault(text, meta)  # the first note is the one that matters here
+    return [Suggestion(text, len(typing), meta) for text, meta in found.items()]

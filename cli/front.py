@@ -25,6 +25,8 @@ from .plain import Human
 
 
 class Front(Protocol):
+    """Who plays a networked seat and where they see it: the Decider and console the loop uses, and how it runs."""
+
     console: Console
     decide: Decider
     tells_ending: bool  # it shows the end itself (the full screen prints its last page)
@@ -36,6 +38,8 @@ class Front(Protocol):
 
 
 class BotFront:
+    """A bot plays the seat (`--as-bot`): no input, notes to the console."""
+
     def __init__(self, args: argparse.Namespace, name: str) -> None:
         self.console = Console(quiet_stdout=args.json)
         self.decide: Decider = make_bot(args.bot_level, secrets.randbelow(2**31), name).choose
@@ -49,6 +53,8 @@ class BotFront:
 
 
 class PlainFront:
+    """A person at the plain line prompt (`--plain`, or when stdin or stdout is not a terminal)."""
+
     def __init__(self, args: argparse.Namespace, can_forfeit: bool) -> None:
         self.console = Console(quiet_stdout=args.json)
         self.human = Human(self.console.say, can_forfeit)

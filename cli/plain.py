@@ -27,6 +27,8 @@ from p2p_ttr.net.console import Forfeit, Quit
 
 
 class Human:
+    """The plain line prompt: typed lines become moves through the client's command language."""
+
     def __init__(self, say: Callable[[str], None], can_forfeit: bool = True) -> None:
         self.say = say
         self.can_forfeit = can_forfeit

@@ -18,6 +18,8 @@ class UsageError(Exception):
 
 @dataclass(frozen=True)
 class Command:
+    """A `ttr` subcommand: its name, help and arguments, and what runs it."""
+
     name: str
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]

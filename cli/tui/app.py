@@ -57,6 +57,8 @@ class ScreenControl(UIControl):
 
 
 class GameCompleter(Completer):
+    """Tab completion for the full screen, from the client's ``complete``."""
+
     def __init__(self, context: Callable[[], Context]) -> None:
         self.context = context
 

@@ -52,6 +52,8 @@ class TuiConsole(Console):
 
 
 class Bridge:
+    """Between the screen's thread and the network loop's: requests one way, snapshots the other."""
+
     def __init__(self, publisher: Publisher, seen: Callable[[], Seen] | None = None) -> None:
         self.publisher = publisher
         self.seen: Callable[[], Seen] = seen or Seen

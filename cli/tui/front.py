@@ -19,6 +19,8 @@ JOIN_WAIT_S = 10.0  # for the loop to close its sockets after the screen is gone
 
 
 class TuiFront:
+    """The full-screen client as a front: the screen on the main thread, the network loop on another."""
+
     def __init__(self, role: str, can_forfeit: bool) -> None:
         self.publisher = Publisher(role)
         self.console: Console = TuiConsole(self.publisher)

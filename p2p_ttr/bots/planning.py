@@ -87,6 +87,8 @@ def without(costs: CostTable, closed: Iterable[int]) -> CostTable:
 
 @dataclass(frozen=True, slots=True)
 class Path:
+    """A way between two cities over open and own routes, and what it costs."""
+
     cost: float
     routes: tuple[int, ...]  # every route on the path, own ones included, from a to b
 
@@ -167,6 +169,8 @@ def ticket_done(parent: dict[str, str], ticket: int) -> bool:
 
 @dataclass(frozen=True)
 class Plan:
+    """The routes still to claim for a player's tickets, what they need, and which tickets they serve or drop."""
+
     routes: tuple[int, ...]  # routes still to claim, the earliest-planned first
     trains: int  # trains those routes need
     cost: float  # their effort

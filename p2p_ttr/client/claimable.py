@@ -22,6 +22,8 @@ from .words import BOARD, route_points
 
 @dataclass(frozen=True)
 class Claimable:
+    """A route the player's hand pays for now, and the tickets whose way uses it."""
+
     route: Route
     tickets: tuple[int, ...]  # the ticket numbers (from 1, as the panel lists them) whose way uses it
 

@@ -82,6 +82,8 @@ class ParseError(ValueError):
 
 @dataclass(frozen=True)
 class Command:
+    """A parsed line: the verb and the words after it."""
+
     verb: Verb
     words: tuple[str, ...]
 

@@ -76,6 +76,8 @@ def marks_for(view: GameState | None, seat: int | None, highlight: frozenset[int
 
 @dataclass(frozen=True)
 class Geometry:
+    """Where the map puts each city, each route's cells and each label, for a given size."""
+
     width: int
     height: int
     nodes: dict[str, Cell]

@@ -33,11 +33,15 @@ class Play:
 
 @dataclass(frozen=True)
 class Refuse:
+    """The line cannot be played: the reason in the player's words."""
+
     reason: str
 
 
 @dataclass(frozen=True)
 class Note:
+    """Something to tell the player; nothing is played."""
+
     text: str
 
 
@@ -59,6 +63,8 @@ class ShowWay:
 
 @dataclass(frozen=True)
 class Leave:
+    """Leave the game: for now (the same command resumes), or for good (``forfeit``)."""
+
     forfeit: bool
 
 
@@ -74,6 +80,8 @@ class Redraw:
 
 @dataclass(frozen=True)
 class Choice:
+    """One answer to a question: the word that picks it, its label, and what it leads to."""
+
     key: str  # what the player types: a number or a word
     label: str
     outcome: Outcome

@@ -89,6 +89,8 @@ def pay_spec(words: Sequence[str]) -> PaySpec:
 
 @dataclass(frozen=True)
 class Option:
+    """One way to pay for a move, as the question lists it."""
+
     action: Action
     label: str  # short: the question names the route or city already
     locomotives: int

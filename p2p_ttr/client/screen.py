@@ -67,6 +67,8 @@ class Echo:
 
 @dataclass(frozen=True)
 class ScreenModel:
+    """Everything one frame of the full screen shows: the snapshot and the screen's own state."""
+
     snap: Snapshot
     echo: Echo = field(default_factory=Echo)
     highlight: frozenset[int] = frozenset()

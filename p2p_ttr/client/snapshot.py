@@ -30,6 +30,8 @@ _LOG_STYLES = {Kind.MINE: "class:log.mine", Kind.MOVE: "class:log.move", Kind.FI
 
 @dataclass(frozen=True)
 class Snapshot:
+    """What the screen shows, frozen: made on the network thread, read on the screen's."""
+
     role: str = "join"  # "host" or "join"
     seat: int | None = None
     names: tuple[str, ...] = ()

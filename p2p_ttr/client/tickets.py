@@ -16,6 +16,8 @@ from .words import BOARD, DASH, plural, route_name
 
 @dataclass(frozen=True)
 class TicketRow:
+    """One of the player's tickets, and whether it is done today."""
+
     ticket: Ticket
     done: bool  # joined by the player's routes (and what their stations may borrow)
 

@@ -50,6 +50,8 @@ class ScoreSheetError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class TableGame:
+    """A game played on the physical board, as `ttr score` reads it: the players and what each holds."""
+
     names: tuple[str, ...]
     claims: tuple[PlayerClaims, ...]
 

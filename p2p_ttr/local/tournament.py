@@ -75,6 +75,8 @@ class LevelStats:
 
 @dataclass(frozen=True)
 class TournamentResult:
+    """A tournament's games and each level's results, seats rotated."""
+
     players: int
     seed: int
     lineup: tuple[str, ...]  # the levels, one per seat before rotation

@@ -33,6 +33,8 @@ ANSWER_S = 10.0
 
 
 class Reach:
+    """Watches a first join's connection and says as soon as it is known that nothing, or no ttr game, is there."""
+
     def __init__(self, sock: zmq.Socket[bytes], where: str, timeout: float,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.where = where

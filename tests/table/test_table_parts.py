@@ -148,3 +148,52 @@ def test_obligations_are_values_the_client_words() -> None:
     assert proof.describe(("Ann", "Bob")) == "Bob owes shuffle proof (train epoch 2)"
     shares = Obligation(0, Owed.SHARES, to_all=3, drawn=2, drawn_by=(1, 2))
     assert shares.describe() == "seat 0 owes shares (3 to reveal to all; 2 drawn by seats 1, 2)"
+
+
+def test_a_waiting_move_plays_the_hidden_cards_it_pays_with_and_a_pass_the_whole_hand() -> None:
+    from p2p_ttr.engine.events import BuildStation, DrawBlind, Pass
+    from p2p_ttr.table.acts import hidden_cards
+
+    g = game()
+    table = Table()
+    for raw in g.log[: len(g.log) // 2]:
+        table.receive(raw)
+    engine = table.engine
+    assert engine is not None
+    seat = engine.current
+    hand = engine.players[seat].hand
+    hidden = tuple(r for r in hand if r not in engine.public)
+    assert hidden
+    assert hidden_cards(engine, seat, Pass(seat)) == hidden
+    assert hidden_cards(engine, seat, BuildStation(seat, "Wien", hand)) == hidden  # the cards it pays with
+    assert hidden_cards(engine, seat, DrawBlind(seat)) == ()
+
+
+def test_the_fold_owes_a_forfeited_seat_its_chain_steps_then_its_cards_then_its_moves() -> None:
+    """``forfeits.next_duty`` on a real game where the last seat forfeits:
+    right after the forfeit every replica has the same next duty, and once
+    the fold has done them all, none is left until the log moves on."""
+    import sys
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+    from test_forfeit import folded, forfeit_index
+    from test_forfeit import game as forfeit_game
+
+    from p2p_ttr.table.forfeits import next_duty
+
+    g = forfeit_game(3, 2, 8)
+    i = forfeit_index(g.log)
+    before = folded(g.log, i)  # just before the forfeit: the seat is live, it owes its own duties
+    assert before.engine is not None
+    assert next_duty(before.engine, before.chain_due(), before.chains, {}, lambda r: set(), before.n) is None
+    after = folded(g.log, i + 1)  # the fold has carried out every duty the forfeit set off
+    assert after.engine is not None and 2 in after.forfeited
+    seeds = {s: f.seed for s, f in after.forfeited.items()}
+    duty = next_duty(after.engine, after.chain_due(), after.chains, seeds, after._sharers, after.n)
+    assert duty is None  # the fold does every duty as soon as it is due
+    # A duty appears as soon as the forfeited seat is the one the game waits for.
+    for raw in g.log[i + 1:]:
+        after.receive(raw)
+        assert after.engine is not None
+        if 2 in after.forfeited and (need := after.chain_due()) is not None and after.chains.turn(need) == 2:
+            raise AssertionError("the fold left a forfeited seat's chain step undone")

@@ -6,6 +6,7 @@ a hang or a wrong accusation), and the game can still be finished
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -15,7 +16,7 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -153,6 +154,21 @@ def kill(run: Run, label: str) -> None:
     run.procs[label].wait()
 
 
+@contextlib.contextmanager
+def host_and_joiner(tmp_path: Path) -> Iterator[tuple[Run, int, float]]:
+    """A 2-player game under way: the host and joiner J started on a free
+    port; every process is killed on the way out."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        run.host("host", port, "--players", "2")
+        run.join("J", port)
+        yield run, port, deadline
+    finally:
+        run.kill_all()
+
+
 def game_dir(run: Run, label: str) -> Path:
     (game,) = (run.tmp / label / "games").iterdir()
     return game
@@ -162,12 +178,7 @@ def test_a_host_restarted_without_resume_resumes_and_a_joiner_never_joins_anothe
     """The host killed and started again by the same command resumes its game.
     Started with --new instead, it opens a lobby: the running joiner does not
     join it but stops, saying why; both commands run again finish the game."""
-    run = Run(tmp_path)
-    deadline = time.monotonic() + DEADLINE_S
-    port = free_port()
-    try:
-        run.host("host", port, "--players", "2")
-        run.join("J", port)
+    with host_and_joiner(tmp_path) as (run, port, deadline):
         wait_for_entries(run, "host", 40, deadline)
         kill(run, "host")
         run.host("host", port, "--players", "2", "--new")  # a new game: not what the joiner plays
@@ -181,8 +192,6 @@ def test_a_host_restarted_without_resume_resumes_and_a_joiner_never_joins_anothe
         run.wait_all(["host", "J"], deadline)
         check_game(run, ["host", "J"])
         assert "is not finished: resuming it" in said(run, "host")
-    finally:
-        run.kill_all()
 
 
 def wait_until(done: Callable[[], bool], deadline: float) -> None:
@@ -239,12 +248,7 @@ def test_a_host_whose_log_lost_its_tail_fetches_it_from_a_joiner(tmp_path: Path,
     """Storage lost after a crash: the resumed host's log is shorter than the
     joiner's. It fetches the entries it signed back from the joiner before it
     sequences anything: no `unknown_head`, no equivocation, the game ends."""
-    run = Run(tmp_path)
-    deadline = time.monotonic() + DEADLINE_S
-    port = free_port()
-    try:
-        run.host("host", port, "--players", "2")
-        run.join("J", port)
+    with host_and_joiner(tmp_path) as (run, port, deadline):
         wait_for_entries(run, "host", 80, deadline)
         kill(run, "host")
         time.sleep(0.3)  # whatever the host relayed has reached the joiner
@@ -257,8 +261,6 @@ def test_a_host_whose_log_lost_its_tail_fetches_it_from_a_joiner(tmp_path: Path,
         check_game(run, ["host", "J"])
         assert "our log had lost entries" in said(run, "host")
         assert "unknown_head" not in said(run, "J") and "equivocat" not in said(run, "J")
-    finally:
-        run.kill_all()
 
 
 # ------------------------------------------------------ 5. damaged secrets
@@ -267,12 +269,7 @@ def test_a_host_whose_log_lost_its_tail_fetches_it_from_a_joiner(tmp_path: Path,
 @pytest.mark.parametrize(("part", "words"), [("seed", "its seed is not the one this seat committed to"),
                                              ("exponent", "its secret exponent is not the key")])
 def test_damaged_secrets_are_named_on_load_not_taken_for_cheating(tmp_path: Path, part: str, words: str) -> None:
-    run = Run(tmp_path)
-    deadline = time.monotonic() + DEADLINE_S
-    port = free_port()
-    try:
-        run.host("host", port, "--players", "2")
-        run.join("J", port)
+    with host_and_joiner(tmp_path) as (run, port, deadline):
         wait_for_entries(run, "J", 40, deadline)  # the keys are in
         kill(run, "J")
         secrets = game_dir(run, "J") / "secrets"
@@ -285,8 +282,6 @@ def test_damaged_secrets_are_named_on_load_not_taken_for_cheating(tmp_path: Path
         assert f"{secrets} is damaged: {words}" in told and "no escrow" in told, told
         assert "cheat" not in told
         assert "cheat" not in said(run, "host")
-    finally:
-        run.kill_all()
 
 
 # ----------------------------------------------------------- 6. a full disk
@@ -348,12 +343,7 @@ def test_a_full_disk_is_a_clear_message_and_the_seat_resumes_once_there_is_space
 def test_a_joiner_with_a_lost_key_or_a_corrupt_log_is_told_what_to_do(tmp_path: Path) -> None:
     """identity.key gone: the joiner does not make a stranger's key. A
     corrupt log: it says deleting the log fetches it again, which it does."""
-    run = Run(tmp_path)
-    deadline = time.monotonic() + DEADLINE_S
-    port = free_port()
-    try:
-        run.host("host", port, "--players", "2")
-        run.join("J", port)
+    with host_and_joiner(tmp_path) as (run, port, deadline):
         wait_for_entries(run, "J", 60, deadline)
         kill(run, "J")
         key = tmp_path / "J" / "identity.key"
@@ -374,8 +364,6 @@ def test_a_joiner_with_a_lost_key_or_a_corrupt_log_is_told_what_to_do(tmp_path: 
         run.join("J", port)
         run.wait_all(["host", "J"], deadline)
         check_game(run, ["host", "J"])
-    finally:
-        run.kill_all()
 
 
 def test_a_host_that_lost_its_log_or_meta_says_so_and_resumes_from_a_joiners_copy(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from p2p_ttr.table.table import Table
 
 from .console import Forfeit, Quit
 
-ENDED = "game ended at the keyboard; the log stays on disk (`ttr verify` reads it)"
+ENDED = "paused at the keyboard: the same command resumes the game"
 FORFEITED = "you forfeit your seat: your cards are shown and the table plays it on"
 
 

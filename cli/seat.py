@@ -14,6 +14,7 @@ from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.local.summary import GameSummary, game_summary
 from p2p_ttr.net.console import Console, Quit
 from p2p_ttr.net.loop import RunLoop, Seen
+from p2p_ttr.net.pause import Paused
 from p2p_ttr.net.store import StoreError
 from p2p_ttr.net.transport import TransportError
 from p2p_ttr.table.table import Table
@@ -73,15 +74,45 @@ def end_page(seen: Seen, log: Path | None, code: int) -> tuple[str, list[str]]:
                    f"the signed log so far: {log} (`ttr verify {log}` audits it)"]
 
 
+# A pause, and the command that resumes it (the cli knows the options it was run with).
+Pausing = tuple[Callable[[], Paused | None], Callable[[Paused], str]]
+
+
+def pause_page(paused: Paused, resume: str, log: Path | None) -> tuple[str, list[str]]:
+    """Stopped for now: where, and the exact command that goes on."""
+    at = f"turn {paused.turn}" if paused.turn is not None else f"entry {paused.entries} (before the first turn)"
+    game = paused.game_id.hex()[:8]
+    if paused.ours:
+        title = "Paused"
+        lines = [f"paused at {at} (game {game}): nothing is lost", f"resume with: {resume}"]
+    else:
+        title = "The host paused the game"
+        lines = [f"the host paused the game at {at} (game {game}); it resumes with: {resume}",
+                 "(once the host has resumed it; your cards and the log are kept here)"]
+    return title, lines + [f"the signed log so far: {log}"]
+
+
 def play_seat(command: str, args: argparse.Namespace, front: Front, run: RunLoop, seen: Callable[[], Seen],
-              log: Callable[[], Path | None]) -> int:
+              log: Callable[[], Path | None], pausing: Pausing | None = None) -> int:
     """Play until the loop ends, then say how it ended (on the terminal,
-    once any full screen is gone)."""
+    once any full screen is gone). A pause (``pausing``) is a normal end:
+    it says how to resume, and the exit code is 0."""
     after = Console(quiet_stdout=args.json)
+
+    def ending(code: int) -> tuple[str, list[str]]:
+        paused = pausing[0]() if pausing is not None else None
+        if pausing is not None and paused is not None:
+            return pause_page(paused, pausing[1](paused), log())
+        return end_page(seen(), log(), code)
+
     try:
-        code = front.play(run, seen, lambda code: end_page(seen(), log(), code))
+        code = front.play(run, seen, ending)
         if not front.tells_ending:
-            finish(args, seen().table, log() or Path("-"), after)
+            paused = pausing[0]() if pausing is not None else None
+            if paused is not None:
+                after.say("\n".join(ending(code)[1]))
+            else:
+                finish(args, seen().table, log() or Path("-"), after)
         return code
     except (StoreError, TransportError) as exc:
         after.say(f"ttr {command}: {exc}")

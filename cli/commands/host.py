@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
@@ -18,17 +21,21 @@ from p2p_ttr.net.discovery import BEACON_PORT, Announcement, Beacon
 from p2p_ttr.net.host import Host, HostOptions
 from p2p_ttr.net.loop import OnLine, ReadLine, RunLoop, Seen, Tick
 from p2p_ttr.table.messages import valid_name
-from p2p_ttr.net.store import DataDir, StoreError, default_data_dir
+from p2p_ttr.net.store import DataDir, GameStore, StoreError, default_data_dir
 from p2p_ttr.net.transport import (
     DEFAULT_PORT,
     format_address,
     local_addresses,
     parse_address,
 )
-from p2p_ttr.table.envelope import MAX_SEATS
+from p2p_ttr.table.envelope import MAX_SEATS, open_envelope
+from p2p_ttr.table.errors import TableError
+from p2p_ttr.table.logfile import LogFileError, read_log
+from p2p_ttr.table.messages import Seating, message_from_wire
 
 BOT_NAMES = ("Bot1", "Bot2", "Bot3", "Bot4")
 BROADCAST = f"255.255.255.255:{BEACON_PORT}"
+LATEST = "latest"  # `--resume` with no game: the unfinished game hosted from here most recently
 
 
 def add_common(parser: argparse.ArgumentParser, hosting: bool = False) -> None:
@@ -70,8 +77,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bind", default="0.0.0.0", help="interface to listen on (default all)")
     parser.add_argument("--players", type=int, default=0, help="start as soon as this many players (you included) are in")
     parser.add_argument("--bots", type=int, default=0, help="add this many bot players (each a separate peer process)")
-    parser.add_argument("--resume", metavar="GAME", help="resume a game hosted before (its id, or a unique prefix); "
-                        "without it, an unfinished game hosted from this data directory is resumed")
+    parser.add_argument("--resume", metavar="GAME", nargs="?", const=LATEST,
+                        help="resume a game hosted before (its id, or a unique prefix; left out, the latest "
+                        "unfinished one); without --resume, an unfinished game hosted from this data directory "
+                        "is resumed (with several, you are asked which)")
     parser.add_argument("--new", action="store_true",
                         help="start a new game even though one hosted from this data directory is unfinished")
     parser.add_argument("--beacon", metavar="ADDR[:PORT]|off",
@@ -138,8 +147,11 @@ def run(args: argparse.Namespace) -> int:
     beacon = beacon_of(args)
     try:
         data = DataDir(args.data_dir or default_data_dir())
-        if not args.resume and not args.new:
-            args.resume = unfinished_game(data, Console(quiet_stdout=args.json).say)
+        say = Console(quiet_stdout=args.json).say
+        if args.resume:
+            args.resume = chosen_game(data, args.resume)
+        elif not args.new:
+            args.resume = unfinished_game(data, say, input if interactive(args) else None)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr host: {exc}")
         if beacon is not None:
@@ -222,13 +234,19 @@ def run(args: argparse.Namespace) -> int:
     def run_loop(on_line: OnLine | None, read_line: ReadLine | None, tick: Tick | None) -> int:
         return host.run(on_line, seat_bots(read_line), tick)
 
+    def resume(paused: object) -> str:
+        return resume_command(host.table.game_id.hex() if host.table and host.table.game_id else "?",
+                              host.port, args)
+
     try:
         return play_seat("host", args, front, with_beacon(run_loop, beacon, announce), seen,
-                         lambda: host.store.log_path if host.store else None)
+                         lambda: host.store.log_path if host.store else None, (lambda: host.paused, resume))
     finally:
-        stopped = host.table is None or not host.table.complete
+        # The game ended early: the bots would only wait for a host that is gone
+        # (paused, it told them: they stop by themselves, keeping their data).
+        stopped = host.paused is None and (host.table is None or not host.table.complete)
         for proc in bots:
-            if stopped:  # the game ended early: the bots would only wait for a host that is gone
+            if stopped:
                 proc.terminate()
             try:
                 proc.wait(timeout=5)
@@ -237,20 +255,102 @@ def run(args: argparse.Namespace) -> int:
                 proc.wait()
 
 
-def unfinished_game(data: DataDir, say: Callable[[str], None]) -> str | None:
+def interactive(args: argparse.Namespace) -> bool:
+    """Whether a person at a terminal can answer a question."""
+    return sys.stdin.isatty() and sys.stdout.isatty() and not (args.as_bot or args.json)
+
+
+def resume_command(game: str, port: int, args: argparse.Namespace) -> str:
+    """The command that resumes ``game``: same port (the joiners know it), same address, same data."""
+    words = ["ttr", "host", "--resume", game[:8]]
+    if port != DEFAULT_PORT:
+        words += ["--port", str(port)]
+    if args.bind != "0.0.0.0":
+        words += ["--bind", shlex.quote(args.bind)]
+    if args.data_dir:
+        words += ["--data-dir", shlex.quote(str(args.data_dir))]
+    return " ".join(words)
+
+
+def describe(game: GameStore) -> str:
+    """One line about a game hosted from here: id, players, length, when last played."""
+    try:
+        _, entries = read_log(game.log_path)
+    except (OSError, LogFileError):
+        return f"{game.game_id.hex()[:8]}  (its log cannot be read)"
+    names = ""
+    try:
+        seating = message_from_wire(open_envelope(entries[0]).body) if entries else None
+        if isinstance(seating, Seating):
+            names = ", ".join(s.name for s in seating.seats)
+    except (TableError, IndexError, TypeError, ValueError):
+        pass
+    try:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.log_path.stat().st_mtime))
+    except OSError:
+        when = "?"
+    return f"{game.game_id.hex()[:8]}  {names or '?'}; {len(entries)} entries, last played {when}"
+
+
+def listing(data: DataDir) -> str:
+    games = data.unfinished("host")
+    if not games:
+        return f"no unfinished game was hosted from {data.path}"
+    return (f"the unfinished games hosted from {data.path}, the latest first:\n"
+            + "\n".join(f"  {describe(g)}" for g in games))
+
+
+def chosen_game(data: DataDir, wanted: str) -> str:
+    """The full id of the game ``--resume`` names (LATEST: the latest unfinished one)."""
+    if wanted == LATEST:
+        games = data.unfinished("host")
+        if not games:
+            raise StoreError(f"no unfinished game was hosted from {data.path}: `ttr host` starts a new one")
+        return games[0].game_id.hex()
+    prefix = wanted.lower()
+    if not prefix or len(prefix) > 32 or any(c not in "0123456789abcdef" for c in prefix):
+        raise StoreError(f"--resume {wanted[:40]!r}: a game is named by its id in hex (or a unique prefix); "
+                         + listing(data))
+    try:
+        return data.find_game(prefix).game_id.hex()
+    except StoreError as exc:
+        raise StoreError(f"{exc}; {listing(data)}") from None
+
+
+def unfinished_game(data: DataDir, say: Callable[[str], None], ask: Callable[[str], str] | None) -> str | None:
     """The game to resume when `ttr host` is run without --resume: the one
-    unfinished game hosted from here, if any. Starting a new game over it
-    would put its joiners, still running, into a game they never chose."""
+    unfinished game hosted from here, if any; with several, the one the
+    player picks (``ask`` is None when nobody can answer). Starting a new
+    game over it would put its joiners, still running, into a game they
+    never chose."""
     games = data.unfinished("host")
     if not games:
         return None
-    if len(games) > 1:
-        listed = ", ".join(g.game_id.hex()[:8] for g in games)
-        raise StoreError(f"{len(games)} unfinished games were hosted from {data.path} ({listed}): "
-                         "name one with --resume GAME, or start another with --new")
-    game = games[0].game_id.hex()
-    say(f"game {game[:8]} hosted from here is not finished: resuming it (`ttr host --new` starts another)")
-    return game
+    if len(games) == 1:
+        game = games[0].game_id.hex()
+        say(f"game {game[:8]} hosted from here is not finished: resuming it (`ttr host --new` starts another)")
+        return game
+    if ask is None:
+        raise StoreError(f"{len(games)} unfinished games were hosted from here; {listing(data)}\n"
+                         "name one with --resume GAME (--resume alone takes the latest), "
+                         "or start another with --new")
+    say(f"{len(games)} games hosted from {data.path} are not finished, the latest first:")
+    for i, g in enumerate(games, 1):
+        say(f"  {i}) {describe(g)}")
+    while True:
+        try:
+            answer = ask(f"resume which (1-{len(games)}, Enter for 1, n for a new game)? ").strip().lower()
+        except EOFError:
+            raise StoreError("no game chosen: name one with --resume GAME, or start another with --new") from None
+        if answer in ("n", "new"):
+            return None
+        if not answer:
+            answer = "1"
+        if answer.isdigit() and 1 <= int(answer) <= len(games):
+            game = games[int(answer) - 1].game_id.hex()
+            say(f"resuming game {game[:8]}")
+            return game
+        say(f"type a number from 1 to {len(games)}, or n")
 
 
 def join_addresses(bind: str) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import shlex
 import sys
 from collections.abc import Callable
 
@@ -121,7 +122,17 @@ def run(args: argparse.Namespace) -> int:
         lobby = node.lobby_names if node.table is None or not node.table.seats else ()
         return Seen(node.table, node.player.seat if node.player else None, node.names, lobby)
 
-    return play_seat("join", args, front, node.run, seen, lambda: node.store.log_path if node.store else None)
+    def resume(_: object) -> str:
+        return resume_command(node.where, args)
+
+    return play_seat("join", args, front, node.run, seen, lambda: node.store.log_path if node.store else None,
+                     (lambda: node.paused, resume))
+
+
+def resume_command(where: str, args: argparse.Namespace) -> str:
+    """The command that resumes our seat: the host's address, our data directory."""
+    return " ".join(["ttr", "join", shlex.quote(where),
+                     *(["--data-dir", shlex.quote(str(args.data_dir))] if args.data_dir else [])])
 
 
 COMMAND = Command(

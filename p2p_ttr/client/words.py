@@ -22,7 +22,7 @@ fold = fold_name
 
 COLOURS = ("red", "blue", "green", "yellow", "black")  # the seats' colours, seat 0 first
 # Said when a player leaves the game at the keyboard (the plain prompt and the full screen alike).
-ENDED = "game ended at the keyboard; the log stays on disk (`ttr verify` reads it)"
+ENDED = "paused at the keyboard: the same command resumes the game"
 FORFEITED = "you forfeit your seat: your cards are shown and the table plays it on"
 
 

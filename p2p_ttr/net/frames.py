@@ -19,8 +19,9 @@ from p2p_ttr.table.logfile import MAX_ENTRIES
 from p2p_ttr.table.messages import MAX_NAME
 
 # 2: a challenge per connection, and the hello names the challenge it answers;
-# 3: a lobby member says when it leaves, and a host fetches entries its log lost
-NET_VERSION = 3
+# 3: a lobby member says when it leaves, and a host fetches entries its log lost;
+# 4: a host that stops for now tells its joiners (pause)
+NET_VERSION = 4
 CHALLENGE_BYTES = 32
 MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
 MAX_REASON = 400
@@ -83,6 +84,7 @@ TO_PEER: dict[str, tuple[Check, ...]] = {
     "rejected": (_bin(HASH_BYTES), _str(64), _str(MAX_REASON)),  # sha256(envelope), code, reason
     "ping": (_INDEX,),  # heartbeat, with the log length
     "fetch": (_INDEX,),  # send me your entries from this index on: my log lost them (after a crash)
+    "pause": (_INDEX, _bin(SIGNATURE_BYTES)),  # the host stops for now at this log length (signed: pause.py)
 }
 
 

@@ -33,10 +33,12 @@ from p2p_ttr.table.peer import Decider, Peer
 from p2p_ttr.table.table import Table
 
 from . import frames
-from .console import Console, Forfeit
+from .console import Console, Forfeit, Quit
 from .frames import NET_VERSION, FrameError, clip, encode
+from .history import History
 from .liveness import HEARTBEAT_S, Progress, watch
 from .lobby import Challenges, Lobby, Refusal
+from .pause import Paused, paused_at, sign_pause
 from .player import SeatPlayer, load_checked_secrets
 from .seqsig import entry_hash, entry_signed, prev_head, sign_entry
 from .store import DataDir, GameStore, StoreError
@@ -88,6 +90,8 @@ class Host:
         self.challenges = Challenges()  # the challenge outstanding on each connection not yet admitted
         self.lobby = Lobby(options.name, self.identity.public, options.players or MAX_SEATS)
         self.known: dict[bytes, int] = {}  # admitted connection -> seat (-1 in the lobby), in this run
+        self.answered: dict[bytes, bytes] = {}  # admitted connection -> the challenge its hello answered
+        self.paused: Paused | None = None  # set when our player stopped the game for now
         self.conn: dict[bytes, bytes] = {}  # identity key -> its admitted connection (the latest)
         self.peer_len: dict[int, int] = {}
         self.table: Table | None = None
@@ -134,12 +138,14 @@ class Host:
         except StoreError as exc:
             raise StoreError(f"{exc}; {from_a_joiner}") from None
         table = Table(me=load_checked_secrets(store, entries))
+        history = History(0)
         for i, raw in enumerate(entries):
             try:
                 table.receive(raw)
             except (TableError, EngineError) as exc:
                 raise StoreError(f"{store.log_path}: entry {i} does not fold ({exc}); the log is corrupt; "
                                  f"{from_a_joiner}") from None
+            history.step(table)
         if not table.seats:
             raise StoreError(f"{store.log_path} holds no entry of game {game[:8]}; {from_a_joiner}")
         if table.seats[0].identity != self.identity.public:
@@ -153,6 +159,8 @@ class Host:
         self.player = SeatPlayer(self.identity, table, store, self.decide)
         self.gated = not table.complete
         self.console.say(f"resumed game {game} at entry {len(table.log)}")
+        for line in history.told():
+            self.console.say(line)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -282,6 +290,7 @@ class Host:
         public = next((pub for pub, conn in self.conn.items() if conn == rid), None)
         self.known.pop(rid, None)
         self.heard.pop(rid, None)
+        self.answered.pop(rid, None)
         if public is None:
             return
         del self.conn[public]
@@ -370,14 +379,17 @@ class Host:
         game_id = self.table.game_id if self.table is not None else None
         self.send(rid, "challenge", NET_VERSION, self.identity.public, self.challenges.issue(rid), game_id)
 
-    def admit(self, rid: bytes, public: bytes, seat: int) -> None:
-        """``rid`` is now ``public``'s connection; an earlier one of that key no longer is."""
+    def admit(self, rid: bytes, public: bytes, seat: int, challenge: bytes) -> None:
+        """``rid`` is now ``public``'s connection; an earlier one of that key no longer is.
+        ``challenge`` is the one its hello answered: a pause to it is signed over it."""
         old = self.conn.get(public)
         if old is not None and old != rid:
             self.known.pop(old, None)
             self.heard.pop(old, None)
+            self.answered.pop(old, None)
         self.conn[public] = rid
         self.known[rid] = seat
+        self.answered[rid] = challenge
         self.heard[rid] = time.monotonic()
 
     def hello(self, rid: bytes, version: int, name: str, public: bytes, challenge: bytes, sig: bytes) -> None:
@@ -398,7 +410,7 @@ class Host:
                 probe.join(version, name, public, challenge, sig)  # version and signature checks
                 if seat is None or seat == 0:
                     raise Refusal(ErrorCode.STARTED, "the game has already started")
-                self.admit(rid, public, seat)
+                self.admit(rid, public, seat, challenge)
                 log_len = len(self.table.log)
                 self.send(rid, "welcome", seat, self.table.game_id, log_len, list(self.names))
                 self.console.say(f"{self.names[seat]} is back")
@@ -408,7 +420,7 @@ class Host:
             self.console.say(f"refused {name!r}: {refusal.reason}")
             self.send(rid, "refused", refusal.code, clip(refusal.reason))
             return
-        self.admit(rid, public, -1)
+        self.admit(rid, public, -1, challenge)
         self.send(rid, "welcome", -1, None, 0, self.lobby.names)
         if new:
             wanted = self.o.players
@@ -476,10 +488,31 @@ class Host:
         except HostExit as exc:
             self.console.say(str(exc))
             return exc.code
+        except Quit:
+            return self.pause()
         finally:
             if self.store is not None:
                 self.store.close()
             context.destroy(linger=2000)
+
+    def pause(self) -> int:
+        """Our player stops for now: relay what is sequenced, then tell every
+        connection admitted in this run (a signed ``pause``), so that no
+        joiner waits for a host that is gone. Nothing is lost: the same data
+        directory resumes the game."""
+        self.relay()
+        table = self.table
+        game_id = table.game_id if table is not None else None
+        length = len(table.log) if table is not None else 0
+        for rid in self.known:
+            challenge = self.answered.get(rid)
+            if challenge is not None:
+                self.send(rid, "pause", length, sign_pause(self.identity, challenge, game_id, length))
+        if table is None or game_id is None:
+            self.console.say("closed the lobby: no game was started")
+            return 0
+        self.paused = paused_at(table, ours=True)
+        return 0
 
     def _loop(self, on_line: Callable[[str], None] | None, read_line: Callable[[], str | None | bool] | None,
               tick: Callable[[], None] | None) -> int:

@@ -25,10 +25,12 @@ from p2p_ttr.table.peer import Decider
 from p2p_ttr.table.table import Table
 
 from . import frames
-from .console import Console, Forfeit
+from .console import Console, Forfeit, Quit
 from .frames import NET_VERSION, FrameError, encode
+from .history import History
 from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, watch
 from .lobby import sign_hello
+from .pause import Paused, pause_signed, paused_at
 from .player import SeatPlayer, load_checked_secrets
 from .reach import Reach
 from .seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head
@@ -97,6 +99,7 @@ class Node:
         self.ongoing = [] if options.new_game else [
             g for g in options.data.unfinished("peer") if g.load_meta().get("host") == self.where]
         self.reach: Reach | None = None  # watches a first join's connection until the host answers
+        self.paused: Paused | None = None  # the game stopped for now: by our player, or the host told us
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -133,16 +136,20 @@ class Node:
             raise StoreError(f"{exc}{refetch if store.log_path.exists() else ''}") from None
         secrets = load_checked_secrets(store, entries)
         table = Table(me=secrets)
+        history = History(secrets.seat if secrets is not None else None)
         for i, raw in enumerate(entries):
             try:
                 table.receive(raw)
             except (TableError, EngineError) as exc:
                 raise StoreError(f"{store.log_path}: entry {i} does not fold ({exc}); the log is corrupt"
                                  + refetch) from None
+            history.step(table)
         if table.seats and table.seats[0].identity != self.host_public:
             raise NodeExit(1, "this host is not the host of our game")
         if entries:
             self.console.say(f"reloaded game {game_id.hex()} at entry {len(entries)}")
+            for line in history.told():
+                self.console.say(line)
         if not entries or not store.load_meta():  # new, or meta.json lost: the log says the rest
             store.save_meta({"role": "peer", "name": self.o.name, "host": self.where, "finished": table.complete})
         self.table, self.store = table, store
@@ -292,6 +299,23 @@ class Node:
                 self.sync(len(self.table.log))
         elif kind == "fetch":
             self.send_held(f[0])
+        elif kind == "pause":
+            self.host_paused(f[0], f[1])
+
+    def host_paused(self, length: int, sig: bytes) -> None:
+        """The host stops for now. Signed over the challenge we answered on
+        this connection: nobody else can stop us, nor replay a pause of
+        another connection or game. We keep everything and stop; the log we
+        have not caught up with yet comes when the game resumes."""
+        table = self.table
+        game_id = table.game_id if table is not None else None
+        if self.host_public is None or self.challenge is None or not pause_signed(
+                self.host_public, sig, self.challenge, game_id, length):
+            self.console.say("dropped a pause the host did not sign")
+            return
+        if table is None or game_id is None:
+            raise NodeExit(0, "the host closed its lobby before the game started")
+        self.paused = paused_at(table, ours=False)
 
     def not_a_new_game(self) -> None:
         """The host put us in its lobby: fine for a first join, never while a
@@ -402,6 +426,13 @@ class Node:
         except NodeExit as exc:
             self.console.say(str(exc))
             return exc.code
+        except Quit:  # our player stops for now (`end`): everything is kept to resume
+            if self.table is None or self.table.game_id is None:
+                self.console.say("stopped before the host answered; our game is kept: the same command "
+                                 "resumes it" if self.ongoing else "left the lobby before the game started")
+                return 0
+            self.paused = paused_at(self.table, ours=True)
+            return 0
         finally:
             if self.sock is not None and self.welcomed and (self.table is None or self.table.game_id is None):
                 self.send("leave")  # in the lobby: free our place at once (a killed joiner is dropped when silent)
@@ -428,6 +459,8 @@ class Node:
                 except zmq.Again:
                     break
                 self.handle(raw)
+                if self.paused is not None:
+                    return 0
             if self.reach is not None:
                 why = self.reach.verdict()
                 if why is not None:

@@ -241,7 +241,7 @@ def running_host() -> Host:
     assert host.table.game_id is not None
     host.store = host.o.data.game(host.table.game_id)
     host.store.open()
-    host.admit(SEAT1_CONN, game.peers[1].identity.public, 1)
+    host.admit(SEAT1_CONN, game.peers[1].identity.public, 1, b"c" * 32)
     return host
 
 

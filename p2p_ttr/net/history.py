@@ -1,0 +1,45 @@
+"""The game so far, in words, for a player who resumes it: the moves of the
+folded log as their seat saw them (p2p_ttr.client.phrases), the latest last."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from p2p_ttr.client.phrases import changes
+from p2p_ttr.engine.state import GameState
+from p2p_ttr.engine.view import view_for
+from p2p_ttr.table.table import Table
+
+MAX_LINES = 200  # the log pane scrolls; the plain prompt prints them all
+
+
+class History:
+    """Fed the table after each entry is folded; keeps the last ``limit`` lines."""
+
+    def __init__(self, seat: int | None, limit: int = MAX_LINES) -> None:
+        self.seat = seat
+        self.lines: deque[str] = deque(maxlen=limit)
+        self.total = 0
+        self._engine: GameState | None = None
+        self._before: GameState | None = None
+
+    def step(self, table: Table) -> None:
+        engine, seat = table.engine, self.seat
+        if seat is None or engine is None or engine is self._engine:
+            return
+        self._engine = engine
+        now = view_for(engine, seat)
+        if self._before is not None:
+            for line in changes(self._before, now, seat, tuple(s.name for s in table.seats)):
+                self.lines.append(line)
+                self.total += 1
+        self._before = now
+
+    def told(self) -> list[str]:
+        """What to say on resuming: the last lines, and how many came before."""
+        if not self.total:
+            return []
+        earlier = self.total - len(self.lines)
+        head = "the game so far" + (f" (the last {len(self.lines)} of {self.total} lines; `ttr verify` "
+                                    "reads the whole log):" if earlier else ":")
+        return [head, *self.lines]

@@ -1,0 +1,191 @@
+"""Pausing and resuming on the plain prompt, with real processes on
+127.0.0.1: the host's `end` is a pause (exit 0, the turn, the exact command
+that resumes), every joiner is told and keeps its data, and the commands
+printed resume the game with its history in the log. Then which game a
+`ttr host` resumes when its data directory holds several (protocol.md §9,
+Pause and Faults). Every wait is bounded; every child is killed."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from cli.commands.host import LATEST, chosen_game, unfinished_game
+from p2p_ttr.net.store import DataDir, StoreError
+from p2p_ttr.table.identity import Identity
+from p2p_ttr.table.logfile import write_log
+from p2p_ttr.table.messages import Seat
+from p2p_ttr.table.peer import Peer
+from tests.net.test_net_lan import command, free_port
+
+DEADLINE_S = 60
+
+
+class Player:
+    """A `ttr host`/`ttr join --plain` fed lines on stdin, its output in a file."""
+
+    def __init__(self, tmp: Path, label: str, args: list[str]) -> None:
+        self.out = tmp / f"{label}.out"
+        with open(self.out, "ab") as out:
+            self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT,
+                                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        self.start = self.out.stat().st_size
+
+    def text(self) -> str:
+        return self.out.read_bytes()[self.start:].decode()
+
+    def type(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, pattern: str, deadline: float) -> re.Match[str]:
+        while True:
+            found = re.search(pattern, self.text())
+            if found:
+                return found
+            assert self.proc.poll() is None or re.search(pattern, self.text()), \
+                f"ended ({self.proc.returncode}) without {pattern!r}:\n{self.text()[-3000:]}"
+            assert time.monotonic() < deadline, f"{pattern!r} never came:\n{self.text()[-3000:]}"
+            time.sleep(0.05)
+
+    def ended(self) -> int:
+        code = self.proc.wait(timeout=20)
+        assert "Traceback" not in self.text(), self.text()
+        return code
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def resumed(printed: str) -> list[str]:
+    """The resume command a player was shown, run with this interpreter."""
+    words = shlex.split(printed)
+    assert words[0] == "ttr"
+    return command(words[1]) + words[2:] + ["--plain", "--timeout", "60"]
+
+
+def test_the_host_pauses_every_joiner_is_told_and_the_printed_commands_resume(tmp_path: Path) -> None:
+    port = free_port()
+    players: list[Player] = []
+    try:
+        host = Player(tmp_path, "host", command("host") + [
+            "--plain", "--players", "2", "--bind", "127.0.0.1", "--port", str(port),
+            "--data-dir", str(tmp_path / "H"), "--timeout", "60"])
+        players.append(host)
+        time.sleep(0.5)
+        ann = Player(tmp_path, "ann", command("join") + [
+            f"127.0.0.1:{port}", "--plain", "--name", "Ann", "--data-dir", str(tmp_path / "A"), "--timeout", "60"])
+        players.append(ann)
+        deadline = time.monotonic() + DEADLINE_S
+        for p in (host, ann):
+            p.wait_for(r"your move", deadline)
+            p.type("keep 1 2")
+        for p in (host, ann):
+            p.wait_for(r"everyone has chosen their tickets", deadline)
+
+        host.type("end")
+        assert host.ended() == 0  # a pause is a normal end
+        said = host.text()
+        game = host.wait_for(r"paused at turn 1 \(game ([0-9a-f]{8})\): nothing is lost", deadline)[1]
+        command_line = host.wait_for(r"resume with: (ttr host [^\n]*)", deadline)[1]
+        assert command_line == (f"ttr host --resume {game} --port {port} --bind 127.0.0.1 "
+                                f"--data-dir {tmp_path / 'H'}")
+        assert "NOT VERIFIED" not in said and "incomplete" not in said
+
+        # Ann is told at once (not "waiting for the host" for two minutes), and keeps her data.
+        assert ann.ended() == 0
+        told = ann.wait_for(rf"the host paused the game at turn 1 \(game {game}\); it resumes with: "
+                            r"(ttr join [^\n]*)", deadline)
+        assert told[1] == f"ttr join 127.0.0.1:{port} --data-dir {tmp_path / 'A'}"
+        assert "waiting for the host" not in ann.text()
+        meta = json.loads(next((tmp_path / "A" / "games").glob("*/meta.json")).read_text())
+        assert meta["finished"] is False
+
+        # The printed commands resume; each player's log shows the game so far.
+        host = Player(tmp_path, "host", resumed(command_line))
+        players.append(host)
+        ann = Player(tmp_path, "ann", resumed(told[1]))
+        players.append(ann)
+        deadline = time.monotonic() + DEADLINE_S
+        host.wait_for(rf"resumed game {game}\w* at entry \d+\nthe game so far:\n(.*\n)*You kept ", deadline)
+        ann.wait_for(rf"reloaded game {game}\w* at entry \d+\nthe game so far:\n(.*\n)*You kept ", deadline)
+        ann.wait_for(r"host is back|your move|plays first", deadline)
+        host.wait_for(r"Ann is back", deadline)
+
+        # A joiner pauses for itself: the same command resumes it.
+        ann.type("end")
+        assert ann.ended() == 0
+        assert f"resume with: ttr join 127.0.0.1:{port} --data-dir {tmp_path / 'A'}" in ann.text()
+        host.type("end")
+        assert host.ended() == 0
+    finally:
+        for p in players:
+            p.kill()
+
+
+def hosted_game(data: DataDir, names: tuple[str, ...], finished: bool = False) -> str:
+    """A game folder as a host leaves it: the seating in the log, meta.json."""
+    host = data.identity()
+    seats = (Seat(names[0], host.public),) + tuple(Seat(n, Identity.generate().public) for n in names[1:])
+    game_id = os.urandom(16)
+    store = data.game(game_id)
+    store.path.mkdir(parents=True)
+    write_log(store.log_path, game_id, [Peer(0, host, lambda v, s: None).open_game(seats, game_id)])
+    store.save_meta({"role": "host", "name": names[0], "port": 7311, "finished": finished})
+    return game_id.hex()
+
+
+def test_which_game_a_host_resumes_when_its_data_directory_holds_several(tmp_path: Path) -> None:
+    data = DataDir(tmp_path / "D")
+    said: list[str] = []
+    assert unfinished_game(data, said.append, None) is None  # nothing to resume: a new game
+    first = hosted_game(data, ("host", "Ann"))
+    assert unfinished_game(data, said.append, None) == first and "resuming it" in said[-1]
+    hosted_game(data, ("host", "Old"), finished=True)  # finished games are never offered
+    time.sleep(0.01)
+    second = hosted_game(data, ("host", "Bob", "Cy"))
+    os.utime(data.game(bytes.fromhex(second)).meta_path, (time.time() + 5, time.time() + 5))
+
+    # A script cannot answer: the games are listed, the latest first, and it stops.
+    with pytest.raises(StoreError) as stopped:
+        unfinished_game(data, said.append, None)
+    listed = str(stopped.value)
+    assert listed.index(second[:8]) < listed.index(first[:8]) and "Old" not in listed
+    assert "host, Bob, Cy; 1 entries, last played" in listed and "--resume alone takes the latest" in listed
+
+    # At a terminal, the player picks one (a wrong answer is asked again), or a new game.
+    answers = iter(["7", "2"])
+    assert unfinished_game(data, said.append, lambda _: next(answers)) == first
+    assert "type a number from 1 to 2, or n" in said
+    assert unfinished_game(data, said.append, lambda _: "") == second  # Enter: the latest
+    assert unfinished_game(data, said.append, lambda _: "n") is None
+
+    # --resume alone takes the latest; one that matches nothing lists the games there.
+    assert chosen_game(data, LATEST) == second
+    assert chosen_game(data, first[:6]) == first
+    for wanted in ("abcdef99" if not first.startswith("abcdef99") else "0" * 8, "not-hex"):
+        with pytest.raises(StoreError) as unknown:
+            chosen_game(data, wanted)
+        assert f"the unfinished games hosted from {data.path}" in str(unknown.value)
+        assert second[:8] in str(unknown.value) and first[:8] in str(unknown.value)
+
+
+def test_resume_of_an_unknown_game_lists_the_games_and_exits_1(tmp_path: Path) -> None:
+    data = DataDir(tmp_path / "D")
+    game = hosted_game(data, ("host", "Ann"))
+    other = "0" * 8 if not game.startswith("0" * 8) else "f" * 8
+    done = subprocess.run(command("host") + ["--plain", "--resume", other, "--data-dir", str(tmp_path / "D"),
+                                             "--beacon", "off"],
+                          capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1
+    assert f"no game {other!r}" in done.stdout and f"  {game[:8]}  host, Ann; 1 entries" in done.stdout

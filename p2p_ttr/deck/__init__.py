@@ -31,6 +31,11 @@ Protocol flow for a game ``game_id`` with seats ``0..n-1``:
    (made from the seed; the next seat need not wait for it), and everyone
    checks every proof (``verify_shuffles`` batches a chain's) before any
    card of the epoch is used.
+Escrow (opt-in, not yet on the wire): ``deal_escrow`` splits a seat's key
+among all the other seats with Feldman commitments, each share sealed to its
+recipient; ``open_escrow_share`` / ``escrow_complaint`` /
+``escrow_dealer_cheated`` / ``reconstruct_key`` (see :mod:`.escrow`).
+
 7. After the game each seat publishes ``SecretReveal.of(secret, seed)``;
    ``audit(Transcript(game_id, records))`` re-executes everything and names
    the seat behind every deviation.
@@ -60,6 +65,7 @@ from .elgamal import Ciphertext, DeckCreation, create_deck, decrypt_with_exponen
 from .encoding import CardCodec, card_element
 from .errors import (
     BackendUnavailable,
+    BadEscrow,
     CommitmentMismatch,
     DeckError,
     DeckUsageError,
@@ -71,6 +77,16 @@ from .errors import (
     MalformedWire,
     UnknownCard,
     VerificationError,
+)
+from .escrow import (
+    Complaint,
+    EscrowDeal,
+    SealedShare,
+    deal_escrow,
+    escrow_complaint,
+    escrow_dealer_cheated,
+    open_escrow_share,
+    reconstruct_key,
 )
 from .fixedbase import g_pow
 from .group import G, P, Q, check_element, element_from_residue
@@ -97,6 +113,7 @@ __all__ = [
     "audit",
     "AuditReport",
     "BackendUnavailable",
+    "BadEscrow",
     "card_element",
     "CardCodec",
     "CardOpening",
@@ -106,8 +123,10 @@ __all__ = [
     "Ciphertext",
     "commit_seed",
     "CommitmentMismatch",
+    "Complaint",
     "create_deck",
     "current_backend",
+    "deal_escrow",
     "DeckCheck",
     "DeckCreation",
     "DeckError",
@@ -118,6 +137,9 @@ __all__ = [
     "Deviation",
     "draw_from_top",
     "element_from_residue",
+    "escrow_complaint",
+    "escrow_dealer_cheated",
+    "EscrowDeal",
     "expect_bytes",
     "expect_int",
     "expect_list",
@@ -137,6 +159,7 @@ __all__ = [
     "MalformedWire",
     "Masks",
     "move_to_bottom",
+    "open_escrow_share",
     "open_played_card",
     "open_private",
     "open_public",
@@ -147,6 +170,7 @@ __all__ = [
     "prove_shuffle",
     "Q",
     "RandomSource",
+    "reconstruct_key",
     "Record",
     "record_from_wire",
     "record_to_wire",
@@ -155,6 +179,7 @@ __all__ = [
     "RemaskProof",
     "RemaskStep",
     "RevealCheck",
+    "SealedShare",
     "SecretKey",
     "SecretReveal",
     "Seed",

@@ -68,3 +68,8 @@ class DeckUsageError(DeckError):
 
 class BackendUnavailable(DeckError):
     """The modular-exponentiation backend named by P2P_TTR_POWMOD cannot be used."""
+
+
+class BadEscrow(VerificationError):
+    """An escrow deal whose commitments do not make the dealer's key, or a
+    share that does not open to its commitment."""

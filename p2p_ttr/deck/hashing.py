@@ -27,6 +27,8 @@ DOMAIN_CHAIN_STATEMENT: Final = _PREFIX + b"chain-statement"
 DOMAIN_SHUFFLE_PROOF: Final = _PREFIX + b"shuffle-proof"
 DOMAIN_REMASK_PROOF: Final = _PREFIX + b"remask-proof"
 DOMAIN_PROOF_RANDOMNESS: Final = _PREFIX + b"chain-proof-randomness"
+DOMAIN_ESCROW_KEY: Final = _PREFIX + b"escrow-key"
+DOMAIN_ESCROW_PROOF: Final = _PREFIX + b"escrow-complaint"
 
 Field = bytes | int | str
 

@@ -31,14 +31,14 @@ Protocol flow for a game ``game_id`` with seats ``0..n-1``:
    (made from the seed; the next seat need not wait for it), and everyone
    checks every proof (``verify_shuffles`` batches a chain's) before any
    card of the epoch is used.
+7. After the game each seat publishes ``SecretReveal.of(secret, seed)``;
+   ``audit(Transcript(game_id, records))`` re-executes everything and names
+   the seat behind every deviation.
+
 Escrow (opt-in, not yet on the wire): ``deal_escrow`` splits a seat's key
 among all the other seats with Feldman commitments, each share sealed to its
 recipient; ``open_escrow_share`` / ``escrow_complaint`` /
 ``escrow_dealer_cheated`` / ``reconstruct_key`` (see :mod:`.escrow`).
-
-7. After the game each seat publishes ``SecretReveal.of(secret, seed)``;
-   ``audit(Transcript(game_id, records))`` re-executes everything and names
-   the seat behind every deviation.
 
 Every public record has ``to_wire()`` (plain lists of ints, bytes and str,
 ready for msgpack) and a strict ``from_wire()`` that raises only

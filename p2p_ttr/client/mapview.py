@@ -6,7 +6,8 @@ its cities. A route shows one cell per car where its run is long enough, so
 its length can be counted: the car cells carry its colour's letter (r red,
 b blue, ...; gray routes a line character), the cells between them ``·``,
 or ``^`` for a tunnel and ``~`` for a ferry; a claimed route's cars show its
-owner's seat number. The two sides of a double route run as two parallel
+owner's seat number; an open route too short to count shows its length as a
+digit among its letters (``r4r``: 4 cars). The two sides of a double route run as two parallel
 tracks, one cell apart; a side closed for good (a game of 2 or 3 players, its
 twin taken) is drawn ``x``. Labels are the cities' names (their first three
 letters where room is short), touching their dot, and kept a blank cell
@@ -293,8 +294,13 @@ def _paint_route(route_id: int, marks: MapMarks, geo: Geometry, node_cells: set[
             put(cell, glyph, style)
         else:
             put(cell, mark if mark and owner is None else GAP, style)
+    middle = len(run) // 2
     if mark and owner is None and len(run) > 2 and len(cars) == len(run):
-        put(run[len(run) // 2], mark, style)  # no gap to show it in: the middle car says it
+        put(run[middle], mark, style)  # no gap to show it in: the middle car says it
+    if owner is None and len(run) >= 3 and len(cars) != route.length:
+        # Too short to count its cars: a digit among the letters says its length.
+        at = middle + 1 if mark and len(cars) == len(run) else middle
+        put(run[min(at, len(run) - 1)], str(route.length), style)
 
 
 def car_cells(cells: int, cars: int) -> set[int]:
@@ -315,6 +321,6 @@ def legend() -> Line:
     for colour, glyph in GLYPHS.items():
         out += [(f"class:route.{colour}", glyph), ("class:legend", " ")]
     out += [("class:legend", "(k black) "), ("class:route.gray", "-|/\\"),
-            ("class:legend", f" gray {GAP} gap {TUNNEL_MARK} tunnel {FERRY_MARK} ferry  1-5 owner  {CLOSED} closed  "
-                             f"{MY_STATION}{STATION} station")]
+            ("class:legend", f" gray {GAP}gap {TUNNEL_MARK}tunnel {FERRY_MARK}ferry 1-5 owner r4r cars {CLOSED} shut "
+                             f"{MY_STATION}{STATION}station")]
     return out

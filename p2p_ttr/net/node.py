@@ -499,8 +499,9 @@ class Node:
                     self.console.say(f"waiting for the host at {self.where} ({int(silent)} s)")
                 if silent > self.o.timeout:
                     if self.table is None and not self.ongoing:
-                        raise NodeExit(1, f"nothing answered as a ttr host at {self.where} "
-                                          f"in {self.o.timeout:.0f} s")
+                        # The same words as the reach check's, which may come a moment later.
+                        raise NodeExit(1, f"nothing answered at {self.where} in {self.o.timeout:.0f} s: "
+                                          "is `ttr host` running there, on that port?")
                     raise NodeExit(1, f"the host at {self.where} has been silent for "
                                       f"{self.o.timeout:.0f} s; run the same command again to resume")
                 continue

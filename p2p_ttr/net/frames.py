@@ -9,7 +9,9 @@ fields are checked against the kind's schema. Anything else raises
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
+from typing import Any, ClassVar
 
 import msgpack
 
@@ -88,7 +90,197 @@ TO_PEER: dict[str, tuple[Check, ...]] = {
 }
 
 
+# ------------------------------------------------------------ typed frames
+# One frozen dataclass per kind; the fields in wire order. ``decode_to_host``
+# and ``decode_to_peer`` check a frame against its schema above and return the
+# typed value; ``encode_frame`` writes one.
+
+
+@dataclass(frozen=True)
+class Hi:
+    """Please send a challenge (every LAN version reads this frame)."""
+
+    version: int
+    KIND: ClassVar[str] = "hi"
+
+
+@dataclass(frozen=True)
+class Hello:
+    """Admit me: my name and identity, and my signature over the challenge."""
+
+    version: int
+    name: str
+    identity: bytes
+    challenge: bytes
+    signature: bytes
+    KIND: ClassVar[str] = "hello"
+
+
+@dataclass(frozen=True)
+class Env:
+    """A signed envelope to sequence."""
+
+    envelope: bytes
+    KIND: ClassVar[str] = "env"
+
+
+@dataclass(frozen=True)
+class Sync:
+    """Send me every entry from this index on."""
+
+    start: int
+    KIND: ClassVar[str] = "sync"
+
+
+@dataclass(frozen=True)
+class Ping:
+    """A heartbeat, with how many entries the sender holds (both directions)."""
+
+    length: int
+    KIND: ClassVar[str] = "ping"
+
+
+@dataclass(frozen=True)
+class Leave:
+    """A lobby member goes: free its place now."""
+
+    KIND: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True)
+class Have:
+    """An entry the host asked for (``Fetch``), with the host's own signature of it."""
+
+    index: int
+    envelope: bytes
+    signature: bytes
+    KIND: ClassVar[str] = "have"
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """Fresh per connection; the game under way (None in the lobby)."""
+
+    version: int
+    host_identity: bytes
+    challenge: bytes
+    game_id: bytes | None
+    KIND: ClassVar[str] = "challenge"
+
+
+@dataclass(frozen=True)
+class Welcome:
+    """Admitted: the seat (-1 in the lobby), the game, the log's length, the names."""
+
+    seat: int
+    game_id: bytes | None
+    length: int
+    names: tuple[str, ...]
+    KIND: ClassVar[str] = "welcome"
+
+
+@dataclass(frozen=True)
+class LobbyNews:
+    """Who is in the lobby, and how many the host waits for (0: until it says)."""
+
+    names: tuple[str, ...]
+    wanted: int
+    KIND: ClassVar[str] = "lobby"
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The host will not admit this connection: a code and a reason."""
+
+    code: str
+    reason: str
+    KIND: ClassVar[str] = "refused"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A sequenced entry: its index, the envelope, the host's signature."""
+
+    index: int
+    envelope: bytes
+    signature: bytes
+    KIND: ClassVar[str] = "entry"
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """The table refused the sender's envelope (by its hash): code and reason."""
+
+    digest: bytes
+    code: str
+    reason: str
+    KIND: ClassVar[str] = "rejected"
+
+
+@dataclass(frozen=True)
+class Fetch:
+    """Send me your entries from this index on: my log lost them."""
+
+    start: int
+    KIND: ClassVar[str] = "fetch"
+
+
+@dataclass(frozen=True)
+class Pause:
+    """The host stops for now at this log length (signed: pause.py)."""
+
+    length: int
+    signature: bytes
+    KIND: ClassVar[str] = "pause"
+
+
+ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have
+ToPeer = Challenge | Welcome | LobbyNews | Refused | Entry | Rejected | Ping | Fetch | Pause
+Frame = ToHost | ToPeer
+_TO_HOST_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Hi, Hello, Env, Sync, Ping, Leave, Have)}
+_TO_PEER_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Challenge, Welcome, LobbyNews, Refused, Entry, Rejected,
+                                                             Ping, Fetch, Pause)}
+
+
+def _typed(types: dict[str, type[Any]], kind: str, fields: list[Any]) -> Any:
+    # Lists become tuples: a frame is a frozen value.
+    return types[kind](*(tuple(f) if isinstance(f, list) else f for f in fields))
+
+
+def decode_to_host(raw: bytes) -> ToHost:
+    """A frame a peer sent the host.
+
+    Raises:
+        FrameError: as ``decode``.
+    """
+    kind, fields = decode(raw, TO_HOST)
+    frame: ToHost = _typed(_TO_HOST_TYPES, kind, fields)
+    return frame
+
+
+def decode_to_peer(raw: bytes) -> ToPeer:
+    """A frame the host sent a peer.
+
+    Raises:
+        FrameError: as ``decode``.
+    """
+    kind, fields = decode(raw, TO_PEER)
+    frame: ToPeer = _typed(_TO_PEER_TYPES, kind, fields)
+    return frame
+
+
+def encode_frame(frame: Frame) -> bytes:
+    """The bytes of a typed frame.
+
+    Raises:
+        FrameError: it would be too large.
+    """
+    values = [getattr(frame, f.name) for f in dataclass_fields(frame)]
+    return encode(frame.KIND, *(list(v) if isinstance(v, tuple) else v for v in values))
+
+
 def encode(kind: str, *fields: Any) -> bytes:
+    """A frame from its kind and fields, unchecked (``encode_frame`` for typed ones)."""
     raw = pack([kind, *fields])
     if len(raw) > MAX_FRAME_BYTES:
         raise FrameError(f"a {kind} frame of {len(raw)} bytes is too large")

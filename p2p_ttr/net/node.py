@@ -18,6 +18,7 @@ import zmq
 
 from p2p_ttr.client.words import COLOURS
 from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
@@ -26,7 +27,26 @@ from p2p_ttr.table.table import Table
 
 from . import frames
 from .console import Console, Forfeit, Quit
-from .frames import NET_VERSION, FrameError, encode
+from .frames import (
+    NET_VERSION,
+    Challenge,
+    Entry,
+    Env,
+    Fetch,
+    FrameError,
+    Have,
+    Hello,
+    Hi,
+    Leave,
+    LobbyNews,
+    Pause,
+    Ping,
+    Refused,
+    Rejected,
+    Sync,
+    Welcome,
+    encode_frame,
+)
 from .history import History
 from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, watch
 from .lobby import sign_hello
@@ -108,14 +128,14 @@ class Node:
     def host_name(self) -> str:
         return f"the host ({self.names[0]})" if self.names else "the host"
 
-    def send(self, kind: str, *fields: Any) -> None:
+    def send(self, frame: frames.ToHost) -> None:
         """Send a frame if a connection can take it now. Never block: with no
         connection up (the host restarting, or an address that is no ttr
         host) a frame is dropped; what matters is sent again once the host
         answers (hi, and pending envelopes after the welcome)."""
         if self.sock is not None:  # None until run() connects (and in unit tests)
             try:
-                self.sock.send(encode(kind, *fields), zmq.NOBLOCK)
+                self.sock.send(encode_frame(frame), zmq.NOBLOCK)
             except zmq.Again:
                 pass
 
@@ -231,13 +251,13 @@ class Node:
         now = time.monotonic()
         if now - self._last_sync > 0.5:
             self._last_sync = now
-            self.send("sync", start)
+            self.send(Sync(start))
 
     # ------------------------------------------------------------- frames
 
     def handle(self, raw: bytes) -> None:
         try:
-            kind, f = frames.decode(raw, frames.TO_PEER)
+            frame = frames.decode_to_peer(raw)
         except FrameError as exc:
             self.console.say(f"dropped a bad frame from the host: {exc}")
             return
@@ -245,62 +265,61 @@ class Node:
         if self.reach is not None:  # a ttr host answers there
             self.reach.close()
             self.reach = None
-        if kind == "challenge":
-            version, public, challenge, game_id = f
-            if version != NET_VERSION:
-                raise NodeExit(1, f"the host speaks LAN protocol {version}, we speak {NET_VERSION}: update ttr")
-            ours = {g.game_id for g in self.ongoing} | ({self.table.game_id} if self.table is not None else set())
-            if ours and game_id not in ours:  # never join another game while ours is under way: say why
-                raise NodeExit(1, self.other_game("a new game" if game_id is None else f"game {game_id.hex()[:8]}"))
-            if self.table is not None and self.table.seats and public != self.table.seats[0].identity:
-                raise NodeExit(1, "a different host answers at this address")
-            if challenge != self.challenge:  # a new connection's: answer it once (a repeat is the same one)
-                self.challenge, self.host_public, self.welcomed = challenge, public, False
-                self.send("hello", NET_VERSION, self.o.name, self.identity.public, challenge,
-                          sign_hello(self.identity, self.o.name, public, challenge))
-        elif kind == "refused":
-            raise NodeExit(1, f"the host refused us: {f[1]}")
-        elif kind == "welcome":
-            seat, game_id, log_len, names = f
-            self.welcomed = True
-            self.host_len = max(self.host_len, log_len)
-            if game_id is None:
-                self.not_a_new_game()
-                if tuple(names) != self.lobby_names:  # a welcome and the lobby's news may say the same
-                    self.console.say(f"in the lobby: {', '.join(names)}")
-                self.lobby_names = tuple(names)
-            else:
-                if self.table is not None and self.table.game_id != game_id:
-                    raise NodeExit(1, self.other_game(f"game {game_id.hex()[:8]}"))
-                self.open_game(game_id)
-                assert self.table is not None
-                self.send("sync", len(self.table.log))
-                self.resend = True
-        elif kind == "lobby":
-            names, wanted = f
-            if tuple(names) != self.lobby_names:
-                self.console.say(f"in the lobby: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
-            self.lobby_names = tuple(names)
-        elif kind == "entry":
-            if self.host_public is not None:
-                self.entry(f[0], f[1], f[2])
-        elif kind == "rejected":
-            if self.pending.pop(f[0], None) is not None:
-                self.refusals += 1
-                self.console.say(f"the table refused our message ({f[1]}): {f[2]}")
-                if f[1] == "unknown_head":
-                    self.check_for_fork()  # we wrote on a log the host's table never had
-                if self.refusals >= MAX_REFUSALS:
-                    raise NodeExit(1, "the host keeps refusing our messages; stopping")
-                self.poke = True
-        elif kind == "ping":
-            self.host_len = max(self.host_len, f[0])
-            if self.table is not None and f[0] > len(self.table.log) and time.monotonic() - self._last_sync > 2.0:
-                self.sync(len(self.table.log))
-        elif kind == "fetch":
-            self.send_held(f[0])
-        elif kind == "pause":
-            self.host_paused(f[0], f[1])
+        match frame:
+            case Challenge(version, public, challenge, game_id):
+                if version != NET_VERSION:
+                    raise NodeExit(1, f"the host speaks LAN protocol {version}, we speak {NET_VERSION}: update ttr")
+                ours = {g.game_id for g in self.ongoing} | ({self.table.game_id} if self.table is not None else set())
+                if ours and game_id not in ours:  # never join another game while ours is under way: say why
+                    raise NodeExit(1, self.other_game("a new game" if game_id is None
+                                                      else f"game {game_id.hex()[:8]}"))
+                if self.table is not None and self.table.seats and public != self.table.seats[0].identity:
+                    raise NodeExit(1, "a different host answers at this address")
+                if challenge != self.challenge:  # a new connection's: answer it once (a repeat is the same one)
+                    self.challenge, self.host_public, self.welcomed = challenge, public, False
+                    self.send(Hello(NET_VERSION, self.o.name, self.identity.public, challenge,
+                                    sign_hello(self.identity, self.o.name, public, challenge)))
+            case Refused(_, reason):
+                raise NodeExit(1, f"the host refused us: {reason}")
+            case Welcome(_, game_id, log_len, names):
+                self.welcomed = True
+                self.host_len = max(self.host_len, log_len)
+                if game_id is None:
+                    self.not_a_new_game()
+                    if names != self.lobby_names:  # a welcome and the lobby's news may say the same
+                        self.console.say(f"in the lobby: {', '.join(names)}")
+                    self.lobby_names = names
+                else:
+                    if self.table is not None and self.table.game_id != game_id:
+                        raise NodeExit(1, self.other_game(f"game {game_id.hex()[:8]}"))
+                    self.open_game(game_id)
+                    assert self.table is not None
+                    self.send(Sync(len(self.table.log)))
+                    self.resend = True
+            case LobbyNews(names, wanted):
+                if names != self.lobby_names:
+                    self.console.say(f"in the lobby: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
+                self.lobby_names = names
+            case Entry(index, envelope, signature):
+                if self.host_public is not None:
+                    self.entry(index, envelope, signature)
+            case Rejected(digest, code, reason):
+                if self.pending.pop(digest, None) is not None:
+                    self.refusals += 1
+                    self.console.say(f"the table refused our message ({code}): {reason}")
+                    if code == ErrorCode.UNKNOWN_HEAD:
+                        self.check_for_fork()  # we wrote on a log the host's table never had
+                    if self.refusals >= MAX_REFUSALS:
+                        raise NodeExit(1, "the host keeps refusing our messages; stopping")
+                    self.poke = True
+            case Ping(length):
+                self.host_len = max(self.host_len, length)
+                if self.table is not None and length > len(self.table.log) and time.monotonic() - self._last_sync > 2.0:
+                    self.sync(len(self.table.log))
+            case Fetch(start):
+                self.send_held(start)
+            case Pause(length, signature):
+                self.host_paused(length, signature)
 
     def host_paused(self, length: int, sig: bytes) -> None:
         """The host stops for now. Signed over the challenge we answered on
@@ -321,7 +340,7 @@ class Node:
         """The host put us in its lobby: fine for a first join, never while a
         game of ours with it is under way (the host restarted without it)."""
         if self.table is not None or self.ongoing:
-            self.send("leave")
+            self.send(Leave())
             raise NodeExit(1, self.other_game("a new game"))
 
     def other_game(self, what: str) -> str:
@@ -345,7 +364,7 @@ class Node:
             sig = receipts.get(index, (b"", b""))[1]
             if len(sig) != 64:
                 return  # no receipt from here on (it was never fsync'ed): the host will say so
-            self.send("have", index, table.log[index], sig)
+            self.send(Have(index, table.log[index], sig))
 
     # --------------------------------------------------------------- acting
 
@@ -357,7 +376,7 @@ class Node:
         table = self.table
         seat = self.player.seat if self.player else None
         if table is None or table.game_id is None or seat is None:
-            self.send("leave")
+            self.send(Leave())
             raise NodeExit(0, "left the lobby before the game started")
         if table.finished:
             self.console.say("the game is over: there is nothing to forfeit")
@@ -383,12 +402,12 @@ class Node:
         if self.forfeiting and not self.pending and seat is not None and seat in table.keys and player.peer:
             raw = player.peer.forfeit()
             self.pending[entry_hash(raw)] = raw
-            self.send("env", raw)
+            self.send(Env(raw))
             return
         if self.resend:
             self.resend = False
             for raw in list(self.pending.values()):
-                self.send("env", raw)
+                self.send(Env(raw))
         if self.pending:
             return
         if len(table.log) == self._outbox_len and not self.poke:
@@ -398,7 +417,7 @@ class Node:
             if player.peer is not None:
                 self.trace.sent(raw, table, player.peer.seat)
             self.pending[entry_hash(raw)] = raw
-            self.send("env", raw)
+            self.send(Env(raw))
 
     # ----------------------------------------------------------------- loop
 
@@ -435,7 +454,7 @@ class Node:
             return 0
         finally:
             if self.sock is not None and self.welcomed and (self.table is None or self.table.game_id is None):
-                self.send("leave")  # in the lobby: free our place at once (a killed joiner is dropped when silent)
+                self.send(Leave())  # in the lobby: free our place at once (a killed joiner is dropped when silent)
             if self.reach is not None:
                 self.reach.close()
             try:
@@ -483,12 +502,12 @@ class Node:
             if now >= next_beat:
                 next_beat = now + HEARTBEAT_S
                 if self.challenge is None or not self.welcomed:
-                    self.send("hi", NET_VERSION)
+                    self.send(Hi(NET_VERSION))
                 else:
-                    self.send("ping", len(self.table.log) if self.table else 0)
+                    self.send(Ping(len(self.table.log) if self.table else 0))
             table = self.table
             if table is not None and table.complete and len(table.log) >= self.host_len:
-                self.send("ping", len(table.log))
+                self.send(Ping(len(table.log)))
                 if self.store is not None:
                     self.store.mark_finished()
                 return 0

@@ -414,3 +414,23 @@ def test_a_forfeit_asked_after_the_end_is_dropped_not_a_crash(tmp_path: Path) ->
     finally:
         if node.store is not None:
             node.store.close()
+
+
+def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused() -> None:
+    from p2p_ttr.net import frames as f
+
+    sig, key, digest, gid = b"s" * 64, b"k" * 32, b"d" * 32, b"g" * 16
+    to_host = [f.Hi(4), f.Hello(4, "Ann", key, b"c" * 32, sig), f.Env(b"envelope"), f.Sync(3), f.Ping(7), f.Leave(),
+               f.Have(2, b"envelope", sig)]
+    to_peer = [f.Challenge(4, key, b"c" * 32, None), f.Challenge(4, key, b"c" * 32, gid),
+               f.Welcome(-1, None, 0, ("Host", "Ann")), f.Welcome(1, gid, 12, ("Host", "Ann")),
+               f.LobbyNews(("Host",), 3), f.Refused("full", "the game is full"), f.Entry(5, b"envelope", sig),
+               f.Rejected(digest, "replay", "seat 1 already sent message 3"), f.Ping(9), f.Fetch(4), f.Pause(12, sig)]
+    for frame in to_host:
+        assert f.decode_to_host(f.encode_frame(frame)) == frame
+    for frame in to_peer:
+        assert f.decode_to_peer(f.encode_frame(frame)) == frame
+    with pytest.raises(f.FrameError, match="unknown frame kind"):
+        f.decode_to_host(f.encode_frame(f.Fetch(1)))  # a host never takes a fetch
+    with pytest.raises(f.FrameError, match="malformed"):
+        f.decode_to_peer(f.encode("welcome", 1, gid))

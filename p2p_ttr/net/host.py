@@ -34,27 +34,7 @@ from p2p_ttr.table.table import Table
 
 from . import frames
 from .console import Console, Forfeit, Quit
-from .frames import (
-    NET_VERSION,
-    Challenge,
-    Entry,
-    Env,
-    Fetch,
-    FrameError,
-    Have,
-    Hello,
-    Hi,
-    Leave,
-    LobbyNews,
-    Pause,
-    Ping,
-    Refused,
-    Rejected,
-    Sync,
-    Welcome,
-    clip,
-    encode_frame,
-)
+from .frames import NET_VERSION, FrameError, clip, encode_frame
 from .history import History
 from .liveness import HEARTBEAT_S, Progress, watch
 from .lobby import Challenges, Lobby, Refusal
@@ -222,7 +202,7 @@ class Host:
             else:
                 who = self.known.get(author, -1)
                 self.console.say(f"refused a message from {self._who(who)} ({code}): {exc}")
-                self.send(author, Rejected(entry_hash(raw), clip(str(code)), clip(str(exc))))
+                self.send(author, frames.Rejected(entry_hash(raw), clip(str(code)), clip(str(exc))))
             return False
         assert table.game_id is not None
         index = len(table.log) - 1
@@ -230,7 +210,7 @@ class Host:
         store.add_receipt(index, entry_hash(raw), sig)
         store.append(raw)
         self.trace.folded(table, 0)
-        frame = encode_frame(Entry(index, raw, sig))
+        frame = encode_frame(frames.Entry(index, raw, sig))
         self._relay.extend([rid, frame] for rid in self.seat_connections())
         return True
 
@@ -269,13 +249,13 @@ class Host:
             self.console.say(f"dropped a bad frame: {exc}")
             return
         match frame:
-            case Hi(version):
+            case frames.Hi(version):
                 if version != NET_VERSION:  # told in a frame every version reads: a challenge's shape may differ
-                    self.send(rid, Refused(ErrorCode.VERSION, f"this host speaks LAN protocol {NET_VERSION}, "
+                    self.send(rid, frames.Refused(ErrorCode.VERSION, f"this host speaks LAN protocol {NET_VERSION}, "
                                                               f"you speak {version}: update ttr"))
                 elif rid not in self.known:
                     self.challenge(rid)
-            case Hello(version, name, identity, challenge, signature):
+            case frames.Hello(version, name, identity, challenge, signature):
                 self.hello(rid, version, name, identity, challenge, signature)
             case _ if rid not in self.known:
                 # A new connection (a peer from before a restart of either side):
@@ -284,25 +264,25 @@ class Host:
                 return
         self.heard[rid] = time.monotonic()
         match frame:
-            case Env(envelope):
+            case frames.Env(envelope):
                 if self.gated and self.table is not None:
                     if len(self.held_back) < MAX_HELD_BACK:
                         self.held_back.append((rid, envelope))
                 else:
                     self.envelope(rid, envelope)
-            case Sync(start):
+            case frames.Sync(start):
                 self.catch_up(rid, start)
-            case Ping(length):
+            case frames.Ping(length):
                 seat = self.known[rid]
                 if seat >= 0:
                     self.peer_len[seat] = length
                     self.reported[seat] = length
                     if self.gated:
                         self.fetch(rid, seat)
-            case Leave():
+            case frames.Leave():
                 if self.known[rid] == -1 and self.table is None:
                     self.drop_member(rid, "left")
-            case Have(index, envelope, signature):
+            case frames.Have(index, envelope, signature):
                 self.adopt(rid, index, envelope, signature)
 
     # ------------------------------------------------------------- lobby
@@ -321,7 +301,7 @@ class Host:
             return
         self.console.say(f"{name} {why}: {len(self.lobby.names)} in the lobby ({', '.join(self.lobby.names)})")
         for member in self.known:
-            self.send(member, LobbyNews(tuple(self.lobby.names), self.o.players))
+            self.send(member, frames.LobbyNews(tuple(self.lobby.names), self.o.players))
 
     def drop_silent_members(self) -> None:
         now = time.monotonic()
@@ -348,7 +328,7 @@ class Host:
                               "cannot send them with our signature: this log cannot go on; a joiner's copy "
                               "of the game's game.log can replace it")
         self._fetches[seat] = (len(table.log), tries, now)
-        self.send(rid, Fetch(len(table.log)))
+        self.send(rid, frames.Fetch(len(table.log)))
 
     def adopt(self, rid: bytes, index: int, raw: bytes, sig: bytes) -> None:
         """An entry we signed once, sent back by a seat that holds it: our log
@@ -369,7 +349,7 @@ class Host:
         store.add_receipt(index, entry_hash(raw), sig)
         store.append(raw)
         self.fetched.setdefault(self._who(seat), []).append(index)
-        frame = encode_frame(Entry(index, raw, sig))
+        frame = encode_frame(frames.Entry(index, raw, sig))
         self._relay.extend([conn, frame] for conn in self.seat_connections() if conn != rid)
 
     def open_gate(self) -> bool:
@@ -399,7 +379,7 @@ class Host:
     def challenge(self, rid: bytes) -> None:
         """Send a connection not admitted its challenge (the same until a hello uses it)."""
         game_id = self.table.game_id if self.table is not None else None
-        self.send(rid, Challenge(NET_VERSION, self.identity.public, self.challenges.issue(rid), game_id))
+        self.send(rid, frames.Challenge(NET_VERSION, self.identity.public, self.challenges.issue(rid), game_id))
 
     def admit(self, rid: bytes, public: bytes, seat: int, challenge: bytes) -> None:
         """``rid`` is now ``public``'s connection; an earlier one of that key no longer is.
@@ -434,16 +414,16 @@ class Host:
                     raise Refusal(ErrorCode.STARTED, "the game has already started")
                 self.admit(rid, public, seat, challenge)
                 log_len = len(self.table.log)
-                self.send(rid, Welcome(seat, self.table.game_id, log_len, tuple(self.names)))
+                self.send(rid, frames.Welcome(seat, self.table.game_id, log_len, tuple(self.names)))
                 self.console.say(f"{self.names[seat]} is back")
                 return
             new = self.lobby.join(version, name, public, challenge, sig)
         except Refusal as refusal:
             self.console.say(f"refused {name!r}: {refusal.reason}")
-            self.send(rid, Refused(refusal.code, clip(refusal.reason)))
+            self.send(rid, frames.Refused(refusal.code, clip(refusal.reason)))
             return
         self.admit(rid, public, -1, challenge)
-        self.send(rid, Welcome(-1, None, 0, tuple(self.lobby.names)))
+        self.send(rid, frames.Welcome(-1, None, 0, tuple(self.lobby.names)))
         if new:
             wanted = self.o.players
             self.console.say(
@@ -451,11 +431,11 @@ class Host:
                 + ("" if wanted else ": press Enter to start")
             )
             for member in self.known:
-                self.send(member, LobbyNews(tuple(self.lobby.names), wanted))
+                self.send(member, frames.LobbyNews(tuple(self.lobby.names), wanted))
 
     def envelope(self, rid: bytes, raw: bytes) -> None:
         if self.table is None:
-            self.send(rid, Rejected(entry_hash(raw), ErrorCode.NOT_EXPECTED, "the game has not started"))
+            self.send(rid, frames.Rejected(entry_hash(raw), ErrorCode.NOT_EXPECTED, "the game has not started"))
             return
         self.sequence(raw, rid)
 
@@ -471,7 +451,7 @@ class Host:
             if len(sig) != 64:
                 prev = prev_head(table, index)
                 sig = sign_entry(self.identity, table.game_id, index, prev, raw)
-            self.send(rid, Entry(index, raw, sig))
+            self.send(rid, frames.Entry(index, raw, sig))
 
     # ------------------------------------------------------------- our seat
 
@@ -529,7 +509,7 @@ class Host:
         for rid in self.known:
             challenge = self.answered.get(rid)
             if challenge is not None:
-                self.send(rid, Pause(length, sign_pause(self.identity, challenge, game_id, length)))
+                self.send(rid, frames.Pause(length, sign_pause(self.identity, challenge, game_id, length)))
         if table is None or game_id is None:
             self.console.say("closed the lobby: no game was started")
             return 0
@@ -572,7 +552,7 @@ class Host:
             if beat >= next_beat:  # in the lobby too: joiners must hear that we are alive
                 next_beat = beat + HEARTBEAT_S
                 for rid in self.known:
-                    self.send(rid, Ping(len(self.table.log) if self.table else 0))
+                    self.send(rid, frames.Ping(len(self.table.log) if self.table else 0))
             if self.table is None:
                 self.drop_silent_members()
                 wanted = self.o.players

@@ -27,26 +27,7 @@ from p2p_ttr.table.table import Table
 
 from . import frames
 from .console import Console, Forfeit, Quit
-from .frames import (
-    NET_VERSION,
-    Challenge,
-    Entry,
-    Env,
-    Fetch,
-    FrameError,
-    Have,
-    Hello,
-    Hi,
-    Leave,
-    LobbyNews,
-    Pause,
-    Ping,
-    Refused,
-    Rejected,
-    Sync,
-    Welcome,
-    encode_frame,
-)
+from .frames import NET_VERSION, FrameError, encode_frame
 from .history import History
 from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, watch
 from .lobby import sign_hello
@@ -251,7 +232,7 @@ class Node:
         now = time.monotonic()
         if now - self._last_sync > 0.5:
             self._last_sync = now
-            self.send(Sync(start))
+            self.send(frames.Sync(start))
 
     # ------------------------------------------------------------- frames
 
@@ -266,7 +247,7 @@ class Node:
             self.reach.close()
             self.reach = None
         match frame:
-            case Challenge(version, public, challenge, game_id):
+            case frames.Challenge(version, public, challenge, game_id):
                 if version != NET_VERSION:
                     raise NodeExit(1, f"the host speaks LAN protocol {version}, we speak {NET_VERSION}: update ttr")
                 ours = {g.game_id for g in self.ongoing} | ({self.table.game_id} if self.table is not None else set())
@@ -277,11 +258,11 @@ class Node:
                     raise NodeExit(1, "a different host answers at this address")
                 if challenge != self.challenge:  # a new connection's: answer it once (a repeat is the same one)
                     self.challenge, self.host_public, self.welcomed = challenge, public, False
-                    self.send(Hello(NET_VERSION, self.o.name, self.identity.public, challenge,
+                    self.send(frames.Hello(NET_VERSION, self.o.name, self.identity.public, challenge,
                                     sign_hello(self.identity, self.o.name, public, challenge)))
-            case Refused(_, reason):
+            case frames.Refused(_, reason):
                 raise NodeExit(1, f"the host refused us: {reason}")
-            case Welcome(_, game_id, log_len, names):
+            case frames.Welcome(_, game_id, log_len, names):
                 self.welcomed = True
                 self.host_len = max(self.host_len, log_len)
                 if game_id is None:
@@ -294,16 +275,16 @@ class Node:
                         raise NodeExit(1, self.other_game(f"game {game_id.hex()[:8]}"))
                     self.open_game(game_id)
                     assert self.table is not None
-                    self.send(Sync(len(self.table.log)))
+                    self.send(frames.Sync(len(self.table.log)))
                     self.resend = True
-            case LobbyNews(names, wanted):
+            case frames.LobbyNews(names, wanted):
                 if names != self.lobby_names:
                     self.console.say(f"in the lobby: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
                 self.lobby_names = names
-            case Entry(index, envelope, signature):
+            case frames.Entry(index, envelope, signature):
                 if self.host_public is not None:
                     self.entry(index, envelope, signature)
-            case Rejected(digest, code, reason):
+            case frames.Rejected(digest, code, reason):
                 if self.pending.pop(digest, None) is not None:
                     self.refusals += 1
                     self.console.say(f"the table refused our message ({code}): {reason}")
@@ -312,13 +293,13 @@ class Node:
                     if self.refusals >= MAX_REFUSALS:
                         raise NodeExit(1, "the host keeps refusing our messages; stopping")
                     self.poke = True
-            case Ping(length):
+            case frames.Ping(length):
                 self.host_len = max(self.host_len, length)
                 if self.table is not None and length > len(self.table.log) and time.monotonic() - self._last_sync > 2.0:
                     self.sync(len(self.table.log))
-            case Fetch(start):
+            case frames.Fetch(start):
                 self.send_held(start)
-            case Pause(length, signature):
+            case frames.Pause(length, signature):
                 self.host_paused(length, signature)
 
     def host_paused(self, length: int, sig: bytes) -> None:
@@ -340,7 +321,7 @@ class Node:
         """The host put us in its lobby: fine for a first join, never while a
         game of ours with it is under way (the host restarted without it)."""
         if self.table is not None or self.ongoing:
-            self.send(Leave())
+            self.send(frames.Leave())
             raise NodeExit(1, self.other_game("a new game"))
 
     def other_game(self, what: str) -> str:
@@ -364,7 +345,7 @@ class Node:
             sig = receipts.get(index, (b"", b""))[1]
             if len(sig) != 64:
                 return  # no receipt from here on (it was never fsync'ed): the host will say so
-            self.send(Have(index, table.log[index], sig))
+            self.send(frames.Have(index, table.log[index], sig))
 
     # --------------------------------------------------------------- acting
 
@@ -376,7 +357,7 @@ class Node:
         table = self.table
         seat = self.player.seat if self.player else None
         if table is None or table.game_id is None or seat is None:
-            self.send(Leave())
+            self.send(frames.Leave())
             raise NodeExit(0, "left the lobby before the game started")
         if table.finished:
             self.console.say("the game is over: there is nothing to forfeit")
@@ -402,12 +383,12 @@ class Node:
         if self.forfeiting and not self.pending and seat is not None and seat in table.keys and player.peer:
             raw = player.peer.forfeit()
             self.pending[entry_hash(raw)] = raw
-            self.send(Env(raw))
+            self.send(frames.Env(raw))
             return
         if self.resend:
             self.resend = False
             for raw in list(self.pending.values()):
-                self.send(Env(raw))
+                self.send(frames.Env(raw))
         if self.pending:
             return
         if len(table.log) == self._outbox_len and not self.poke:
@@ -417,7 +398,7 @@ class Node:
             if player.peer is not None:
                 self.trace.sent(raw, table, player.peer.seat)
             self.pending[entry_hash(raw)] = raw
-            self.send(Env(raw))
+            self.send(frames.Env(raw))
 
     # ----------------------------------------------------------------- loop
 
@@ -454,7 +435,7 @@ class Node:
             return 0
         finally:
             if self.sock is not None and self.welcomed and (self.table is None or self.table.game_id is None):
-                self.send(Leave())  # in the lobby: free our place at once (a killed joiner is dropped when silent)
+                self.send(frames.Leave())  # in the lobby: free our place at once (a killed joiner is dropped when silent)
             if self.reach is not None:
                 self.reach.close()
             try:
@@ -502,12 +483,12 @@ class Node:
             if now >= next_beat:
                 next_beat = now + HEARTBEAT_S
                 if self.challenge is None or not self.welcomed:
-                    self.send(Hi(NET_VERSION))
+                    self.send(frames.Hi(NET_VERSION))
                 else:
-                    self.send(Ping(len(self.table.log) if self.table else 0))
+                    self.send(frames.Ping(len(self.table.log) if self.table else 0))
             table = self.table
             if table is not None and table.complete and len(table.log) >= self.host_len:
-                self.send(Ping(len(table.log)))
+                self.send(frames.Ping(len(table.log)))
                 if self.store is not None:
                     self.store.mark_finished()
                 return 0

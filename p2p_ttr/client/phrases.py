@@ -67,8 +67,7 @@ def told(before: GameState, after: GameState, me: int | None, names: tuple[str, 
     if before.phase in _SETUP and after.phase is Phase.TURN:
         lines.append(Told(f"everyone has chosen their tickets; {who(after.current, me, names)} "
                           f"{'play' if after.current == me else 'plays'} first"))
-    tunneller = before.current if before.tunnel is not None else after.current
-    lines += [Told(t, Kind.MINE if tunneller == me else Kind.MOVE) for t in _tunnel(before, after, me, names)]
+    lines += _tunnel(before, after, me, names)
     for p, (b, a) in enumerate(zip(before.players, after.players)):
         lines += [Told(t, Kind.MINE if p == me else Kind.MOVE) for t in _player(before, after, p, b, a, me, names)]
     if before.final_turns_left is None and after.final_turns_left is not None:
@@ -149,7 +148,7 @@ def _faces(state: GameState, refs: Iterable[CardRef]) -> list[int]:
     return [f for r in refs if (f := state.face(r)) is not None]
 
 
-def _tunnel(before: GameState, after: GameState, me: int | None, names: tuple[str, ...]) -> list[str]:
+def _tunnel(before: GameState, after: GameState, me: int | None, names: tuple[str, ...]) -> list[Told]:
     lines: list[str] = []
     old, new = before.tunnel, after.tunnel
     player = before.current if old is not None else after.current
@@ -162,7 +161,7 @@ def _tunnel(before: GameState, after: GameState, me: int | None, names: tuple[st
                      "or give it up")
     if old is not None and new is None and after.route_owner[old.route] is None:
         lines.append(f"{name} gave up the tunnel {BOARD.routes[old.route].a}{DASH}{BOARD.routes[old.route].b}")
-    return lines
+    return [Told(t, Kind.MINE if player == me else Kind.MOVE) for t in lines]
 
 
 # ------------------------------------------------------------------ waiting

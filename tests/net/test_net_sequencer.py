@@ -13,6 +13,7 @@ from p2p_ttr.net.frames import NET_VERSION, encode
 from p2p_ttr.net.host import Host, HostOptions
 from p2p_ttr.net.lobby import sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
+from p2p_ttr.net.pause import sign_pause
 from p2p_ttr.net.seqsig import EMPTY_HEAD, entry_signed, prev_head, sign_entry
 from p2p_ttr.net.store import DataDir
 from p2p_ttr.table.identity import Identity
@@ -76,6 +77,15 @@ def test_host_lobby_sequencing_and_refusals(tmp_path: Path) -> None:
     assert "started" in sock.to(late, "refused")[0][1]
     host.handle([rid, encode("sync", 0)])  # catch-up resends from the log with the same signatures
     assert sock.to(rid, "entry")[2:] == entries
+    # A resumed host (gated) takes an entry back only at its log's end and under its own signature.
+    host.gated = True
+    assert host.known[rid] == 1  # a seat: what it sends back is looked at
+    length, relayed = len(host.table.log), len(sock.sent)
+    host.handle([rid, encode("have", length, b"junk", sign_entry(joiner, host.table.game_id, length,
+                                                                 host.table.head, b"junk"))])  # the joiner's
+    host.handle([rid, encode("have", length, entries[0][1], entries[0][2])])  # signed, but as entry 0
+    host.handle([rid, encode("have", length + 1, entries[1][1], entries[1][2])])  # not at our log's end
+    assert len(host.table.log) == length and len(sock.sent) == relayed
 
 
 def test_peer_halts_when_the_host_signs_an_entry_the_table_refuses(tmp_path: Path) -> None:
@@ -89,3 +99,17 @@ def test_peer_halts_when_the_host_signs_an_entry_the_table_refuses(tmp_path: Pat
     again = Peer(0, host, lambda v, s: None).open_game(seats, GID)  # a second seating is never valid
     with pytest.raises(NodeExit, match="host misbehaved"):
         node.entry(1, again, sign_entry(host, GID, 1, node.table.head, again))
+
+
+def test_a_joiner_stops_only_for_a_pause_its_host_signed_on_this_connection(tmp_path: Path) -> None:
+    """A pause makes a joiner stop and exit: only the host's own, signed over
+    the challenge of this connection, counts (another key's, or one replayed
+    from another connection, is dropped and changes nothing)."""
+    host, stranger, challenge = Identity.generate(), Identity.generate(), b"c" * 32
+    node = Node(NodeOptions(DataDir(tmp_path), "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
+    node.host_public, node.challenge = host.public, challenge
+    node.handle(encode("pause", 0, sign_pause(stranger, challenge, None, 0)))
+    node.handle(encode("pause", 0, sign_pause(host, b"d" * 32, None, 0)))
+    assert node.paused is None
+    with pytest.raises(NodeExit, match="closed its lobby"):
+        node.handle(encode("pause", 0, sign_pause(host, challenge, None, 0)))

@@ -180,6 +180,12 @@ class Table:
         return len(self.seats)
 
     @property
+    def in_play(self) -> tuple[int, ...]:
+        """The seats still played by their own peers: not forfeited (nor
+        carried on, which the fold treats as forfeited), in seat order."""
+        return tuple(s for s in range(self.n) if s not in self.forfeited)
+
+    @property
     def seated(self) -> bool:
         """The log holds its seating: the game exists."""
         return self.game_id is not None

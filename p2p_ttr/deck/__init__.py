@@ -35,10 +35,11 @@ Protocol flow for a game ``game_id`` with seats ``0..n-1``:
    ``audit(Transcript(game_id, records))`` re-executes everything and names
    the seat behind every deviation.
 
-Escrow (opt-in, not yet on the wire): ``deal_escrow`` splits a seat's key
-among all the other seats with Feldman commitments, each share sealed to its
-recipient; ``open_escrow_share`` / ``escrow_complaint`` /
-``escrow_dealer_cheated`` / ``reconstruct_key`` (see :mod:`.escrow`).
+Escrow (opt-in; the table's ``escrow`` messages): ``deal_escrow`` splits a
+seat's key (``deal_exponent`` any exponent, such as its seed) among all the
+other seats with Feldman commitments, each share sealed to its recipient;
+``open_escrow_share`` / ``escrow_complaint`` / ``escrow_dealer_cheated`` /
+``check_escrow_share`` / ``reconstruct_key`` (see :mod:`.escrow`).
 
 Every public record has ``to_wire()`` (plain lists of ints, bytes and str,
 ready for msgpack) and a strict ``from_wire()`` that raises only
@@ -82,9 +83,12 @@ from .escrow import (
     Complaint,
     EscrowDeal,
     SealedShare,
+    check_escrow_share,
     deal_escrow,
+    deal_exponent,
     escrow_complaint,
     escrow_dealer_cheated,
+    escrow_image,
     open_escrow_share,
     reconstruct_key,
 )
@@ -127,6 +131,7 @@ __all__ = [
     "create_deck",
     "current_backend",
     "deal_escrow",
+    "deal_exponent",
     "DeckCheck",
     "DeckCreation",
     "DeckError",
@@ -138,6 +143,8 @@ __all__ = [
     "draw_from_top",
     "element_from_residue",
     "escrow_complaint",
+    "escrow_image",
+    "check_escrow_share",
     "escrow_dealer_cheated",
     "EscrowDeal",
     "expect_bytes",

@@ -137,22 +137,43 @@ class Complaint:
 def deal_escrow(secret: SecretKey, recipients: Mapping[int, int], source: RandomSource | None = None) -> EscrowDeal:
     """Split ``secret`` among every seat of ``recipients`` (seat -> public
     key) but its own, each share sealed to its recipient."""
-    seats = sorted(s for s in recipients if s != secret.seat)
+    return deal_exponent(secret.game_id, secret.seat, secret.x, recipients, source)
+
+
+def deal_exponent(game_id: bytes, dealer: int, exponent: int, recipients: Mapping[int, int],
+                  source: RandomSource | None = None) -> EscrowDeal:
+    """Split any exponent ``0 <= exponent < Q`` (a secret key, or a shuffle
+    seed read as an integer) among every seat of ``recipients`` but the
+    dealer's: the commitments then multiply to ``G^exponent``, the image the
+    dealer publishes beside the deal (for a key, its public key)."""
+    if not 0 <= exponent < Q:
+        raise BadEscrow("an escrowed exponent lies in [0, Q)")
+    seats = sorted(s for s in recipients if s != dealer)
     if not seats:
         raise BadEscrow("an escrow needs at least one other seat")
     parts = [_random_exponent(source) for _ in seats[1:]]
-    parts.insert(0, (secret.x - sum(parts)) % Q)
+    parts.insert(0, (exponent - sum(parts)) % Q)
     shares = []
     for seat, part in zip(seats, parts):
         commitment = _g(part)
         r = _random_exponent(source) or 1
         ephemeral = _g(r)
         key = exp(recipients[seat], r)
-        box = AESGCM(_seal_key(secret.game_id, secret.seat, seat, ephemeral, key))
-        sealed = box.encrypt(_NONCE, part.to_bytes(SHARE_BYTES, "big"),
-                             _context(secret.game_id, secret.seat, seat, commitment))
+        box = AESGCM(_seal_key(game_id, dealer, seat, ephemeral, key))
+        sealed = box.encrypt(_NONCE, part.to_bytes(SHARE_BYTES, "big"), _context(game_id, dealer, seat, commitment))
         shares.append(SealedShare(seat, commitment, ephemeral, sealed))
-    return EscrowDeal(secret.game_id, secret.seat, tuple(shares))
+    return EscrowDeal(game_id, dealer, tuple(shares))
+
+
+def escrow_image(exponent: int) -> int:
+    """``G^exponent``: what a deal of ``exponent`` must multiply to."""
+    return _g(exponent)
+
+
+def check_escrow_share(deal: EscrowDeal, recipient: int, part: int) -> bool:
+    """Whether ``part``, handed over in the clear, is ``recipient``'s share of
+    the deal (the exponent of its commitment)."""
+    return 0 <= part < Q and _g(part) == deal.share_for(recipient).commitment
 
 
 def open_escrow_share(deal: EscrowDeal, me: SecretKey) -> int:
@@ -195,7 +216,8 @@ def escrow_dealer_cheated(deal: EscrowDeal, complaint: Complaint, recipient_key:
 
 
 def reconstruct_key(deal: EscrowDeal, shares: Mapping[int, int], dealer_key: int) -> int:
-    """The dealer's secret exponent from every recipient's share.
+    """The dealer's secret exponent from every recipient's share
+    (``dealer_key``: its image, the public key for a key's deal).
 
     Raises:
         BadEscrow: a share is missing or is not its commitment's exponent

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .board import europe
-from .scoring import GameScore, PlayerClaims, score_game
+from .scoring import GameScore, PlayerClaims, deciding_tiebreak, score_game
 from .state import GameState, Phase
 
 
@@ -21,4 +21,18 @@ def final_score(state: GameState) -> GameScore:
     """The final scores; the game must be over (every held ticket revealed)."""
     if state.phase is not Phase.OVER:
         raise ValueError("the game is not over yet")
-    return score_game(europe(), claims_of(state))
+    score = score_game(europe(), claims_of(state))
+    return conceded_to(score, state.conceded_to) if state.conceded_to is not None else score
+
+
+def conceded_to(score: GameScore, winner: int) -> GameScore:
+    """The ranking of a conceded game (protocol.md §6, Conceded): the seat
+    left in play first, by concession; the others after it in their usual
+    order, sharing places only where no tie-break separates them."""
+    ranking = (winner,) + tuple(p for p in score.ranking if p != winner)
+    places = [0] * len(ranking)
+    for position, p in enumerate(ranking):
+        before = ranking[position - 1] if position > 1 else None
+        tied = before is not None and deciding_tiebreak(score.players[before], score.players[p]) is None
+        places[p] = places[before] if tied and before is not None else position + 1
+    return GameScore(score.players, ranking, tuple(places))

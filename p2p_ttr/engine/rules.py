@@ -513,6 +513,27 @@ def _end_turn(state: GameState) -> GameState:
     return state.evolve(current=(p + 1) % state.n_players, phase=Phase.TURN)
 
 
+def concede(state: GameState, winner: int | None) -> GameState:
+    """End the game now: fewer than two seats are still played by their own
+    players (the others forfeited or were carried on), so it is no longer a
+    contest (protocol.md §6, Conceded). ``winner``: the seat still in play,
+    if any, ranked first (outcome.final_score). What was under way stops: a
+    tunnel is given up (its turned cards discarded), queued work and the
+    chance awaited are dropped; then the game is scored as at a normal end,
+    after its held tickets are revealed.
+
+    Raises:
+        OutOfTurn: the game has ended already.
+    """
+    if state.phase in (Phase.SCORING, Phase.OVER):
+        raise OutOfTurn("the game has ended already")
+    if winner is not None and not 0 <= winner < state.n_players:
+        raise MalformedEvent(f"there is no seat {winner}")
+    discard = state.discard + (state.tunnel.revealed if state.tunnel is not None else ())
+    state = state.evolve(steps=(), awaiting=None, tunnel=None, discard=discard, conceded=True, conceded_to=winner)
+    return _run_steps(_finish(state))
+
+
 def _finish(state: GameState) -> GameState:
     held = tuple(r for ps in state.players for r in ps.tickets if r not in state.public)
     state = state.evolve(phase=Phase.SCORING)

@@ -228,6 +228,10 @@ class GameState:
     final_turns_left: int | None = None  # set when someone ends a turn with <= 2 trains
     passes: int = 0  # consecutive turns in which nobody could act
     stalled: bool = False
+    # Ended early because fewer than two seats were still played by their own
+    # players (rules.concede); ``conceded_to`` is the one left, ranked first.
+    conceded: bool = False
+    conceded_to: int | None = None
     steps: tuple[Step, ...] = ()
     awaiting: ChanceRequest | None = None
     public: Mapping[CardRef, int] = field(default_factory=dict)

@@ -64,9 +64,11 @@ class GameStuck(RuntimeError):
 
 
 def play_crypto_game(
-    seed: int | None, bots: Sequence[Bot], names: Sequence[str], peer_types: Sequence[type[Peer]] = ()
+    seed: int | None, bots: Sequence[Bot], names: Sequence[str], peer_types: Sequence[type[Peer]] = (),
+    escrow: bool = False,
 ) -> CryptoGame:
-    """Play a whole game; ``peer_types[p]`` (default Peer) lets tests seat a cheater.
+    """Play a whole game; ``peer_types[p]`` (default Peer) lets tests seat a
+    cheater; ``escrow``: seat it with escrow (protocol.md §6, Escrow).
 
     ``seed``: every secret of the game follows from it (reproducible, a demo);
     None: every secret comes from the OS CSPRNG (module docstring)."""
@@ -92,7 +94,7 @@ def play_crypto_game(
         log.append(raw)
 
     first = sources[0]  # None: open_game draws the game id from the OS
-    sequence(peers[0].open_game(seats, game_id=None if first is None else first(GAME_ID_BYTES)))
+    sequence(peers[0].open_game(seats, game_id=None if first is None else first(GAME_ID_BYTES), escrow=escrow))
     for _ in range(MAX_MESSAGES):
         if all(peer.table.complete for peer in peers):
             return CryptoGame(log, peers)

@@ -1,6 +1,8 @@
 """The bodies of game messages: small typed records with to_wire / from_wire.
 
-    seating = ["seating", RULES, [[name, identity], ...]]   seat 0 opens the game
+    seating = ["seating", RULES, [[name, identity], ...], escrow?]
+                                                             seat 0 opens the game; escrow
+                                                             (a bool, absent = false): §6 Escrow
     keys    = ["keys", key_announcement, seed_commitment]    each seat, once
     shuffle = ["shuffle", shuffle_step]                      a seat's step of a chain
     remask  = ["remask", remask_step]                        a seat's re-masking step
@@ -13,6 +15,12 @@
     audit   = ["audit", seed, secret_key]                    after the game: reveal secrets
     forfeit = ["forfeit", seed, secret_key]                  leave for good mid-game: reveal
                                                              secrets, a bot plays on (§6)
+    escrow  = ["escrow", deal_of_key, deal_of_seed, G^seed]  each seat of an escrow game, once
+    escrow_complaint = ["escrow_complaint", "key"|"seed", complaint]
+                                                             a recipient whose share does not open
+    carry_on = ["carry_on", seat]                            ask to play a silent seat on
+    escrow_reveal = ["escrow_reveal", seat, share_of_key, share_of_seed]
+                                                             hand over our shares of its deal
 
 Decoding validates every field (types, sizes, ranges, group membership) and
 raises Malformed; the table then checks that the message is expected now.
@@ -20,11 +28,14 @@ raises Malformed; the table then checks that the message is expected now.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeAlias, TypeGuard
 
 from p2p_ttr.deck import (
+    Q,
+    Complaint,
     DeckError,
+    EscrowDeal,
     DecryptionShare,
     KeyAnnouncement,
     RemaskProof,
@@ -34,7 +45,9 @@ from p2p_ttr.deck import (
     SeedCommitment,
     ShuffleProof,
     ShuffleStep,
+    check_element,
     expect_bytes,
+    expect_int,
     expect_list,
 )
 from p2p_ttr.engine.errors import EngineError
@@ -54,6 +67,10 @@ def valid_name(name: object) -> TypeGuard[str]:
     return (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()
             and name.strip() == name)
 MAX_SHARES = 128
+MAX_SEATS = 5
+ESCROW_MIN_SEATS = 3  # with two, the other player alone would hold a seat's key
+EXPONENT_BYTES = 256  # an escrowed share or image: a number below Q, or a group element
+ESCROWED = ("key", "seed")  # what a deal escrows: the secret exponent, the shuffle seed
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +86,15 @@ class Seating:
     """Seat 0's first message: the rules and the seats; it opens the game."""
 
     seats: tuple[Seat, ...]
+    # Every seat escrows its secrets among the others, so that they can carry
+    # it on if it vanishes (protocol.md §6, Escrow). Written only when set:
+    # a seating without it encodes as before escrow existed.
+    escrow: bool = False
     KIND = "seating"
 
     def to_wire(self) -> list[Any]:
-        return [self.KIND, RULES, [[s.name, s.identity] for s in self.seats]]
+        tail: list[Any] = [True] if self.escrow else []
+        return [self.KIND, RULES, [[s.name, s.identity] for s in self.seats], *tail]
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +202,63 @@ class Forfeit:
         return [self.KIND, self.seed.to_wire(), self.secret.to_wire()]
 
 
+@dataclass(frozen=True, slots=True)
+class Escrow:
+    """A seat's secret exponent and shuffle seed, each dealt to every other
+    seat (Feldman shares sealed to each recipient); ``seed_image`` is G^seed,
+    what the seed deal's commitments multiply to."""
+
+    key: EscrowDeal
+    seed: EscrowDeal
+    seed_image: int
+    KIND = "escrow"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, self.key.to_wire(), self.seed.to_wire(), self.seed_image.to_bytes(EXPONENT_BYTES, "big")]
+
+
+@dataclass(frozen=True, slots=True)
+class EscrowComplaint:
+    """A recipient shows that its share of a deal (``secret``: "key" or
+    "seed") does not open: the key it was sealed with, proven its own."""
+
+    secret: str
+    complaint: Complaint
+    KIND = "escrow_complaint"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, self.secret, self.complaint.to_wire()]
+
+
+@dataclass(frozen=True, slots=True)
+class CarryOn:
+    """The author asks that ``seat``, silent too long, be carried on: once
+    every other seat in play asks, they open its secrets from escrow."""
+
+    seat: int
+    KIND = "carry_on"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, self.seat]
+
+
+@dataclass(frozen=True, slots=True)
+class EscrowReveal:
+    """The author's shares of ``seat``'s key and seed, in the clear: owed once
+    every other seat in play asked to carry ``seat`` on."""
+
+    seat: int
+    key_share: int = field(repr=False)
+    seed_share: int = field(repr=False)
+    KIND = "escrow_reveal"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, self.seat, self.key_share.to_bytes(EXPONENT_BYTES, "big"),
+                self.seed_share.to_bytes(EXPONENT_BYTES, "big")]
+
+
 Message: TypeAlias = (Seating | Keys | Shuffle | Remask | ProveShuffle | ProveRemask | Shares | Act | Audit
-                      | Forfeit)
+                      | Forfeit | Escrow | EscrowComplaint | CarryOn | EscrowReveal)
 
 
 def _shares(value: object) -> tuple[DecryptionShare, ...]:
@@ -189,6 +266,17 @@ def _shares(value: object) -> tuple[DecryptionShare, ...]:
     if not 0 < len(items) <= MAX_SHARES:
         raise Malformed(f"a message carries 1..{MAX_SHARES} shares")
     return tuple(DecryptionShare.from_wire(item) for item in items)
+
+
+def _exponent(value: object, what: str) -> int:
+    number = int.from_bytes(expect_bytes(value, what, EXPONENT_BYTES), "big")
+    if number >= Q:
+        raise Malformed(f"{what} is an exponent below the group order")
+    return number
+
+
+def _element(value: object, what: str) -> int:
+    return check_element(int.from_bytes(expect_bytes(value, what, EXPONENT_BYTES), "big"), what)
 
 
 def message_from_wire(body: list[Any]) -> Message:
@@ -202,7 +290,12 @@ def message_from_wire(body: list[Any]) -> Message:
 def _decode(body: list[Any]) -> Message:
     kind = body[0]
     if kind == Seating.KIND:
-        _, rules, players = expect_list(body, "seating", 3)
+        if len(body) not in (3, 4):
+            raise Malformed("a seating is [kind, rules, players] or [kind, rules, players, escrow]")
+        _, rules, players, *tail = body
+        escrow = tail[0] if tail else False
+        if type(escrow) is not bool:
+            raise Malformed("a seating's escrow is true or false")
         if rules != RULES:
             raise Malformed(f"unknown rules {str(rules)[:32]!r}; this peer plays {RULES}")
         rows = expect_list(players, "players")
@@ -216,7 +309,10 @@ def _decode(body: list[Any]) -> Message:
             seats.append(Seat(name, expect_bytes(identity, "identity key", PUBLIC_KEY_BYTES)))
         if len({s.name for s in seats}) != len(seats) or len({s.identity for s in seats}) != len(seats):
             raise Malformed("player names and identity keys must be unique")
-        return Seating(tuple(seats))
+        if escrow and not ESCROW_MIN_SEATS <= len(seats) <= MAX_SEATS:
+            raise Malformed(f"escrow needs {ESCROW_MIN_SEATS} to {MAX_SEATS} players: with two, the other "
+                            "player alone would hold a seat's key")
+        return Seating(tuple(seats), escrow)
     if kind == Keys.KIND:
         _, key, commitment = expect_list(body, "keys", 3)
         return Keys(KeyAnnouncement.from_wire(key), SeedCommitment.from_wire(commitment))
@@ -250,4 +346,19 @@ def _decode(body: list[Any]) -> Message:
     if kind == Forfeit.KIND:
         _, seed, secret = expect_list(body, "forfeit", 3)
         return Forfeit(Seed.from_wire(seed), SecretKey.from_wire(secret))
+    if kind == Escrow.KIND:
+        _, key, seed, image = expect_list(body, "escrow", 4)
+        return Escrow(EscrowDeal.from_wire(key), EscrowDeal.from_wire(seed), _element(image, "seed image"))
+    if kind == EscrowComplaint.KIND:
+        _, secret, complaint = expect_list(body, "escrow complaint", 3)
+        if secret not in ESCROWED:
+            raise Malformed(f"an escrow complaint is about the {' or the '.join(ESCROWED)}")
+        return EscrowComplaint(str(secret), Complaint.from_wire(complaint))
+    if kind == CarryOn.KIND:
+        _, seat = expect_list(body, "carry on", 2)
+        return CarryOn(expect_int(seat, "seat", 0, MAX_SEATS - 1))
+    if kind == EscrowReveal.KIND:
+        _, seat, key_share, seed_share = expect_list(body, "escrow reveal", 4)
+        return EscrowReveal(expect_int(seat, "seat", 0, MAX_SEATS - 1), _exponent(key_share, "share of the key"),
+                            _exponent(seed_share, "share of the seed"))
     raise Malformed(f"unknown message kind {str(kind)[:32]!r}")

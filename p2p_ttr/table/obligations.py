@@ -15,6 +15,7 @@ from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle
 from .acts import PendingAct
 from .cards import DECK_NAMES
 from .chains import ChainBook
+from .escrowbook import EscrowBook
 
 
 class Owed(Enum):
@@ -28,6 +29,8 @@ class Owed(Enum):
     SHARES = "shares"
     MOVE = "move"
     AUDIT = "audit"
+    ESCROW = "escrow"  # its deal of its key and seed, in an escrow game
+    ESCROW_SHARE = "escrow share"  # its shares of a seat the others carry on
 
 
 @dataclass(frozen=True)
@@ -42,10 +45,13 @@ class Obligation:
     to_all: int = 0  # shares of cards being opened to all
     drawn: int = 0  # shares of cards other seats drew
     drawn_by: tuple[int, ...] = ()
+    target: int | None = None  # the seat being carried on, for an escrow share
 
     @property
     def detail(self) -> str:
         """In words: which deck, which cards and for whom."""
+        if self.target is not None:
+            return f"of seat {self.target}, carried on"
         if self.chain is not None:
             return f"{DECK_NAMES[self.chain[0]]} epoch {self.chain[1]}"
         if self.playing:
@@ -87,6 +93,10 @@ class TableState(Protocol):
     def forfeited(self) -> Collection[int]: ...
     @property
     def shares(self) -> Mapping[CardRef, Collection[int]]: ...
+    @property
+    def escrowbook(self) -> EscrowBook: ...
+    @property
+    def in_play(self) -> tuple[int, ...]: ...
 
     def chain_due(self) -> NeedShuffle | NeedRemask | None: ...
 
@@ -128,7 +138,11 @@ def obligations(t: TableState) -> list[Obligation]:
         return [Obligation(s, Owed.KEYS) for s in range(t.n) if s not in t.keys]
     if t.finished:
         return [Obligation(s, Owed.AUDIT) for s in range(t.n) if s not in t.audits]
-    out: list[Obligation] = []
+    # Escrow first: no chain starts before every deal is in, and a carry-on
+    # under way waits for nothing else (the seat it plays on is silent).
+    out = [Obligation(s, Owed.ESCROW) for s in t.escrowbook.missing_deals(t.in_play)]
+    for seat, targets in sorted(t.escrowbook.owed_reveals(t.in_play).items()):
+        out += [Obligation(seat, Owed.ESCROW_SHARE, target=target) for target in targets]
     need = t.chain_due()
     if need is not None:
         shuffle = isinstance(need, NeedShuffle)

@@ -12,13 +12,18 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from p2p_ttr.deck import (
+    BadEscrow,
     Masks,
     RandomSource,
     SecretKey,
     Seed,
     announce_key,
     commit_seed,
+    deal_exponent,
+    escrow_complaint,
+    escrow_image,
     make_share,
+    open_escrow_share,
     prove_remask,
     prove_shuffle,
     remask_step,
@@ -32,7 +37,25 @@ from p2p_ttr.engine.view import view_for
 
 from .envelope import GAME_ID_BYTES, seal
 from .identity import Identity
-from .messages import Act, Audit, Forfeit, Keys, Message, ProveRemask, ProveShuffle, Remask, Seat, Seating, Shares, Shuffle
+from .messages import (
+    ESCROWED,
+    Act,
+    Audit,
+    CarryOn,
+    Escrow,
+    EscrowComplaint,
+    EscrowReveal,
+    Forfeit,
+    Keys,
+    Message,
+    ProveRemask,
+    ProveShuffle,
+    Remask,
+    Seat,
+    Seating,
+    Shares,
+    Shuffle,
+)
 from .cards import DECK_NAMES, deck_ref
 from .table import PeerSecrets, Table
 
@@ -54,16 +77,22 @@ class Peer:
         self.table = Table()
         self.seq = 0
         self._masks: Masks | None = None  # for our next shuffle step, made while we wait
+        # Our shares of the others' escrow deals, opened as each deal comes in:
+        # (dealer, "key" | "seed") -> the share, or None when it did not open
+        # (then we complained). Never logged: they are the others' secrets.
+        self._escrowed: dict[tuple[int, str], int | None] = {}
 
     # ---------------------------------------------------------------- setup
 
-    def open_game(self, seats: tuple[Seat, ...], game_id: bytes | None = None) -> bytes:
-        """Seat 0 only: the seating message that starts the game."""
+    def open_game(self, seats: tuple[Seat, ...], game_id: bytes | None = None, escrow: bool = False) -> bytes:
+        """Seat 0 only: the seating message that starts the game. ``escrow``:
+        every seat escrows its secrets among the others, so that they can
+        carry a seat on that vanishes (3 to 5 seats; protocol.md §6, Escrow)."""
         if self.seat != 0:
             raise ValueError("only seat 0 opens the game")
         game_id = game_id or (self.source(GAME_ID_BYTES) if self.source else os.urandom(GAME_ID_BYTES))
         self.seq += 1
-        return seal(self.identity, game_id, 0, self.seq, b"\0" * 32, Seating(seats).to_wire()).raw
+        return seal(self.identity, game_id, 0, self.seq, b"\0" * 32, Seating(seats, escrow).to_wire()).raw
 
     def _secrets(self) -> PeerSecrets:
         if self.table.me is None:
@@ -88,15 +117,15 @@ class Peer:
         if self.seat not in table.keys:
             commitment = commit_seed(table.game_id, self.seat, me.seed)
             return [self._seal(Keys(announce_key(me.key, self.source), commitment))]
-        if self.seat in table.forfeited:
-            return []  # the fold plays this seat now
+        if self.seat in table.forfeited or self.seat in table.escrowbook.carrying:
+            return []  # the fold plays this seat now, or will once the others' shares are in
         if table.halted is not None or table.suspicion is not None:
             # Halted, or our own cards prove a shuffle false: reveal our secrets
             # so that everyone stops and the audit can name the cheater.
             return [] if self.seat in table.audits else [self._seal(Audit(me.seed, me.key))]
         if table.engine is None:
             return []
-        out: list[bytes] = []
+        out = [self._seal(m) for m in self._escrow_duties()]
         step = self._chain_step(table.engine)
         if step is not None:
             out.append(self._seal(step))
@@ -118,6 +147,20 @@ class Peer:
             out.append(self._seal(Audit(me.seed, me.key)))
         return out
 
+    def carry_on(self, seat: int) -> bytes:
+        """Ask the others to carry ``seat`` on (the network layer calls this
+        when the seat has been silent too long). Once every other seat in
+        play asked, each hands over its shares of the seat's escrow (our
+        ``outbox`` does) and the fold plays the seat from then on.
+
+        Raises:
+            ValueError: the table would refuse it now (``Table.carry_on_problem``).
+        """
+        problem = self.table.carry_on_problem(seat, self.seat)
+        if problem is not None:
+            raise ValueError(problem)
+        return self._seal(CarryOn(seat))
+
     def forfeit(self) -> bytes:
         """Leave for good: publish our secrets so the game goes on without us.
         Only once our key is in the log (before that there is nothing to
@@ -128,8 +171,40 @@ class Peer:
         me = self._secrets()
         return self._seal(Forfeit(me.seed, me.key))
 
+    def _escrow_duties(self) -> list[Message]:
+        """Our deal, once every key is in; a complaint for each share of ours
+        that does not open; our shares of a seat the others carry on."""
+        table, me = self.table, self.table.me
+        assert me is not None and table.game_id is not None
+        out: list[Message] = []
+        if table.finished:
+            return out  # what is left is the audit
+        book = table.escrowbook
+        if self.seat in book.missing_deals(table.in_play):
+            keys = {s: k.public_key for s, k in table.keys.items()}
+            seed = int.from_bytes(me.seed.value, "big")
+            out.append(Escrow(deal_exponent(table.game_id, self.seat, me.key.x, keys, self.source),
+                              deal_exponent(table.game_id, self.seat, seed, keys, self.source),
+                              escrow_image(seed)))
+        for dealer, escrow in sorted(book.deals.items()):
+            if dealer == self.seat:
+                continue
+            for secret, deal in zip(ESCROWED, (escrow.key, escrow.seed)):
+                if (dealer, secret) in self._escrowed:
+                    continue
+                try:
+                    self._escrowed[dealer, secret] = open_escrow_share(deal, me.key)
+                except BadEscrow:
+                    self._escrowed[dealer, secret] = None
+                    out.append(EscrowComplaint(secret, escrow_complaint(deal, me.key, self.source)))
+        for target in book.owed_reveals(table.in_play).get(self.seat, ()):
+            key_share, seed_share = self._escrowed.get((target, "key")), self._escrowed.get((target, "seed"))
+            if key_share is not None and seed_share is not None:
+                out.append(EscrowReveal(target, key_share, seed_share))
+        return out
+
     def _chain_step(self, engine: GameState) -> Shuffle | Remask | None:
-        need = engine.awaiting
+        need = self.table.chain_due()
         if not isinstance(need, (NeedShuffle, NeedRemask)):
             return None
         built = self.table.chains.get((need.deck, need.epoch))
@@ -156,7 +231,7 @@ class Peer:
     def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | None:
         """The proof of our step, once the log holds the step: the next seat
         works on its step meanwhile."""
-        need = engine.awaiting
+        need = self.table.chain_due()
         if not isinstance(need, (NeedShuffle, NeedRemask)):
             return None
         built = self.table.chains.get((need.deck, need.epoch))

@@ -13,13 +13,14 @@ owns it, then advances the game as far as the log allows. Its parts:
 - ``sharebook.ShareBook``: the decryption shares, and opening cards;
 - ``acts``: moves that wait for their hidden cards;
 - ``forfeits``: what the fold does for seats that left;
+- ``escrowbook.EscrowBook``: escrow deals, and carrying a vanished seat on;
 - ``obligations``: who owes what now.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from p2p_ttr.deck import (
@@ -40,8 +41,8 @@ from p2p_ttr.deck import CardRef as DeckRef
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import Event, Peek, Remasked, Reveal, Shuffled
-from p2p_ttr.engine.rules import apply, check_for_some_faces, clashes_with_private, new_game
-from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, public_digest
+from p2p_ttr.engine.rules import apply, check_for_some_faces, clashes_with_private, concede, new_game
+from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, Phase, public_digest
 from p2p_ttr.errorcodes import ErrorCode
 
 from .acts import CardMove, PendingAct, VoidedAct, hidden_cards
@@ -49,11 +50,16 @@ from .cards import engine_deck
 from .chains import ChainBook, ChainDone, FalseStep, Progress
 from .envelope import Envelope, open_envelope
 from .errors import BadProof, Cheating, Malformed, NotExpected, TableError
+from .escrowbook import Carried, DealerCheated, EscrowBook
 from .forfeits import CaretakerMove, DeriveStep, OpenCards, next_duty
 from .logchain import LogChain
 from .messages import (
     Act,
     Audit,
+    CarryOn,
+    Escrow,
+    EscrowComplaint,
+    EscrowReveal,
     Forfeit,
     Keys,
     Message,
@@ -127,6 +133,9 @@ class Table:
         # computes their shares and chain steps and plays their moves.
         self.forfeited: dict[int, PeerSecrets] = {}
         self.forfeit_entries: dict[int, int] = {}  # seat -> index of its forfeit in the log
+        # Escrow deals, requests to carry a silent seat on, and the seats
+        # carried on (which are then in ``forfeited`` too).
+        self.escrowbook = EscrowBook()
         # Chain steps the fold derived for forfeited seats, with the chain
         # they extend, in order (verify hands them to the deck audit).
         self.derived_steps: list[tuple[NeedShuffle | NeedRemask, ShuffleStep | RemaskStep]] = []
@@ -186,6 +195,41 @@ class Table:
         return tuple(s for s in range(self.n) if s not in self.forfeited)
 
     @property
+    def escrow(self) -> bool:
+        """The seating asked every seat to escrow its secrets (protocol.md §6, Escrow)."""
+        return self.escrowbook.enabled
+
+    @property
+    def carried_on(self) -> Mapping[int, int]:
+        """Seats the others carried on -> index of the log entry that completed it."""
+        return self.escrowbook.carried_on
+
+    @property
+    def carry_on_requests(self) -> Mapping[int, frozenset[int]]:
+        """Target seat -> the seats that asked to carry it on (requests lapse
+        when the target signs again before every seat in play asked)."""
+        return {t: frozenset(asked) for t, asked in self.escrowbook.requests.items() if asked}
+
+    def carry_on_problem(self, target: int, by: int | None = None) -> str | None:
+        """Why ``by`` (None: any seat in play) may not ask now to carry
+        ``target`` on; None when it may. Besides this, the network layer
+        decides when a seat has been silent long enough."""
+        if not 0 <= target < self.n:
+            return f"there is no seat {target}"
+        if by is not None and by not in self.in_play:
+            return f"seat {by} is not in play"
+        return self.escrowbook.request_problem(by, target, self.in_play, self.engine is None or self.finished)
+
+    def can_carry_on(self, target: int, by: int | None = None) -> bool:
+        """Whether a request to carry ``target`` on would be accepted now."""
+        return self.carry_on_problem(target, by) is None
+
+    @property
+    def conceded(self) -> bool:
+        """The game ended early: fewer than two seats were left in play."""
+        return self.engine is not None and self.engine.conceded
+
+    @property
     def seated(self) -> bool:
         """The log holds its seating: the game exists."""
         return self.game_id is not None
@@ -210,7 +254,11 @@ class Table:
         return self.chains.ciphertext(ref)
 
     def chain_due(self) -> NeedShuffle | NeedRemask | None:
-        """The deck epoch the seats are building now (a shuffle or a re-masking), if any."""
+        """The deck epoch the seats are building now (a shuffle or a re-masking),
+        if any. In an escrow game none is before every seat in play dealt its
+        escrow: no card exists until every seat can be carried on."""
+        if self.escrowbook.missing_deals(self.in_play):
+            return None
         need = self.engine.awaiting if self.engine else None
         return need if isinstance(need, (NeedShuffle, NeedRemask)) else None
 
@@ -281,6 +329,7 @@ class Table:
             if not isinstance(message, Seating):
                 raise NotExpected("a game starts with seat 0's seating")
             self.entries.open(envelope, message.seats)
+            self.escrowbook.enabled = message.escrow
             return envelope
         self.entries.check(envelope)
         self._apply(envelope.seat, message)
@@ -291,8 +340,14 @@ class Table:
     def _apply(self, seat: int, message: Message) -> None:
         if self.halted is not None and not isinstance(message, Audit):
             raise NotExpected(f"the game is halted ({self.halted}); only secrets may still be revealed")
+        if seat in self.carried_on or seat in self.escrowbook.carrying:
+            raise NotExpected(f"seat {seat} is carried on by the others: the table plays its seat now")
         if seat in self.forfeited:
             raise NotExpected(f"seat {seat} forfeited: the table plays its seat now")
+        self._apply_message(seat, message)
+        self.escrowbook.back(seat)  # a seat the others asked to carry on is back
+
+    def _apply_message(self, seat: int, message: Message) -> None:
         match message:
             case Seating():
                 raise NotExpected("the game already has its seating")
@@ -315,6 +370,16 @@ class Table:
                 self._audit(seat, message)
             case Forfeit():
                 self._forfeit(seat, message)
+            case Escrow():
+                self._escrow(seat, message)
+            case EscrowComplaint():
+                self._complaint(seat, message)
+            case CarryOn(target):
+                self._carry_on(seat, target)
+            case EscrowReveal():
+                if self.finished:
+                    raise NotExpected("the game is over")
+                self.escrowbook.reveal(seat, message)
 
     def _keys(self, seat: int, key: KeyAnnouncement, commitment: SeedCommitment) -> None:
         assert self.game_id is not None
@@ -434,14 +499,65 @@ class Table:
         if self.finished:
             raise NotExpected("the game is over: reveal secrets with an audit, not a forfeit")
         self._check_reveal(seat, forfeit)
-        self.audits[seat] = Audit(forfeit.seed, forfeit.secret)
-        self.forfeited[seat] = PeerSecrets(seat, forfeit.secret, forfeit.seed)
+        self._play_on(seat, forfeit.secret, forfeit.seed)
+        self.forfeit_entries[seat] = len(self.log)  # this entry's index: it is appended next
+
+    def _play_on(self, seat: int, key: SecretKey, seed: Seed) -> None:
+        """From now on the fold plays ``seat`` from its secrets (forfeited, or
+        carried on): they count as its audit."""
+        self.audits[seat] = Audit(seed, key)
+        self.forfeited[seat] = PeerSecrets(seat, key, seed)
         need = self.chain_due()
         if need is not None:
             # A step in but not proven: the revealed seed proves it, or shows it false.
-            self._progress(self.chains.prove_by_seed(need, seat, forfeit.seed))
+            self._progress(self.chains.prove_by_seed(need, seat, seed))
         self.shares.forget_unchecked(seat)
-        self.forfeit_entries[seat] = len(self.log)  # this entry's index: it is appended next
+
+    # ---------------------------------------------------------------- escrow
+
+    def _escrow(self, seat: int, escrow: Escrow) -> None:
+        if self.joint is None or self.game_id is None:
+            raise NotExpected("an escrow is dealt once every key is in")
+        if self.finished:
+            raise NotExpected("the game is over")
+        self.escrowbook.deal(seat, escrow, self.game_id, {s: k.public_key for s, k in self.keys.items()})
+
+    def _complaint(self, seat: int, complaint: EscrowComplaint) -> None:
+        if self.finished:
+            raise NotExpected("the game is over")
+        dealer = self.escrowbook.judge(seat, complaint, {s: k.public_key for s, k in self.keys.items()})
+        # Signed evidence that the dealer sealed a false share: nobody could
+        # carry that seat on, so the game stops and the audit names it.
+        self._halt(f"seat {dealer} dealt seat {seat} a false share of its {complaint.secret} in escrow", dealer)
+
+    def _carry_on(self, seat: int, target: int) -> None:
+        problem = self.carry_on_problem(target, seat)
+        if problem is not None:
+            raise NotExpected(problem)
+        self.escrowbook.request(seat, target, self.in_play, self.finished)
+
+    def _carry_escrowed(self) -> bool:
+        """Start handing over for a seat every other seat in play asked to
+        carry on; or, with every share of a seat known, rebuild its secrets
+        and play it on. False if neither is due."""
+        book = self.escrowbook
+        if book.settle(self.in_play):
+            return True
+        if not book.carrying or self.game_id is None:
+            return False
+        gone = {s: f.key for s, f in self.forfeited.items()}
+        target = min(book.carrying)
+        done = book.ready(gone, self.keys[target].public_key, self.commitments[target], self.game_id)
+        match done:
+            case Carried(seat, key, seed):
+                self._play_on(seat, key, seed)
+                book.carried(seat, len(self.log) - 1)  # the entry being applied completed it
+            case DealerCheated(seat, reason):
+                book.carrying.discard(seat)
+                self._halt(reason, seat, len(self.log) - 1)
+            case None:
+                return False
+        return True
 
     def _audit(self, seat: int, audit: Audit) -> None:
         self._check_reveal(seat, audit)
@@ -467,9 +583,18 @@ class Table:
         return self.shares.open(ref, keys, mine)
 
     def _advance(self) -> None:
-        """Apply what the log now allows: the waiting act, public reveals, what
-        forfeited seats owe (the fold does it for them), and our private peeks."""
-        while self.engine is not None:
+        """Apply what the log now allows: carrying a seat on, the conceded
+        end, the waiting act, public reveals, what forfeited seats owe (the
+        fold does it for them), and our private peeks."""
+        while self.engine is not None and self.halted is None:
+            if self._carry_escrowed():
+                continue
+            if len(self.in_play) < 2 and self.engine.phase not in (Phase.SCORING, Phase.OVER):
+                # Nobody is left to play against: the game is conceded (§6).
+                # A move waiting for its cards is dropped with everything else.
+                self.pending_act = None
+                self.engine = concede(self.engine, self.in_play[0] if self.in_play else None)
+                continue
             if self.pending_act is not None and self._play_pending():
                 continue
             need = self.engine.awaiting

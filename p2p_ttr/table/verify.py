@@ -10,6 +10,10 @@
    seeds, decrypts every deck epoch with the revealed exponents, and checks
    every share and every card that became public.
 4. The final scores are recomputed from the folded game.
+
+A seat carried on from escrow never signs a reveal: the fold rebuilt its
+secrets from the others' shares, and they stand for its reveal in the deck
+audit (checked, as any reveal, against its key and seed commitment).
 """
 
 from __future__ import annotations
@@ -73,6 +77,16 @@ class Verdict:
     def fair(self) -> bool:
         return not self.findings and self.deck is not None and self.deck.ok
 
+    @property
+    def carried_on(self) -> tuple[tuple[int, int], ...]:
+        """(entry, seat) of every carry-on: the entry completed the seat's escrow."""
+        return tuple(sorted((entry, seat) for seat, entry in self.table.carried_on.items()))
+
+    @property
+    def conceded(self) -> bool:
+        """The game ended early, conceded (fewer than two seats in play)."""
+        return self.table.conceded
+
 
 def verify_entries(entries: list[bytes]) -> Verdict:
     """Verify a whole log. When every seat revealed a secret that matches its
@@ -104,6 +118,7 @@ def _verify(entries: list[bytes], secret: int | None) -> Verdict:
     for index, raw in enumerate(entries):
         before = table.chain_due()  # the chain the entry may extend
         derived = len(table.derived_steps)
+        carried = set(table.carried_on)
         try:
             envelope = table.receive(raw)
         except (TableError, EngineError) as exc:
@@ -113,6 +128,10 @@ def _verify(entries: list[bytes], secret: int | None) -> Verdict:
         # Steps the fold took for forfeited seats, caused by this entry.
         for need, step in table.derived_steps[derived:]:
             added += _chain_records(need, step)
+        # Secrets rebuilt from escrow by this entry stand for the seat's reveal.
+        for seat in sorted(set(table.carried_on) - carried):
+            secrets = table.forfeited[seat]
+            added.append(SecretReveal.of(secrets.key, secrets.seed))
         records += added
         record_entry += [index] * len(added)
     names = tuple(s.name for s in table.seats)

@@ -1,0 +1,237 @@
+"""The escrow of an escrow game (protocol.md §6, Escrow): every seat's deal
+of its key and seed, the requests to carry a silent seat on, the shares
+handed over for it, and the seats carried on.
+
+The book checks each escrow message against what the log holds and keeps
+it; the table decides when to act on it (``ready`` -> carry the seat on)
+and plays a carried-on seat exactly as a forfeited one. Nothing here is
+secret: every value the book holds is in the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+from p2p_ttr.deck import (
+    BadEscrow,
+    DeckError,
+    EscrowDeal,
+    SecretKey,
+    Seed,
+    SeedCommitment,
+    check_escrow_share,
+    check_seed,
+    escrow_dealer_cheated,
+    open_escrow_share,
+    reconstruct_key,
+)
+
+from .errors import BadProof, Cheating, Malformed, NotExpected
+from .messages import Escrow, EscrowComplaint, EscrowReveal
+
+SEED_BYTES = 32  # a deck seed: what the seed deal's exponent must fit in
+
+
+@dataclass(frozen=True)
+class Carried:
+    """A seat's secrets, rebuilt from every share of its deals."""
+
+    seat: int
+    key: SecretKey
+    seed: Seed
+
+
+@dataclass(frozen=True)
+class DealerCheated:
+    """Rebuilding showed the seat's own deal false (its seed deal is not the
+    seed it committed to, or a forfeited recipient's share does not open)."""
+
+    seat: int
+    reason: str
+
+
+class EscrowBook:
+    """The escrow state of one game; empty and refusing everything when the
+    seating did not ask for escrow."""
+
+    def __init__(self) -> None:
+        self.enabled = False
+        self.deals: dict[int, Escrow] = {}
+        self.requests: dict[int, set[int]] = {}  # target -> the seats that asked to carry it on
+        # Targets every other seat in play asked for: handing over shares has
+        # begun, so the target can no longer come back (each share handed over
+        # brings the others closer to its key).
+        self.carrying: set[int] = set()
+        self.reveals: dict[int, dict[int, tuple[int, int]]] = {}  # target -> seat -> (key share, seed share)
+        self.carried_on: dict[int, int] = {}  # seat -> index of the log entry that completed its carry-on
+
+    # ------------------------------------------------------------ the deals
+
+    def missing_deals(self, in_play: Collection[int]) -> tuple[int, ...]:
+        """The seats in play whose deal is not in (none without escrow). A
+        forfeited seat owes none: its secrets are public."""
+        return tuple(s for s in sorted(in_play) if s not in self.deals) if self.enabled else ()
+
+    def deal(self, seat: int, escrow: Escrow, game_id: bytes, keys: Mapping[int, int]) -> None:
+        """Check and keep ``seat``'s deal. ``keys``: every seat's public key.
+
+        Raises:
+            NotExpected: not an escrow game, keys missing, or dealt already.
+            Malformed: the deals name another game or dealer.
+            BadProof: a deal does not make its image or deals to the wrong seats.
+        """
+        if not self.enabled:
+            raise NotExpected("this game was seated without escrow")
+        if seat in self.deals:
+            raise NotExpected(f"seat {seat} already dealt its escrow")
+        for deal in (escrow.key, escrow.seed):
+            if deal.game_id != game_id or deal.dealer != seat:
+                raise Malformed("an escrow deals the author's own secrets for this game")
+        try:
+            escrow.key.check(keys[seat], keys)
+            escrow.seed.check(escrow.seed_image, keys)
+        except BadEscrow as exc:
+            raise BadProof(str(exc)) from None
+        self.deals[seat] = escrow
+
+    def judge(self, seat: int, message: EscrowComplaint, keys: Mapping[int, int]) -> int:
+        """The dealer a complaint by ``seat`` shows to have cheated.
+
+        Raises:
+            NotExpected: no such deal, or a complaint for another recipient.
+            BadProof: the complaint is false (its proof fails, or the share opens).
+        """
+        complaint = message.complaint
+        if complaint.recipient != seat:
+            raise NotExpected(f"seat {seat} can only complain of its own share")
+        if complaint.dealer not in self.deals or complaint.dealer == seat:
+            raise NotExpected(f"there is no escrow of seat {complaint.dealer} for seat {seat} to complain of")
+        if not escrow_dealer_cheated(self._deal(complaint.dealer, message.secret), complaint, keys[seat]):
+            raise BadProof(f"seat {seat}'s complaint is false: its share of seat {complaint.dealer}'s "
+                           f"{message.secret} opens, or the complaint's proof fails")
+        return complaint.dealer
+
+    # ----------------------------------------------------------- carrying on
+
+    def request_problem(self, seat: int | None, target: int, in_play: Collection[int], finished: bool) -> str | None:
+        """Why ``seat`` (None: anyone in play) may not ask to carry ``target`` on now, or None."""
+        if not self.enabled:
+            return "this game was seated without escrow: a seat that vanishes can only end the game"
+        if finished:
+            return "the game is over"
+        if self.missing_deals(in_play):
+            return "not every seat's escrow is in yet"
+        if target not in in_play:
+            return f"seat {target} is not in play"
+        if target in self.carrying:
+            return f"seat {target} is being carried on already"
+        if seat is not None:
+            if seat == target:
+                return "a seat cannot ask to carry itself on"
+            if seat in self.requests.get(target, ()):
+                return f"seat {seat} already asked to carry seat {target} on"
+        return None
+
+    def request(self, seat: int, target: int, in_play: Collection[int], finished: bool) -> None:
+        """Keep ``seat``'s request for ``target``.
+
+        Raises:
+            NotExpected: ``request_problem`` says why not.
+        """
+        problem = self.request_problem(seat, target, in_play, finished)
+        if problem is not None:
+            raise NotExpected(problem)
+        self.requests.setdefault(target, set()).add(seat)
+
+    def back(self, seat: int) -> None:
+        """``seat`` signed a message the log accepted: it is back, and the
+        requests to carry it on lapse (unless handing over has begun)."""
+        if seat not in self.carrying:
+            self.requests.pop(seat, None)
+
+    def settle(self, in_play: Collection[int]) -> bool:
+        """Start handing over for every target that every other seat in play
+        asked for; True if one started."""
+        started = False
+        for target, asked in sorted(self.requests.items()):
+            if target not in self.carrying and target in in_play and set(in_play) - {target} <= asked:
+                self.carrying.add(target)
+                started = True
+        return started
+
+    def owed_reveals(self, in_play: Collection[int]) -> dict[int, tuple[int, ...]]:
+        """seat -> the targets it owes its shares of, now."""
+        owed: dict[int, list[int]] = {}
+        for target in sorted(self.carrying):
+            done = self.reveals.get(target, {})
+            for seat in sorted(in_play):
+                if seat != target and seat not in done:
+                    owed.setdefault(seat, []).append(target)
+        return {s: tuple(t) for s, t in owed.items()}
+
+    def reveal(self, seat: int, message: EscrowReveal) -> None:
+        """Check and keep ``seat``'s shares of a target's deals.
+
+        Raises:
+            NotExpected: no carry-on of that seat asks for them, or sent already.
+            Cheating: a share is not its commitment's exponent (the author is named).
+        """
+        target = message.seat
+        if target not in self.carrying:
+            raise NotExpected(f"nobody is carrying seat {target} on")
+        if seat == target or seat in self.reveals.get(target, {}):
+            raise NotExpected(f"seat {seat} owes no share of seat {target}'s escrow")
+        deal = self.deals[target]
+        if not check_escrow_share(deal.key, seat, message.key_share):
+            raise Cheating(f"seat {seat} handed over a false share of seat {target}'s key")
+        if not check_escrow_share(deal.seed, seat, message.seed_share):
+            raise Cheating(f"seat {seat} handed over a false share of seat {target}'s seed")
+        self.reveals.setdefault(target, {})[seat] = (message.key_share, message.seed_share)
+
+    def ready(self, forfeited: Mapping[int, SecretKey], key: int, commitment: SeedCommitment,
+              game_id: bytes) -> Carried | DealerCheated | None:
+        """The lowest target whose every share is known (handed over, or
+        opened here with a forfeited recipient's published key), rebuilt and
+        checked against its public key and seed commitment; None if none is."""
+        for target in sorted(self.carrying):
+            deal = self.deals[target]
+            handed = self.reveals.get(target, {})
+            recipients = [s.recipient for s in deal.key.shares]
+            if not all(r in handed or r in forfeited for r in recipients):
+                continue
+            return self._rebuild(target, handed, forfeited, key, commitment, game_id)
+        return None
+
+    def carried(self, seat: int, index: int) -> None:
+        self.carrying.discard(seat)
+        self.requests.pop(seat, None)
+        self.carried_on[seat] = index
+
+    # ------------------------------------------------------------- internals
+
+    def _deal(self, dealer: int, secret: str) -> EscrowDeal:
+        escrow = self.deals[dealer]
+        return escrow.key if secret == "key" else escrow.seed
+
+    def _rebuild(self, target: int, handed: Mapping[int, tuple[int, int]], forfeited: Mapping[int, SecretKey],
+                 key: int, commitment: SeedCommitment, game_id: bytes) -> Carried | DealerCheated:
+        escrow = self.deals[target]
+        key_shares = {s: v[0] for s, v in handed.items()}
+        seed_shares = {s: v[1] for s, v in handed.items()}
+        try:
+            for seat, secret in forfeited.items():
+                if seat != target and seat not in handed:
+                    # The fold opens a gone recipient's shares itself; one that
+                    # does not open was sealed false by the dealer.
+                    key_shares[seat] = open_escrow_share(escrow.key, secret)
+                    seed_shares[seat] = open_escrow_share(escrow.seed, secret)
+            x = reconstruct_key(escrow.key, key_shares, key)
+            number = reconstruct_key(escrow.seed, seed_shares, escrow.seed_image)
+            if number >= 1 << (8 * SEED_BYTES):
+                raise BadEscrow(f"seat {target}'s escrowed seed is not a seed")
+            seed = Seed(number.to_bytes(SEED_BYTES, "big"))
+            check_seed(game_id, commitment, seed)
+        except DeckError as exc:
+            return DealerCheated(target, f"seat {target}'s escrow is false: {exc}")
+        return Carried(target, SecretKey(game_id, target, x), seed)

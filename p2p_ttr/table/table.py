@@ -589,7 +589,7 @@ class Table:
         while self.engine is not None and self.halted is None:
             if self._carry_escrowed():
                 continue
-            if len(self.in_play) < 2 and self.engine.phase not in (Phase.SCORING, Phase.OVER):
+            if self._concedes():
                 # Nobody is left to play against: the game is conceded (§6).
                 # A move waiting for its cards is dropped with everything else.
                 self.pending_act = None
@@ -615,6 +615,17 @@ class Table:
                     return
                 continue
             return
+
+    def _concedes(self) -> bool:
+        """Fewer than two seats are in play and the game has not ended. A deck
+        chain already begun is finished first (the seats gone have their steps
+        derived): the audit re-runs every chain of the log, so none may be
+        left half built; no card of it is dealt."""
+        assert self.engine is not None
+        if len(self.in_play) >= 2 or self.engine.phase in (Phase.SCORING, Phase.OVER):
+            return False
+        need = self.chain_due()
+        return need is None or self.chains.turn(need) == 0
 
     def _play_forfeited(self) -> bool:
         """One duty of a forfeited seat, done by the fold; False if none is due.

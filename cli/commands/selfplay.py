@@ -81,13 +81,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _conceded(summary: GameSummary) -> str:
+    """How a conceded game ended (protocol.md §6, Conceded)."""
+    if summary.conceded_to is None:
+        return " - conceded: nobody was left playing; ranked by the usual count"
+    return (f" - conceded: {summary.players[summary.conceded_to].name} was the last one playing and wins by "
+            "concession; the others are ranked by the usual count")
+
+
 def render_summary(summary: GameSummary) -> str:
     """A readable account of a finished game."""
     players = summary.players
     lines = [
         f"Ticket to Ride: Europe - {len(players)} bots ({summary.bot_level or 'random'}), seed {summary.seed}"
         + SECRETS_NOTE.get(summary.secrets or "", ""),
-        f"{summary.turns} turns" + (" - the game stalled: nobody could do anything" if summary.stalled else ""),
+        f"{summary.turns} turns" + (" - the game stalled: nobody could do anything" if summary.stalled else "")
+        + (_conceded(summary) if summary.conceded else ""),
         "",
         f"{'':3}{'player':<8}{'total':>6}{'routes':>7}{'tickets':>8}{'done':>6}{'stations':>9}"
         f"{'express':>8}{'longest':>8}{'trains':>7}",

@@ -46,6 +46,9 @@ def verdict_json(v: Verdict) -> dict[str, Any]:
         "findings": [{"entry": f.entry, "seat": f.seat, "code": f.code, "reason": f.reason} for f in v.findings],
         "blame": None if first is None else {"entry": first.entry, "seat": first.seat},
         "forfeits": [{"seat": seat, "entry": entry} for seat, entry in sorted(v.table.forfeit_entries.items())],
+        "carried_on": [{"seat": seat, "entry": entry} for entry, seat in v.carried_on],
+        "conceded": v.conceded,
+        "conceded_to": v.conceded_to,
     }
     if v.deck is not None:
         out["checked"] = {
@@ -75,6 +78,13 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
     for seat, entry in sorted(v.table.forfeit_entries.items()):
         lines.append(f"{v.names[seat]} forfeited at entry {entry}; the table played the seat from there "
                      "(the caretaker, protocol.md §6)")
+    for entry, seat in v.carried_on:
+        lines.append(f"{v.names[seat]} was carried on at entry {entry}: the others opened the seat's secrets "
+                     "from escrow and the table played it from there (protocol.md §6, Escrow)")
+    if v.conceded and v.score is not None:
+        winner = v.conceded_to
+        lines.append("the game was conceded: " + ("nobody was left playing" if winner is None else
+                     f"{v.names[winner]} was the last one playing and is ranked first by concession"))
     if v.score is not None:
         for place, p in enumerate(v.score.ranking, start=1):
             sc = v.score.players[p]

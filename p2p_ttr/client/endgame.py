@@ -22,7 +22,8 @@ def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -
     """The final score: the ranking, how ties were broken, and for every
     player their routes, tickets, stations (and what each borrowed) and trail."""
     score = final_score(state)
-    lines = ["FINAL SCORE" + (" (the game stalled: nobody could do anything)" if state.stalled else ""), ""]
+    lines = ["FINAL SCORE" + (" (the game stalled: nobody could do anything)" if state.stalled else "")
+             + (_conceded(state, names) if state.conceded else ""), ""]
     lines.append(f"{'':4}{'player':<14}{'total':>6}{'routes':>8}{'tickets':>9}{'stations':>10}"
                  f"{'express':>9}{'trail':>7}")
     for p in score.ranking:
@@ -35,9 +36,19 @@ def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -
         lines += _player(state, p, score.players[p], names, me)
     winners = [names[p] for p in score.ranking if score.places[p] == 1]
     best = score.players[score.ranking[0]].total
+    if state.conceded_to is not None:
+        lines += ["", f"{winners[0]} wins by concession ({plural(best, 'point')})."]
+        return lines
     lines += ["", (f"{' and '.join(winners)} share the win" if len(winners) > 1 else f"{winners[0]} wins")
               + f" with {plural(best, 'point')}."]
     return lines
+
+
+def _conceded(state: GameState, names: tuple[str, ...]) -> str:
+    winner = state.conceded_to
+    if winner is None:
+        return " (conceded: nobody was left playing; ranked by the usual count)"
+    return f" (conceded: {names[winner]}, the last one playing, is ranked first; the others by the usual count)"
 
 
 def _tiebreaks(ranking: tuple[int, ...], players: tuple[PlayerScore, ...], names: tuple[str, ...]) -> list[str]:

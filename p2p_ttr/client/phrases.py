@@ -9,7 +9,7 @@ own view knows their cards, so their log says which cards they drew.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -20,7 +20,7 @@ from p2p_ttr.engine.state import GameState, Phase, PlayerState
 from p2p_ttr.table.obligations import Obligation, Owed
 
 from .explain import kinds
-from .words import BOARD, DASH, plural, route_name, route_points, ticket_name, who
+from .words import BOARD, DASH, plural, route_name, route_points, ticket_name, who, whose
 
 _SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
 
@@ -82,20 +82,59 @@ def told(before: GameState, after: GameState, me: int | None, names: tuple[str, 
     if before.epoch >= 0 and after.epoch > before.epoch:
         lines.append(Told("the discard pile was shuffled into a new deck"))
     if after.phase in (Phase.SCORING, Phase.OVER) and before.phase not in (Phase.SCORING, Phase.OVER):
-        lines.append(Told("nobody can do anything more: the game ends" if after.stalled
-                          else "the game is over: every ticket is turned over for the final count"))
+        lines.append(Told(conceded_words(after, me, names) if after.conceded
+                          else "nobody can do anything more: the game ends" if after.stalled
+                          else "the game is over: every ticket is turned over for the final count", Kind.FINAL
+                          if after.conceded else Kind.MOVE))
     return lines
 
 
-def forfeits(before: Collection[int], after: Collection[int], me: int | None, names: tuple[str, ...]) -> list[str]:
-    """Seats that forfeited between two looks at the table. The views cannot
-    tell: a forfeit is the table's business (it plays the seat from then on),
-    so the client compares the table's forfeited seats instead."""
+def conceded_words(state: GameState, me: int | None, names: tuple[str, ...]) -> str:
+    """How a conceded game ended, and who won by it."""
+    winner = state.conceded_to
+    if winner is None:
+        return ("the game is conceded: nobody is left playing their own seat; it is scored as it stands "
+                "(every ticket is turned over)")
+    wins = "win" if winner == me else "wins"
+    return (f"the game is conceded: {who(winner, me, names)} {'are' if winner == me else 'is'} the last one "
+            f"playing and {wins} by concession; the others are ranked by the usual count")
+
+
+def forfeits(before: Collection[int], after: Collection[int], me: int | None, names: tuple[str, ...],
+             carried: Collection[int] = ()) -> list[str]:
+    """Seats that forfeited, or were carried on (``carried``), between two
+    looks at the table. The views cannot tell: a forfeit is the table's
+    business (it plays the seat from then on), so the client compares the
+    table's forfeited seats instead."""
     lines = []
     for p in sorted(set(after) - set(before)):
         their = "your" if p == me else "their"
-        lines.append(f"{who(p, me, names, True)} forfeited: the table plays {their} seat from now on "
-                     f"({their} cards are shown)")
+        if p in carried:
+            lines.append(f"{whose(p, me, names).capitalize()} seat is carried on: the others opened "
+                         f"{'your' if p == me else 'its'} key from escrow; the table plays it from now on "
+                         f"({their} cards are shown)")
+        else:
+            lines.append(f"{who(p, me, names, True)} forfeited: the table plays {their} seat from now on "
+                         f"({their} cards are shown)")
+    return lines
+
+
+def carry_on_asks(before: Mapping[int, Collection[int]], after: Mapping[int, Collection[int]],
+                  in_play: Collection[int], me: int | None, names: tuple[str, ...]) -> list[str]:
+    """New requests to carry a silent seat on, and requests that lapsed
+    because the seat came back, between two looks at the table."""
+    lines = []
+    for target, asked in sorted(after.items()):
+        needed = len(set(in_play) - {target})
+        for n, seat in enumerate(sorted(set(asked) - set(before.get(target, ()))), start=len(before.get(target, ())) + 1):
+            ask = "ask" if seat == me else "asks"
+            lines.append(f"{who(seat, me, names, True)} {ask} to carry on {whose(target, me, names)} seat "
+                         f"({n} of {needed})")
+    for target in sorted(set(before) - set(after)):
+        if target in in_play:
+            back = "are" if target == me else "is"
+            lines.append(f"{who(target, me, names, True)} {back} back: the requests to carry "
+                         f"{'your' if target == me else 'their'} seat on lapse")
     return lines
 
 
@@ -190,6 +229,8 @@ _DOING = {
     Owed.REMASK_PROOF: "to prove their re-encryption",
     Owed.SHARES: "to add their share to the cards being turned",
     Owed.AUDIT: "to reveal their secrets for the audit",
+    Owed.ESCROW: "to escrow their secrets with the others",
+    Owed.ESCROW_SHARE: "to hand over their share of the escrow of a seat carried on",
 }
 
 

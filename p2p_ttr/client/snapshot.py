@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.table.table import Table
 
-from .phrases import Kind, forfeits, status_of, told
+from .phrases import Kind, carry_on_asks, forfeits, status_of, told
 from .styled import Fragment
 
 STATUS_EVERY_S = 1.0  # how often the "waiting for ..." line is worked out again
@@ -42,7 +42,7 @@ class Snapshot:
     game: str = ""  # game id, hex
     address: str = ""  # where friends join (the host's screen)
     lobby: tuple[str, ...] = ()  # who is in, before the start
-    forfeited: tuple[int, ...] = ()  # seats that left for good: the table plays them
+    forfeited: tuple[int, ...] = ()  # seats that left for good, or were carried on: the table plays them
     finished: bool = False
     version: int = 0  # grows with every change
 
@@ -65,6 +65,7 @@ class Publisher:
         self._before: GameState | None = None
         self._length = -1
         self._forfeited: tuple[int, ...] = ()
+        self._asks: Mapping[int, frozenset[int]] = {}
         self._grew_at = clock()
         self._status_at = 0.0
         self._status = ""
@@ -92,7 +93,8 @@ class Publisher:
             self._status_at = 0.0
         if table is not None:
             # Before the moves: the caretaker's moves follow the forfeit.
-            self._log_forfeits(tuple(sorted(table.forfeited)), seat, names)
+            self._log_carry_on_asks(table, seat, names)
+            self._log_forfeits(tuple(sorted(table.forfeited)), seat, names, tuple(table.carried_on))
         view = self._snap.view
         if engine is not self._engine:
             self._engine = engine
@@ -118,9 +120,17 @@ class Publisher:
                 version=snap.version + 1)
             return self._snap
 
-    def _log_forfeits(self, forfeited: tuple[int, ...], seat: int | None, names: tuple[str, ...]) -> None:
+    def _log_carry_on_asks(self, table: Table, seat: int | None, names: tuple[str, ...]) -> None:
+        asks = table.carry_on_requests
+        if asks != self._asks:
+            for line in carry_on_asks(self._asks, asks, table.in_play, seat, names):
+                self.note(line, "class:log.forfeit")
+            self._asks = asks
+
+    def _log_forfeits(self, forfeited: tuple[int, ...], seat: int | None, names: tuple[str, ...],
+                      carried: tuple[int, ...] = ()) -> None:
         if forfeited != self._forfeited:
-            for line in forfeits(self._forfeited, forfeited, seat, names):
+            for line in forfeits(self._forfeited, forfeited, seat, names, carried):
                 self.note(line, "class:log.forfeit")
             self._forfeited = forfeited
 

@@ -64,6 +64,11 @@ class GameSummary:
     secrets: str | None = None  # "os" or "seed"
     log: str | None = None
     bot_level: str | None = None
+    # Ended early, fewer than two seats in play (protocol.md §6, Conceded):
+    # ``winner`` is then the last seat in play, ranked first by concession
+    # (none if nobody was left: the usual ranking).
+    conceded: bool = False
+    conceded_to: int | None = None
 
     def with_(self, **fields: Any) -> GameSummary:
         return replace(self, **fields)
@@ -75,6 +80,8 @@ class GameSummary:
             "winner": self.winner,
             "ranking": list(self.ranking),
             "stalled": self.stalled,
+            "conceded": self.conceded,
+            "conceded_to": self.conceded_to,
             "cards": {"deck": self.deck, "discard": self.discard, "face_up": self.face_up},
             "players": [_player_json(p) for p in self.players],
         }
@@ -100,7 +107,7 @@ def game_summary(state: GameState, names: Sequence[str], seed: int | None = None
                                      tickets, ps.trains, len(ps.hand), sc, borrowed))
     return GameSummary(seed, state.turn, score.ranking[0], tuple(score.ranking), state.stalled,
                        len(state.draw_pile), len(state.discard), sum(1 for r in state.face_up if r is not None),
-                       tuple(players))
+                       tuple(players), conceded=state.conceded, conceded_to=state.conceded_to)
 
 
 def _player_json(p: PlayerSummary) -> dict[str, Any]:

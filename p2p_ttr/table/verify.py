@@ -87,6 +87,11 @@ class Verdict:
         """The game ended early, conceded (fewer than two seats in play)."""
         return self.table.conceded
 
+    @property
+    def conceded_to(self) -> int | None:
+        """The seat left in play when the game was conceded, ranked first; None if none."""
+        return self.table.engine.conceded_to if self.table.engine is not None else None
+
 
 def verify_entries(entries: list[bytes]) -> Verdict:
     """Verify a whole log. When every seat revealed a secret that matches its

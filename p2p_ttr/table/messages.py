@@ -56,7 +56,9 @@ from p2p_ttr.engine.events import Action, event_from_wire, is_action, to_wire
 from .errors import Malformed
 from .identity import PUBLIC_KEY_BYTES
 
-RULES = "ttr-europe/3"  # 3: pass only with no other action (it shows the hand); 2: proven chains
+# 4: the conceded ending (fewer than two seats in play), escrow; 3: pass only
+# with no other action (it shows the hand); 2: proven chains
+RULES = "ttr-europe/4"
 MAX_NAME = 24
 
 

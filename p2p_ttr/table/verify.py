@@ -228,7 +228,7 @@ def _other_rules(entries: list[bytes]) -> Finding | None:
     except TableError:
         return None
     body = envelope.body
-    if len(body) != 3 or body[0] != Seating.KIND or not isinstance(body[1], str) or body[1] == RULES:
+    if len(body) not in (3, 4) or body[0] != Seating.KIND or not isinstance(body[1], str) or body[1] == RULES:
         return None
     try:
         check_signature(envelope, body[2][0][1])

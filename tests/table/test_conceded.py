@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 
 import pytest
+from test_forfeit import forfeiting_at
 
 from p2p_ttr.bots.levels import make_bot
 from p2p_ttr.client.endgame import breakdown
@@ -27,23 +28,10 @@ from p2p_ttr.table.verify import verify_entries
 NAMES = ("Anna", "Boris", "Chiara")
 
 
-def leaving_at(turn: int) -> type[Peer]:
-    class Leaver(Peer):
-        def outbox(self) -> list[bytes]:
-            t = self.table
-            if self.seat in t.forfeited:
-                return []
-            if self.seat in t.keys and not t.finished and t.engine is not None and t.engine.turn >= turn:
-                return [self.forfeit()]
-            return super().outbox()
-
-    return Leaver
-
-
 @functools.cache
 def everyone_else_leaves() -> CryptoGame:
     bots = [make_bot("medium", 11 + p) for p in range(3)]
-    return play_crypto_game(11, bots, NAMES, [Peer, leaving_at(4), leaving_at(9)])
+    return play_crypto_game(11, bots, NAMES, [Peer, forfeiting_at(4), forfeiting_at(9)])
 
 
 def test_the_last_seat_in_play_wins_by_concession() -> None:

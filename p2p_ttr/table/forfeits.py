@@ -1,4 +1,5 @@
-"""What the fold does for seats that forfeited (protocol.md §6, steps 1-3).
+"""What the fold does for seats that forfeited (protocol.md §6, steps 1-3),
+or were carried on from escrow (the table holds them as forfeited).
 
 A forfeited seat revealed its secrets, so every replica can compute what it
 owes: its chain steps (from its seed), its shares (from its key), and its

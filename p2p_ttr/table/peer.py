@@ -117,7 +117,7 @@ class Peer:
         if self.seat not in table.keys:
             commitment = commit_seed(table.game_id, self.seat, me.seed)
             return [self._seal(Keys(announce_key(me.key, self.source), commitment))]
-        if self.seat in table.forfeited or self.seat in table.escrowbook.carrying:
+        if self.seat in table.forfeited or self.seat in table.carrying:
             return []  # the fold plays this seat now, or will once the others' shares are in
         if table.halted is not None or table.suspicion is not None:
             # Halted, or our own cards prove a shuffle false: reveal our secrets

@@ -210,13 +210,20 @@ class Table:
         when the target signs again before every seat in play asked)."""
         return {t: frozenset(asked) for t, asked in self.escrowbook.requests.items() if asked}
 
+    @property
+    def carrying(self) -> frozenset[int]:
+        """Seats every other seat in play asked to carry on, whose shares are
+        being handed over: they can no longer come back (their messages are
+        refused), and the fold plays them once every share is in."""
+        return frozenset(self.escrowbook.carrying)
+
     def carry_on_problem(self, target: int, by: int | None = None) -> str | None:
         """Why ``by`` (None: any seat in play) may not ask now to carry
         ``target`` on; None when it may. Besides this, the network layer
         decides when a seat has been silent long enough."""
         if not 0 <= target < self.n:
             return f"there is no seat {target}"
-        if by is not None and by not in self.in_play:
+        if by is not None and (by not in self.in_play or by in self.escrowbook.carrying):
             return f"seat {by} is not in play"
         return self.escrowbook.request_problem(by, target, self.in_play, self.engine is None or self.finished)
 

@@ -189,18 +189,19 @@ class EscrowBook:
             raise Cheating(f"seat {seat} handed over a false share of seat {target}'s seed")
         self.reveals.setdefault(target, {})[seat] = (message.key_share, message.seed_share)
 
-    def ready(self, forfeited: Mapping[int, SecretKey], key: int, commitment: SeedCommitment,
-              game_id: bytes) -> Carried | DealerCheated | None:
+    def ready(self, forfeited: Mapping[int, SecretKey], keys: Mapping[int, int],
+              commitments: Mapping[int, SeedCommitment], game_id: bytes) -> Carried | DealerCheated | None:
         """The lowest target whose every share is known (handed over, or
         opened here with a forfeited recipient's published key), rebuilt and
-        checked against its public key and seed commitment; None if none is."""
+        checked against its public key and seed commitment (``keys``,
+        ``commitments``: every seat's); None if none is."""
         for target in sorted(self.carrying):
             deal = self.deals[target]
             handed = self.reveals.get(target, {})
             recipients = [s.recipient for s in deal.key.shares]
             if not all(r in handed or r in forfeited for r in recipients):
                 continue
-            return self._rebuild(target, handed, forfeited, key, commitment, game_id)
+            return self._rebuild(target, handed, forfeited, keys[target], commitments[target], game_id)
         return None
 
     def carried(self, seat: int, index: int) -> None:

@@ -522,17 +522,20 @@ class Table:
 
     # ---------------------------------------------------------------- escrow
 
+    def _public_keys(self) -> dict[int, int]:
+        return {s: k.public_key for s, k in self.keys.items()}
+
     def _escrow(self, seat: int, escrow: Escrow) -> None:
         if self.joint is None or self.game_id is None:
             raise NotExpected("an escrow is dealt once every key is in")
         if self.finished:
             raise NotExpected("the game is over")
-        self.escrowbook.deal(seat, escrow, self.game_id, {s: k.public_key for s, k in self.keys.items()})
+        self.escrowbook.deal(seat, escrow, self.game_id, self._public_keys())
 
     def _complaint(self, seat: int, complaint: EscrowComplaint) -> None:
         if self.finished:
             raise NotExpected("the game is over")
-        dealer = self.escrowbook.judge(seat, complaint, {s: k.public_key for s, k in self.keys.items()})
+        dealer = self.escrowbook.judge(seat, complaint, self._public_keys())
         # Signed evidence that the dealer sealed a false share: nobody could
         # carry that seat on, so the game stops and the audit names it.
         self._halt(f"seat {dealer} dealt seat {seat} a false share of its {complaint.secret} in escrow", dealer)
@@ -553,8 +556,8 @@ class Table:
         if not book.carrying or self.game_id is None:
             return False
         gone = {s: f.key for s, f in self.forfeited.items()}
-        target = min(book.carrying)
-        done = book.ready(gone, self.keys[target].public_key, self.commitments[target], self.game_id)
+        keys = self._public_keys()
+        done = book.ready(gone, keys, self.commitments, self.game_id)
         match done:
             case Carried(seat, key, seed):
                 self._play_on(seat, key, seed)

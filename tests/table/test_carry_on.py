@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from p2p_ttr.bots.levels import make_bot
-from p2p_ttr.deck import EscrowDeal, escrow_complaint
+from p2p_ttr.deck import EscrowDeal, deal_exponent, escrow_complaint, escrow_image
 from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
 from p2p_ttr.table.envelope import open_envelope, seal
 from p2p_ttr.table.errors import BadProof, Cheating, NotExpected
@@ -317,3 +317,35 @@ def test_a_false_complaint_is_refused_and_names_the_complainer() -> None:
     raw = peers[1]._seal(EscrowComplaint("key", escrow_complaint(table.escrowbook.deals[2].key, other.key)))
     with pytest.raises(NotExpected, match="its own share"):
         table.receive(raw)
+
+
+class DealsAnotherSeed(Peer):
+    """Deals a seed other than the one it committed to (its image matches the
+    deal, so the deal checks in public): found only when it is carried on."""
+
+    def _escrow_duties(self) -> list[Message]:
+        out = super()._escrow_duties()
+        table = self.table
+        assert table.game_id is not None
+        keys = {s: k.public_key for s, k in table.keys.items()}
+        return [replace(m, seed=deal_exponent(table.game_id, self.seat, 12345, keys), seed_image=escrow_image(12345))
+                if isinstance(m, Escrow) else m for m in out]
+
+
+def test_a_seed_deal_that_is_not_the_committed_seed_halts_the_carry_on_blaming_the_seat() -> None:
+    bots = [make_bot("medium", 5 + p) for p in range(3)]
+    vanisher = vanishing({2: 3})
+
+    class Cheat(DealsAnotherSeed, vanisher):  # type: ignore[valid-type,misc]
+        def outbox(self) -> list[bytes]:
+            # Silent until the halt; then it reveals, so that the log is complete.
+            return Peer.outbox(self) if self.table.halted is not None else super().outbox()
+
+    g = play_crypto_game(5, bots, NAMES[:3], [vanisher, vanisher, Cheat], escrow=True)
+    table = g.peers[0].table
+    assert table.halted is not None and table.culprit == 2 and "escrow is false" in table.halted
+    assert 2 not in table.carried_on
+    last = max(i for i, (_, m) in enumerate(kinds(g.log)) if isinstance(m, EscrowReveal))
+    assert table.halted_at == last
+    verdict = verify_entries(g.log)
+    assert not verdict.fair and verdict.findings[0].seat == 2

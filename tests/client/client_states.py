@@ -55,6 +55,9 @@ class FakeTable:
     owed: list[Obligation] = field(default_factory=list)
     forfeited: dict[int, object] = field(default_factory=dict)  # seat -> its published secrets
     seats: tuple[Any, ...] = ()  # each with a .name
+    carry_on_requests: dict[int, frozenset[int]] = field(default_factory=dict)  # target -> who asked
+    carried_on: dict[int, int] = field(default_factory=dict)  # seat -> entry (also in ``forfeited``)
+    in_play: tuple[int, ...] = ()
 
     def obligations(self) -> list[Obligation]:
         return self.owed

@@ -3,7 +3,10 @@ carried on, what the table waits for."""
 
 from __future__ import annotations
 
+from client_states import FakeTable, a_turn_of
+
 from p2p_ttr.client.phrases import carry_on_asks, forfeits, waiting_words
+from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.table.obligations import Obligation, Owed
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
@@ -38,3 +41,22 @@ def test_the_status_line_names_escrow_duties() -> None:
     share = [Obligation(1, Owed.ESCROW_SHARE, target=2)]
     assert "Bob to hand over their share of the escrow of a seat carried on" in waiting_words(share, None, 0, NAMES)
     assert share[0].describe(NAMES) == "Bob owes escrow share (of seat 2, carried on)"
+
+
+def test_the_publisher_logs_requests_then_the_seat_carried_on_and_marks_it_left() -> None:
+    names = ("Ann", "Bob", "Cid")
+    before, after = a_turn_of(2)
+    publisher = Publisher("join")
+    table = FakeTable(before, in_play=(0, 1, 2))
+    publisher.update(table, 0, names)  # type: ignore[arg-type]
+    table.carry_on_requests = {2: frozenset({1})}
+    snap = publisher.update(table, 0, names)  # type: ignore[arg-type]
+    assert snap is not None and snap.log[-1] == ("class:log.forfeit", "Bob asks to carry on Cid's seat (1 of 2)")
+    table.carry_on_requests, table.carried_on, table.in_play = {}, {2: 40}, (0, 1)
+    table.forfeited[2] = object()
+    table.engine = after
+    snap = publisher.update(table, 0, names)  # type: ignore[arg-type]
+    assert snap is not None and snap.forfeited == (2,)
+    assert ("class:log.forfeit", "Cid's seat is carried on: the others opened its key from escrow; the table plays "
+            "it from now on (their cards are shown)") in snap.log
+    assert not any("is back" in text for _, text in snap.log)

@@ -46,6 +46,7 @@ def verdict_json(v: Verdict) -> dict[str, Any]:
         "findings": [{"entry": f.entry, "seat": f.seat, "code": f.code, "reason": f.reason} for f in v.findings],
         "blame": None if first is None else {"entry": first.entry, "seat": first.seat},
         "forfeits": [{"seat": seat, "entry": entry} for seat, entry in sorted(v.table.forfeit_entries.items())],
+        "handovers": [{"entry": h.index, "old_relay": h.old, "new_relay": h.new} for h in v.table.handovers],
     }
     if v.deck is not None:
         out["checked"] = {
@@ -75,6 +76,9 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
     for seat, entry in sorted(v.table.forfeit_entries.items()):
         lines.append(f"{v.names[seat]} forfeited at entry {entry}; the table played the seat from there "
                      "(the caretaker, protocol.md §6)")
+    for h in v.table.handovers:
+        lines.append(f"the relay moved from {v.names[h.old]} (seat {h.old + 1}) to {v.names[h.new]} "
+                     f"(seat {h.new + 1}) at entry {h.index}, with every other seat's follow request")
     if v.score is not None:
         for place, p in enumerate(v.score.ranking, start=1):
             sc = v.score.players[p]

@@ -32,7 +32,23 @@ from p2p_ttr.engine.view import view_for
 
 from .envelope import GAME_ID_BYTES, seal
 from .identity import Identity
-from .messages import Act, Audit, Forfeit, Keys, Message, ProveRemask, ProveShuffle, Remask, Seat, Seating, Shares, Shuffle
+from .messages import (
+    Act,
+    Audit,
+    Forfeit,
+    Keys,
+    Message,
+    ProveRemask,
+    ProveShuffle,
+    Reach,
+    Relay,
+    Remask,
+    Seat,
+    Seating,
+    Shares,
+    Shuffle,
+)
+from .relaying import FollowRequest, sign_follow
 from .cards import DECK_NAMES, deck_ref
 from .table import PeerSecrets, Table
 
@@ -82,8 +98,8 @@ class Peer:
     def outbox(self) -> list[bytes]:
         """The messages this seat owes now, given its replica (empty if none)."""
         table = self.table
-        if table.game_id is None:
-            return []
+        if table.game_id is None or table.relay_gone:
+            return []  # (a relay that left: nothing but the new relay's first entry may follow)
         me = self._secrets()
         if self.seat not in table.keys:
             commitment = commit_seed(table.game_id, self.seat, me.seed)
@@ -127,6 +143,21 @@ class Peer:
             raise ValueError("nothing to forfeit: our key is not in the log yet, or the game is over")
         me = self._secrets()
         return self._seal(Forfeit(me.seed, me.key))
+
+    def reach(self, ip: str, port: int) -> bytes:
+        """Say where we accept the others' connections, should we become the relay."""
+        return self._seal(Reach(ip, port))
+
+    def follow(self, old: int, new: int) -> FollowRequest:
+        """Our signed word that we leave relay ``old`` for ``new``, holding the log we hold now."""
+        table = self.table
+        assert table.game_id is not None
+        return sign_follow(self.identity, self.seat, table.game_id, old, new, len(table.log), table.head)
+
+    def take_relay(self, receipt: bytes, requests: tuple[FollowRequest, ...]) -> bytes:
+        """Our first entry as the new relay (we are the table's successor):
+        the old relay's ``receipt`` of our last entry and every other seat's request."""
+        return self._seal(Relay(self.table.relay, receipt, tuple(sorted(requests, key=lambda r: r.seat))))
 
     def _chain_step(self, engine: GameState) -> Shuffle | Remask | None:
         need = engine.awaiting

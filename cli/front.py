@@ -55,9 +55,9 @@ class BotFront:
 class PlainFront:
     """A person at the plain line prompt (`--plain`, or when stdin or stdout is not a terminal)."""
 
-    def __init__(self, args: argparse.Namespace, can_forfeit: bool) -> None:
+    def __init__(self, args: argparse.Namespace, hosting: bool) -> None:
         self.console = Console(quiet_stdout=args.json)
-        self.human = Human(self.console.say, can_forfeit)
+        self.human = Human(self.console.say, hosting)
         self.decide: Decider = self.human.choose
         self.tells_ending = False
 
@@ -80,8 +80,7 @@ def full_screen(args: argparse.Namespace) -> bool:
 
 
 def make_front(args: argparse.Namespace, name: str, role: str) -> Front:
-    """``role`` is "host" or "join"; a host relays everyone's messages, so it
-    cannot forfeit its seat."""
+    """``role`` is "host" or "join"; the host's `end` pauses everyone."""
     if args.as_bot:
         return BotFront(args, name)
     if full_screen(args):
@@ -89,5 +88,5 @@ def make_front(args: argparse.Namespace, name: str, role: str) -> Front:
             TuiFront,  # prompt_toolkit only when a screen is wanted
         )
 
-        return TuiFront(role, can_forfeit=role != "host")
-    return PlainFront(args, can_forfeit=role != "host")
+        return TuiFront(role, hosting=role == "host")
+    return PlainFront(args, hosting=role == "host")

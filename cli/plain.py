@@ -29,9 +29,9 @@ from p2p_ttr.net.console import Forfeit, Quit
 class Human:
     """The plain line prompt: typed lines become moves through the client's command language."""
 
-    def __init__(self, say: Callable[[str], None], can_forfeit: bool = True) -> None:
+    def __init__(self, say: Callable[[str], None], hosting: bool = False) -> None:
         self.say = say
-        self.can_forfeit = can_forfeit
+        self.hosting = hosting
         self.queued: Action | None = None
         self.pending: Ask | None = None
         self.table: Table | None = None
@@ -106,7 +106,7 @@ class Human:
         return "\n".join(lines)
 
     def command(self, line: str) -> None:
-        context = Context(self.view(), self.seat, self.names, self.can_forfeit)
+        context = Context(self.view(), self.seat, self.names, self.hosting)
         outcome = interpret(line, context, self.pending)
         self.pending = None
         if outcome is not None:

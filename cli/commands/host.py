@@ -19,6 +19,7 @@ from p2p_ttr.bots.levels import LEVELS
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.discovery import BEACON_PORT, Announcement, Beacon
 from p2p_ttr.net.host import Host, HostOptions
+from p2p_ttr.net.node import RELAY_TIMEOUT_S
 from p2p_ttr.net.loop import OnLine, ReadLine, RunLoop, Seen, Tick
 from p2p_ttr.table.messages import valid_name
 from p2p_ttr.net.store import DataDir, GameStore, StoreError, default_data_dir
@@ -49,6 +50,9 @@ def add_common(parser: argparse.ArgumentParser, hosting: bool = False) -> None:
     parser.add_argument("--timeout", type=seconds, default=120.0, help="seconds without progress before giving up (default 120)")
     parser.add_argument("--plain", action="store_true",
                         help="a plain line prompt instead of the full screen (the default when not on a terminal)")
+    parser.add_argument("--relay-timeout", type=seconds, default=RELAY_TIMEOUT_S, metavar="SECONDS",
+                        help="seconds of silence after which the relay counts as gone and the next seat takes "
+                        f"over (default {RELAY_TIMEOUT_S:g})")
     parser.add_argument("--trace", type=Path, help=argparse.SUPPRESS)  # timings for bench/lan.py
 
 
@@ -197,7 +201,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         host = Host(HostOptions(data, name, args.bind, args.port, players, args.timeout, args.resume,
-                                scripted=args.as_bot, trace=args.trace), front.decide, console, on_port)
+                                scripted=args.as_bot, trace=args.trace, relay_timeout=args.relay_timeout),
+                    front.decide, console, on_port)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr host: {exc}")
         if beacon is not None:
@@ -371,6 +376,7 @@ def spawn_bot(name: str, host: str, port: int, data_dir: Path, level: str,
 
     cmd = [*child_command("join"), format_address(host, port), "--as-bot", "--name", name,
            "--data-dir", str(data_dir), "--bot-level", level, "--timeout", str(args.timeout),
+           "--relay-timeout", str(args.relay_timeout),
            *(["--new"] if new_game else [])]
     out: IO[bytes] | int = subprocess.DEVNULL
     data_dir.mkdir(parents=True, exist_ok=True)

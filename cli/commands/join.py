@@ -9,7 +9,7 @@ import shlex
 import sys
 from collections.abc import Callable
 
-from cli.commands.host import add_common, seconds
+from cli.commands.host import add_common, port_number, seconds
 from cli.front import make_front
 from cli.registry import Command, UsageError
 from cli.seat import play_seat
@@ -35,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--new", action="store_true",
                         help="join the host's new game even though a game with it is unfinished here "
                         "(without it, a joiner never leaves a game under way on its own)")
+    parser.add_argument("--relay-port", type=port_number, default=0, metavar="PORT",
+                        help="where this seat accepts the others should it become the relay (TCP, all "
+                        "interfaces; default any free port: the log tells the others which)")
     add_common(parser)
 
 
@@ -113,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         data = DataDir(args.data_dir or default_data_dir())
         node = Node(NodeOptions(data, host, port, name, args.timeout, scripted=args.as_bot, trace=args.trace,
-                                new_game=args.new), front.decide, front.console)
+                                new_game=args.new, listen=args.relay_port, relay_timeout=args.relay_timeout),
+                    front.decide, front.console)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr join: {exc}")
         return 1

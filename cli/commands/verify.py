@@ -49,6 +49,7 @@ def verdict_json(v: Verdict) -> dict[str, Any]:
         "carried_on": [{"seat": seat, "entry": entry} for entry, seat in v.carried_on],
         "conceded": v.conceded,
         "conceded_to": v.conceded_to,
+        "handovers": [{"entry": h.index, "old_relay": h.old, "new_relay": h.new} for h in v.table.handovers],
     }
     if v.deck is not None:
         out["checked"] = {
@@ -85,6 +86,9 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
         winner = v.conceded_to
         lines.append("the game was conceded: " + ("nobody was left playing" if winner is None else
                      f"{v.names[winner]} was the last one playing and is ranked first by concession"))
+    for h in v.table.handovers:
+        lines.append(f"the relay moved from {v.names[h.old]} (seat {h.old + 1}) to {v.names[h.new]} "
+                     f"(seat {h.new + 1}) at entry {h.index}, with every other seat's follow request")
     if v.score is not None:
         for place, p in enumerate(v.score.ranking, start=1):
             sc = v.score.players[p]

@@ -73,9 +73,9 @@ class Client:
     """The screen's own state (the page open, the echo, a highlighted path)
     and what a typed line does to it."""
 
-    def __init__(self, bridge: Bridge, can_forfeit: bool) -> None:
+    def __init__(self, bridge: Bridge, hosting: bool) -> None:
         self.bridge = bridge
-        self.can_forfeit = can_forfeit
+        self.hosting = hosting
         self.echo = Echo("type a command (help lists them; Tab completes)")
         self.pending: Ask | None = None
         self.page: Page | None = None
@@ -110,7 +110,7 @@ class Client:
 
     def context(self) -> Context:
         snap = self.bridge.publisher.snapshot
-        return Context(snap.view, snap.seat, snap.names, self.can_forfeit, self.pending)
+        return Context(snap.view, snap.seat, snap.names, self.hosting, self.pending)
 
     # ------------------------------------------------------------------ keys
 

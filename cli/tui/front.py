@@ -21,12 +21,12 @@ JOIN_WAIT_S = 10.0  # for the loop to close its sockets after the screen is gone
 class TuiFront:
     """The full-screen client as a front: the screen on the main thread, the network loop on another."""
 
-    def __init__(self, role: str, can_forfeit: bool) -> None:
+    def __init__(self, role: str, hosting: bool) -> None:
         self.publisher = Publisher(role)
         self.console: Console = TuiConsole(self.publisher)
         self.bridge = Bridge(self.publisher)
         self.decide: Decider = self.bridge.choose
-        self.can_forfeit = can_forfeit
+        self.hosting = hosting
         self.tells_ending = True
 
     def show_address(self, text: str) -> None:
@@ -36,7 +36,7 @@ class TuiFront:
         """Run the loop until it ends; re-raises what it raised (Quit, ...)
         once the screen is gone, so the caller handles both fronts alike."""
         self.bridge.seen = seen
-        client = Client(self.bridge, self.can_forfeit)
+        client = Client(self.bridge, self.hosting)
         self.bridge.changed = client.app.invalidate
         outcome: dict[str, object] = {}
 

@@ -19,7 +19,7 @@ class Context:
     view: GameState | None
     seat: int | None
     names: tuple[str, ...]
-    can_forfeit: bool = True  # a host relays everyone's messages: it can only end
+    hosting: bool = False  # the host's `end` pauses everyone (its joiners are told)
     asked: Ask | None = None  # the question the next line may answer (Tab offers its choices)
 
 

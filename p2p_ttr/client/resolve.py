@@ -141,21 +141,19 @@ def _leave(verb: str, ctx: Context) -> Outcome:
     started = ctx.view is not None
     # The question and its choices share one line of a 100-column screen: keep
     # them short (`help quit` says the rest).
-    if ctx.can_forfeit:
-        end = Choice("end", "for now (ttr join again comes back)", Leave(False))
+    if ctx.hosting:
+        end = Choice("end", "stop for everyone (ttr host --resume)", Leave(False))
     else:
-        end = Choice("end", "stop for everyone (ttr host --resume goes on)", Leave(False))
+        end = Choice("end", "for now (ttr join again comes back)", Leave(False))
     forfeit = Choice("forfeit", "for good", Leave(True))
     if verb == "end":
         return end.outcome
     if verb == "forfeit":
-        if not ctx.can_forfeit:
-            raise Refused("the host relays everyone's messages, so it cannot forfeit: end stops the game")
         if not started:
             raise Refused("there is no seat to forfeit before the game starts: end leaves the lobby")
         # No way back, so a typed forfeit asks first (quit's menu is that question already).
         return Ask(FORFEIT_QUESTION, (Choice("forfeit", "yes", Leave(True)), CANCEL))
-    choices = (end, forfeit, CANCEL) if ctx.can_forfeit and started else (end, CANCEL)
+    choices = (end, forfeit, CANCEL) if started else (end, CANCEL)
     return Ask("Leave the game?", choices)
 
 

@@ -24,6 +24,7 @@ from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.messages import Seat
 from p2p_ttr.table.peer import Peer
+from p2p_ttr.table.relaying import sign_receipt
 
 # Far above any real game's message count; turns a bug into an error, not a hang.
 MAX_MESSAGES = 50_000
@@ -81,6 +82,7 @@ def play_crypto_game(
     peers = [kinds[p](p, identities[p], bots[p].choose, sources[p]) for p in range(n)]
     seats = tuple(Seat(names[p], identities[p].public) for p in range(n))
     log: list[bytes] = []
+    receipts: list[bytes] = []  # the relay's signature on each entry, as a LAN relay keeps them
 
     def sequence(raw: bytes) -> None:
         # The sequencer checks each message before it relays it, and drops a
@@ -89,9 +91,24 @@ def play_crypto_game(
             peers[0].table.receive(raw)
         except (TableError, EngineError):
             return
+        table = peers[0].table
+        relay = table.relay  # after a hand-over entry: the new relay, its author, signs it
+        assert table.game_id is not None
+        receipts.append(sign_receipt(identities[relay], table.game_id, len(log), table.prev_head(len(log)), raw))
         for peer in peers[1:]:
             peer.table.receive(raw)
         log.append(raw)
+
+    def hand_over() -> None:
+        # The relay forfeited: its successor takes over with every other
+        # seat's follow request (here all hold the whole log at once).
+        table = peers[0].table
+        new = table.successor
+        if new is None:
+            raise GameStuck(f"{_which(seed)}: the relay left and nobody is left to relay")
+        old = table.relay
+        requests = tuple(peers[s].follow(old, new) for s in table.in_play if s not in (old, new))
+        sequence(peers[new].take_relay(receipts[-1], requests))
 
     first = sources[0]  # None: open_game draws the game id from the OS
     sequence(peers[0].open_game(seats, game_id=None if first is None else first(GAME_ID_BYTES), escrow=escrow))
@@ -99,6 +116,8 @@ def play_crypto_game(
         if all(peer.table.complete for peer in peers):
             return CryptoGame(log, peers)
         sent = False
+        if peers[0].table.relay_gone:
+            hand_over()
         for peer in peers:
             for raw in peer.outbox():
                 sequence(raw)

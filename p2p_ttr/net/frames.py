@@ -23,7 +23,9 @@ from p2p_ttr.table.messages import MAX_NAME
 # 2: a challenge per connection, and the hello names the challenge it answers;
 # 3: a lobby member says when it leaves, and a host fetches entries its log lost;
 # 4: a host that stops for now tells its joiners (pause)
-NET_VERSION = 4
+# 5: the relay can move: a seat tells the next relay it follows it (follow),
+#    entries are signed by the relay of the moment, any seat may be welcomed
+NET_VERSION = 5
 CHALLENGE_BYTES = 32
 MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
 MAX_REASON = 400
@@ -73,6 +75,8 @@ TO_HOST: dict[str, tuple[Check, ...]] = {
     "ping": (_INDEX,),  # heartbeat, with how many entries I have
     "leave": (),  # a lobby member goes: free its place now (the game has not started)
     "have": (_INDEX, _ENVELOPE, _bin(SIGNATURE_BYTES)),  # an entry the host asked for (fetch), with its signature
+    # the relay left: I follow you from my log of this length ending at this head (signed, table/relaying.py)
+    "follow": (_int(1, MAX_ENTRIES), _bin(HASH_BYTES), _bin(SIGNATURE_BYTES)),
 }
 # What the host sends to a peer.
 TO_PEER: dict[str, tuple[Check, ...]] = {
@@ -158,6 +162,17 @@ class Have:
 
 
 @dataclass(frozen=True)
+class Follow:
+    """The relay left: the sender follows the receiver, the next relay, from
+    its log of ``length`` entries ending at ``head`` (its signed request)."""
+
+    length: int
+    head: bytes
+    signature: bytes
+    KIND: ClassVar[str] = "follow"
+
+
+@dataclass(frozen=True)
 class Challenge:
     """Fresh per connection; the game under way (None in the lobby)."""
 
@@ -234,10 +249,11 @@ class Pause:
     KIND: ClassVar[str] = "pause"
 
 
-ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have
+ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have | Follow
 ToPeer = Challenge | Welcome | LobbyNews | Refused | Entry | Rejected | Ping | Fetch | Pause
 Frame = ToHost | ToPeer
-_TO_HOST_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Hi, Hello, Env, Sync, Ping, Leave, Have)}
+_TO_HOST_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Hi, Hello, Env, Sync, Ping, Leave, Have,
+                                                                         Follow)}
 _TO_PEER_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Challenge, Welcome, LobbyNews, Refused, Entry, Rejected,
                                                              Ping, Fetch, Pause)}
 

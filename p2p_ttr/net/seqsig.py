@@ -3,45 +3,31 @@
     statement = msgpack [b"p2p_ttr/seq/v1", game_id, index, previous head, SHA-256(envelope)]
 
 The previous head is the log head before the entry (32 zero bytes before the
-seating). Two different envelopes the host signed for one index after the
+seating). The statement itself is the table's (table/relaying.py): a new relay
+checks the old relay's receipt in the fold. Two different envelopes the host signed for one index after the
 same previous head prove that the host showed different logs to different
 peers.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
-from p2p_ttr.table.envelope import GAME_ID_BYTES, HASH_BYTES, pack, unpack_bounded
+from p2p_ttr.table.envelope import GAME_ID_BYTES, pack, unpack_bounded
 from p2p_ttr.table.errors import Malformed
-from p2p_ttr.table.identity import SIGNATURE_BYTES, Identity, signature_valid
+from p2p_ttr.table.identity import SIGNATURE_BYTES
+from p2p_ttr.table.relaying import EMPTY_HEAD, entry_hash
+from p2p_ttr.table.relaying import receipt_valid as entry_signed
+from p2p_ttr.table.relaying import sign_receipt as sign_entry
 from p2p_ttr.table.table import Table
 
-DOMAIN = b"p2p_ttr/seq/v1"
-EMPTY_HEAD = b"\0" * HASH_BYTES
+__all__ = ["EMPTY_HEAD", "EquivocationProof", "entry_hash", "entry_signed", "prev_head", "sign_entry"]
 
 
 def prev_head(table: Table, index: int) -> bytes:
     """The log head just before entry ``index`` (``table`` holds at least ``index`` entries).
     ``table.heads[0]`` is the genesis head, which the seating already follows."""
     return EMPTY_HEAD if index == 0 else table.heads[index]
-
-
-def entry_hash(raw: bytes) -> bytes:
-    return hashlib.sha256(raw).digest()
-
-
-def statement(game_id: bytes, index: int, prev_head: bytes, raw: bytes) -> bytes:
-    return pack([DOMAIN, game_id, index, prev_head, entry_hash(raw)])
-
-
-def sign_entry(host: Identity, game_id: bytes, index: int, prev_head: bytes, raw: bytes) -> bytes:
-    return host.sign(statement(game_id, index, prev_head, raw))
-
-
-def entry_signed(host_public: bytes, game_id: bytes, index: int, prev_head: bytes, raw: bytes, sig: bytes) -> bool:
-    return signature_valid(host_public, sig, statement(game_id, index, prev_head, raw))
 
 
 @dataclass(frozen=True)

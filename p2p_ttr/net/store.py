@@ -315,6 +315,27 @@ class GameStore:
         self._log_size = self._append(self._log, self._log_size, entry(raw), self.log_path)
         self._unsynced = True
 
+    def cut(self, length: int) -> None:
+        """Keep only the first ``length`` entries (a relay that took entries
+        no other seat holds, and finds the relay moved on without them)."""
+        assert self._log is not None, "open() first"
+        self.sync()
+        entries, _ = self._read_entries()
+        if length >= len(entries):
+            return
+        data = self.log_path.read_bytes()
+        unpacker = msgpack.Unpacker(raw=False, max_buffer_size=max(len(data), 1), max_str_len=64,
+                                    max_bin_len=MAX_ENVELOPE_BYTES, max_array_len=3, max_map_len=0, max_ext_len=0)
+        unpacker.feed(data)
+        next(unpacker)  # the header
+        for _ in range(length):
+            next(unpacker)
+        size = unpacker.tell()
+        with writing(self.log_path):
+            os.ftruncate(self._log, size)
+            os.fsync(self._log)
+        self._log_size = size
+
     def sync(self) -> None:
         """Make every appended entry durable: call before acting on them or relaying them."""
         if self._broken is not None:

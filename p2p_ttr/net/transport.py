@@ -175,3 +175,15 @@ def local_addresses() -> list[str]:
     except OSError:
         pass
     return found + ["127.0.0.1"]
+
+
+def local_ip_toward(ip: str) -> str:
+    """Our address on the route to ``ip`` (the one the others on that LAN
+    reach us at). A UDP socket's connect sends nothing."""
+    family = socket.AF_INET6 if ":" in ip else socket.AF_INET
+    with socket.socket(family, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect((ip, 9))
+            return str(s.getsockname()[0])
+        except OSError:
+            return "::1" if family == socket.AF_INET6 else "127.0.0.1"

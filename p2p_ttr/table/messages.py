@@ -21,6 +21,9 @@
     carry_on = ["carry_on", seat]                            ask to play a silent seat on
     escrow_reveal = ["escrow_reveal", seat, share_of_key, share_of_seed]
                                                              hand over our shares of its deal
+    reach   = ["reach", ip, port]                            where this seat accepts the others
+                                                             if it becomes the relay (§9)
+    relay   = ["relay", old_relay, receipt, [request, ...]]  the new relay's first entry (§6)
 
 Decoding validates every field (types, sizes, ranges, group membership) and
 raises Malformed; the table then checks that the message is expected now.
@@ -28,6 +31,7 @@ raises Malformed; the table then checks that the message is expected now.
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias, TypeGuard
 
@@ -53,8 +57,10 @@ from p2p_ttr.deck import (
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import Action, event_from_wire, is_action, to_wire
 
+from .envelope import HASH_BYTES, MAX_SEATS
 from .errors import Malformed
-from .identity import PUBLIC_KEY_BYTES
+from .identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES
+from .relaying import FollowRequest
 
 # 4: the conceded ending (fewer than two seats in play), escrow; 3: pass only
 # with no other action (it shows the hand); 2: proven chains
@@ -69,7 +75,6 @@ def valid_name(name: object) -> TypeGuard[str]:
     return (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()
             and name.strip() == name)
 MAX_SHARES = 128
-MAX_SEATS = 5
 ESCROW_MIN_SEATS = 3  # with two, the other player alone would hold a seat's key
 EXPONENT_BYTES = 256  # an escrowed share or image: a number below Q, or a group element
 ESCROWED = ("key", "seed")  # what a deal escrows: the secret exponent, the shuffle seed
@@ -259,8 +264,56 @@ class EscrowReveal:
                 self.seed_share.to_bytes(EXPONENT_BYTES, "big")]
 
 
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """Where the author accepts the other peers' connections should it become
+    the relay: an IP address (v4 or v6, as text) and a TCP port. A hint for
+    finding it, not trust: whoever answers there must prove the seat's key."""
+
+    ip: str
+    port: int
+    KIND = "reach"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, self.ip, self.port]
+
+
+@dataclass(frozen=True, slots=True)
+class Relay:
+    """The new relay's first entry: the relay it replaces, that relay's
+    receipt (signature) of the entry just before this one, and a follow
+    request from every other seat in play (relaying.py)."""
+
+    old: int
+    receipt: bytes
+    requests: tuple[FollowRequest, ...]
+    KIND = "relay"
+
+    def to_wire(self) -> list[Any]:
+        return [self.KIND, self.old, self.receipt, [r.to_wire() for r in self.requests]]
+
+
 Message: TypeAlias = (Seating | Keys | Shuffle | Remask | ProveShuffle | ProveRemask | Shares | Act | Audit
-                      | Forfeit | Escrow | EscrowComplaint | CarryOn | EscrowReveal)
+                      | Forfeit | Reach | Relay | Escrow | EscrowComplaint | CarryOn | EscrowReveal)
+
+
+def _ip(value: object) -> str:
+    if not (isinstance(value, str) and 0 < len(value) <= 45):
+        raise Malformed("a reach address is an IP address")
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        raise Malformed("a reach address is an IP address") from None
+
+
+def _request(value: object) -> FollowRequest:
+    seat, length, head, signature = expect_list(value, "follow request", 4)
+    if type(seat) is not int or not 0 <= seat < MAX_SEATS:
+        raise Malformed("a follow request names a seat")
+    if type(length) is not int or not 1 <= length < 2**31:
+        raise Malformed("a follow request names a log length from 1")
+    return FollowRequest(seat, length, expect_bytes(head, "log head", HASH_BYTES),
+                         expect_bytes(signature, "signature", SIGNATURE_BYTES))
 
 
 def _shares(value: object) -> tuple[DecryptionShare, ...]:
@@ -363,4 +416,20 @@ def _decode(body: list[Any]) -> Message:
         _, seat, key_share, seed_share = expect_list(body, "escrow reveal", 4)
         return EscrowReveal(expect_int(seat, "seat", 0, MAX_SEATS - 1), _exponent(key_share, "share of the key"),
                             _exponent(seed_share, "share of the seed"))
+    if kind == Reach.KIND:
+        _, ip, port = expect_list(body, "reach", 3)
+        if type(port) is not int or not 0 < port < 65536:
+            raise Malformed("a reach port is 1..65535")
+        return Reach(_ip(ip), port)
+    if kind == Relay.KIND:
+        _, old, receipt, requests = expect_list(body, "relay", 4)
+        if type(old) is not int or not 0 <= old < MAX_SEATS:
+            raise Malformed("a relay message names the old relay's seat")
+        items = expect_list(requests, "follow requests")
+        if len(items) >= MAX_SEATS:
+            raise Malformed(f"a relay message carries at most {MAX_SEATS - 1} follow requests")
+        parsed = tuple(_request(item) for item in items)
+        if len({r.seat for r in parsed}) != len(parsed):
+            raise Malformed("one follow request per seat")
+        return Relay(old, expect_bytes(receipt, "receipt", SIGNATURE_BYTES), parsed)
     raise Malformed(f"unknown message kind {str(kind)[:32]!r}")

@@ -50,12 +50,15 @@ from .messages import (
     Message,
     ProveRemask,
     ProveShuffle,
+    Reach,
+    Relay,
     Remask,
     Seat,
     Seating,
     Shares,
     Shuffle,
 )
+from .relaying import FollowRequest, sign_follow
 from .cards import DECK_NAMES, deck_ref
 from .table import PeerSecrets, Table
 
@@ -111,8 +114,8 @@ class Peer:
     def outbox(self) -> list[bytes]:
         """The messages this seat owes now, given its replica (empty if none)."""
         table = self.table
-        if table.game_id is None:
-            return []
+        if table.game_id is None or table.relay_gone:
+            return []  # (a relay that left: nothing but the new relay's first entry may follow)
         me = self._secrets()
         if self.seat not in table.keys:
             commitment = commit_seed(table.game_id, self.seat, me.seed)
@@ -202,6 +205,21 @@ class Peer:
             if key_share is not None and seed_share is not None:
                 out.append(EscrowReveal(target, key_share, seed_share))
         return out
+
+    def reach(self, ip: str, port: int) -> bytes:
+        """Say where we accept the others' connections, should we become the relay."""
+        return self._seal(Reach(ip, port))
+
+    def follow(self, old: int, new: int) -> FollowRequest:
+        """Our signed word that we leave relay ``old`` for ``new``, holding the log we hold now."""
+        table = self.table
+        assert table.game_id is not None
+        return sign_follow(self.identity, self.seat, table.game_id, old, new, len(table.log), table.head)
+
+    def take_relay(self, receipt: bytes, requests: tuple[FollowRequest, ...]) -> bytes:
+        """Our first entry as the new relay (we are the table's successor):
+        the old relay's ``receipt`` of our last entry and every other seat's request."""
+        return self._seal(Relay(self.table.relay, receipt, tuple(sorted(requests, key=lambda r: r.seat))))
 
     def _chain_step(self, engine: GameState) -> Shuffle | Remask | None:
         need = self.table.chain_due()

@@ -49,7 +49,7 @@ from .acts import CardMove, PendingAct, VoidedAct, hidden_cards
 from .cards import engine_deck
 from .chains import ChainBook, ChainDone, FalseStep, Progress
 from .envelope import Envelope, open_envelope
-from .errors import BadProof, Cheating, Malformed, NotExpected, TableError
+from .errors import BadProof, BadSignature, Cheating, Malformed, NotExpected, TableError
 from .escrowbook import Carried, DealerCheated, EscrowBook
 from .forfeits import CaretakerMove, DeriveStep, OpenCards, next_duty
 from .logchain import LogChain
@@ -65,6 +65,8 @@ from .messages import (
     Message,
     ProveRemask,
     ProveShuffle,
+    Reach,
+    Relay,
     Remask,
     Seat,
     Seating,
@@ -73,7 +75,11 @@ from .messages import (
     message_from_wire,
 )
 from .obligations import Obligation, obligations, owed_shares
+from .relaying import EMPTY_HEAD, HandedOver, follow_valid, receipt_valid, successor
 from .sharebook import ShareBook
+
+
+MAX_REACH = 64  # a seat says where it is once per run of its peer: this many is plenty
 
 
 @dataclass(frozen=True)
@@ -156,6 +162,11 @@ class Table:
         # replica knows; the peer makes it public by revealing its secrets,
         # which halts every replica alike.
         self.suspicion: str | None = None
+        # Who sequences the log (relaying.py): seat 0 until a hand-over.
+        self.relay = 0
+        self.handovers: list[HandedOver] = []
+        self.reach: dict[int, tuple[str, int]] = {}  # seat -> where it accepts connections as a relay
+        self._reach_sent: dict[int, int] = {}
 
     # ------------------------------------------------------------------ views
 
@@ -235,6 +246,44 @@ class Table:
     def conceded(self) -> bool:
         """The game ended early: fewer than two seats were left in play."""
         return self.engine is not None and self.engine.conceded
+
+    @property
+    def successor(self) -> int | None:
+        """The seat that relays next if the relay leaves now (relaying.py)."""
+        return successor(self.relay, self.in_play)
+
+    @property
+    def relay_gone(self) -> bool:
+        """The relay left the game (forfeited, or carried on): the next entry
+        must be its successor's ``relay`` message."""
+        return self.seated and self.relay not in self.in_play
+
+    def relay_at(self, index: int) -> int:
+        """The seat that sequenced (signed the receipt of) entry ``index``: a
+        hand-over entry is its new relay's."""
+        relay = 0
+        for handed in self.handovers:
+            if handed.index <= index:
+                relay = handed.new
+        return relay
+
+    def prev_head(self, index: int) -> bytes:
+        """The log head just before entry ``index`` (at most the log's length)."""
+        return EMPTY_HEAD if index == 0 else self.heads[index]
+
+    def sequencer_of(self, raw: bytes) -> int:
+        """The seat whose receipt the next entry ``raw`` must carry: the relay,
+        or for a hand-over its author, the new relay. Which seat that is does
+        not depend on whether the entry will fold (the fold decides that)."""
+        if not self.seated:
+            return 0
+        try:
+            envelope = open_envelope(raw)
+            if envelope.body and envelope.body[0] == Relay.KIND:
+                return envelope.seat if 0 <= envelope.seat < self.n else self.relay
+        except TableError:
+            pass
+        return self.relay
 
     @property
     def seated(self) -> bool:
@@ -345,6 +394,13 @@ class Table:
     # ---------------------------------------------------------- per message
 
     def _apply(self, seat: int, message: Message) -> None:
+        if isinstance(message, Relay):
+            self._handover(seat, message)
+            self.escrowbook.back(seat)  # a seat the others asked to carry on is back
+            return
+        if self.relay_gone:
+            raise NotExpected(f"the relay (seat {self.relay}) left the game: the next entry is its "
+                              f"successor's (seat {self.successor}) relay message")
         if self.halted is not None and not isinstance(message, Audit):
             raise NotExpected(f"the game is halted ({self.halted}); only secrets may still be revealed")
         if seat in self.carried_on or seat in self.escrowbook.carrying:
@@ -356,6 +412,12 @@ class Table:
 
     def _apply_message(self, seat: int, message: Message) -> None:
         match message:
+            case Reach(ip, port):
+                sent = self._reach_sent.get(seat, 0)
+                if sent >= MAX_REACH:
+                    raise NotExpected(f"seat {seat} already said where it is {MAX_REACH} times")
+                self._reach_sent[seat] = sent + 1
+                self.reach[seat] = (ip, port)
             case Seating():
                 raise NotExpected("the game already has its seating")
             case Keys(key, commitment):
@@ -387,6 +449,31 @@ class Table:
                 if self.finished:
                     raise NotExpected("the game is over")
                 self.escrowbook.reveal(seat, message)
+
+    def _handover(self, seat: int, relay: Relay) -> None:
+        """The relay moves to ``seat``: its successor, with the old relay's
+        receipt of our last entry and a follow request from every other seat
+        in play whose log is a prefix of ours (relaying.py)."""
+        assert self.game_id is not None
+        if seat != self.successor:
+            raise NotExpected(f"seat {seat} is not the next relay (that is seat {self.successor})")
+        if relay.old != self.relay:
+            raise NotExpected(f"the relay is seat {self.relay}, not seat {relay.old}")
+        last = len(self.log) - 1
+        if not receipt_valid(self.seats[self.relay].identity, self.game_id, last, self.prev_head(last),
+                             self.log[last], relay.receipt):
+            raise BadSignature(f"the receipt of entry {last} is not the relay's (seat {self.relay}) signature")
+        wanted = set(self.in_play) - {relay.old, seat}
+        if {r.seat for r in relay.requests} != wanted:
+            raise NotExpected("a hand-over carries a follow request from every other seat in play: "
+                              + (", ".join(f"seat {s}" for s in sorted(wanted)) or "none"))
+        for request in relay.requests:
+            if not follow_valid(self.seats[request.seat].identity, self.game_id, relay.old, seat, request):
+                raise BadSignature(f"seat {request.seat}'s follow request is not its signature")
+            if request.length > len(self.log) or self.heads[request.length] != request.head:
+                raise NotExpected(f"seat {request.seat} follows from a log this one does not continue")
+        self.handovers.append(HandedOver(len(self.log), relay.old, seat))  # this entry's index
+        self.relay = seat
 
     def _keys(self, seat: int, key: KeyAnnouncement, commitment: SeedCommitment) -> None:
         assert self.game_id is not None

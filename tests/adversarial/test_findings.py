@@ -77,20 +77,20 @@ def test_after_the_start_the_host_knows_each_lobby_member_by_its_seat(tmp_path: 
     lingered DONE_GRACE_S at the end of every game waiting for peers that
     were long done."""
     host = Host(HostOptions(DataDir(tmp_path / "host"), "H", players=2), lambda v, s: None, Console(True))
-    host.sock = FakeSocket()  # type: ignore[assignment]
+    host.relay.sock = FakeSocket()  # type: ignore[assignment]
     joiner = Identity.generate()
     rid = b"\x00conn1"
-    host.handle([rid, encode("hi", NET_VERSION)])
-    nonce = frames.decode(host.sock.sent[-1][1], frames.TO_PEER)[1][2]  # type: ignore[attr-defined]
-    host.handle([rid, encode("hello", NET_VERSION, "J", joiner.public, nonce,
+    host.relay.handle([rid, encode("hi", NET_VERSION)])
+    nonce = frames.decode(host.relay.sock.sent[-1][1], frames.TO_PEER)[1][2]  # type: ignore[attr-defined]
+    host.relay.handle([rid, encode("hello", NET_VERSION, "J", joiner.public, nonce,
                              sign_hello(joiner, "J", host.identity.public, nonce))])
-    assert host.known[rid] == -1  # in the lobby
+    assert host.relay.known[rid] == -1  # in the lobby
     host.start()
-    assert host.known[rid] == 1
-    host.handle([rid, encode("ping", 7)])
-    assert host.peer_len[1] == 7
+    assert host.relay.known[rid] == 1
+    host.relay.handle([rid, encode("ping", 7)])
+    assert host.relay.peer_len[1] == 7
     try:
-        host.handle([rid, encode("env", b"junk")])
+        host.relay.handle([rid, encode("env", b"junk")])
         assert host.table is not None and host.table.rejected
     finally:
         if host.store is not None:

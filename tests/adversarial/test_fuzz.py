@@ -237,12 +237,13 @@ def running_host() -> Host:
     """The host (seat 0) of the honest game at its middle, seat 1 connected."""
     game = honest_game()
     host = Host(HostOptions(_data_dir(game.peers[0].identity), NAMES[0]), lambda v, s: None, Console(True))
-    host.sock = FakeSocket()  # type: ignore[assignment]
-    host.table = base(0, 195)
-    assert host.table.game_id is not None
-    host.store = host.o.data.game(host.table.game_id)
-    host.store.open()
-    host.admit(SEAT1_CONN, game.peers[1].identity.public, 1, b"c" * 32)
+    host.relay.sock = FakeSocket()  # type: ignore[assignment]
+    table = base(0, 195)
+    assert table.game_id is not None
+    store = host.o.data.game(table.game_id)
+    store.open()
+    host.use_table(table, store)
+    host.relay.c.admit(SEAT1_CONN, game.peers[1].identity.public, 1, b"c" * 32)
     return host
 
 
@@ -269,13 +270,13 @@ def test_the_host_survives_any_frame_from_a_seated_peer_or_a_stranger(data: st.D
     assert table is not None
     rid = data.draw(st.sampled_from([SEAT1_CONN, b"\x00" + bytes(4), b"x"]))
     raw = frame_for(data, list(frames.TO_HOST), forged(data, table))
-    before, sent = snapshot(table), len(host.sock.sent)  # type: ignore[attr-defined]
+    before, sent = snapshot(table), len(host.relay.sock.sent)  # type: ignore[attr-defined]
     parts = data.draw(st.sampled_from([[rid, raw], [rid, raw, raw], [raw]]))
-    host.handle(parts)
-    relayed = [p for p in host.sock.sent[sent:] if frames.decode(p[1], frames.TO_PEER)[0] == "entry"]  # type: ignore[attr-defined]
-    if not relayed and not host._relay:
+    host.relay.handle(parts)
+    relayed = [p for p in host.relay.sock.sent[sent:] if frames.decode(p[1], frames.TO_PEER)[0] == "entry"]  # type: ignore[attr-defined]
+    if not relayed and not host.relay._outgoing:
         assert snapshot(table) == before
-    host._relay.clear()
+    host.relay._outgoing.clear()
 
 
 @functools.cache

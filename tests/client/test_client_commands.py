@@ -39,8 +39,8 @@ from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
 
 
-def ctx(state: GameState, seat: int = 0, can_forfeit: bool = True) -> Context:
-    return Context(view_for(state, seat), seat, NAMES[: state.n_players], can_forfeit)
+def ctx(state: GameState, seat: int = 0, hosting: bool = False) -> Context:
+    return Context(view_for(state, seat), seat, NAMES[: state.n_players], hosting)
 
 
 def refused(outcome: object) -> str:
@@ -213,10 +213,11 @@ def test_paths_help_rules_and_leaving() -> None:
     leave = interpret("quit", ctx(state))
     assert isinstance(leave, Ask) and [c.key for c in leave.choices] == ["end", "forfeit", "cancel"]
     assert answer(leave, "forfeit") == Leave(True) and answer(leave, "end") == Leave(False)
-    host_leave = interpret("quit", ctx(state, can_forfeit=False))
-    assert isinstance(host_leave, Ask) and [c.key for c in host_leave.choices] == ["end", "cancel"]
+    host_leave = interpret("quit", ctx(state, hosting=True))  # the host forfeits like anyone: the relay moves
+    assert isinstance(host_leave, Ask) and [c.key for c in host_leave.choices] == ["end", "forfeit", "cancel"]
+    assert "stop for everyone" in host_leave.prompt() and "stop for everyone" not in leave.prompt()
     assert len(leave.prompt()) <= 100 and len(host_leave.prompt()) <= 100  # one line of the smallest screen
-    assert "cannot forfeit" in refused(interpret("forfeit", ctx(state, can_forfeit=False)))
+    assert isinstance(interpret("forfeit", ctx(state, hosting=True)), Ask)
     # A typed forfeit cannot be taken back: it asks, and only `forfeit` again (or 1) leaves.
     sure = interpret("forfeit", ctx(state))
     assert isinstance(sure, Ask) and sure.question.startswith("Forfeit for good?")

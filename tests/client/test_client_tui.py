@@ -34,7 +34,7 @@ def test_a_typed_move_reaches_the_decider_through_the_loop_callbacks(session: No
     state, _ = position(3)
     table = FakeTable(state)
     bridge = bridge_for(table)
-    client = Client(bridge, can_forfeit=True)
+    client = Client(bridge, hosting=False)
     bridge.publish()
     client.run_line("draw 2")
     assert client.echo.text.startswith("taking blue from slot 2")
@@ -62,7 +62,7 @@ def test_quit_and_forfeit_ask_then_leave(session: None, typed: str, asked: str) 
     it is asked about first. `end` can be resumed, so it acts at once."""
     state, _ = position(3)
     bridge = bridge_for(FakeTable(state))
-    client = Client(bridge, can_forfeit=True)
+    client = Client(bridge, hosting=False)
     bridge.publish()
     client.run_line(typed)
     assert client.echo.style == "class:ask" and client.echo.text.startswith(asked)
@@ -84,7 +84,7 @@ def test_quit_and_forfeit_ask_then_leave(session: None, typed: str, asked: str) 
 def test_in_the_lobby_enter_starts_and_quit_leaves(session: None) -> None:
     table = FakeTable(None)
     bridge = bridge_for(table, role="host")
-    client = Client(bridge, can_forfeit=False)
+    client = Client(bridge, hosting=True)
     bridge.publish()
     client.run_line("")
     assert bridge.read_line() == ""  # the host loop starts the game on any line
@@ -98,7 +98,7 @@ def test_in_the_lobby_enter_starts_and_quit_leaves(session: None) -> None:
 def test_pages_paths_and_the_end(session: None) -> None:
     state, _ = position(3, tickets={0: [0]})
     bridge = bridge_for(FakeTable(state))
-    client = Client(bridge, can_forfeit=True)
+    client = Client(bridge, hosting=False)
     bridge.publish()
     client.run_line("help")
     assert client.page is not None and client.page.title == "Commands"
@@ -127,7 +127,7 @@ def test_start_in_the_lobby_then_the_lobby_words_go(session: None) -> None:
     cleared once the game has started; `st` is still a station."""
     table = FakeTable(None)
     bridge = bridge_for(table, role="host")
-    client = Client(bridge, can_forfeit=False)
+    client = Client(bridge, hosting=True)
     bridge.publish()
     client.run_line("draw")
     assert client.echo.text == "the game has not started yet"
@@ -146,7 +146,7 @@ def test_start_in_the_lobby_then_the_lobby_words_go(session: None) -> None:
 def test_q_leaves_the_last_page(session: None) -> None:
     state, _ = position(3)
     bridge = bridge_for(FakeTable(state))
-    client = Client(bridge, can_forfeit=True)
+    client = Client(bridge, hosting=False)
     bridge.publish()
     client.finish("The end", ["FINAL SCORE"])
     with create_pipe_input() as pipe:

@@ -38,53 +38,53 @@ class FakeSocket:
 def test_host_lobby_sequencing_and_refusals(tmp_path: Path) -> None:
     host = Host(HostOptions(DataDir(tmp_path / "host"), "H", players=2), lambda v, s: None, Console(True))
     sock = FakeSocket()
-    host.sock = sock  # type: ignore[assignment]
+    host.relay.sock = sock  # type: ignore[assignment]
     joiner = Identity.generate()
     rid, other_conn = b"\x00conn1", b"\x00conn2"
-    host.handle([rid, encode("ping", 0)])  # unknown connection: challenged
+    host.relay.handle([rid, encode("ping", 0)])  # unknown connection: challenged
     (challenge,) = sock.to(rid, "challenge")
     nonce = challenge[2]
     assert challenge[1] == host.identity.public and len(nonce) == 32
     hello = encode("hello", NET_VERSION, "J", joiner.public, nonce, sign_hello(joiner, "J", host.identity.public, nonce))
-    host.handle([other_conn, hello])  # the same hello on another connection admits nobody
-    assert not sock.to(other_conn, "welcome") and other_conn not in host.known
+    host.relay.handle([other_conn, hello])  # the same hello on another connection admits nobody
+    assert not sock.to(other_conn, "welcome") and other_conn not in host.relay.known
     (other_challenge,) = sock.to(other_conn, "challenge")  # that connection is given its own
     assert other_challenge[2] != nonce
-    host.handle([rid, encode("hi", NET_VERSION)])  # asked again before answering: the same challenge
+    host.relay.handle([rid, encode("hi", NET_VERSION)])  # asked again before answering: the same challenge
     assert [c[2] for c in sock.to(rid, "challenge")] == [nonce, nonce]
-    host.handle([rid, hello])
+    host.relay.handle([rid, hello])
     assert sock.to(rid, "welcome")[0][0] == -1 and host.lobby.names == ["H", "J"]
-    host.handle([rid, hello])  # a challenge is used once
+    host.relay.handle([rid, hello])  # a challenge is used once
     assert len(sock.to(rid, "welcome")) == 1
     host.start()
     assert host.table is not None and host.table.game_id is not None
-    host.own_moves()  # the host's keys
+    host.act()  # the host's keys
     entries = sock.to(rid, "entry")
     assert [e[0] for e in entries] == [0, 1]
     prev = EMPTY_HEAD
     for index, raw, sig in entries:
         assert entry_signed(host.identity.public, host.table.game_id, index, prev, raw, sig)
         prev = prev_head(host.table, index + 1)
-    host.handle([rid, encode("env", b"junk")])
+    host.relay.handle([rid, encode("env", b"junk")])
     (rejected,) = sock.to(rid, "rejected")
     assert rejected[1] == "malformed" and host.table.rejected
     assert len(sock.to(rid, "entry")) == 2  # nothing relayed
     other, late = Identity.generate(), b"\x00conn3"
-    host.handle([late, encode("hi", NET_VERSION)])
+    host.relay.handle([late, encode("hi", NET_VERSION)])
     (late_challenge,) = sock.to(late, "challenge")
-    host.handle([late, encode("hello", NET_VERSION, "K", other.public, late_challenge[2],
+    host.relay.handle([late, encode("hello", NET_VERSION, "K", other.public, late_challenge[2],
                               sign_hello(other, "K", host.identity.public, late_challenge[2]))])
     assert "started" in sock.to(late, "refused")[0][1]
-    host.handle([rid, encode("sync", 0)])  # catch-up resends from the log with the same signatures
+    host.relay.handle([rid, encode("sync", 0)])  # catch-up resends from the log with the same signatures
     assert sock.to(rid, "entry")[2:] == entries
     # A resumed host (gated) takes an entry back only at its log's end and under its own signature.
-    host.gated = True
-    assert host.known[rid] == 1  # a seat: what it sends back is looked at
+    host.relay.gated = True
+    assert host.relay.known[rid] == 1  # a seat: what it sends back is looked at
     length, relayed = len(host.table.log), len(sock.sent)
-    host.handle([rid, encode("have", length, b"junk", sign_entry(joiner, host.table.game_id, length,
+    host.relay.handle([rid, encode("have", length, b"junk", sign_entry(joiner, host.table.game_id, length,
                                                                  host.table.head, b"junk"))])  # the joiner's
-    host.handle([rid, encode("have", length, entries[0][1], entries[0][2])])  # signed, but as entry 0
-    host.handle([rid, encode("have", length + 1, entries[1][1], entries[1][2])])  # not at our log's end
+    host.relay.handle([rid, encode("have", length, entries[0][1], entries[0][2])])  # signed, but as entry 0
+    host.relay.handle([rid, encode("have", length + 1, entries[1][1], entries[1][2])])  # not at our log's end
     assert len(host.table.log) == length and len(sock.sent) == relayed
 
 

@@ -1,0 +1,92 @@
+"""Who sequences the log, and how the relay moves to another seat.
+
+The relay (seat 0 at first) gives each entry its index and signs a receipt:
+
+    receipt = Ed25519(relay identity) over
+              msgpack [b"p2p_ttr/seq/v1", game_id, index, previous head, SHA-256(entry)]
+
+When the relay leaves (forfeits, or goes silent), the next relay is the
+lowest seat still in play other than it: every replica computes that from the
+log alone. The new relay's first entry is a ``relay`` message (messages.py)
+carrying the old relay's receipt of the last entry, so the new relay's log
+continues the very past the old relay signed, and one *follow request* from
+every other seat in play: each signed "I stop following OLD; I follow NEW
+from my log of LENGTH entries ending at HEAD". A request whose head is not
+this log's head at that length is refused, so no seat in play holds an entry
+the hand-over drops; and without every seat in play, there is no hand-over.
+
+This module is pure: the statements and checks. The fold (table.py) applies
+a hand-over; the network (net/) collects the requests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from .envelope import HASH_BYTES, pack
+from .identity import Identity, signature_valid
+
+SEQ_DOMAIN = b"p2p_ttr/seq/v1"
+FOLLOW_DOMAIN = b"p2p_ttr/follow/v1"
+EMPTY_HEAD = b"\0" * HASH_BYTES  # the previous head of the seating
+
+
+def entry_hash(raw: bytes) -> bytes:
+    return hashlib.sha256(raw).digest()
+
+
+def receipt_statement(game_id: bytes, index: int, prev_head: bytes, raw: bytes) -> bytes:
+    """What a relay signs for the entry ``raw`` at ``index`` after ``prev_head``."""
+    return pack([SEQ_DOMAIN, game_id, index, prev_head, entry_hash(raw)])
+
+
+def sign_receipt(relay: Identity, game_id: bytes, index: int, prev_head: bytes, raw: bytes) -> bytes:
+    return relay.sign(receipt_statement(game_id, index, prev_head, raw))
+
+
+def receipt_valid(relay_public: bytes, game_id: bytes, index: int, prev_head: bytes, raw: bytes,
+                  signature: bytes) -> bool:
+    return signature_valid(relay_public, signature, receipt_statement(game_id, index, prev_head, raw))
+
+
+def follow_statement(game_id: bytes, old: int, new: int, length: int, head: bytes) -> bytes:
+    """What a seat signs when it leaves relay ``old`` for ``new``, holding ``length`` entries ending at ``head``."""
+    return pack([FOLLOW_DOMAIN, game_id, old, new, length, head])
+
+
+@dataclass(frozen=True, slots=True)
+class FollowRequest:
+    """A seat's signed word that it follows the new relay from its log of ``length`` entries."""
+
+    seat: int
+    length: int
+    head: bytes  # the seat's log head after ``length`` entries
+    signature: bytes
+
+    def to_wire(self) -> list[object]:
+        return [self.seat, self.length, self.head, self.signature]
+
+
+def sign_follow(identity: Identity, seat: int, game_id: bytes, old: int, new: int, length: int,
+                head: bytes) -> FollowRequest:
+    return FollowRequest(seat, length, head, identity.sign(follow_statement(game_id, old, new, length, head)))
+
+
+def follow_valid(public: bytes, game_id: bytes, old: int, new: int, request: FollowRequest) -> bool:
+    return signature_valid(public, request.signature,
+                           follow_statement(game_id, old, new, request.length, request.head))
+
+
+def successor(relay: int, in_play: tuple[int, ...]) -> int | None:
+    """The next relay when ``relay`` leaves: the lowest seat in play other than it (None: nobody is left)."""
+    return next((s for s in in_play if s != relay), None)
+
+
+@dataclass(frozen=True, slots=True)
+class HandedOver:
+    """A hand-over in the log: at entry ``index`` the relay moved from ``old`` to ``new``."""
+
+    index: int
+    old: int
+    new: int

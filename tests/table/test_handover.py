@@ -1,0 +1,129 @@
+"""The relay moves: when the relay's seat leaves, its successor (the lowest
+seat still in play) takes over with a ``relay`` entry that carries the old
+relay's receipt of the last entry and every other seat's follow request.
+Every replica checks all of it in the fold; anything less is refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2p_ttr.local.crypto_game import CryptoGame
+from p2p_ttr.table.envelope import open_envelope, seal
+from p2p_ttr.table.errors import BadSignature, Malformed, NotExpected, TableError
+from p2p_ttr.table.messages import Reach, Relay, message_from_wire
+from p2p_ttr.table.peer import Peer
+from p2p_ttr.table.relaying import FollowRequest, receipt_valid, sign_follow, sign_receipt
+from p2p_ttr.table.table import MAX_REACH, Table
+from p2p_ttr.table.verify import verify_entries
+
+from test_forfeit import folded, forfeit_index, game
+
+
+def handover_index(log: list[bytes]) -> int:
+    return next(i for i, raw in enumerate(log) if isinstance(message_from_wire(open_envelope(raw).body), Relay))
+
+
+def relay_game() -> CryptoGame:
+    return game(3, 0, 20)  # seat 0, the relay, forfeits at turn 20
+
+
+def test_the_relay_forfeits_and_its_successor_relays_to_the_end() -> None:
+    g = relay_game()
+    f, h = forfeit_index(g.log), handover_index(g.log)
+    assert h == f + 1  # nothing but the hand-over may follow the relay's leaving
+    table = g.peers[1].table
+    assert table.complete and table.relay == 1
+    assert [(x.index, x.old, x.new) for x in table.handovers] == [(h, 0, 1)]
+    assert table.relay_at(h - 1) == 0 and table.relay_at(h) == 1 and table.relay_at(len(g.log)) == 1
+    relay = message_from_wire(open_envelope(g.log[h]).body)
+    assert isinstance(relay, Relay) and relay.old == 0 and [r.seat for r in relay.requests] == [2]
+    assert table.game_id is not None
+    assert receipt_valid(table.seats[0].identity, table.game_id, h - 1, table.prev_head(h - 1), g.log[h - 1],
+                         relay.receipt)
+    verdict = verify_entries(g.log)
+    assert verdict.fair, [x.line() for x in verdict.findings]
+    assert [(x.index, x.old, x.new) for x in verdict.table.handovers] == [(h, 0, 1)]
+
+
+def test_after_the_relay_leaves_only_the_hand_over_may_follow() -> None:
+    g = relay_game()
+    h = handover_index(g.log)
+    table = folded(g.log, h)
+    assert table.relay_gone and table.successor == 1
+    peer = g.peers[2]
+    env = open_envelope(g.log[h])
+    move = seal(peer.identity, env.game_id, 2, 10_000, table.head, ["reach", "127.0.0.1", 7000]).raw
+    with pytest.raises(NotExpected, match="relay"):
+        table.receive(move)
+    assert table.sequencer_of(g.log[h]) == 1 and table.sequencer_of(move) == 0
+
+
+def _fresh(g: CryptoGame, seat: int, table: Table) -> Peer:
+    """Seat ``seat``'s peer on ``table`` (the cached game's peers stay untouched)."""
+    peer = Peer(seat, g.peers[seat].identity, g.peers[seat].decide)
+    peer.table, peer.seq = table, table.last_seq[seat]
+    return peer
+
+
+def _forge(g: CryptoGame, h: int, author: int, body: Relay) -> tuple[Table, bytes]:
+    table = folded(g.log, h)
+    env = open_envelope(g.log[h])
+    return table, seal(g.peers[author].identity, env.game_id, author, env.seq, env.head, body.to_wire()).raw
+
+
+def test_a_hand_over_without_every_request_a_false_receipt_or_a_wrong_author_is_refused() -> None:
+    g = relay_game()
+    h = handover_index(g.log)
+    real = message_from_wire(open_envelope(g.log[h]).body)
+    assert isinstance(real, Relay)
+    game_id = open_envelope(g.log[h]).game_id
+    cases: list[tuple[int, Relay, type[TableError]]] = [
+        (1, Relay(0, real.receipt, ()), NotExpected),  # seat 2's request is missing
+        (1, Relay(0, b"\1" * 64, real.requests), BadSignature),  # not the old relay's receipt
+        (2, real, NotExpected),  # seat 2 is not the successor
+        (1, Relay(2, real.receipt, real.requests), NotExpected),  # seat 2 is not the relay
+    ]
+    # A request signed by another key, or over a head this log never had.
+    r = real.requests[0]
+    cases.append((1, Relay(0, real.receipt, (FollowRequest(2, r.length, r.head, b"\2" * 64),)), BadSignature))
+    other = sign_follow(g.peers[2].identity, 2, game_id, 0, 1, r.length, b"\3" * 32)
+    cases.append((1, Relay(0, real.receipt, (other,)), NotExpected))
+    longer = sign_follow(g.peers[2].identity, 2, game_id, 0, 1, h + 5, r.head)
+    cases.append((1, Relay(0, real.receipt, (longer,)), NotExpected))
+    for author, body, error in cases:
+        table, raw = _forge(g, h, author, body)
+        with pytest.raises(error):
+            table.receive(raw)
+        assert table.relay == 0 and table.handovers == []
+
+
+def test_a_hand_over_needs_no_leaving_but_every_seat_in_play() -> None:
+    """Unanimity, not silence, is what the fold checks: with every other seat's
+    request the successor may take over from a relay still in play (the
+    network decides when: protocol.md §9)."""
+    g = game(3, 2, 8)  # seat 2 forfeits; seat 0 stays the relay
+    i = forfeit_index(g.log) + 3
+    table = folded(g.log, i)
+    assert table.in_play == (0, 1) and table.successor == 1
+    assert table.game_id is not None
+    receipt = sign_receipt(g.peers[0].identity, table.game_id, i - 1, table.prev_head(i - 1), g.log[i - 1])
+    peer = _fresh(g, 1, table)
+    table.receive(peer.take_relay(receipt, ()))
+    assert table.relay == 1 and [(x.index, x.old, x.new) for x in table.handovers] == [(i, 0, 1)]
+
+
+def test_reach_is_an_ip_and_a_port_and_bounded() -> None:
+    g = game(3, 2, 8)
+    table = folded(g.log, 30)
+    peer = _fresh(g, 1, table)
+    table.receive(peer.reach("192.168.1.7", 40001))
+    assert table.reach[1] == ("192.168.1.7", 40001)
+    for bad in (["reach", "host.lan", 1], ["reach", "10.0.0.1", 0], ["reach", "10.0.0.1", 70000],
+                ["reach", "::1", "1"], ["reach", "1.2.3.4"]):
+        with pytest.raises(Malformed):
+            message_from_wire(bad)
+    assert message_from_wire(["reach", "::1", 9]) == Reach("::1", 9)
+    for _ in range(MAX_REACH - 1):
+        table.receive(peer.reach("10.0.0.2", 7311))
+    with pytest.raises(NotExpected):
+        table.receive(peer.reach("10.0.0.3", 7311))

@@ -61,6 +61,11 @@ def _names(v: Any) -> bool:
     return isinstance(v, list) and len(v) <= MAX_SEATS and all(_str(MAX_NAME)(n) for n in v)
 
 
+def _seats(v: Any) -> bool:
+    return (isinstance(v, list) and len(v) <= MAX_SEATS and all(_int(0, MAX_SEATS - 1)(s) for s in v)
+            and len(set(v)) == len(v))
+
+
 _INDEX = _int(0, MAX_ENTRIES)
 _ENVELOPE: Check = lambda v: isinstance(v, bytes) and 0 < len(v) <= MAX_ENVELOPE_BYTES
 _GAME_ID: Check = lambda v: v is None or _bin(GAME_ID_BYTES)(v)
@@ -91,6 +96,7 @@ TO_PEER: dict[str, tuple[Check, ...]] = {
     "ping": (_INDEX,),  # heartbeat, with the log length
     "fetch": (_INDEX,),  # send me your entries from this index on: my log lost them (after a crash)
     "pause": (_INDEX, _bin(SIGNATURE_BYTES)),  # the host stops for now at this log length (signed: pause.py)
+    "silent": (_seats,),  # the seats the relay has not heard for the relay timeout (escrow: carry them on?)
 }
 
 
@@ -249,13 +255,22 @@ class Pause:
     KIND: ClassVar[str] = "pause"
 
 
+@dataclass(frozen=True)
+class Silent:
+    """The seats the relay has not heard from for its relay timeout (their
+    connection, pings included). A hint, not proof: see protocol.md §9."""
+
+    seats: tuple[int, ...]
+    KIND: ClassVar[str] = "silent"
+
+
 ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have | Follow
-ToPeer = Challenge | Welcome | LobbyNews | Refused | Entry | Rejected | Ping | Fetch | Pause
+ToPeer = Challenge | Welcome | LobbyNews | Refused | Entry | Rejected | Ping | Fetch | Pause | Silent
 Frame = ToHost | ToPeer
 _TO_HOST_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Hi, Hello, Env, Sync, Ping, Leave, Have,
                                                                          Follow)}
 _TO_PEER_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Challenge, Welcome, LobbyNews, Refused, Entry, Rejected,
-                                                             Ping, Fetch, Pause)}
+                                                             Ping, Fetch, Pause, Silent)}
 
 
 def _typed(types: dict[str, type[Any]], kind: str, fields: list[Any]) -> Any:

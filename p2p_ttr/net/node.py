@@ -82,6 +82,22 @@ class NodeExit(Exception):
         self.code = code
 
 
+def relay_moved(store: GameStore) -> bool:
+    """Whether a game's log holds a hand-over (read without folding: the fold checks it later)."""
+    try:
+        entries = store.stored_entries()
+    except StoreError:
+        return False
+    for raw in entries:
+        try:
+            body = open_envelope(raw).body
+        except TableError:
+            continue
+        if body and body[0] == "relay":
+            return True
+    return False
+
+
 class Node:
     """A seat of a LAN game: keeps its copy of the log in step with the relay's
     (checking each receipt), plays its seat through a ``SeatPlayer``, relays
@@ -532,6 +548,7 @@ class Node:
         if new is None:
             raise NodeExit(1, f"the relay ({old}) {why} and no seat is left to relay")
         self.turned = True
+        self.trace.event("relay_lost", seat=self.seat, relay=table.relay, forfeited=table.relay_gone)
         if new == self.seat:
             self.console.say(f"the relay ({old}) {why}: we relay next, once every other seat in play turns to us")
             self.disconnect()
@@ -720,11 +737,11 @@ class Node:
     def begin(self) -> None:
         """Before the loop: connect to the host we join, or, resuming a game
         whose relay moved, to the relay our log names."""
-        if len(self.ongoing) == 1:
+        if len(self.ongoing) == 1 and self.ongoing[0].log_path.exists() and relay_moved(self.ongoing[0]):
             self.open_game(self.ongoing[0].game_id)
             table = self.table
             assert table is not None
-            if table.seated and table.relay != 0 and table.relay != self.seat and table.relay in table.reach:
+            if table.seated and table.relay != self.seat and table.relay in table.reach:
                 self.console.say(f"the relay moved to {self.names[table.relay]} in this game: connecting there")
                 self.turn_to(table.relay)
                 return

@@ -117,6 +117,7 @@ class Relay:
         self.fetched: dict[str, list[int]] = {}  # name -> indices fetched from that seat
         self.requests: dict[int, FollowRequest] = {}  # seat -> its follow request to us (we relay next)
         self._outgoing: list[list[bytes]] = []
+        self.since = time.monotonic()  # when this run began (a seat never heard since is silent since then)
 
     # ---------------------------------------------------------------- views
 
@@ -191,6 +192,23 @@ class Relay:
         """A heartbeat to every admitted connection (in the lobby too: joiners must hear that we are alive)."""
         for rid in self.c.known:
             self.send(rid, frames.Ping(len(self.table.log) if self.table else 0))
+
+    def silent_seats(self, for_s: float) -> tuple[int, ...]:
+        """The seats in play (but ours) whose connection we have not heard for
+        ``for_s`` seconds, or at all in this run for that long."""
+        table = self.table
+        if table is None or not table.seated:
+            return ()
+        now = time.monotonic()
+        silent = []
+        for s in table.in_play:
+            if s == self.seat:
+                continue
+            rid = self.c.conn.get(table.seats[s].identity)
+            last = self.c.heard.get(rid, self.since) if rid is not None else self.since
+            if now - last > for_s:
+                silent.append(s)
+        return tuple(silent)
 
     def catch_up(self, rid: bytes, start: int) -> None:
         """Send entries from ``start`` with their receipts (ours we can sign again: Ed25519 is deterministic)."""

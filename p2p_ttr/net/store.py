@@ -276,6 +276,10 @@ class GameStore:
 
     # ---------------------------------------------------------------- log
 
+    def stored_entries(self) -> list[bytes]:
+        """The whole entries on disk, read without opening the store for writing."""
+        return self._read_entries()[0]
+
     def _read_entries(self) -> tuple[list[bytes], int]:
         """The complete entries and the byte length they (and the header) span."""
         if not self.log_path.exists():

@@ -24,6 +24,8 @@ class Trace:
         self._marks: set[str] = set()
         self.event("started")  # after the imports: how long a process takes to come up
         self._draw: tuple[float, int] | None = None  # when, cards known then
+        self._handover = -1  # the index of the last hand-over seen
+        self._moved = True
 
     def event(self, name: str, **fields: Any) -> None:
         if self.file is not None:
@@ -53,9 +55,23 @@ class Trace:
             # CPU seconds this process spent so far, interpreter start included:
             # what one peer pays for the setup on its own machine.
             self.event("first_turn", cpu=time.process_time())
+        if table.handovers and table.handovers[-1].index != self._handover:
+            self._handover = table.handovers[-1].index
+            self.event("handed_over", seat=seat, index=self._handover)
+            self._moved = False
+        if not self._moved and self._handover >= 0 and _is_act(table.log[-1]):
+            self._moved = True  # the first move the new relay sequenced
+            self.event("moved_after_handover", seat=seat)
         if self._draw is not None and _known(table, seat) > self._draw[1]:
             self.event("draw_known", seat=seat, latency=time.monotonic() - self._draw[0])
             self._draw = None
+
+
+def _is_act(raw: bytes) -> bool:
+    try:
+        return isinstance(message_from_wire(open_envelope(raw).body), Act)
+    except Exception:
+        return False
 
 
 def _known(table: Table, seat: int) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from p2p_ttr.net.host import Host, HostOptions
 from p2p_ttr.net.lobby import sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
 from p2p_ttr.net.pause import sign_pause
-from p2p_ttr.net.seqsig import EMPTY_HEAD, entry_signed, prev_head, sign_entry
+from p2p_ttr.net.seqsig import EMPTY_HEAD, entry_hash, entry_signed, prev_head, sign_entry
 from p2p_ttr.net.store import DataDir
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.messages import Seat
@@ -113,3 +114,60 @@ def test_a_joiner_stops_only_for_a_pause_its_host_signed_on_this_connection(tmp_
     assert node.paused is None
     with pytest.raises(NodeExit, match="closed its lobby"):
         node.handle(encode("pause", 0, sign_pause(host, challenge, None, 0)))
+
+
+def test_the_successor_takes_over_only_with_every_request_and_the_longest_log(tmp_path: Path) -> None:
+    """Seat 0 (the relay) forfeits in a 3-seat game. Seat 1, its successor,
+    admits seat 2, drops a follow request that is not seat 2's signature,
+    asks seat 2 for the entries it holds beyond its own log, and takes over
+    once it holds them and the request: its relay entry is sequenced under
+    its own receipt and relayed to seat 2."""
+    sys.path.insert(0, str(Path(__file__).parent.parent / "table"))  # its cached games
+    from test_forfeit import folded, forfeit_index, game
+
+    from p2p_ttr.net.store import GameStore
+    from p2p_ttr.table.relaying import sign_follow
+
+    g = game(3, 0, 20)
+    f = forfeit_index(g.log)
+    data = DataDir(tmp_path / "s")
+    (data.path / "identity.key").write_bytes(g.peers[1].identity.to_bytes())
+    node = Node(NodeOptions(data, "127.0.0.1", 1, "Boris"), lambda v, s: None, Console(True))
+    sock = FakeSocket()
+    node.relay.sock = sock  # type: ignore[assignment]
+    table = folded(g.log, f)  # seat 1 lacks the forfeit entry, which seat 2 holds
+    assert table.game_id is not None and g.peers[1].table.me is not None
+    store = GameStore(data.path / "games" / table.game_id.hex(), table.game_id)
+    store.open()
+    relay0 = g.peers[0].identity
+    for i, raw in enumerate(g.log[:f]):
+        store.append(raw)
+        store.add_receipt(i, entry_hash(raw), sign_entry(relay0, table.game_id, i, prev_head(table, i), raw))
+    table.me = g.peers[1].table.me
+    node.use_table(table, store)
+    try:
+        rid, seat2 = b"\x00seat2", g.peers[2].identity
+        node.relay.handle([rid, encode("hi", NET_VERSION)])
+        (challenge,) = sock.to(rid, "challenge")
+        node.relay.handle([rid, encode("hello", NET_VERSION, "Chiara", seat2.public, challenge[2],
+                                       sign_hello(seat2, "Chiara", g.peers[1].identity.public, challenge[2]))])
+        assert sock.to(rid, "welcome")[0][0] == 2 and not node.relaying
+        longer = folded(g.log, f + 1)
+        assert longer.relay_gone and longer.successor == 1
+        request = sign_follow(seat2, 2, table.game_id, 0, 1, f + 1, longer.head)
+        node.relay.handle([rid, encode("follow", request.length, request.head, b"\0" * 64)])
+        assert node.relay.requests == {}  # not seat 2's signature
+        node.relay.handle([rid, encode("follow", request.length, request.head, request.signature)])
+        assert node.relay.requests == {2: request} and sock.to(rid, "fetch") == [[f]]
+        assert not node.relay.ready_to_take_over(lambda _: None)  # seat 2 holds the forfeit, we do not
+        node.relay.handle([rid, encode("have", f, g.log[f], sign_entry(relay0, table.game_id, f, table.head,
+                                                                        g.log[f]))])
+        assert len(table.log) == f + 1 and table.relay_gone
+        node.turned, node.dial_seat = True, 1
+        node.take_over(0.0)
+        assert node.relaying and table.relay == 1 and [(h.old, h.new) for h in table.handovers] == [(0, 1)]
+        (entry,) = sock.to(rid, "entry")
+        assert entry[0] == f + 1 and entry_signed(g.peers[1].identity.public, table.game_id, f + 1,
+                                                  prev_head(table, f + 1), entry[1], entry[2])
+    finally:
+        store.close()

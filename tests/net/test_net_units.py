@@ -421,11 +421,12 @@ def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused()
 
     sig, key, digest, gid = b"s" * 64, b"k" * 32, b"d" * 32, b"g" * 16
     to_host = [f.Hi(4), f.Hello(4, "Ann", key, b"c" * 32, sig), f.Env(b"envelope"), f.Sync(3), f.Ping(7), f.Leave(),
-               f.Have(2, b"envelope", sig)]
+               f.Have(2, b"envelope", sig), f.Follow(40, digest, sig)]
     to_peer = [f.Challenge(4, key, b"c" * 32, None), f.Challenge(4, key, b"c" * 32, gid),
                f.Welcome(-1, None, 0, ("Host", "Ann")), f.Welcome(1, gid, 12, ("Host", "Ann")),
                f.LobbyNews(("Host",), 3), f.Refused("full", "the game is full"), f.Entry(5, b"envelope", sig),
-               f.Rejected(digest, "replay", "seat 1 already sent message 3"), f.Ping(9), f.Fetch(4), f.Pause(12, sig)]
+               f.Rejected(digest, "replay", "seat 1 already sent message 3"), f.Ping(9), f.Fetch(4), f.Pause(12, sig),
+               f.Silent(()), f.Silent((0, 3))]
     for frame in to_host:
         assert f.decode_to_host(f.encode_frame(frame)) == frame
     for frame in to_peer:
@@ -434,3 +435,8 @@ def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused()
         f.decode_to_host(f.encode_frame(f.Fetch(1)))  # a host never takes a fetch
     with pytest.raises(f.FrameError, match="malformed"):
         f.decode_to_peer(f.encode("welcome", 1, gid))
+    for bad in (f.encode("silent", [1, 1]), f.encode("silent", [5]), f.encode("silent", [0, 1, 2, 3, 4, 0])):
+        with pytest.raises(f.FrameError, match="malformed"):
+            f.decode_to_peer(bad)
+    with pytest.raises(f.FrameError, match="malformed"):
+        f.decode_to_host(f.encode("follow", 0, digest, sig))  # a request names a log of at least the seating

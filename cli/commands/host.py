@@ -90,6 +90,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--beacon", metavar="ADDR[:PORT]|off",
                         help="where to announce the game for `ttr join` with no address (UDP; default "
                         f"{BROADCAST}, the LAN broadcast, unless --bind is a loopback address; off: do not announce)")
+    parser.add_argument("--escrow", action="store_true",
+                        help="3 to 5 players: every seat deals its key in shares to the others at the start, so "
+                        "that a seat whose machine vanishes can be carried on (the game goes on); the price: all "
+                        "the other players together could read that player's hand. Off by default: then a seat "
+                        "that vanishes can only end the game")
     add_common(parser, hosting=True)
 
 
@@ -139,6 +144,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--bots must be 0 to {MAX_SEATS - 1}")
     if args.bots and args.players and args.players < args.bots + 1:
         raise UsageError("--players must count you and the bots")
+    if args.escrow and (args.players or (args.bots + 1 if args.bots else 0)) in (1, 2):
+        raise UsageError("--escrow needs 3 to 5 players: with two, the other player alone would hold your key")
     if args.as_bot and not (args.players or args.bots or args.resume):
         raise UsageError("--as-bot needs --players N or --bots K: nobody will press Enter to start")
     name = args.name if args.name is not None else ("host" if not args.as_bot else "Bot0")
@@ -201,7 +208,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         host = Host(HostOptions(data, name, args.bind, args.port, players, args.timeout, args.resume,
-                                scripted=args.as_bot, trace=args.trace, relay_timeout=args.relay_timeout),
+                                scripted=args.as_bot, trace=args.trace, relay_timeout=args.relay_timeout,
+                                escrow=args.escrow),
                     front.decide, console, on_port)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr host: {exc}")

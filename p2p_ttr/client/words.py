@@ -102,3 +102,9 @@ def seat_colour(player: int) -> str:
 
 def whose(player: int, me: int | None, names: tuple[str, ...]) -> str:
     return "your" if player == me else who(player, me, names) + "'s"
+
+
+# What escrow costs and buys, said in the lobby, `ttr host --help`, README and protocol.md §11.
+ESCROW_TRADE_OFF = ("if a player's machine vanishes for good, all the other players together open its key "
+                    "from escrow and the game goes on with that seat played by the table; the price: all the "
+                    "other players together could also read that player's hand")

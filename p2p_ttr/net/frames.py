@@ -89,7 +89,8 @@ TO_PEER: dict[str, tuple[Check, ...]] = {
     # joiner of another game leaves before it says hello
     "challenge": (_int(0, 2**16), _bin(PUBLIC_KEY_BYTES), _bin(CHALLENGE_BYTES), _GAME_ID),
     "welcome": (_int(-1, MAX_SEATS - 1), _GAME_ID, _INDEX, _names),  # seat (-1: lobby), game, log length, names
-    "lobby": (_names, _int(0, MAX_SEATS)),  # who is in, how many the host waits for (0: until it says)
+    # who is in, how many the host waits for (0: until it says), whether the game will use escrow
+    "lobby": (_names, _int(0, MAX_SEATS), lambda v: isinstance(v, bool)),
     "refused": (_str(64), _str(MAX_REASON)),  # code, reason
     "entry": (_INDEX, _ENVELOPE, _bin(SIGNATURE_BYTES)),  # index, envelope, host signature
     "rejected": (_bin(HASH_BYTES), _str(64), _str(MAX_REASON)),  # sha256(envelope), code, reason
@@ -202,10 +203,13 @@ class Welcome:
 
 @dataclass(frozen=True)
 class LobbyNews:
-    """Who is in the lobby, and how many the host waits for (0: until it says)."""
+    """Who is in the lobby, how many the host waits for (0: until it says),
+    and whether the game will escrow every seat's key (the joiner agrees to
+    it by staying)."""
 
     names: tuple[str, ...]
     wanted: int
+    escrow: bool
     KIND: ClassVar[str] = "lobby"
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from p2p_ttr.client.words import COLOURS
+from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.envelope import MAX_SEATS
 from p2p_ttr.table.errors import TableError
@@ -47,6 +47,7 @@ class HostOptions:
     scripted: bool = False  # no human: give up with an error after the timeout
     trace: Path | None = None  # bench timings
     relay_timeout: float = RELAY_TIMEOUT_S
+    escrow: bool = False  # every seat deals its key to the others at the start (protocol.md §6, Escrow)
 
 
 class Host(Node):
@@ -63,6 +64,9 @@ class Host(Node):
         self.h = options
         self.on_port = on_port
         self.start_now = False
+        self.relay.escrow = options.escrow
+        if options.escrow:
+            console.say(f"escrow is on: {ESCROW_TRADE_OFF}")
 
     @property
     def lobby(self) -> Lobby:
@@ -125,6 +129,10 @@ class Host(Node):
             self.turn_to(table.relay)
 
     def start(self) -> None:
+        if self.h.escrow and len(self.lobby.names) < 3:
+            self.start_now = False
+            self.console.say("escrow needs at least 3 players: wait for one more")
+            return
         members = [Seat(self.h.name, self.identity.public)] + [Seat(n, pub) for n, pub in self.lobby.members]
         game_id = os.urandom(16)
         store = self.o.data.game(game_id)

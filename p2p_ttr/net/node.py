@@ -26,7 +26,7 @@ from pathlib import Path
 
 import zmq
 
-from p2p_ttr.client.words import COLOURS
+from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import open_envelope
@@ -133,6 +133,7 @@ class Node:
         self._poller: zmq.Poller | None = None
         self.forfeiting = False  # the player asked to leave for good
         self.lobby_names: tuple[str, ...] = ()  # who is in, as the host last said before the start
+        self.told_escrow = False
         self._fork_checked = -1  # the log length at which we last re-fetched the log to look for a fork
         self.where = format_address(options.host, options.port)
         self.dial_seat: int | None = None  # the seat our DEALER reaches (None: the host we joined at)
@@ -328,6 +329,11 @@ class Node:
                          + (": we relay from now on" if new == self.seat else ""))
         if new == self.seat:
             self.disconnect()
+            # What we sent the old relay and never saw sequenced: ours to
+            # sequence now (a message the table no longer takes is refused).
+            pending, self.pending = list(self.pending.values()), {}
+            for raw in pending:
+                self.relay.sequence(raw, None)
         elif self.dial_seat != new:
             self.turn_to(new)
         self.resend = True
@@ -446,7 +452,11 @@ class Node:
                     self.send(frames.Sync(len(self.table.log)))
                     self.resend = True
                     self.send_follow()
-            case frames.LobbyNews(names, wanted):
+            case frames.LobbyNews(names, wanted, escrow):
+                if escrow and not self.told_escrow:
+                    self.told_escrow = True
+                    self.console.say(f"this game uses escrow: {ESCROW_TRADE_OFF}; `end` leaves the lobby "
+                                     "if you do not agree")
                 if names != self.lobby_names:
                     self.console.say(f"in the lobby: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
                 self.lobby_names = names

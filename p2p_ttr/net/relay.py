@@ -98,6 +98,7 @@ class Relay:
         self._names = names
         self.lobby = lobby  # the host's, before the game
         self.players = players  # the lobby starts when this many are in (0: when the host says)
+        self.escrow = False  # the host's game will escrow every seat's key (told in the lobby)
         self.sock: zmq.Socket[bytes] | None = None
         self.table: Table | None = None
         self.store: GameStore | None = None
@@ -357,7 +358,7 @@ class Relay:
     def lobby_news(self) -> None:
         assert self.lobby is not None
         for member in self.c.known:
-            self.send(member, frames.LobbyNews(tuple(self.lobby.names), self.players))
+            self.send(member, frames.LobbyNews(tuple(self.lobby.names), self.players, self.escrow))
 
     def seated(self, members: list[bytes]) -> None:
         """The seating is in: lobby members (-1) now have their seats (in ``members`` order)."""

@@ -29,6 +29,7 @@ from p2p_ttr.engine.rules import actors
 from p2p_ttr.net import frames
 from p2p_ttr.net.host import Host
 from p2p_ttr.net.node import Node
+from p2p_ttr.net.relay import Relay
 from p2p_ttr.net.seqsig import entry_hash, prev_head, sign_entry
 from p2p_ttr.table.envelope import open_envelope, pack, seal
 from p2p_ttr.table.messages import Keys
@@ -110,7 +111,7 @@ class WithholdingNode(Node):
         super().act()
 
 
-class EquivocatingHost(Host):
+class EquivocatingRelay(Relay):
     def sequence(self, raw: bytes, author: bytes | None) -> bool:
         table = self.table
         ok = super().sequence(raw, author)
@@ -123,10 +124,16 @@ class EquivocatingHost(Host):
         other = Keys(announce_key(me.key), commit_seed(table.game_id, 0, me.seed)).to_wire()
         alt = seal(self.identity, table.game_id, 0, env.seq, env.head, other).raw
         sig = sign_entry(self.identity, table.game_id, 1, prev_head(table, 1), alt)
-        victim = self.conn.get(table.seats[1].identity)
-        self._relay = [[rid, frames.encode("entry", 1, alt, sig) if rid == victim else frame]
-                       for rid, frame in self._relay]
+        victim = self.c.conn.get(table.seats[1].identity)
+        self._outgoing = [[rid, frames.encode("entry", 1, alt, sig) if rid == victim else frame]
+                          for rid, frame in self._outgoing]
         return ok
+
+
+class EquivocatingHost(Host):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.relay.__class__ = EquivocatingRelay  # the same relay, lying to seat 1 once
 
 
 def main(argv: list[str]) -> int:

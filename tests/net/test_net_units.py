@@ -349,7 +349,7 @@ def test_verify_blames_the_host_for_an_entry_it_signed_on_another_log(
 
 def test_a_joiner_keeps_who_is_in_the_lobby(tmp_path: Path) -> None:
     node = Node(NodeOptions(DataDir(tmp_path), "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
-    node.handle(encode("lobby", ["Host", "P", "Ann"], 0))
+    node.handle(encode("lobby", ["Host", "P", "Ann"], 0, False))
     assert node.lobby_names == ("Host", "P", "Ann")
 
 
@@ -424,7 +424,7 @@ def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused()
                f.Have(2, b"envelope", sig), f.Follow(40, digest, sig)]
     to_peer = [f.Challenge(4, key, b"c" * 32, None), f.Challenge(4, key, b"c" * 32, gid),
                f.Welcome(-1, None, 0, ("Host", "Ann")), f.Welcome(1, gid, 12, ("Host", "Ann")),
-               f.LobbyNews(("Host",), 3), f.Refused("full", "the game is full"), f.Entry(5, b"envelope", sig),
+               f.LobbyNews(("Host",), 3, False), f.LobbyNews(("Host",), 0, True), f.Refused("full", "the game is full"), f.Entry(5, b"envelope", sig),
                f.Rejected(digest, "replay", "seat 1 already sent message 3"), f.Ping(9), f.Fetch(4), f.Pause(12, sig),
                f.Silent(()), f.Silent((0, 3))]
     for frame in to_host:

@@ -141,7 +141,7 @@ class Host(Node):
         self.use_table(Table(), store)
         self.relay.seat = 0
         opener = Peer(0, self.identity, self.decide)
-        self.relay.sequence(opener.open_game(tuple(members), game_id), None)
+        self.relay.sequence(opener.open_game(tuple(members), game_id, escrow=self.h.escrow), None)
         self.relay.flush()
         self.relay.seated([m.identity for m in members])
         self.relay.lobby = None

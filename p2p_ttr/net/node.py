@@ -39,7 +39,7 @@ from . import frames
 from .console import Console, Forfeit, Quit
 from .frames import NET_VERSION, FrameError, encode_frame
 from .history import History
-from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, watch
+from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, waiting_for, watch
 from .lobby import Lobby, sign_hello
 from .pause import Paused, pause_signed, paused_at
 from .player import SeatPlayer, load_checked_secrets
@@ -53,7 +53,7 @@ from .transport import TransportError, bound_port, dealer, format_address, local
 MAX_REFUSALS = 5
 RELAY_TIMEOUT_S = 20.0  # a relay silent this long is gone: its successor takes over
 DONE_GRACE_S = 5.0
-ESCROW_ON_THE_WIRE = False  # MERGE: becomes table.escrow  # how long a relay that is done waits for the others to hold the whole log
+SILENT_NEWS_S = 5.0  # a relay's word on who is silent holds this long  # how long a relay that is done waits for the others to hold the whole log
 
 
 @dataclass
@@ -112,6 +112,9 @@ class Node:
         self.identity: Identity = options.data.identity()
         self.trace = Trace(options.trace)
         self.relay = Relay(self.identity, console, self.trace, lambda: self.names, lobby, players)
+        self.relay.silence_s = options.relay_timeout
+        self.silent: tuple[tuple[int, ...], float] = ((), 0.0)  # the relay's last word on silent seats, and when
+        self.told_carried = False
         self.host_public: bytes | None = None  # the key of the peer our DEALER reaches (from its challenge)
         self.challenge: bytes | None = None  # the last challenge we answered (one per connection)
         self.welcomed = False
@@ -480,6 +483,8 @@ class Node:
                 self.send_held(start)
             case frames.Pause(length, signature):
                 self.host_paused(length, signature)
+            case frames.Silent(seats):
+                self.silent = (seats, time.monotonic())
 
     def expected_key(self) -> bytes | None:
         """The key that must answer where our DEALER points (None: whoever hosts the game we join)."""
@@ -545,7 +550,7 @@ class Node:
         # Silence moves the relay only where the game can go on without it:
         # with escrow its seat can be carried on; without, its shares are
         # needed for every card, so we wait for it to come back, as before.
-        return (ESCROW_ON_THE_WIRE and self.dial_seat in (None, table.relay)
+        return (table.escrow and self.dial_seat in (None, table.relay)
                 and now - self.heard > self.o.relay_timeout)
 
     def turn(self) -> None:
@@ -665,6 +670,13 @@ class Node:
         assert self.store is not None
         self.store.sync()  # everything we folded is on disk before we send anything
         seat = player.seat
+        if seat is not None and seat in table.carried_on:
+            if not self.told_carried:
+                self.told_carried = True
+                self.console.say(f"your seat was carried on by the others at entry {table.carried_on[seat]}: "
+                                 "it was silent too long, so they opened its key from escrow and the table plays "
+                                 "it now; you watch the rest of the game")
+            return
         if seat is not None and seat in table.forfeited:
             now = time.monotonic()
             self._left_at = self._left_at or now
@@ -688,6 +700,7 @@ class Node:
         if self.pending:
             return
         self.say_where()
+        self.ask_to_carry_on()
         for _ in range(1000):
             if len(table.log) == self._outbox_len and not self.poke:
                 return
@@ -700,6 +713,30 @@ class Node:
             self.relay.flush()
             if not out or not self.relaying:
                 return
+
+    def ask_to_carry_on(self) -> None:
+        """In an escrow game: ask to carry on each seat the table waits for
+        that the relay has not heard for the relay timeout (we relay: our
+        own count; else the relay's last ``silent``). The seat's own next
+        message cancels every request (it is back)."""
+        table, player = self.table, self.player
+        if table is None or player is None or player.peer is None or not table.escrow or table.finished:
+            return
+        me = player.seat
+        if me is None or me not in table.in_play:
+            return
+        if self.relaying:
+            silent = self.relay.silent_seats(self.o.relay_timeout)
+        else:
+            seats, when = self.silent
+            silent = seats if time.monotonic() - when < SILENT_NEWS_S else ()
+        for seat in sorted(set(silent) & set(waiting_for(table, me))):
+            if me in table.carry_on_requests.get(seat, frozenset()) or not table.can_carry_on(seat, me):
+                continue
+            self.console.say(f"{self.names[seat]} has been silent for {self.o.relay_timeout:.0f} s: asking the "
+                             "others to carry their seat on (escrow)")
+            player.peer.seq = max(player.peer.seq, table.last_seq.get(player.peer.seat, 0))
+            self.outgoing(player.peer.carry_on(seat))
 
     def say_where(self) -> None:
         """Put where we accept connections in the log (we may relay one day), once per address."""

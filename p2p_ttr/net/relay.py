@@ -119,6 +119,7 @@ class Relay:
         self.requests: dict[int, FollowRequest] = {}  # seat -> its follow request to us (we relay next)
         self._outgoing: list[list[bytes]] = []
         self.since = time.monotonic()  # when this run began (a seat never heard since is silent since then)
+        self.silence_s = 20.0  # the relay timeout: a seat unheard this long counts as silent
 
     # ---------------------------------------------------------------- views
 
@@ -190,9 +191,17 @@ class Relay:
             self._outgoing.clear()
 
     def beat(self) -> None:
-        """A heartbeat to every admitted connection (in the lobby too: joiners must hear that we are alive)."""
+        """A heartbeat to every admitted connection (in the lobby too: joiners
+        must hear that we are alive). In an escrow game the relay adds which
+        seats it has not heard for the relay timeout: only the relay sees
+        every seat's connection, and only a silent seat may be carried on."""
+        table = self.table
+        silent = (frames.Silent(self.silent_seats(self.silence_s))
+                  if table is not None and table.escrow and self.relaying and not table.finished else None)
         for rid in self.c.known:
-            self.send(rid, frames.Ping(len(self.table.log) if self.table else 0))
+            self.send(rid, frames.Ping(len(table.log) if table else 0))
+            if silent is not None:
+                self.send(rid, silent)
 
     def silent_seats(self, for_s: float) -> tuple[int, ...]:
         """The seats in play (but ours) whose connection we have not heard for

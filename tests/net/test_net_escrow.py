@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from test_net_lan import DEADLINE_S, Run, check_game, command, entries_in, free_port, wait_for_entries
 
-from p2p_ttr.table.logfile import read_log
+from p2p_ttr.table.logfile import LogFileError, read_log
 from p2p_ttr.table.table import Table
 from p2p_ttr.table.verify import Verdict, verify_entries
 
@@ -50,8 +50,9 @@ def verdict_of(run: Run, label: str) -> Verdict:
 
 
 def log_of(run: Run, label: str) -> list[bytes]:
-    (log,) = (run.tmp / label / "games").glob("*/game.log")
-    return read_log(log)[1]
+    """``label``'s log as it stands (empty before the game)."""
+    logs = list((run.tmp / label / "games").glob("*/game.log")) if (run.tmp / label / "games").exists() else []
+    return read_log(logs[0])[1] if logs else []
 
 
 def kill(run: Run, label: str) -> None:
@@ -59,20 +60,41 @@ def kill(run: Run, label: str) -> None:
     run.procs[label].wait()
 
 
-def when_table(run: Run, label: str, ready: Any, deadline: float) -> None:
-    """Wait until ``ready(table)`` holds for ``label``'s log as it stands."""
+class Watcher:
+    """``label``'s log folded as it grows (only the new entries each time)."""
+
+    def __init__(self, run: Run, label: str) -> None:
+        self.run, self.label = run, label
+        self.table = Table()
+
+    def fold(self, entries: list[bytes]) -> Table:
+        for raw in entries[len(self.table.log):]:
+            self.table.receive(raw)
+        return self.table
+
+
+def kill_the_host_when(run: Run, ready: Any, deadline: float) -> None:
+    """SIGKILL the host at a point of the game where ``ready(table)`` holds
+    for the host's own log. Seen in a joiner's log first; the host is then
+    stopped (SIGSTOP: nothing more is sequenced) and its log, which may hold
+    a few entries more, is checked too; if the moment passed, it goes on."""
+    seen, host = Watcher(run, "J1"), run.procs["host"]
     while True:
-        assert time.monotonic() < deadline, f"{label}'s table never got there"
-        assert run.procs[label].poll() is None, f"{label} ended early:\n{run.errors(label)[-2000:]}"
+        assert time.monotonic() < deadline, "that point of the game never came"
+        assert host.poll() is None, f"the host ended early:\n{run.errors('host')[-2000:]}"
         try:
-            table = Table()
-            for raw in log_of(run, label):
-                table.receive(raw)
-        except Exception:
-            table = None
-        if table is not None and ready(table):
-            return
-        time.sleep(0.3)
+            table = seen.fold(log_of(run, "J1"))
+        except LogFileError:  # a torn last entry being written: read again
+            continue
+        if ready(table):
+            os.kill(host.pid, signal.SIGSTOP)
+            exact = Watcher(run, "host")
+            if ready(exact.fold(log_of(run, "host"))):
+                os.kill(host.pid, signal.SIGKILL)
+                host.wait()
+                return
+            os.kill(host.pid, signal.SIGCONT)
+        time.sleep(0.02)
 
 
 def in_turns(table: Table) -> bool:
@@ -101,9 +123,9 @@ def test_the_host_vanishes_for_good_and_the_others_finish(tmp_path: Path, when: 
     try:
         game_of(run, players)
         ready = {"turns": in_turns, "private_draw": drawing_privately, "final_round": final_round,
-                 "setup": lambda t: t.escrow and len(t.escrowbook.deals) == t.n and not in_turns(t)}[when]
-        when_table(run, "J1", ready, deadline)
-        kill(run, "host")
+                 "setup": lambda t: t.escrow and len(t.escrowbook.deals) == t.n and t.engine is not None
+                 and t.engine.turn == 0}[when]
+        kill_the_host_when(run, ready, deadline)
         others = list(NAMES[1:players])
         run.wait_all(others, deadline)
         check_game(run, others)
@@ -113,4 +135,164 @@ def test_the_host_vanishes_for_good_and_the_others_finish(tmp_path: Path, when: 
             assert list(verdict.table.carried_on) == [0]
         assert "we relay from now on" in run.errors("J1")
     finally:
+        run.kill_all()
+
+
+def test_a_joiner_vanishes_is_carried_on_and_watches_when_it_comes_back(tmp_path: Path) -> None:
+    """A joiner SIGKILLed mid-game is carried on by the others; run again, it
+    is told its seat was carried on and watches the game to its end."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    try:
+        port = game_of(run, 3)
+        wait_for_entries(run, "J2", 60, deadline)
+        kill(run, "J2")
+        seen = Watcher(run, "host")
+        while not seen.fold(log_of(run, "host")).carried_on:
+            assert time.monotonic() < deadline and run.procs["host"].poll() is None, run.errors("host")[-2000:]
+            time.sleep(0.1)
+        start(run, "J2", port, 3)
+        run.wait_all(["host", "J1", "J2"], deadline)
+        check_game(run, ["host", "J1", "J2"])
+        assert "your seat was carried on by the others" in run.errors("J2")
+        assert list(verdict_of(run, "host").table.carried_on) == [2]
+        assert "J2 has been silent" in run.errors("host")
+    finally:
+        run.kill_all()
+
+
+def test_two_hand_overs_in_one_game(tmp_path: Path) -> None:
+    """The host vanishes, then the seat that took over from it: the relay
+    moves twice, both seats are carried on (the second with the first's
+    escrow share opened by the table), and the last two finish."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    try:
+        game_of(run, 4)
+        kill_the_host_when(run, in_turns, deadline)
+        seen = Watcher(run, "J2")
+        while not seen.fold(log_of(run, "J2")).carried_on:
+            assert time.monotonic() < deadline and run.procs["J2"].poll() is None, run.errors("J2")[-2000:]
+            time.sleep(0.1)
+        wait_for_entries(run, "J2", len(seen.table.log) + 20, deadline)
+        kill(run, "J1")
+        run.wait_all(["J2", "J3"], deadline)
+        check_game(run, ["J2", "J3"])
+        verdict = verdict_of(run, "J3")
+        assert [(h.old, h.new) for h in verdict.table.handovers] == [(0, 1), (1, 2)]
+        assert sorted(verdict.table.carried_on) == [0, 1]
+    finally:
+        run.kill_all()
+
+
+def test_the_old_host_resumed_after_a_hand_over_rejoins_as_a_follower(tmp_path: Path) -> None:
+    """The host is killed and the relay moves; `ttr host --resume` then finds
+    the game moved on without it: it connects to the new relay, drops what
+    only it held, and plays on (or watches, if its seat was carried on
+    meanwhile). One game: every summary equal, every log verified."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    try:
+        port = game_of(run, 3)
+        kill_the_host_when(run, in_turns, deadline)
+        seen = Watcher(run, "J1")
+        while not seen.fold(log_of(run, "J1")).handovers:
+            assert time.monotonic() < deadline and run.procs["J1"].poll() is None, run.errors("J1")[-2000:]
+            time.sleep(0.1)
+        (game,) = (tmp_path / "host" / "games").iterdir()
+        start(run, "host", port, 3, "--resume", game.name[:8])
+        run.wait_all(["host", "J1", "J2"], deadline)
+        check_game(run, ["host", "J1", "J2"])
+        assert "the relay moved from Bot0 to J1" in run.errors("host")
+        for label in ("host", "J1", "J2"):
+            assert [(h.old, h.new) for h in verdict_of(run, label).table.handovers] == [(0, 1)]
+    finally:
+        run.kill_all()
+
+
+class Proxy:
+    """A TCP relay in this process between one joiner and the host: cut, it
+    makes the host unreachable from that joiner alone (the others still
+    reach it). Loopback only."""
+
+    def __init__(self, target: int) -> None:
+        import socket
+        import threading
+
+        self.target = target
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen()
+        self.port = self.listener.getsockname()[1]
+        self.open: list[socket.socket] = []
+        self.cut = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while not self.cut:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.target))
+            self.open += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(a: Any, b: Any) -> None:
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+
+    def stop(self) -> None:
+        import socket
+
+        self.cut = True
+        for s in [self.listener, *self.open]:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
+
+
+def test_a_host_alive_but_unreachable_from_one_joiner_makes_one_game_not_two(tmp_path: Path) -> None:
+    """J3 reaches the host through a proxy, which is cut mid-game: the host
+    is alive for everyone else. J3 turns to the successor (J1) and waits
+    there; J1 does not take over (the others still follow the host), the
+    host and the others carry J3's seat on (the relay tells who is silent)
+    and finish. One game: every log is a prefix of the same log, and J3's
+    seat is played by the table in it."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    proxy = Proxy(port)
+    try:
+        start(run, "host", port, 4)
+        for label in ("J1", "J2"):
+            time.sleep(0.25)
+            start(run, label, port, 4)
+        time.sleep(0.25)
+        run.start("J3", command("join") + [f"127.0.0.1:{proxy.port}", "--name", "J3", "--as-bot", "--json",
+                                           "--data-dir", str(tmp_path / "J3"), "--timeout", "30",
+                                           "--relay-timeout", RELAY_TIMEOUT])
+        wait_for_entries(run, "J3", 80, deadline)
+        proxy.stop()
+        run.wait_all(["host", "J1", "J2"], deadline)
+        check_game(run, ["host", "J1", "J2"])
+        verdict = verdict_of(run, "host")
+        assert list(verdict.table.carried_on) == [3] and verdict.table.handovers == []
+        full = log_of(run, "host")
+        for label in ("J1", "J2", "J3"):
+            mine = log_of(run, label)
+            assert mine == full[: len(mine)], f"{label}'s log is not a prefix of the game's"
+        assert "turning to J1, who relays next" in run.errors("J3")
+    finally:
+        proxy.stop()
         run.kill_all()

@@ -171,3 +171,45 @@ def test_the_successor_takes_over_only_with_every_request_and_the_longest_log(tm
                                                   prev_head(table, f + 1), entry[1], entry[2])
     finally:
         store.close()
+
+
+def test_an_old_relay_drops_what_only_it_held_for_a_valid_hand_over(tmp_path: Path) -> None:
+    """The old relay (seat 0) holds an entry at index i that nobody else got;
+    the new relay's hand-over is at i. A forged one changes nothing; the real
+    one (signed by the successor, with seat 0's receipt of entry i-1) cuts
+    seat 0's log back to i, on disk too, and seat 0 follows the new relay."""
+    sys.path.insert(0, str(Path(__file__).parent.parent / "table"))
+    from test_forfeit import folded, forfeit_index, game
+
+    from p2p_ttr.net.store import GameStore
+
+    g = game(3, 2, 8)  # seat 2 forfeits; seats 0 and 1 stay in play
+    i = forfeit_index(g.log) + 3
+    data = DataDir(tmp_path / "h")
+    (data.path / "identity.key").write_bytes(g.peers[0].identity.to_bytes())
+    node = Node(NodeOptions(data, "127.0.0.1", 1, "Anna"), lambda v, s: None, Console(True))
+    table = folded(g.log, i + 1)  # one entry more than the new relay's log
+    assert table.game_id is not None and g.peers[0].table.me is not None
+    store = GameStore(data.path / "games" / table.game_id.hex(), table.game_id)
+    store.open()
+    store.save_secrets(g.peers[0].table.me)
+    for raw in g.log[: i + 1]:
+        store.append(raw)
+    table.me = g.peers[0].table.me
+    node.use_table(table, store)
+    try:
+        prefix = folded(g.log, i)
+        receipt = sign_entry(g.peers[0].identity, table.game_id, i - 1, prefix.prev_head(i - 1), g.log[i - 1])
+        successor = Peer(1, g.peers[1].identity, lambda v, s: None)
+        successor.table, successor.seq = prefix, prefix.last_seq[1]
+        relay_raw = successor.take_relay(receipt, ())
+        sig = sign_entry(g.peers[1].identity, table.game_id, i, prefix.head, relay_raw)
+        node.host_public = g.peers[1].identity.public
+        node.entry(i, relay_raw, b"\0" * 64)  # not the successor's signature: dropped
+        assert len(node.table.log) == i + 1 and node.table.relay == 0
+        node.entry(i, relay_raw, sig)
+        assert node.table is not table and len(node.table.log) == i + 1 and node.table.relay == 1
+        assert node.table.log[i] == relay_raw and not node.relaying
+        assert store.stored_entries() == g.log[:i] + [relay_raw]
+    finally:
+        store.close()

@@ -15,9 +15,10 @@ from p2p_ttr.table.table import PeerSecrets, Table
 
 from .store import GameStore, StoreError
 
-LOST_FOR_GOOD = ("a seat's secrets exist nowhere else (there is no escrow, by design), so this seat cannot "
-                 "go on and the game cannot be finished; the others can `end` it, and `ttr verify` audits "
-                 "what was played")
+LOST_FOR_GOOD = ("a seat's secrets exist nowhere else, so this seat cannot go on: in a game with no escrow "
+                 "(the default) the game cannot be finished, and the others can `end` it (`ttr verify` audits "
+                 "what was played); in an escrow game (`ttr host --escrow`) the others carry this seat on "
+                 "once it stays silent")
 
 
 def check_secrets(path: Path, game_id: bytes, secrets: PeerSecrets,

@@ -238,8 +238,10 @@ def claim_with_anothers_cards(m: Malicious) -> bytes | None:
     """Claim a route paying with cards in another player's hand."""
 
     def theirs(e: GameState, length: int) -> list[CardRef]:
-        hand = e.players[m.other_seat()].hand
-        return list(hand[:length]) if len(hand) >= length else []
+        # Their hidden cards only: a card they took from the face-up row is
+        # public, and the engine would refuse its colour first (illegal_move).
+        hand = [r for r in e.players[m.other_seat()].hand if r not in e.public]
+        return hand[:length] if len(hand) >= length else []
 
     return m.claim(theirs)
 

@@ -5,13 +5,16 @@ timeout to the next sequenced move).
 
 forfeit: no escrow; the host's player types `forfeit` once the keys are in.
 The clock starts when the first follower folds the host's forfeit (the
-relay is lost at once: there is no timeout to wait for) and stops when the
-first move after the hand-over is sequenced.
+relay is lost at once: there is no timeout to wait for). Reported: the
+hand-over entry (`handover_entry_s`), the next entry the new relay
+sequences (`next_entry_s`), and the first move (`handover_s`; here it
+includes the rest of the set-up: the deck's shuffles and the deal).
 
 vanish: `--escrow`; the host is SIGKILLed mid-game. The clock starts when
-the first follower's relay timeout fires and stops at the first move after
-the hand-over, which needs the host's seat carried on first (its key
-reconstructed from escrow). The relay timeout itself (3 s here, 20 s by
+the first follower's relay timeout fires. Reported as above, and
+`carried_on_s`: until the host's seat is carried on (its key and seed
+rebuilt from escrow, every replica). The first move may come before that
+when it needs no card of the host's. The relay timeout itself (3 s here, 20 s by
 default) is not counted: it is how long we choose to wait.
 
 Each process writes its milestones to a trace file (`--trace`); the last
@@ -88,6 +91,8 @@ def main() -> None:
     lost = [e["t"] for tr in traces for e in tr if e["event"] == "relay_lost"]
     moved = [e["t"] for tr in traces for e in tr if e["event"] == "moved_after_handover"]
     handed = [e["t"] for tr in traces for e in tr if e["event"] == "handed_over"]
+    after = [e["t"] for tr in traces for e in tr if e["event"] == "entry_after_handover"]
+    carried = [e["t"] for tr in traces for e in tr if e["event"] == "carried_on"]
     summaries = [json.loads(o.decode().strip().splitlines()[-1]) for o in outs if o.strip()]
     result = {
         "scenario": args.scenario,
@@ -95,7 +100,9 @@ def main() -> None:
         "exit_codes": [proc.returncode for proc in joiners],
         "agree": len({s["digest"] for s in summaries}) == 1 and len(summaries) == args.players - 1,
         "handover_entry_s": round(min(handed) - min(lost), 3) if lost and handed else None,
+        "next_entry_s": round(min(after) - min(lost), 3) if lost and after else None,
         "handover_s": round(min(moved) - min(lost), 3) if lost and moved else None,
+        "carried_on_s": round(min(carried) - min(lost), 3) if lost and carried else None,
     }
     value = result["handover_s"]
     verdict = "-" if value is None else ("ok" if value < BUDGET_S else "OVER")

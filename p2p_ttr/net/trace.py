@@ -26,6 +26,7 @@ class Trace:
         self._draw: tuple[float, int] | None = None  # when, cards known then
         self._handover = -1  # the index of the last hand-over seen
         self._moved = True
+        self._carried = 0
 
     def event(self, name: str, **fields: Any) -> None:
         if self.file is not None:
@@ -59,6 +60,11 @@ class Trace:
             self._handover = table.handovers[-1].index
             self.event("handed_over", seat=seat, index=self._handover)
             self._moved = False
+        if len(table.carried_on) > self._carried:
+            self._carried = len(table.carried_on)
+            self.event("carried_on", seat=seat)  # a seat's key rebuilt from escrow
+        if self._handover >= 0 and len(table.log) == self._handover + 2:
+            self.event("entry_after_handover", seat=seat)  # the new relay sequences again
         if not self._moved and self._handover >= 0 and _is_act(table.log[-1]):
             self._moved = True  # the first move the new relay sequenced
             self.event("moved_after_handover", seat=seat)

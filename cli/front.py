@@ -1,8 +1,8 @@
 """Who plays a networked seat, and where they see it: a bot, the plain line
 prompt, or the full-screen client (cli/tui).
 
-A front gives the loop (``Host.run`` / ``Node.run``) its Decider and its
-console, and runs the loop with its own input hooks. The full screen is
+A front gives the loop (``Node.run``) its console (and a bot's Decider),
+and runs the loop with its ``PlayerChannel``: the player's typed inputs. The full screen is
 chosen when both stdin and stdout are terminals and neither ``--plain``,
 ``--as-bot`` nor ``--json`` says otherwise: scripts and tests keep the
 line prompt.
@@ -21,14 +21,14 @@ from p2p_ttr.net.console import Console, LineReader
 from p2p_ttr.net.loop import Ending, RunLoop, Seen
 from p2p_ttr.table.peer import Decider
 
-from .plain import Human
+from .plain import Human, PlainChannel
 
 
 class Front(Protocol):
     """Who plays a networked seat and where they see it: the Decider and console the loop uses, and how it runs."""
 
     console: Console
-    decide: Decider
+    decide: Decider | None  # a bot's; None: the player's moves come through the loop's PlayerChannel
     tells_ending: bool  # it shows the end itself (the full screen prints its last page)
 
     def play(self, run: RunLoop, seen: Callable[[], Seen], ending: Ending) -> int: ...
@@ -42,11 +42,11 @@ class BotFront:
 
     def __init__(self, args: argparse.Namespace, name: str) -> None:
         self.console = Console(quiet_stdout=args.json)
-        self.decide: Decider = make_bot(args.bot_level, secrets.randbelow(2**31), name).choose
+        self.decide: Decider | None = make_bot(args.bot_level, secrets.randbelow(2**31), name).choose
         self.tells_ending = False
 
     def play(self, run: RunLoop, seen: Callable[[], Seen], ending: Ending) -> int:
-        return run(None, None, None)
+        return run(None)
 
     def show_address(self, text: str) -> None:
         pass
@@ -58,18 +58,11 @@ class PlainFront:
     def __init__(self, args: argparse.Namespace, hosting: bool) -> None:
         self.console = Console(quiet_stdout=args.json)
         self.human = Human(self.console.say, hosting)
-        self.decide: Decider = self.human.choose
+        self.decide: Decider | None = None
         self.tells_ending = False
 
     def play(self, run: RunLoop, seen: Callable[[], Seen], ending: Ending) -> int:
-        reader = LineReader()
-
-        def tick() -> None:
-            now = seen()
-            self.human.attach(now.table, now.seat)
-            self.human.tick()
-
-        return run(self.human.command, reader.get, tick)
+        return run(PlainChannel(self.human, LineReader(), seen))
 
     def show_address(self, text: str) -> None:
         pass

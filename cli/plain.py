@@ -22,7 +22,8 @@ from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.table.table import Table
 
-from p2p_ttr.net.console import Forfeit, Quit
+from p2p_ttr.net.console import LineReader
+from p2p_ttr.net.loop import Input, InputClosed, Leave, Move, Seen, Start
 
 
 
@@ -32,7 +33,6 @@ class Human:
     def __init__(self, say: Callable[[str], None], hosting: bool = False) -> None:
         self.say = say
         self.hosting = hosting
-        self.queued: Action | None = None
         self.pending: Ask | None = None
         self.table: Table | None = None
         self.seat: int | None = None
@@ -40,11 +40,6 @@ class Human:
         self._engine: GameState | None = None
         self._before: GameState | None = None  # our view when the engine last changed
         self._forfeited: tuple[int, ...] = ()  # seats the table plays since they left
-
-    # The Decider the table's Peer calls.
-    def choose(self, view: GameState, seat: int) -> Action | None:
-        action, self.queued = self.queued, None
-        return action
 
     def attach(self, table: Table | None, seat: int | None) -> None:
         self.table, self.seat = table, seat
@@ -105,18 +100,22 @@ class Human:
             lines.append("you can claim: " + ", ".join(claims[:40]) + (" ..." if len(claims) > 40 else ""))
         return "\n".join(lines)
 
-    def command(self, line: str) -> None:
+    def command(self, line: str) -> Input | None:
+        """What a typed line asks of the loop, if anything (the rest is said here)."""
+        if self.hosting and self.table is None and not line.strip():
+            return Start()  # Enter starts a hosted game, as on the full screen
         context = Context(self.view(), self.seat, self.names, self.hosting)
         outcome = interpret(line, context, self.pending)
         self.pending = None
-        if outcome is not None:
-            self.act(outcome)
+        return self.act(outcome) if outcome is not None else None
 
-    def act(self, outcome: Outcome) -> None:
+    def act(self, outcome: Outcome) -> Input | None:
         match outcome:
             case outcomes.Play(action, text):
-                self.queued = action
                 self.say(text)
+                return Move(action)
+            case outcomes.Start():
+                return Start()
             case outcomes.Refuse(reason) | outcomes.Note(reason):
                 self.say(reason)
             case outcomes.Ask():
@@ -129,4 +128,33 @@ class Human:
                 self.say(self.render(state, self.seat) if state is not None and self.seat is not None
                          else "the game has not started yet")
             case outcomes.Leave(forfeit):
-                raise Forfeit(FORFEITED) if forfeit else Quit(ENDED)
+                return Leave(forfeit)
+        return None
+
+
+class PlainChannel:
+    """The plain prompt as the loop's ``PlayerChannel``: lines from stdin,
+    read on the loop's thread, become typed inputs."""
+
+    def __init__(self, human: Human, reader: LineReader, seen: Callable[[], Seen]) -> None:
+        self.human = human
+        self.reader = reader
+        self.seen = seen
+
+    def _attach(self) -> None:
+        now = self.seen()
+        self.human.attach(now.table, now.seat)
+
+    def take(self) -> Input | None:
+        line = self.reader.get()
+        if line is None:
+            return InputClosed()
+        if line is False:
+            return None
+        assert isinstance(line, str)
+        self._attach()
+        return self.human.command(line)
+
+    def turned(self) -> None:
+        self._attach()
+        self.human.tick()

@@ -20,7 +20,7 @@ from p2p_ttr.net.console import Console
 from p2p_ttr.net.discovery import BEACON_PORT, Announcement, Beacon
 from p2p_ttr.net.host import Host, HostOptions
 from p2p_ttr.net.node import RELAY_TIMEOUT_S
-from p2p_ttr.net.loop import OnLine, ReadLine, RunLoop, Seen, Tick
+from p2p_ttr.net.loop import Input, InputClosed, PlayerChannel, RunLoop, Seen
 from p2p_ttr.table.messages import valid_name
 from p2p_ttr.net.store import DataDir, GameStore, StoreError, default_data_dir
 from p2p_ttr.net.transport import (
@@ -112,25 +112,37 @@ def beacon_of(args: argparse.Namespace) -> Beacon | None:
     return Beacon(address)
 
 
+class WithChores:
+    """A ``PlayerChannel`` that does a chore on every turn of the loop (on its
+    thread) before handing over the player's input: announcing the game,
+    starting the next bot. With no player (a bot host) there is input from
+    nobody, and the chores go on once input is closed."""
+
+    def __init__(self, player: PlayerChannel | None, chore: Callable[[], None]) -> None:
+        self.player = player
+        self.chore = chore
+
+    def take(self) -> Input | None:
+        self.chore()
+        given = self.player.take() if self.player is not None else None
+        if isinstance(given, InputClosed):
+            self.player = None  # keep polling for the chores' sake
+            return None
+        return given
+
+    def turned(self) -> None:
+        if self.player is not None:
+            self.player.turned()
+
+
 def with_beacon(run: RunLoop, beacon: Beacon | None, announce: Callable[[], Announcement | None]) -> RunLoop:
-    """The loop, announcing the game from its own thread on every input poll."""
+    """The loop, announcing the game from its own thread on every turn."""
     if beacon is None:
         return run
 
-    def beaconing(on_line: OnLine | None, read_line: ReadLine | None, tick: Tick | None) -> int:
-        reader = [read_line]
-
-        def read() -> str | None | bool:
-            beacon.poll(announce)
-            inner = reader[0]
-            line = inner() if inner is not None else False
-            if line is None:  # input closed: keep polling for the beacon's sake
-                reader[0] = None
-                return False
-            return line
-
+    def beaconing(player: PlayerChannel | None) -> int:
         try:
-            return run(on_line, read, tick)
+            return run(WithChores(player, lambda: beacon.poll(announce)))
         finally:
             beacon.close()
 
@@ -227,25 +239,14 @@ def run(args: argparse.Namespace) -> int:
     def seen() -> Seen:
         return Seen(host.table, 0, host.names, tuple(host.lobby.names) if host.table is None else ())
 
-    def seat_bots(read_line: ReadLine | None) -> ReadLine:
-        """The loop's input, starting the next bot on every poll once the last is in."""
-        reader = [read_line]
+    def seat_bots() -> None:
+        """Start the next bot once the last is in (a chore of every turn of the loop)."""
+        started = BOT_NAMES[: args.bots - len(waiting)]
+        if waiting and ports and host.table is None and started[-1] in host.lobby.names:
+            next_bot(ports[0])
 
-        def read() -> str | None | bool:
-            started = BOT_NAMES[: args.bots - len(waiting)]
-            if waiting and ports and host.table is None and started[-1] in host.lobby.names:
-                next_bot(ports[0])
-            inner = reader[0]
-            line = inner() if inner is not None else False
-            if line is None:  # input closed: keep polling for the bots' sake
-                reader[0] = None
-                return False
-            return line
-
-        return read
-
-    def run_loop(on_line: OnLine | None, read_line: ReadLine | None, tick: Tick | None) -> int:
-        return host.run(on_line, seat_bots(read_line), tick)
+    def run_loop(player: PlayerChannel | None) -> int:
+        return host.run(WithChores(player, seat_bots))
 
     def resume(paused: object) -> str:
         return resume_command(host.table.game_id.hex() if host.table and host.table.game_id else "?",

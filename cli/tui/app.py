@@ -34,7 +34,9 @@ from p2p_ttr.client.screen import Echo, Page, ScreenModel, render
 from p2p_ttr.client.styled import Line
 from p2p_ttr.client.verbs import complete, interpret
 
-from .bridge import Bridge, Request
+from p2p_ttr.net.loop import Leave, Move, Start
+
+from .bridge import Bridge
 from .style import build_style
 
 PROMPT = "> "
@@ -174,7 +176,7 @@ class Client:
     def apply(self, outcome: Outcome) -> None:
         match outcome:
             case outcomes.Play(action, text):
-                self.bridge.send(Request(action=action))
+                self.bridge.send(Move(action))
                 self.echo = Echo(text, "class:echo")
                 self.page = None
             case outcomes.Refuse(reason):
@@ -198,12 +200,12 @@ class Client:
                 self._show_table()
             case outcomes.Start():
                 if self.bridge.publisher.snapshot.role == "host":
-                    self.bridge.send(Request(line=""))  # the host loop starts the game on any line
+                    self.bridge.send(Start())
                     self.echo = Echo("starting the game")
                 else:
                     self.echo = Echo("the host starts the game; you play once it does", "class:refuse")
             case outcomes.Leave(forfeit):
-                self.bridge.send(Request(leave=True, forfeit=forfeit))
+                self.bridge.send(Leave(forfeit))
                 self.echo = Echo("forfeiting your seat..." if forfeit else "leaving...")
 
     def _show_table(self) -> None:

@@ -25,7 +25,7 @@ class TuiFront:
         self.publisher = Publisher(role)
         self.console: Console = TuiConsole(self.publisher)
         self.bridge = Bridge(self.publisher)
-        self.decide: Decider = self.bridge.choose
+        self.decide: Decider | None = None  # moves come through the bridge
         self.hosting = hosting
         self.tells_ending = True
 
@@ -43,7 +43,7 @@ class TuiFront:
         def work(loop: asyncio.AbstractEventLoop) -> None:
             page: tuple[str, list[str]] | None = None
             try:
-                code = run(self.bridge.on_line, self.bridge.read_line, self.bridge.tick)
+                code = run(self.bridge)
                 outcome["code"] = code
                 self.bridge.publish()
                 page = ending(code)

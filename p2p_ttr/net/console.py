@@ -50,9 +50,6 @@ def now() -> float:
 
 
 class Quit(Exception):
-    """The person at the keyboard ended the game."""
+    """The person at the keyboard stops for now (`end`): raised in the loop,
+    which pauses (nothing is lost) and returns."""
 
-
-class Forfeit(Exception):
-    """The person at the keyboard leaves for good: their secrets are published
-    and a bot every peer runs identically plays their seat (protocol.md §6)."""

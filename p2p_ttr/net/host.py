@@ -54,7 +54,7 @@ class Host(Node):
     """Seat 0 and the first relay: runs the lobby, writes the seating, then
     plays like any peer (node.py)."""
 
-    def __init__(self, options: HostOptions, decide: Decider, console: Console,
+    def __init__(self, options: HostOptions, decide: Decider | None, console: Console,
                  on_port: Callable[[int], None] | None = None) -> None:
         super().__init__(NodeOptions(options.data, "", options.port, options.name, options.timeout,
                                      options.scripted, options.trace, bind=options.bind, listen=options.port,
@@ -150,14 +150,13 @@ class Host(Node):
 
     # ------------------------------------------------------------ the lobby
 
-    def line(self, line: str, on_line: Callable[[str], None] | None) -> None:
-        if self.table is None:
-            if len(self.lobby.names) >= 2:
-                self.start_now = True
-            else:
-                self.console.say("a game needs at least 2 players: wait for someone to join")
+    def start_requested(self) -> None:
+        if self.table is not None:
             return
-        super().line(line, on_line)
+        if len(self.lobby.names) >= 2:
+            self.start_now = True
+        else:
+            self.console.say("a game needs at least 2 players: wait for someone to join")
 
     def lobby_step(self) -> bool:
         if self.table is not None:

@@ -1,16 +1,21 @@
-"""What a peer's network loop (``Host.run``, ``Node.run``) offers the player's
-front, and takes from it: typed values, so that no layer reads back the
-words of another.
+"""What a peer's network loop (``Node.run``) takes from the player's front,
+and offers it: typed values, so that no layer reads back the words of
+another.
 
-The loop calls ``tick`` and ``read_line`` on every turn of its poll and hands
-each line read to ``on_line``; the front looks at the game through ``seen``.
+The front is one channel (``PlayerChannel``), called on the loop's own
+thread, where reading the table is safe: ``take`` hands the loop the next
+thing the player did (start the game, a move, leave), ``turned`` lets the
+front show what changed after each turn of the loop. The front looks at the
+game through ``Seen``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
+from p2p_ttr.engine.events import Action
 from p2p_ttr.table.table import Table
 
 
@@ -25,9 +30,45 @@ class Seen:
     lobby: tuple[str, ...] = ()
 
 
-OnLine = Callable[[str], None]
-ReadLine = Callable[[], str | None | bool]  # a line; None: input closed; False: nothing yet
-Tick = Callable[[], None]
-RunLoop = Callable[[OnLine | None, ReadLine | None, Tick | None], int]
+@dataclass(frozen=True)
+class Start:
+    """Start the game now (the host, in its lobby)."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """The player's move, for the table when it asks our seat (checked against
+    the table as it stood when the front chose it)."""
+
+    action: Action
+
+
+@dataclass(frozen=True)
+class Leave:
+    """Stop playing: for now (a pause; the same command resumes), or, with
+    ``forfeit``, for good."""
+
+    forfeit: bool = False
+
+
+@dataclass(frozen=True)
+class InputClosed:
+    """The player's input is gone (stdin closed): play on without it."""
+
+
+Input = Start | Move | Leave | InputClosed
+
+
+class PlayerChannel(Protocol):
+    """The player's side of the loop."""
+
+    def take(self) -> Input | None:
+        """The next thing the player did, or None if nothing (never blocks)."""
+
+    def turned(self) -> None:
+        """The loop turned once: show what changed."""
+
+
+RunLoop = Callable[[PlayerChannel | None], int]
 # At the end of the loop (given its exit code): a page title and its lines.
 Ending = Callable[[int], tuple[str, list[str]]]

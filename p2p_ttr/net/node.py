@@ -26,21 +26,24 @@ from pathlib import Path
 
 import zmq
 
-from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
+from p2p_ttr.client.words import COLOURS, ENDED, ESCROW_TRADE_OFF
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
+from p2p_ttr.engine.events import Action
+from p2p_ttr.engine.state import GameState
 from p2p_ttr.table.peer import Decider
 from p2p_ttr.table.table import Table
 
 from . import frames
-from .console import Console, Forfeit, Quit
+from .console import Console, Quit
 from .frames import NET_VERSION, FrameError, encode_frame
 from .history import History
 from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, waiting_for, watch
 from .lobby import Lobby, sign_hello
+from .loop import Input, InputClosed, Leave, Move, PlayerChannel, Start
 from .pause import Paused, pause_signed, paused_at
 from .player import SeatPlayer, load_checked_secrets
 from .reach import Reach
@@ -104,10 +107,13 @@ class Node:
     when its seat is the table's relay, and turns to the successor when the
     relay is gone."""
 
-    def __init__(self, options: NodeOptions, decide: Decider, console: Console, lobby: Lobby | None = None,
+    def __init__(self, options: NodeOptions, decide: Decider | None, console: Console, lobby: Lobby | None = None,
                  players: int = 0) -> None:
+        """``decide``: a bot's Decider; None when a person plays through the
+        ``PlayerChannel`` given to ``run`` (their moves wait in ``chosen``)."""
         self.o = options
-        self.decide = decide
+        self.chosen: Action | None = None  # the player's move, until the table asks our seat for one
+        self.decide: Decider = decide or self.choose
         self.console = console
         self.identity: Identity = options.data.identity()
         self.trace = Trace(options.trace)
@@ -151,6 +157,11 @@ class Node:
             g for g in options.data.unfinished("peer") if g.load_meta().get("host") == self.where]
         self.reach: Reach | None = None  # watches a first join's connection until the host answers
         self.paused: Paused | None = None  # the game stopped for now: by our player, or the host told us
+
+    def choose(self, view: GameState, seat: int) -> Action | None:
+        """The Decider when a person plays: the move they chose, once."""
+        action, self.chosen = self.chosen, None
+        return action
 
     # ---------------------------------------------------------------- views
 
@@ -751,9 +762,8 @@ class Node:
 
     # ----------------------------------------------------------------- loop
 
-    def run(self, on_line: Callable[[str], None] | None = None,
-            read_line: Callable[[], str | None | bool] | None = None,
-            tick: Callable[[], None] | None = None) -> int:
+    def run(self, player: PlayerChannel | None = None) -> int:
+        """Play until the game ends, the player leaves, or it cannot go on; the exit code."""
         try:
             self.o.data.claim()
         except StoreError as exc:
@@ -764,7 +774,7 @@ class Node:
             self.relay.sock = router(self.context, self.o.bind, self.o.listen)
             self.port = bound_port(self.relay.sock)
             self.begin()
-            return self._loop(on_line, read_line, tick)
+            return self._loop(player)
         except (NodeExit, RelayExit) as exc:
             self.console.say(str(exc))
             return exc.code
@@ -817,21 +827,32 @@ class Node:
         self.paused = paused_at(self.table, ours=True)
         return 0
 
-    def line(self, line: str, on_line: Callable[[str], None] | None) -> None:
-        """A line the player typed."""
-        if on_line is not None:
-            try:
-                on_line(line)
-            except Forfeit:
+    def take_input(self, player: PlayerChannel) -> bool:
+        """Act on what the player did, if anything; False once their input is closed."""
+        match player.take():
+            case None:
+                pass
+            case InputClosed():
+                return False
+            case Start():
+                self.start_requested()
+            case Move(action):
+                self.chosen, self.poke = action, True
+            case Leave(forfeit=True):
                 self.forfeit()
-            self.poke = True
+                self.poke = True
+            case Leave():
+                raise Quit(ENDED)
+        return True
+
+    def start_requested(self) -> None:
+        """Only the host starts a game."""
 
     def lobby_step(self) -> bool:
         """Before the game (the host's lobby): True while there is no game to play yet."""
         return False
 
-    def _loop(self, on_line: Callable[[str], None] | None, read_line: Callable[[], str | None | bool] | None,
-              tick: Callable[[], None] | None) -> int:
+    def _loop(self, player: PlayerChannel | None) -> int:
         poller = zmq.Poller()
         self._poller = poller
         assert self.relay.sock is not None
@@ -839,6 +860,7 @@ class Node:
         if self.sock is not None:
             poller.register(self.sock, zmq.POLLIN)
         next_beat = 0.0
+        taking = True
         while True:
             poller.poll(50)
             for _ in range(10_000):
@@ -862,13 +884,8 @@ class Node:
                 why = self.reach.verdict()
                 if why is not None:
                     raise NodeExit(1, why)
-            if read_line is not None:
-                line = read_line()
-                if line is None:
-                    read_line = None  # input closed: play on without it
-                elif line is not False:
-                    assert isinstance(line, str)
-                    self.line(line, on_line)
+            if player is not None and taking and not self.take_input(player):
+                taking = False  # input closed: play on without it
             now = time.monotonic()
             if now >= next_beat:
                 next_beat = now + HEARTBEAT_S
@@ -890,8 +907,8 @@ class Node:
             gate = self.relaying and table is not None and not self.relay.open_gate(self.progress.note)
             if not gate:
                 self.act()
-            if tick is not None:
-                tick()
+            if player is not None:
+                player.turned()
             if table is None or not table.seated:
                 self.wait_for_host(now)
                 continue

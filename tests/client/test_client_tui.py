@@ -1,5 +1,5 @@
 """The full-screen client without a terminal: lines typed go through the
-bridge to the network thread's callbacks as moves, questions or leaving."""
+bridge to the network loop as typed inputs (a move, start, leave)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from cli.tui.app import Client
-from cli.tui.bridge import PLAY, Bridge, Request, TuiConsole
+from cli.tui.bridge import Bridge, TuiConsole
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.events import DrawBlind, DrawFaceUp
-from p2p_ttr.net.console import Forfeit, Quit
-from p2p_ttr.net.loop import Seen
+from p2p_ttr.net.loop import Leave, Move, Seen, Start
 
 
 @pytest.fixture
@@ -30,7 +29,7 @@ def bridge_for(table: FakeTable, role: str = "join") -> Bridge:
     return Bridge(Publisher(role), lambda: Seen(table, 0, NAMES))  # type: ignore[arg-type]
 
 
-def test_a_typed_move_reaches_the_decider_through_the_loop_callbacks(session: None) -> None:
+def test_a_typed_move_reaches_the_loop_as_a_move(session: None) -> None:
     state, _ = position(3)
     table = FakeTable(state)
     bridge = bridge_for(table)
@@ -38,20 +37,16 @@ def test_a_typed_move_reaches_the_decider_through_the_loop_callbacks(session: No
     bridge.publish()
     client.run_line("draw 2")
     assert client.echo.text.startswith("taking blue from slot 2")
-    assert bridge.read_line() == PLAY  # the loop reads a line...
-    bridge.on_line(PLAY)  # ...and hands it back: the move is checked and queued
-    assert bridge.choose(state, 0) == DrawFaceUp(0, 1) and bridge.choose(state, 0) is None
-    assert bridge.read_line() is False
+    assert bridge.take() == Move(DrawFaceUp(0, 1))  # checked on the loop's thread, handed over typed
+    assert bridge.take() is None
 
 
 def test_a_stale_move_is_not_sent(session: None) -> None:
     state, _ = position(3, current=1)
     table = FakeTable(state)
     bridge = bridge_for(table)
-    bridge.send(Request(action=DrawBlind(0)))
-    assert bridge.read_line() == PLAY
-    bridge.on_line(PLAY)
-    assert bridge.queued is None
+    bridge.send(Move(DrawBlind(0)))
+    assert bridge.take() is None  # not our turn any more: not handed to the loop
     bridge.publish()
     assert "your move was not sent" in bridge.publisher.snapshot.log[-1][1]
 
@@ -68,17 +63,13 @@ def test_quit_and_forfeit_ask_then_leave(session: None, typed: str, asked: str) 
     assert client.echo.style == "class:ask" and client.echo.text.startswith(asked)
     assert "forfeit" in [key for key, _ in client.echo.choices]
     client.run_line("cancel")
-    assert client.echo.text == "cancelled" and bridge.requests.empty()
+    assert client.echo.text == "cancelled" and bridge.inputs.empty()
     client.run_line(typed)
     client.run_line("forfeit")
     assert client.echo.text == "forfeiting your seat..."
-    assert bridge.read_line() == PLAY
-    with pytest.raises(Forfeit):
-        bridge.on_line(PLAY)
+    assert bridge.take() == Leave(forfeit=True)
     client.run_line("end")
-    bridge.read_line()
-    with pytest.raises(Quit):
-        bridge.on_line(PLAY)
+    assert bridge.take() == Leave(forfeit=False)
 
 
 def test_in_the_lobby_enter_starts_and_quit_leaves(session: None) -> None:
@@ -87,12 +78,11 @@ def test_in_the_lobby_enter_starts_and_quit_leaves(session: None) -> None:
     client = Client(bridge, hosting=True)
     bridge.publish()
     client.run_line("")
-    assert bridge.read_line() == ""  # the host loop starts the game on any line
+    assert bridge.take() == Start()
     client.run_line("claim paris frankfurt")
     assert client.echo.text == "the game has not started yet"
     client.run_line("end")
-    with pytest.raises(Quit):
-        bridge.read_line()  # a host in its lobby calls no on_line: leave from read_line
+    assert bridge.take() == Leave()
 
 
 def test_pages_paths_and_the_end(session: None) -> None:
@@ -132,7 +122,7 @@ def test_start_in_the_lobby_then_the_lobby_words_go(session: None) -> None:
     client.run_line("draw")
     assert client.echo.text == "the game has not started yet"
     client.run_line("start")
-    assert client.echo.text == "starting the game" and bridge.read_line() == ""
+    assert client.echo.text == "starting the game" and bridge.take() == Start()
     table.engine, _ = position(3)
     bridge.publish()
     text = "".join(t for line in client.draw(80, 23) for _, t in line)

@@ -13,6 +13,7 @@ from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.local.game import play_local_game
 from cli.plain import Human
+from p2p_ttr.net.loop import Move
 
 
 @dataclass
@@ -48,28 +49,24 @@ def test_prompt_commands_map_to_legal_actions() -> None:
     human.attach(FakeTable(setup), 0)  # type: ignore[arg-type]
     human.tick()
     assert "your move" in said[-1] and "offered" in said[-1]
-    human.command("keep 1 2")
-    assert isinstance(human.queued, KeepTickets) and len(human.queued.keep) == 2
-    assert human.choose(setup, 0) is not None and human.queued is None
-    human.command("draw")
-    assert "draw" in said[-1] and human.queued is None  # not legal during ticket choice
+    kept = human.command("keep 1 2")
+    assert isinstance(kept, Move) and isinstance(kept.action, KeepTickets) and len(kept.action.keep) == 2
+    assert human.command("draw") is None and "draw" in said[-1]  # not legal during ticket choice
 
     board = europe()
     main = next(s for s in all_states if 0 in actors(s) and readable(s) and legal_actions(view_for(s, 0), 0, ClaimRoute)
                 and legal_actions(view_for(s, 0), 0, DrawBlind))
     human.attach(FakeTable(main), 0)  # type: ignore[arg-type]
-    human.command("draw")
-    assert isinstance(human.queued, DrawBlind)
-    human.queued = None
-    human.command("draw 1")
-    assert isinstance(human.queued, DrawFaceUp) or "not a legal move" in said[-1]
-    human.queued = None
+    drawn = human.command("draw")
+    assert isinstance(drawn, Move) and isinstance(drawn.action, DrawBlind)
+    drawn = human.command("draw 1")
+    assert (isinstance(drawn, Move) and isinstance(drawn.action, DrawFaceUp)) or "not a legal move" in said[-1]
     claim = legal_actions(view_for(main, 0), 0, ClaimRoute)[0]
     assert isinstance(claim, ClaimRoute)
     route = board.routes[claim.route]
-    human.command(f"claim {route.b} {route.a.lower()}")
-    assert isinstance(human.queued, ClaimRoute) and human.queued.route in (claim.route, route.twin)
-    human.queued = None
+    claimed = human.command(f"claim {route.b} {route.a.lower()}")
+    assert isinstance(claimed, Move) and isinstance(claimed.action, ClaimRoute)
+    assert claimed.action.route in (claim.route, route.twin)
     human.command("claim Lisboa Moskva")
     assert "no route" in said[-1]
     human.command("claim Nowhere Paris")

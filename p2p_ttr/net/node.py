@@ -119,6 +119,7 @@ class Node:
         self.trace = Trace(options.trace)
         self.relay = Relay(self.identity, console, self.trace, lambda: self.names, lobby, players)
         self.relay.silence_s = options.relay_timeout
+        self.relay.adopted = self.adopted
         self.silent: tuple[tuple[int, ...], float] = ((), 0.0)  # the relay's last word on silent seats, and when
         self.told_carried = False
         self.host_public: bytes | None = None  # the key of the peer our DEALER reaches (from its challenge)
@@ -333,6 +334,14 @@ class Node:
         self.host_len = max(self.host_len, len(table.log))
         if table.relay != relay_before:
             self.handed_over(relay_before, table.relay)
+
+    def adopted(self, raw: bytes) -> None:
+        """The relay side fetched an entry into our log (before we take over,
+        or after a resume): it may be one of ours in flight."""
+        if self.pending.pop(entry_hash(raw), None) is not None:
+            self.refusals = 0
+        if self.table is not None:
+            self.host_len = max(self.host_len, len(self.table.log))
 
     def handed_over(self, old: int, new: int) -> None:
         """The log moved the relay from ``old`` to ``new``."""

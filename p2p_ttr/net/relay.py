@@ -118,6 +118,7 @@ class Relay:
         self.fetched: dict[str, list[int]] = {}  # name -> indices fetched from that seat
         self.requests: dict[int, FollowRequest] = {}  # seat -> its follow request to us (we relay next)
         self._outgoing: list[list[bytes]] = []
+        self.adopted: Callable[[bytes], None] = lambda raw: None  # the owner hears of each entry fetched
         self.since = time.monotonic()  # when this run began (a seat never heard since is silent since then)
         self.silence_s = 20.0  # the relay timeout: a seat unheard this long counts as silent
 
@@ -300,7 +301,7 @@ class Relay:
                 if seat >= 0:
                     self.peer_len[seat] = length
                     self.reported[seat] = length
-                    if self.gated or not self.relaying:
+                    if self.may_fetch_from(seat):
                         self.fetch(rid, seat)
             case frames.Leave():
                 if self.c.known[rid] == -1 and self.table is None:
@@ -422,8 +423,7 @@ class Relay:
         the signature of the relay that sequenced it."""
         table, store = self.table, self.store
         seat = self.c.known.get(rid, -1)
-        if not (self.gated or not self.relaying) or table is None or store is None or seat < 0 \
-                or index != len(table.log):
+        if table is None or store is None or seat < 0 or not self.may_fetch_from(seat) or index != len(table.log):
             return
         assert table.game_id is not None
         relay = table.sequencer_of(raw)
@@ -437,10 +437,23 @@ class Relay:
                                f"does not fold ({exc}): our log and its differ; the game stops here") from None
         store.add_receipt(index, entry_hash(raw), sig)
         store.append(raw)
+        self.adopted(raw)
         self.fetched.setdefault(self.who(seat), []).append(index)
         if self.relaying:
             frame = encode_frame(frames.Entry(index, raw, sig))
             self._outgoing.extend([conn, frame] for conn in self.seat_connections() if conn != rid)
+
+    def may_fetch_from(self, seat: int) -> bool:
+        """Whether we take entries from ``seat`` outside the relayed log: as a
+        resumed relay that may have lost its tail, or as the successor from a
+        seat that turned to us. Never otherwise: a follower's log grows only
+        through the relay it follows."""
+        table = self.table
+        if table is None or not table.seated:
+            return False
+        if self.relaying:
+            return self.gated
+        return table.successor == self.seat and seat in self.requests
 
     def caught_up_with_all(self, seats: list[int], what: str, note: Callable[[str], None]) -> bool:
         """Every seat in ``seats`` said how much of the log it holds, and none holds more than we do."""

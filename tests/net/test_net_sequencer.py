@@ -213,3 +213,41 @@ def test_an_old_relay_drops_what_only_it_held_for_a_valid_hand_over(tmp_path: Pa
         assert store.stored_entries() == g.log[:i] + [relay_raw]
     finally:
         store.close()
+
+
+def test_a_follower_takes_entries_only_from_its_relay(tmp_path: Path) -> None:
+    """Found by the suite: a resumed host looks for its successor, whose
+    standby relay heard the host's longer log (ping), fetched it and took
+    entries into its table behind its own loop's back, so that its messages
+    in flight were never seen sequenced and it fell silent. A seat that is
+    not taking over fetches nothing and adopts nothing."""
+    sys.path.insert(0, str(Path(__file__).parent.parent / "table"))
+    from test_forfeit import folded, game
+
+    from p2p_ttr.net.store import GameStore
+
+    g = game(3, 2, 8)
+    i = 40
+    data = DataDir(tmp_path / "j")
+    (data.path / "identity.key").write_bytes(g.peers[1].identity.to_bytes())
+    node = Node(NodeOptions(data, "127.0.0.1", 1, "Boris"), lambda v, s: None, Console(True))
+    sock = FakeSocket()
+    node.relay.sock = sock  # type: ignore[assignment]
+    table = folded(g.log, i)
+    assert table.game_id is not None and table.successor == 1
+    store = GameStore(data.path / "games" / table.game_id.hex(), table.game_id)
+    store.open()
+    node.use_table(table, store)
+    try:
+        rid, host = b"\x00host", g.peers[0].identity
+        node.relay.handle([rid, encode("hi", NET_VERSION)])
+        (challenge,) = sock.to(rid, "challenge")
+        node.relay.handle([rid, encode("hello", NET_VERSION, "Anna", host.public, challenge[2],
+                                       sign_hello(host, "Anna", g.peers[1].identity.public, challenge[2]))])
+        node.relay.handle([rid, encode("ping", i + 5)])
+        assert sock.to(rid, "fetch") == []
+        node.relay.handle([rid, encode("have", i, g.log[i], sign_entry(host, table.game_id, i, table.head,
+                                                                        g.log[i]))])
+        assert len(table.log) == i
+    finally:
+        store.close()

@@ -31,6 +31,8 @@ from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
+from p2p_ttr.table.messages import Relay as RelayMessage
+from p2p_ttr.table.messages import message_from_wire
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.state import GameState
@@ -217,6 +219,8 @@ class Node:
         self.dial_seat = seat
         self.challenge, self.welcomed, self.host_public = None, False, None
         self.heard = time.monotonic()
+        # What the last peer said of its log says nothing of this one's.
+        self.host_len = len(self.table.log) if self.table is not None else 0
         if self._poller is not None:
             self._poller.register(self.sock, zmq.POLLIN)
 
@@ -328,6 +332,10 @@ class Node:
                                  + ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(self.names)))
         store.add_receipt(index, entry_hash(raw), sig)
         store.append(raw)  # durable (store.sync) before we act on it: see act()
+        if self.relaying and self.dial_seat is not None:
+            # A resumed relay's log lost this entry; the successor it looked
+            # for sent it back under our own receipt (as a fetch would).
+            self.relay.fetched.setdefault(self.names[self.dial_seat], []).append(index)
         if self.pending.pop(entry_hash(raw), None) is not None:
             self.refusals = 0
         self.trace.folded(table, self.seat)
@@ -390,15 +398,31 @@ class Node:
         assert table is not None and store is not None and table.game_id is not None
         try:
             envelope = open_envelope(raw)
-        except TableError:
+            relay = message_from_wire(envelope.body)
+        except (TableError, IndexError):
             return False
-        if not envelope.body or envelope.body[0] != "relay":
+        if not isinstance(relay, RelayMessage) or relay.old != self.seat or relay.old != table.relay_at(index - 1) \
+                or not 0 <= envelope.seat < table.n:
+            return False  # only the relay it replaces drops entries for a hand-over
+        # Its receipt first (cheap), before folding our whole prefix again.
+        if not entry_signed(table.seats[envelope.seat].identity, table.game_id, index, table.prev_head(index),
+                            raw, sig):
             return False
-        entries = table.log[:index]
-        prefix, _ = self.replay(store, entries)
-        key = self.signer(prefix, raw)
-        if key is None or not entry_signed(key, table.game_id, index, prefix.head, raw, sig):
-            return False
+        # What each seat of the hand-over said it held: the new relay, the
+        # log it takes over from; each other seat, its request's length.
+        claimed = {envelope.seat: index} | {r.seat: r.length for r in relay.requests}
+        for later in table.log[index:]:
+            written = open_envelope(later)
+            seen = table.heads.index(written.head) if written.head in table.heads else 0
+            if written.seat in claimed and seen > claimed[written.seat]:
+                # That seat wrote an entry we dropped after applying more of
+                # the log than it claims to hold: it hid entries from the
+                # hand-over. (One it wrote before, sequenced by us and never
+                # relayed when we crashed, is honest: it comes again.)
+                raise NodeExit(1, f"{self.names[written.seat]} took part in a hand-over at entry {index} "
+                                  f"while it held entries after it (it wrote one at entry {seen}): it hid them; "
+                                  f"the game stops here (our log: {store.log_path})")
+        prefix, _ = self.replay(store, table.log[:index])
         try:
             prefix.receive(raw)
         except (TableError, EngineError):
@@ -409,6 +433,7 @@ class Node:
         store.append(raw)
         store.sync()
         self.use_table(prefix, store)
+        self.host_len = len(prefix.log)
         self.pending.clear()
         self._outbox_len = -1
         self.console.say(f"the relay moved to {self.names[prefix.relay]} at entry {index} while we were away: "
@@ -585,9 +610,9 @@ class Node:
         self.turned = True
         self.trace.event("relay_lost", seat=self.seat, relay=table.relay, forfeited=table.relay_gone)
         if new == self.seat:
+            # We sign nothing by turning, so we keep listening to the old
+            # relay: if it answers again before we take over, we go on with it.
             self.console.say(f"the relay ({old}) {why}: we relay next, once every other seat in play turns to us")
-            self.disconnect()
-            self.dial_seat = self.seat
             return
         self.console.say(f"the relay ({old}) {why}: turning to {self.names[new]}, who relays next")
         self.turn_to(new)
@@ -624,9 +649,11 @@ class Node:
             # relay is gone for the game even if we still hear it.
             self.turned = True
             self.console.say(f"every other seat lost the relay ({self.names[table.relay]}): we relay next")
-            self.disconnect()
-            self.dial_seat = self.seat
-        if not self.turned or self.dial_seat != self.seat:
+        elif self.turned and not table.relay_gone and now - self.heard < HOST_SILENT_S \
+                and not self.relay.all_requested():
+            self.turned = False
+            self.console.say(f"the relay ({self.names[table.relay]}) answers again: we go on with it")
+        if not self.turned:
             return
         if not self.relay.ready_to_take_over(self.progress.note):
             return
@@ -701,7 +728,7 @@ class Node:
             now = time.monotonic()
             self._left_at = self._left_at or now
             if table.relay == seat and not self.relay.everyone_has(len(table.log), table.in_play) \
-                    and now - self._left_at < DONE_GRACE_S:
+                    and now - self._left_at < self.o.timeout:
                 return  # we relayed: the others must hear of our forfeit from us before we go
             raise NodeExit(0, f"you forfeited this game; the others play on (the log so far: {self.store.log_path})")
         if self.forfeiting and table.finished:
@@ -904,6 +931,7 @@ class Node:
                         self.send(frames.Hi(NET_VERSION))
                     else:
                         self.send(frames.Ping(len(self.table.log) if self.table else 0))
+                        self.send_follow()  # again: a successor that lagged behind may have dropped it
             if self.lobby_step():
                 continue
             table = self.table

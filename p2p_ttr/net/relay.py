@@ -48,6 +48,7 @@ LOBBY_SILENT_S = 5.0  # a lobby member unheard this long (it pings every second)
 FETCH_EVERY_S = 2.0  # how often to ask a seat again for entries our log lacks
 FETCH_TRIES = 5
 MAX_HELD_BACK = 10_000  # envelopes kept while we may not sequence yet
+MAX_HELD_BYTES = 64 << 20  # and their bytes
 
 
 class RelayExit(Exception):
@@ -114,6 +115,7 @@ class Relay:
         self.gated = False
         self.reported: dict[int, int] = {}  # seat -> the log length it reported in this run
         self.held_back: list[tuple[bytes, bytes]] = []  # (connection, envelope) we may not sequence yet
+        self._held_bytes = 0
         self._fetches: dict[int, tuple[int, int, float]] = {}  # seat -> (from index, times asked, when)
         self.fetched: dict[str, list[int]] = {}  # name -> indices fetched from that seat
         self.requests: dict[int, FollowRequest] = {}  # seat -> its follow request to us (we relay next)
@@ -290,8 +292,7 @@ class Relay:
         match frame:
             case frames.Env(envelope):
                 if self.table is not None and (self.gated or not self.relaying):
-                    if len(self.held_back) < MAX_HELD_BACK:
-                        self.held_back.append((rid, envelope))
+                    self.hold_back(rid, envelope)
                 else:
                     self.envelope(rid, envelope)
             case frames.Sync(start):
@@ -311,9 +312,25 @@ class Relay:
             case frames.Follow(length, head, signature):
                 self.follow(rid, length, head, signature)
 
+    def hold_back(self, rid: bytes, raw: bytes) -> None:
+        """Keep an envelope we may not sequence yet: while a resumed relay
+        waits for every seat, or, before we take over, from a seat that turned
+        to us. Bounded in count and bytes."""
+        seat = self.c.known.get(rid, -1)
+        if not (self.gated or seat in self.requests):
+            return  # we are not its relay: it goes to the relay it follows
+        if len(self.held_back) < MAX_HELD_BACK and self._held_bytes + len(raw) <= MAX_HELD_BYTES:
+            self.held_back.append((rid, raw))
+            self._held_bytes += len(raw)
+
     def envelope(self, rid: bytes, raw: bytes) -> None:
         if self.table is None:
             self.send(rid, frames.Rejected(entry_hash(raw), ErrorCode.NOT_EXPECTED, "the game has not started"))
+            return
+        if self.table.sequencer_of(raw) != self.seat:
+            # A hand-over entry is sequenced by its author, the new relay, only.
+            self.send(rid, frames.Rejected(entry_hash(raw), ErrorCode.NOT_EXPECTED,
+                                           "a relay entry is sequenced by its author, the new relay"))
             return
         self.sequence(raw, rid)
 
@@ -409,6 +426,15 @@ class Relay:
         if start == len(table.log) and now - when < FETCH_EVERY_S:
             return
         tries = tries + 1 if start == len(table.log) else 1
+        if tries > FETCH_TRIES and not self.relaying:
+            # A seat that turned to us says it holds more than it can send:
+            # it has not turned to us after all (its request is dropped).
+            self.console.say(f"{self.who(seat)} said it holds {self.reported.get(seat)} entries but sent none: "
+                             "we do not count it as following us")
+            self.requests.pop(seat, None)
+            self.reported.pop(seat, None)
+            self._fetches.pop(seat, None)
+            return
         if tries > FETCH_TRIES:
             raise RelayExit(1, f"our log ({self.store.log_path if self.store else '-'}) lacks entries from "
                                f"{len(table.log)} on, which {self.who(seat)} holds, but {self.who(seat)} "
@@ -433,7 +459,12 @@ class Relay:
         try:
             table.receive(raw)
         except (TableError, EngineError) as exc:
-            raise RelayExit(1, f"entry {index}, which {self.who(relay)} signed and {self.who(seat)} sent us, "
+            if relay != self.seat:
+                # Signed by its own author (a relay entry it wrote itself), or
+                # by another relay: a seat's word, and a false one. Dropped.
+                self.console.say(f"dropped entry {index} from {self.who(seat)}: it does not fold ({exc})")
+                return
+            raise RelayExit(1, f"entry {index}, which we signed and {self.who(seat)} sent back, "
                                f"does not fold ({exc}): our log and its differ; the game stops here") from None
         store.add_receipt(index, entry_hash(raw), sig)
         store.append(raw)
@@ -486,7 +517,7 @@ class Relay:
 
     def release(self) -> None:
         """Sequence what came while we could not, in order."""
-        held, self.held_back = self.held_back, []
+        held, self.held_back, self._held_bytes = self.held_back, [], 0
         for rid, raw in held:
             self.sequence(raw, rid)
         self.flush()
@@ -503,6 +534,9 @@ class Relay:
         request = FollowRequest(seat, length, head, sig)
         if not follow_valid(table.seats[seat].identity, table.game_id, table.relay, self.seat, request):
             self.console.say(f"dropped a follow request from {self.who(seat)}: it is not its signature")
+            return
+        if length <= len(table.log) and table.heads[length] != head:
+            self.console.say(f"dropped a follow request from {self.who(seat)}: its log is not a prefix of ours")
             return
         if seat not in self.requests:
             self.console.say(f"{self.who(seat)} lost the relay ({self.who(table.relay)}) and follows us now")
@@ -531,10 +565,10 @@ class Relay:
         if not self.caught_up_with_all(others, " to send us the entries they hold", note):
             return False
         stale = [s for s in others if table.heads[self.requests[s].length] != self.requests[s].head]
-        if stale:
-            raise RelayExit(1, f"{', '.join(self.who(s) for s in stale)} followed from a log ours does not "
-                               "continue: the relay showed us different logs; the game stops here")
-        return True
+        for s in stale:  # a log ours does not continue: that seat's word is no good
+            self.console.say(f"dropped {self.who(s)}'s follow request: its log is not a prefix of ours")
+            del self.requests[s]
+        return not stale
 
     def take_over(self, handover: bytes) -> None:
         """Sequence our ``relay`` entry: from it on we relay."""

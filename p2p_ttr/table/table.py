@@ -459,6 +459,12 @@ class Table:
             raise NotExpected(f"seat {seat} is not the next relay (that is seat {self.successor})")
         if relay.old != self.relay:
             raise NotExpected(f"the relay is seat {self.relay}, not seat {relay.old}")
+        if not self.escrow and not self.relay_gone:
+            # Without escrow a relay still in play is never replaced: its
+            # shares open every card, so the game waits for it; and a seat
+            # that could replace it at will could read a card, then rewrite
+            # the entries after it with the old relay's receipt alone.
+            raise NotExpected(f"the relay (seat {self.relay}) is in play: without escrow only its leaving moves it")
         last = len(self.log) - 1
         if not receipt_valid(self.seats[self.relay].identity, self.game_id, last, self.prev_head(last),
                              self.log[last], relay.receipt):
@@ -467,11 +473,16 @@ class Table:
         if {r.seat for r in relay.requests} != wanted:
             raise NotExpected("a hand-over carries a follow request from every other seat in play: "
                               + (", ".join(f"seat {s}" for s in sorted(wanted)) or "none"))
+        since = self.handovers[-1].index if self.handovers else 0
         for request in relay.requests:
             if not follow_valid(self.seats[request.seat].identity, self.game_id, relay.old, seat, request):
                 raise BadSignature(f"seat {request.seat}'s follow request is not its signature")
             if request.length > len(self.log) or self.heads[request.length] != request.head:
                 raise NotExpected(f"seat {request.seat} follows from a log this one does not continue")
+            if request.length <= since:
+                # A request signed for an earlier hand-over between the same
+                # two seats (the relay went 0 -> 1 -> 0): it says nothing of now.
+                raise NotExpected(f"seat {request.seat}'s follow request is older than the last hand-over")
         self.handovers.append(HandedOver(len(self.log), relay.old, seat))  # this entry's index
         self.relay = seat
 

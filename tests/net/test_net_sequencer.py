@@ -179,12 +179,14 @@ def test_an_old_relay_drops_what_only_it_held_for_a_valid_hand_over(tmp_path: Pa
     one (signed by the successor, with seat 0's receipt of entry i-1) cuts
     seat 0's log back to i, on disk too, and seat 0 follows the new relay."""
     sys.path.insert(0, str(Path(__file__).parent.parent / "table"))
-    from test_forfeit import folded, forfeit_index, game
+    from test_carry_on import game
+    from test_forfeit import folded
 
     from p2p_ttr.net.store import GameStore
+    from p2p_ttr.table.relaying import sign_follow
 
-    g = game(3, 2, 8)  # seat 2 forfeits; seats 0 and 1 stay in play
-    i = forfeit_index(g.log) + 3
+    g = game(3, ())  # an escrow game: a relay in play may be replaced, with every other seat's request
+    i = 120
     data = DataDir(tmp_path / "h")
     (data.path / "identity.key").write_bytes(g.peers[0].identity.to_bytes())
     node = Node(NodeOptions(data, "127.0.0.1", 1, "Anna"), lambda v, s: None, Console(True))
@@ -202,7 +204,8 @@ def test_an_old_relay_drops_what_only_it_held_for_a_valid_hand_over(tmp_path: Pa
         receipt = sign_entry(g.peers[0].identity, table.game_id, i - 1, prefix.prev_head(i - 1), g.log[i - 1])
         successor = Peer(1, g.peers[1].identity, lambda v, s: None)
         successor.table, successor.seq = prefix, prefix.last_seq[1]
-        relay_raw = successor.take_relay(receipt, ())
+        request = sign_follow(g.peers[2].identity, 2, table.game_id, 0, 1, i, prefix.head)
+        relay_raw = successor.take_relay(receipt, (request,))
         sig = sign_entry(g.peers[1].identity, table.game_id, i, prefix.head, relay_raw)
         node.host_public = g.peers[1].identity.public
         node.entry(i, relay_raw, b"\0" * 64)  # not the successor's signature: dropped

@@ -97,19 +97,20 @@ def test_a_hand_over_without_every_request_a_false_receipt_or_a_wrong_author_is_
         assert table.relay == 0 and table.handovers == []
 
 
-def test_a_hand_over_needs_no_leaving_but_every_seat_in_play() -> None:
-    """Unanimity, not silence, is what the fold checks: with every other seat's
-    request the successor may take over from a relay still in play (the
-    network decides when: protocol.md §9)."""
+def test_without_escrow_a_relay_in_play_is_never_replaced() -> None:
+    """Even with every other seat's consent (here there is no other seat in
+    play): the old relay's shares open every card, and a successor that could
+    take over at will could read a card, then rewrite what followed it."""
     g = game(3, 2, 8)  # seat 2 forfeits; seat 0 stays the relay
     i = forfeit_index(g.log) + 3
     table = folded(g.log, i)
-    assert table.in_play == (0, 1) and table.successor == 1
+    assert table.in_play == (0, 1) and table.successor == 1 and not table.escrow
     assert table.game_id is not None
     receipt = sign_receipt(g.peers[0].identity, table.game_id, i - 1, table.prev_head(i - 1), g.log[i - 1])
     peer = _fresh(g, 1, table)
-    table.receive(peer.take_relay(receipt, ()))
-    assert table.relay == 1 and [(x.index, x.old, x.new) for x in table.handovers] == [(i, 0, 1)]
+    with pytest.raises(NotExpected, match="in play"):
+        table.receive(peer.take_relay(receipt, ()))
+    assert table.relay == 0 and table.handovers == []
 
 
 def test_reach_is_an_ip_and_a_port_and_bounded() -> None:

@@ -347,6 +347,10 @@ class GameStore:
         if self._unsynced and self._log is not None:
             try:
                 os.fsync(self._log)
+                if self._receipts is not None:
+                    # A successor takes over with the old relay's receipt of
+                    # its last entry, and sends receipts back on a fetch.
+                    os.fsync(self._receipts)
             except OSError as exc:
                 self._broken = disk_trouble(self.log_path, exc)
                 raise StoreError(self._broken) from None

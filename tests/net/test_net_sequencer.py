@@ -254,3 +254,50 @@ def test_a_follower_takes_entries_only_from_its_relay(tmp_path: Path) -> None:
         assert len(table.log) == i
     finally:
         store.close()
+
+
+def test_a_successor_drops_a_false_word_and_does_not_stop(tmp_path: Path) -> None:
+    """Found in review: a seat that turned to the successor could stop it with
+    a `have` of a relay entry it signed itself (the fold refuses it), or have
+    a follow request kept whose log is not a prefix of the successor's. Both
+    are dropped; the successor plays on."""
+    sys.path.insert(0, str(Path(__file__).parent.parent / "table"))
+    from test_carry_on import game
+    from test_forfeit import folded
+
+    from p2p_ttr.net.store import GameStore
+    from p2p_ttr.table.relaying import sign_follow
+
+    g = game(3, ())  # escrow: seat 1 is the successor of seat 0, which is in play
+    i = 120
+    data = DataDir(tmp_path / "s")
+    (data.path / "identity.key").write_bytes(g.peers[1].identity.to_bytes())
+    node = Node(NodeOptions(data, "127.0.0.1", 1, "Boris"), lambda v, s: None, Console(True))
+    sock = FakeSocket()
+    node.relay.sock = sock  # type: ignore[assignment]
+    table = folded(g.log, i)
+    assert table.game_id is not None and table.successor == 1 and table.escrow
+    store = GameStore(data.path / "games" / table.game_id.hex(), table.game_id)
+    store.open()
+    node.use_table(table, store)
+    try:
+        rid, seat2 = b"\x00seat2", g.peers[2].identity
+        node.relay.handle([rid, encode("hi", NET_VERSION)])
+        (challenge,) = sock.to(rid, "challenge")
+        node.relay.handle([rid, encode("hello", NET_VERSION, "Chiara", seat2.public, challenge[2],
+                                       sign_hello(seat2, "Chiara", g.peers[1].identity.public, challenge[2]))])
+        wrong = sign_follow(seat2, 2, table.game_id, 0, 1, i - 3, b"\7" * 32)
+        node.relay.handle([rid, encode("follow", wrong.length, wrong.head, wrong.signature)])
+        assert node.relay.requests == {}
+        longer = folded(g.log, i + 2)
+        request = sign_follow(seat2, 2, table.game_id, 0, 1, i + 2, longer.head)
+        node.relay.handle([rid, encode("follow", request.length, request.head, request.signature)])
+        assert node.relay.requests == {2: request}
+        # Seat 2's own "relay" entry at our log's end, signed by itself: refused by the fold, dropped.
+        liar = Peer(2, seat2, lambda v, s: None)
+        liar.table, liar.seq = folded(g.log, i), table.last_seq[2]
+        own = liar.take_relay(b"\0" * 64, ())
+        node.relay.handle([rid, encode("have", i, own, sign_entry(seat2, table.game_id, i, table.head, own))])
+        assert len(table.log) == i and not node.relaying
+    finally:
+        store.close()

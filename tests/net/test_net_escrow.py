@@ -98,17 +98,18 @@ def kill_the_host_when(run: Run, ready: Any, deadline: float) -> None:
 
 
 def in_turns(table: Table) -> bool:
-    return table.engine is not None and table.engine.turn >= 6
+    return table.engine is not None and table.engine.turn >= 6 and not table.finished
 
 
 def drawing_privately(table: Table) -> bool:
     """Someone's private draw is under way: its shares are being published."""
-    return table.engine is not None and table.engine.turn >= 3 and any(
+    return table.engine is not None and table.engine.turn >= 3 and not table.finished and any(
         o.drawn for o in table.obligations())
 
 
 def final_round(table: Table) -> bool:
-    return table.engine is not None and table.engine.final_turns_left is not None
+    # (final_turns_left stays set, at 0, once the game is over: not that)
+    return table.engine is not None and table.engine.final_turns_left is not None and not table.finished
 
 
 @pytest.mark.parametrize("when", ["turns", "setup", "private_draw", "final_round"])

@@ -14,8 +14,8 @@ from p2p_ttr.client.outcomes import Ask, Context, Outcome
 from p2p_ttr.client.phrases import changes, forfeits
 from p2p_ttr.client.tickets import ticket_rows
 from p2p_ttr.client.verbs import interpret
-from p2p_ttr.client.words import BOARD, ENDED, FORFEITED, KINDS, kind_name, route_name, ticket_name
-from p2p_ttr.engine.events import Action, ClaimRoute
+from p2p_ttr.client.words import BOARD, KINDS, kind_name, route_name, ticket_name
+from p2p_ttr.engine.events import ClaimRoute
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import hand_counts
 from p2p_ttr.engine.state import GameState

@@ -15,18 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
-from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.envelope import MAX_SEATS
-from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.messages import Seat
 from p2p_ttr.table.peer import Decider, Peer
 from p2p_ttr.table.table import Table
 
 from .console import Console
-from .history import History
 from .lobby import Lobby
 from .node import RELAY_TIMEOUT_S, Node, NodeExit, NodeOptions
-from .player import load_checked_secrets
 from .store import DataDir, StoreError
 
 HostExit = NodeExit  # one way to end a peer's run, host or not
@@ -100,15 +96,7 @@ class Host(Node):
             entries = store.open()
         except StoreError as exc:
             raise StoreError(f"{exc}; {from_a_joiner}") from None
-        table = Table(me=load_checked_secrets(store, entries))
-        history = History(0)
-        for i, raw in enumerate(entries):
-            try:
-                table.receive(raw)
-            except (TableError, EngineError) as exc:
-                raise StoreError(f"{store.log_path}: entry {i} does not fold ({exc}); the log is corrupt; "
-                                 f"{from_a_joiner}") from None
-            history.step(table)
+        table, history = self.replay(store, entries, f"; {from_a_joiner}")
         if not table.seats:
             raise StoreError(f"{store.log_path} holds no entry of game {game[:8]}; {from_a_joiner}")
         if table.seats[0].identity != self.identity.public:

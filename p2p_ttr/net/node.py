@@ -20,7 +20,6 @@ requests; it takes over with a ``relay`` entry (table/relaying.py).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,7 +44,7 @@ from .frames import NET_VERSION, FrameError, encode_frame
 from .history import History
 from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, waiting_for, watch
 from .lobby import Lobby, sign_hello
-from .loop import Input, InputClosed, Leave, Move, PlayerChannel, Start
+from .loop import InputClosed, Leave, Move, PlayerChannel, Start
 from .pause import Paused, pause_signed, paused_at
 from .player import SeatPlayer, load_checked_secrets
 from .reach import Reach
@@ -250,7 +249,7 @@ class Node:
                 raise NodeExit(1, "the host switched to another game")
             return
         store = self.o.data.game(game_id)
-        refetch = (f"; delete that file (only it: the secrets beside it exist nowhere else) and run the same "
+        refetch = ("; delete that file (only it: the secrets beside it exist nowhere else) and run the same "
                    "command again: the host sends the whole log again")
         try:
             entries = store.open()

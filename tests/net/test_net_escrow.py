@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_net_lan import DEADLINE_S, Run, check_game, command, entries_in, free_port, wait_for_entries
+from test_net_lan import DEADLINE_S, Run, check_game, command, free_port, wait_for_entries
 
 from p2p_ttr.table.logfile import LogFileError, read_log
 from p2p_ttr.table.table import Table

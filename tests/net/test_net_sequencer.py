@@ -116,6 +116,29 @@ def test_a_joiner_stops_only_for_a_pause_its_host_signed_on_this_connection(tmp_
         node.handle(encode("pause", 0, sign_pause(host, challenge, None, 0)))
 
 
+def seat_node(tmp_path: Path, me: Identity, name: str, table: Any) -> tuple[Node, FakeSocket, Any]:
+    """``me``'s Node on ``table`` (its game folder opened), its ROUTER a FakeSocket."""
+    from p2p_ttr.net.store import GameStore
+
+    data = DataDir(tmp_path / name)
+    (data.path / "identity.key").write_bytes(me.to_bytes())
+    node = Node(NodeOptions(data, "127.0.0.1", 1, name), lambda v, s: None, Console(True))
+    sock = FakeSocket()
+    node.relay.sock = sock  # type: ignore[assignment]
+    assert table.game_id is not None
+    store = GameStore(data.path / "games" / table.game_id.hex(), table.game_id)
+    store.open()
+    return node, sock, store
+
+
+def admit(node: Node, sock: FakeSocket, rid: bytes, who: Identity, name: str) -> None:
+    """``who`` says hello on connection ``rid`` of ``node``'s ROUTER."""
+    node.relay.handle([rid, encode("hi", NET_VERSION)])
+    (challenge,) = sock.to(rid, "challenge")
+    node.relay.handle([rid, encode("hello", NET_VERSION, name, who.public, challenge[2],
+                                   sign_hello(who, name, node.identity.public, challenge[2]))])
+
+
 def test_the_successor_takes_over_only_with_every_request_and_the_longest_log(tmp_path: Path) -> None:
     """Seat 0 (the relay) forfeits in a 3-seat game. Seat 1, its successor,
     admits seat 2, drops a follow request that is not seat 2's signature,
@@ -125,20 +148,13 @@ def test_the_successor_takes_over_only_with_every_request_and_the_longest_log(tm
     sys.path.insert(0, str(Path(__file__).parent.parent / "table"))  # its cached games
     from test_forfeit import folded, forfeit_index, game
 
-    from p2p_ttr.net.store import GameStore
     from p2p_ttr.table.relaying import sign_follow
 
     g = game(3, 0, 20)
     f = forfeit_index(g.log)
-    data = DataDir(tmp_path / "s")
-    (data.path / "identity.key").write_bytes(g.peers[1].identity.to_bytes())
-    node = Node(NodeOptions(data, "127.0.0.1", 1, "Boris"), lambda v, s: None, Console(True))
-    sock = FakeSocket()
-    node.relay.sock = sock  # type: ignore[assignment]
     table = folded(g.log, f)  # seat 1 lacks the forfeit entry, which seat 2 holds
     assert table.game_id is not None and g.peers[1].table.me is not None
-    store = GameStore(data.path / "games" / table.game_id.hex(), table.game_id)
-    store.open()
+    node, sock, store = seat_node(tmp_path, g.peers[1].identity, "Boris", table)
     relay0 = g.peers[0].identity
     for i, raw in enumerate(g.log[:f]):
         store.append(raw)
@@ -147,10 +163,7 @@ def test_the_successor_takes_over_only_with_every_request_and_the_longest_log(tm
     node.use_table(table, store)
     try:
         rid, seat2 = b"\x00seat2", g.peers[2].identity
-        node.relay.handle([rid, encode("hi", NET_VERSION)])
-        (challenge,) = sock.to(rid, "challenge")
-        node.relay.handle([rid, encode("hello", NET_VERSION, "Chiara", seat2.public, challenge[2],
-                                       sign_hello(seat2, "Chiara", g.peers[1].identity.public, challenge[2]))])
+        admit(node, sock, rid, seat2, "Chiara")
         assert sock.to(rid, "welcome")[0][0] == 2 and not node.relaying
         longer = folded(g.log, f + 1)
         assert longer.relay_gone and longer.successor == 1
@@ -182,18 +195,13 @@ def test_an_old_relay_drops_what_only_it_held_for_a_valid_hand_over(tmp_path: Pa
     from test_carry_on import game
     from test_forfeit import folded
 
-    from p2p_ttr.net.store import GameStore
     from p2p_ttr.table.relaying import sign_follow
 
     g = game(3, ())  # an escrow game: a relay in play may be replaced, with every other seat's request
     i = 120
-    data = DataDir(tmp_path / "h")
-    (data.path / "identity.key").write_bytes(g.peers[0].identity.to_bytes())
-    node = Node(NodeOptions(data, "127.0.0.1", 1, "Anna"), lambda v, s: None, Console(True))
     table = folded(g.log, i + 1)  # one entry more than the new relay's log
     assert table.game_id is not None and g.peers[0].table.me is not None
-    store = GameStore(data.path / "games" / table.game_id.hex(), table.game_id)
-    store.open()
+    node, _, store = seat_node(tmp_path, g.peers[0].identity, "Anna", table)
     store.save_secrets(g.peers[0].table.me)
     for raw in g.log[: i + 1]:
         store.append(raw)
@@ -227,26 +235,15 @@ def test_a_follower_takes_entries_only_from_its_relay(tmp_path: Path) -> None:
     sys.path.insert(0, str(Path(__file__).parent.parent / "table"))
     from test_forfeit import folded, game
 
-    from p2p_ttr.net.store import GameStore
-
     g = game(3, 2, 8)
     i = 40
-    data = DataDir(tmp_path / "j")
-    (data.path / "identity.key").write_bytes(g.peers[1].identity.to_bytes())
-    node = Node(NodeOptions(data, "127.0.0.1", 1, "Boris"), lambda v, s: None, Console(True))
-    sock = FakeSocket()
-    node.relay.sock = sock  # type: ignore[assignment]
     table = folded(g.log, i)
     assert table.game_id is not None and table.successor == 1
-    store = GameStore(data.path / "games" / table.game_id.hex(), table.game_id)
-    store.open()
+    node, sock, store = seat_node(tmp_path, g.peers[1].identity, "Boris", table)
     node.use_table(table, store)
     try:
         rid, host = b"\x00host", g.peers[0].identity
-        node.relay.handle([rid, encode("hi", NET_VERSION)])
-        (challenge,) = sock.to(rid, "challenge")
-        node.relay.handle([rid, encode("hello", NET_VERSION, "Anna", host.public, challenge[2],
-                                       sign_hello(host, "Anna", g.peers[1].identity.public, challenge[2]))])
+        admit(node, sock, rid, host, "Anna")
         node.relay.handle([rid, encode("ping", i + 5)])
         assert sock.to(rid, "fetch") == []
         node.relay.handle([rid, encode("have", i, g.log[i], sign_entry(host, table.game_id, i, table.head,
@@ -265,27 +262,17 @@ def test_a_successor_drops_a_false_word_and_does_not_stop(tmp_path: Path) -> Non
     from test_carry_on import game
     from test_forfeit import folded
 
-    from p2p_ttr.net.store import GameStore
     from p2p_ttr.table.relaying import sign_follow
 
     g = game(3, ())  # escrow: seat 1 is the successor of seat 0, which is in play
     i = 120
-    data = DataDir(tmp_path / "s")
-    (data.path / "identity.key").write_bytes(g.peers[1].identity.to_bytes())
-    node = Node(NodeOptions(data, "127.0.0.1", 1, "Boris"), lambda v, s: None, Console(True))
-    sock = FakeSocket()
-    node.relay.sock = sock  # type: ignore[assignment]
     table = folded(g.log, i)
     assert table.game_id is not None and table.successor == 1 and table.escrow
-    store = GameStore(data.path / "games" / table.game_id.hex(), table.game_id)
-    store.open()
+    node, sock, store = seat_node(tmp_path, g.peers[1].identity, "Boris", table)
     node.use_table(table, store)
     try:
         rid, seat2 = b"\x00seat2", g.peers[2].identity
-        node.relay.handle([rid, encode("hi", NET_VERSION)])
-        (challenge,) = sock.to(rid, "challenge")
-        node.relay.handle([rid, encode("hello", NET_VERSION, "Chiara", seat2.public, challenge[2],
-                                       sign_hello(seat2, "Chiara", g.peers[1].identity.public, challenge[2]))])
+        admit(node, sock, rid, seat2, "Chiara")
         wrong = sign_follow(seat2, 2, table.game_id, 0, 1, i - 3, b"\7" * 32)
         node.relay.handle([rid, encode("follow", wrong.length, wrong.head, wrong.signature)])
         assert node.relay.requests == {}

@@ -1,0 +1,303 @@
+"""Quick play for every seat of a possible world: the search's rollouts.
+
+A rollout plays a world (see ``worlds``) on from a candidate move, every seat
+by ``RolloutPolicy``: the medium bot's plan (join the tickets by the cheapest
+paths, gather their colours, claim), cut down to what is cheap enough to play
+hundreds of turns a second. It never draws tickets, never builds stations,
+and plans again only when a route of its plan is taken. Each seat plays from
+its own hand and tickets (the world knows every card, the policy reads only
+the seat's own).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route
+from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.engine.events import (
+    AbandonTunnel,
+    Action,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    KeepTickets,
+    PayTunnel,
+)
+from p2p_ttr.engine.moves import legal_actions
+from p2p_ttr.engine.rules import actors, draw_blind_problem, draw_face_up_problem
+from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
+
+from .planning import BOARD, plan_tickets, points_for, route_costs, route_open_to
+from .worlds import act
+
+CARD_KINDS = BOARD.card_kinds
+ROUTES = BOARD.routes
+COLORS = BOARD.colors
+# Trains kept in reserve when choosing tickets (as the medium bot).
+TICKET_MARGIN_SETUP = 8
+TICKET_MARGIN = 3
+# With no tickets left to work on, claim spare routes at least this long
+# (shorter ones only when few trains are left).
+SPARE_LEAST_LENGTH = 3
+# A rollout gives up after this many decisions (no game comes near it).
+MAX_DECISIONS = 2000
+
+Hand = dict[str, list[CardRef]]
+
+
+def hand_of(world: GameState, player: int) -> Hand:
+    by_kind: Hand = {}
+    face = world.face
+    for ref in world.players[player].hand:
+        card = face(ref)
+        if card is not None:
+            by_kind.setdefault(CARD_KINDS[card], []).append(ref)
+    return by_kind
+
+
+def payment(route: Route, hand: Hand) -> tuple[CardRef, ...] | None:
+    """Cards of ``hand`` paying for ``route`` (fewest locomotives; gray in the
+    colour held most), or None."""
+    locos = hand.get(LOCOMOTIVE, [])
+    length, ferry = route.length, route.ferry_locomotives
+    if route.color == GRAY:
+        colours = sorted((c for c in COLORS if c in hand), key=lambda c: -len(hand[c]))
+    else:
+        colours = [route.color] if route.color in hand else []
+    for c in colours:
+        have = hand[c]
+        need_locos = max(ferry, length - len(have))
+        if need_locos <= len(locos) and need_locos < length:
+            return tuple(have[: length - need_locos]) + tuple(locos[:need_locos])
+    if len(locos) >= length:
+        return tuple(locos[:length])
+    return None
+
+
+class RolloutPolicy:
+    """Cheap plan-following play for every seat of one world (see the module docstring)."""
+
+    def __init__(self, n_players: int, rng: random.Random) -> None:
+        self.rng = rng
+        self.decisions = 0  # decisions played so far: the search's budget counts them
+        self.plans: list[list[int]] = [[] for _ in range(n_players)]
+        self.planned_for: list[tuple[int, ...] | None] = [None] * n_players
+
+    # --- plans -----------------------------------------------------------------
+
+    def tickets(self, world: GameState, p: int) -> tuple[int, ...]:
+        out = []
+        for ref in world.players[p].tickets:
+            card = world.face(ref)
+            if card is not None:
+                out.append(card)
+        return tuple(out)
+
+    def plan(self, world: GameState, p: int) -> list[int]:
+        """The routes still to claim for ``p``'s tickets, planned again when one
+        was taken by someone else or the tickets changed."""
+        ps = world.players[p]
+        tickets = self.tickets(world, p)
+        plan = self.plans[p]
+        owners = world.route_owner
+        if self.planned_for[p] == tickets:
+            plan = [r for r in plan if owners[r] != p]
+            if all(route_open_to(world, p, ROUTES[r]) for r in plan) and sum(
+                ROUTES[r].length for r in plan
+            ) <= ps.trains:
+                self.plans[p] = plan
+                return plan
+        made = plan_tickets(route_costs(world, p), tickets, ps.routes, ps.trains)
+        plan = sorted(made.routes, key=lambda r: -ROUTES[r].length)
+        self.plans[p], self.planned_for[p] = plan, tickets
+        return plan
+
+    # --- decisions -------------------------------------------------------------
+
+    def choose(self, world: GameState, p: int) -> Action:
+        phase = world.phase
+        if phase is Phase.SETUP_TICKETS or phase is Phase.TICKETS:
+            return self.keep(world, p)
+        if phase is Phase.TUNNEL:
+            return self.tunnel(world, p)
+        hand = hand_of(world, p)
+        if world.cards_drawn:
+            return self.draw(world, p, hand, self.plan(world, p), second=True)
+        plan = self.plan(world, p)
+        trains = world.players[p].trains
+        if world.final_turns_left is not None:
+            claim = self.best_claim(world, p, hand, set(plan), least=1)
+            if claim is not None:
+                return claim
+        for r in plan:
+            cards = payment(ROUTES[r], hand)
+            if cards is not None:
+                return ClaimRoute(p, r, cards)
+        if not plan:
+            claim = self.best_claim(world, p, hand, set(), least=SPARE_LEAST_LENGTH if trains > 6 else 1)
+            if claim is not None:
+                return claim
+        return self.draw(world, p, hand, plan, second=False)
+
+    def best_claim(self, world: GameState, p: int, hand: Hand, plan: set[int], least: int) -> Action | None:
+        """The affordable open route scoring most (plan routes first among equals)."""
+        trains = world.players[p].trains
+        locos = len(hand.get(LOCOMOTIVE, ()))
+        most = max((len(v) for k, v in hand.items() if k != LOCOMOTIVE), default=0)
+        owners = world.route_owner
+        best: tuple[int, int, int] | None = None
+        chosen: Action | None = None
+        for route in ROUTES:
+            length = route.length
+            if length < least or length > trains or owners[route.id] is not None:
+                continue
+            if length > locos + (most if route.color == GRAY else len(hand.get(route.color, ()))):
+                continue
+            if not route_open_to(world, p, route):
+                continue
+            key = (points_for(route.id), route.id in plan, -route.id)
+            if best is not None and key <= best:
+                continue
+            cards = payment(route, hand)
+            if cards is not None:
+                best, chosen = key, ClaimRoute(p, route.id, cards)
+        return chosen
+
+    def draw(self, world: GameState, p: int, hand: Hand, plan: Sequence[int], second: bool) -> Action:
+        """A face-up card of a colour the plan lacks most; else blind."""
+        deficit = self.deficit(hand, plan)
+        best_slot, best_gap = -1, 0
+        loco_slot = -1
+        for slot in range(FACE_UP_SLOTS):
+            ref = world.face_up[slot]
+            if ref is None:
+                continue
+            kind = CARD_KINDS[world.public[ref]]
+            if kind == LOCOMOTIVE:
+                loco_slot = slot
+                continue
+            gap = deficit.get(kind, 0)
+            if gap > best_gap:
+                best_slot, best_gap = slot, gap
+        if best_slot >= 0:
+            return DrawFaceUp(p, best_slot)
+        if draw_blind_problem(world) is None:
+            if not second and loco_slot >= 0 and sum(deficit.values()) >= 4:
+                return DrawFaceUp(p, loco_slot)
+            return DrawBlind(p)
+        for slot in range(FACE_UP_SLOTS):
+            if draw_face_up_problem(world, slot) is None:
+                return DrawFaceUp(p, slot)
+        return DrawBlind(p)  # nothing to draw: the caller falls back on a legal move
+
+    @staticmethod
+    def deficit(hand: Hand, plan: Sequence[int]) -> dict[str, int]:
+        """Per colour, cards the plan's routes still need beyond the hand
+        (gray routes in the colour the hand has most of)."""
+        demand: dict[str, int] = {}
+        grays = []
+        for r in plan:
+            route = ROUTES[r]
+            if route.color == GRAY:
+                grays.append(route)
+            else:
+                demand[route.color] = demand.get(route.color, 0) + route.length - route.ferry_locomotives
+        for g in grays:
+            colour = max(COLORS, key=lambda c: len(hand.get(c, ())) - demand.get(c, 0))
+            demand[colour] = demand.get(colour, 0) + g.length - g.ferry_locomotives
+        return {c: n - len(hand.get(c, ())) for c, n in demand.items() if n > len(hand.get(c, ()))}
+
+    def tunnel(self, world: GameState, p: int) -> Action:
+        tunnel = world.tunnel
+        assert tunnel is not None
+        hand = hand_of(world, p)
+        paid = set(tunnel.cards)
+        for kind in list(hand):
+            hand[kind] = [r for r in hand[kind] if r not in paid]
+        colour = [] if tunnel.color is None else hand.get(tunnel.color, [])
+        locos = hand.get(LOCOMOTIVE, [])
+        if len(colour) + len(locos) >= tunnel.extra:
+            n = min(len(colour), tunnel.extra)
+            return PayTunnel(p, tuple(colour[:n]) + tuple(locos[: tunnel.extra - n]))
+        return AbandonTunnel(p)
+
+    def keep(self, world: GameState, p: int) -> Action:
+        """The offered tickets whose plan, with those held, scores most with the trains left."""
+        ps = world.players[p]
+        setup = world.phase is Phase.SETUP_TICKETS
+        least = 2 if setup else 1
+        margin = TICKET_MARGIN_SETUP if setup else TICKET_MARGIN
+        costs = route_costs(world, p)
+        held = self.tickets(world, p)
+        offered = ps.offered
+        faces = {r: world.face(r) for r in offered}
+        best: tuple[float, float] | None = None
+        chosen: tuple[CardRef, ...] = offered[:least]
+        for size in range(len(offered), least - 1, -1):
+            for keep in combinations(offered, size):
+                ids = held + tuple(c for r in keep if (c := faces[r]) is not None)
+                plan = plan_tickets(costs, ids, ps.routes, max(0, ps.trains - margin))
+                value = (float(plan.points), -float(plan.trains))
+                if best is None or value > best:
+                    best, chosen = value, keep
+        return KeepTickets(p, chosen, tuple(r for r in offered if r not in chosen))
+
+
+def fallback(world: GameState, p: int) -> Action:
+    """A legal move when the policy's was refused: a draw if any, else the first legal one."""
+    actions = legal_actions(world, p)
+    if not actions:
+        raise ValueError(f"player {p} has nothing to do in this world")
+    for a in actions:
+        if isinstance(a, (DrawBlind, DrawFaceUp, ClaimRoute)):
+            return a
+    return actions[0]
+
+
+def play_out(
+    world: GameState, policy: RolloutPolicy, rng: random.Random, turns: int | None = None
+) -> GameState:
+    """Play ``world`` on with ``policy`` until the game is over, or until
+    ``turns`` more turns are done (at the start of a turn)."""
+    stop = None if turns is None else world.turn + turns
+    for _ in range(MAX_DECISIONS):
+        if world.phase is Phase.OVER or world.phase is Phase.SCORING:
+            return world
+        if stop is not None and world.turn >= stop and world.phase is Phase.TURN and not world.cards_drawn:
+            return world
+        who = actors(world)
+        if not who:
+            return world
+        p = who[0]
+        policy.decisions += 1
+        action = policy.choose(world, p)
+        try:
+            world = act(world, action, rng)
+        except EngineError:
+            world = act(world, fallback(world, p), rng)
+    return world
+
+
+class RolloutBot:
+    """The rollout policy as a bot (to measure how well it plays)."""
+
+    def __init__(self, seed: int, name: str = "rollout") -> None:
+        self.name = name
+        self.policy: RolloutPolicy | None = None
+        self.rng = random.Random(seed)
+
+    def choose(self, view: GameState, player: int) -> Action:
+        if self.policy is None:
+            self.policy = RolloutPolicy(view.n_players, self.rng)
+        action = self.policy.choose(view, player)
+        try:
+            from p2p_ttr.engine.rules import apply
+
+            apply(view, action)
+            return action
+        except EngineError:
+            return fallback(view, player)

@@ -1,0 +1,183 @@
+"""Possible worlds: full-information games consistent with one seat's view.
+
+A seat sees its own hand and tickets, the public cards (the face-up row,
+the discards, every card played, the tunnel cards) and the public record
+(who drew from where, how many cards and tickets each player holds). What it
+does not see -- the other hands' blind-drawn cards, the other players'
+tickets, the order of the draw piles -- a search must guess. ``determinize``
+deals one guess: every unknown card reference gets a face drawn from the
+cards the seat has not seen anywhere, so the world agrees with everything the
+view shows, and the seat's own cards are exactly its own.
+
+Nothing here looks further than the view it is given (even a state that knows
+more, such as the dealer's, is read only through what ``seat`` may see), so
+two games that differ only in what the seat cannot know give the same worlds.
+
+``settle`` then plays chance inside such a world, as the dealer does in a
+real game: it shuffles (from the caller's generator), reveals and re-masks,
+until a player must decide.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+
+from p2p_ttr.engine.cards import CardRef, Deck
+from p2p_ttr.engine.events import Action, KeepTickets, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.rules import apply
+from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle
+from p2p_ttr.engine.view import own_cards
+
+from .planning import BOARD
+
+TRAIN_IDS = range(BOARD.n_cards)
+REGULAR_IDS = tuple(t.id for t in BOARD.regular_tickets)
+LONG_IDS = tuple(t.id for t in BOARD.long_tickets)
+
+# How a sampled ticket is weighed for an opponent: 1 plus this much times the
+# chance ``opponents.read_opponents`` gives it (from the share of its path the
+# opponent has already built). Players build
+# towards their tickets, so tickets their network serves are the likely ones.
+TICKET_EVIDENCE = 12.0
+
+TicketWeights = Mapping[int, Mapping[int, float]]  # opponent -> ticket id -> weight
+
+
+def known_faces(view: GameState, seat: int) -> dict[CardRef, int]:
+    """The faces ``seat`` knows: the public ones and its own cards'."""
+    mine = own_cards(view, seat)
+    known = dict(view.public)
+    for ref, card in view.private.items():
+        if ref in mine:
+            known[ref] = card
+    return known
+
+
+def train_refs(view: GameState) -> list[CardRef]:
+    """Every train card reference in play: hands, the row, the discards, the pile, a tunnel's turned cards."""
+    refs: list[CardRef] = []
+    for ps in view.players:
+        refs += ps.hand
+    refs += [r for r in view.face_up if r is not None]
+    refs += view.discard
+    refs += view.draw_pile
+    if view.tunnel is not None:
+        refs += view.tunnel.revealed
+    return refs
+
+
+def determinize(
+    view: GameState,
+    seat: int,
+    rng: random.Random,
+    ticket_weights: TicketWeights | None = None,
+    gone_tickets: Iterable[int] = (),
+) -> GameState:
+    """One full-information world consistent with what ``seat`` sees in ``view``.
+
+    Unknown train cards are the 110 minus every face the seat knows, dealt at
+    random to the unknown references (other hands, the draw pile). Unknown
+    tickets are the tickets the seat has not seen, minus ``gone_tickets``
+    (ones the seat saw leave the game); other players' tickets are drawn with
+    ``ticket_weights`` (opponent -> ticket -> weight, default even), the
+    ticket piles at random from the rest.
+    """
+    known = known_faces(view, seat)
+    faces: dict[CardRef, int] = {}
+
+    # Train cards.
+    refs = train_refs(view)
+    unknown_refs = [r for r in refs if r not in known]
+    seen_ids = {known[r] for r in refs if r in known}
+    pool = [c for c in TRAIN_IDS if c not in seen_ids]
+    rng.shuffle(pool)
+    for ref, card in zip(unknown_refs, pool):
+        faces[ref] = card
+
+    # Tickets: the seat's own are known; others' come first (weighted), then the piles.
+    gone = set(gone_tickets)
+    seen_tickets = {c for r, c in known.items() if r.deck is not Deck.TRAIN}
+    free = {c for c in REGULAR_IDS + LONG_IDS if c not in seen_tickets and c not in gone}
+    for q, ps in enumerate(view.players):
+        if q == seat:
+            continue
+        weights = ticket_weights.get(q, {}) if ticket_weights is not None else {}
+        for ref in ps.tickets + ps.offered:
+            if ref in known:
+                continue
+            pick = _weighted_pick(rng, [c for c in free if _deck_of(c) is ref.deck], weights)
+            if pick is not None:
+                faces[ref] = pick
+                free.discard(pick)
+    for pile in (view.ticket_pile, view.long_pile):
+        hidden = [r for r in pile if r not in known]
+        for deck in (Deck.TICKETS, Deck.LONG):
+            of_deck = [r for r in hidden if r.deck is deck]
+            cards = sorted(c for c in free if _deck_of(c) is deck)
+            rng.shuffle(cards)
+            for ref, card in zip(of_deck, cards):
+                faces[ref] = card
+                free.discard(card)
+
+    private = dict(view.private)
+    # Only the seat's own private faces survive: a fuller state is read as the seat's view.
+    mine = own_cards(view, seat)
+    for ref in list(private):
+        if ref not in mine:
+            del private[ref]
+    private.update(faces)
+    return view.evolve(private=private)
+
+
+def _deck_of(ticket: int) -> Deck:
+    return Deck.LONG if BOARD.tickets[ticket].long else Deck.TICKETS
+
+
+def _weighted_pick(rng: random.Random, cards: Sequence[int], weights: Mapping[int, float]) -> int | None:
+    if not cards:
+        return None
+    cards = sorted(cards)
+    w = [weights.get(c, 1.0) for c in cards]
+    return rng.choices(cards, w)[0]
+
+
+def act(world: GameState, action: Action, rng: random.Random) -> GameState:
+    """``action`` applied to a full-information world, then chance played (``settle``)."""
+    # Returned tickets are forgotten as they go under the pile: keep their faces for the re-masking.
+    memo = {r: _face(world, r) for r in action.bottom} if isinstance(action, KeepTickets) else {}
+    return settle(apply(world, action), rng, memo)
+
+
+def settle(world: GameState, rng: random.Random, memo: Mapping[CardRef, int] | None = None) -> GameState:
+    """Play chance in a full-information world until a player must decide
+    (or the game is over): shuffles from ``rng``, reveals of known faces;
+    ``memo``: faces of cards the world has forgotten (tickets being returned)."""
+    while world.awaiting is not None:
+        need = world.awaiting
+        if isinstance(need, NeedReveal):
+            world = apply(world, Reveal(tuple((r, _face(world, r)) for r in need.refs)))
+        elif isinstance(need, NeedShuffle):
+            cards = list(need.cards)
+            rng.shuffle(cards)
+            world = apply(world, Shuffled(need.deck, need.epoch))
+            world = _learn(world, {CardRef(need.deck, need.epoch, i): c for i, c in enumerate(cards)})
+        else:
+            assert isinstance(need, NeedRemask)
+            old = [memo[r] if memo and r in memo else _face(world, r) for r in need.refs]
+            world = apply(world, Remasked(need.deck, need.epoch))
+            world = _learn(world, {CardRef(need.deck, need.epoch, i): c for i, c in enumerate(old)})
+    return world
+
+
+def _face(world: GameState, ref: CardRef) -> int:
+    card = world.face(ref)
+    if card is None:
+        raise ValueError(f"a world must know every face; {ref} is unknown")
+    return card
+
+
+def _learn(world: GameState, faces: Mapping[CardRef, int]) -> GameState:
+    private = dict(world.private)
+    private.update(faces)
+    return world.evolve(private=private)

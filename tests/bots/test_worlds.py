@@ -1,0 +1,112 @@
+"""Possible worlds and rollouts: a world agrees with the seat's view, knows
+every card, reads nothing the seat cannot see, and plays on to a legal end."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from p2p_ttr.bots.levels import make_bot
+from p2p_ttr.bots.rollout import RolloutPolicy, play_out
+from p2p_ttr.bots.worlds import determinize, settle, train_refs
+from p2p_ttr.engine.board import europe
+from p2p_ttr.engine.cards import Deck
+from p2p_ttr.engine.outcome import final_score
+from p2p_ttr.engine.rules import actors, apply, new_game
+from p2p_ttr.engine.state import GameState, Phase
+from p2p_ttr.engine.view import view_for
+from p2p_ttr.local.dealer import LocalDealer
+
+BOARD = europe()
+
+
+def _positions(n_players: int, seed: int, every: int) -> list[GameState]:
+    """Omniscient positions of a seeded medium game where someone must decide."""
+    dealer = LocalDealer(seed)
+    bots = [make_bot("medium", seed + p, "m") for p in range(n_players)]
+    state = new_game(n_players)
+    out: list[GameState] = []
+    decisions = 0
+    while not state.over:
+        chance = dealer.answer(state)
+        if chance is not None:
+            state = apply(state, chance)
+            continue
+        for peek in dealer.peeks(state):
+            state = apply(state, peek)
+        p = actors(state)[0]
+        if decisions % every == 0:
+            out.append(state)
+        decisions += 1
+        state = apply(state, bots[p].choose(view_for(state, p), p))
+    return out
+
+
+def _ticket_refs(state: GameState) -> list:  # type: ignore[type-arg]
+    refs = list(state.ticket_pile + state.long_pile)
+    for ps in state.players:
+        refs += ps.tickets + ps.offered
+    return refs
+
+
+def test_a_world_agrees_with_the_view_and_knows_every_card() -> None:
+    for state in _positions(3, seed=2, every=20):
+        seat = actors(state)[0]
+        view = view_for(state, seat)
+        world = determinize(view, seat, random.Random(1))
+        # Everything public is the same, and so is everything the seat knows.
+        assert world.evolve(private={}) == view.evolve(private={})
+        for ref, card in view.private.items():
+            assert world.face(ref) == card
+        # Every train card is somewhere, exactly once.
+        faces = [world.face(r) for r in train_refs(world)]
+        assert None not in faces
+        assert sorted(faces) == list(range(BOARD.n_cards))  # type: ignore[type-var]
+        # Every ticket in play has a face of its own deck, none twice.
+        tickets = {r: world.face(r) for r in _ticket_refs(world)}
+        assert None not in tickets.values()
+        assert len(set(tickets.values())) == len(tickets)
+        for ref, card in tickets.items():
+            assert card is not None and BOARD.tickets[card].long == (ref.deck is Deck.LONG)
+
+
+def test_a_world_reads_only_what_the_seat_sees() -> None:
+    """Dealt from the omniscient state or from the seat's view, with the same
+    generator, the world is the same: nothing hidden from the seat is used."""
+    for state in _positions(2, seed=5, every=25):
+        seat = actors(state)[0]
+        from_state = determinize(state, seat, random.Random(9))
+        from_view = determinize(view_for(state, seat), seat, random.Random(9))
+        assert from_state == from_view
+
+
+def test_worlds_differ_in_what_the_seat_cannot_know() -> None:
+    state = _positions(2, seed=7, every=30)[2]
+    seat = actors(state)[0]
+    other = 1 - seat
+    view = view_for(state, seat)
+    hands = {tuple(sorted(Counter(BOARD.card_kind(determinize(view, seat, random.Random(k)).face(r) or 0)
+                                  for r in state.players[other].hand).items())) for k in range(10)}
+    assert len(hands) > 1
+
+
+def test_a_world_plays_on_to_a_legal_end() -> None:
+    for state in _positions(2, seed=3, every=40) + _positions(4, seed=3, every=90):
+        seat = actors(state)[0]
+        rng = random.Random(4)
+        world = settle(determinize(view_for(state, seat), seat, rng), rng)
+        end = play_out(world, RolloutPolicy(state.n_players, rng), rng)
+        assert end.phase is Phase.OVER and not end.stalled
+        score = final_score(end)  # scoring re-checks every claim
+        assert len(score.players) == state.n_players
+
+
+def test_a_rollout_can_stop_after_some_turns() -> None:
+    state = _positions(2, seed=3, every=40)[1]
+    seat = actors(state)[0]
+    rng = random.Random(4)
+    world = determinize(view_for(state, seat), seat, rng)
+    policy = RolloutPolicy(2, rng)
+    end = play_out(world, policy, rng, turns=3)
+    assert end.turn == world.turn + 3 and not end.over
+    assert policy.decisions >= 3

@@ -1,7 +1,7 @@
 """The bot levels by name: one registry for the CLI, the tournament and games.
 
 ``LEVELS`` lists them weakest first, so commands can offer
-``--bot-level {random,easy,medium,hard}`` with ``choices=LEVELS``.
+``--bot-level {random,easy,medium,hard,expert}`` with ``choices=LEVELS``.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from .base import Bot
 from .easy import EasyBot
+from .expert import ExpertBot
 from .hard import HardBot
 from .medium import MediumBot
 from .random_bot import RandomBot
@@ -19,6 +20,7 @@ _FACTORIES: dict[str, Callable[[int, str], Bot]] = {
     "easy": lambda seed, name: EasyBot(seed, name=name),
     "medium": lambda seed, name: MediumBot(seed, name=name),
     "hard": lambda seed, name: HardBot(seed, name=name),
+    "expert": lambda seed, name: ExpertBot(seed, name=name),
 }
 
 LEVELS: tuple[str, ...] = tuple(_FACTORIES)

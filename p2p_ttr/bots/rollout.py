@@ -31,8 +31,9 @@ from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import actors, draw_blind_problem, draw_face_up_problem
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
 
+from .hard import hard_weight
 from .planning import BOARD, plan_tickets, points_for, route_costs, route_open_to
-from .worlds import act
+from .worlds import Streams, act
 
 CARD_KINDS = BOARD.card_kinds
 ROUTES = BOARD.routes
@@ -43,6 +44,8 @@ TICKET_MARGIN = 3
 # With no tickets left to work on, claim spare routes at least this long
 # (shorter ones only when few trains are left).
 SPARE_LEAST_LENGTH = 3
+# When another player is down to this many trains, the end is near: claim what scores most.
+END_NEAR = 5
 # A rollout gives up after this many decisions (no game comes near it).
 MAX_DECISIONS = 2000
 
@@ -111,7 +114,7 @@ class RolloutPolicy:
             ) <= ps.trains:
                 self.plans[p] = plan
                 return plan
-        made = plan_tickets(route_costs(world, p), tickets, ps.routes, ps.trains)
+        made = plan_tickets(route_costs(world, p, weight=hard_weight), tickets, ps.routes, ps.trains)
         plan = sorted(made.routes, key=lambda r: -ROUTES[r].length)
         self.plans[p], self.planned_for[p] = plan, tickets
         return plan
@@ -129,7 +132,9 @@ class RolloutPolicy:
             return self.draw(world, p, hand, self.plan(world, p), second=True)
         plan = self.plan(world, p)
         trains = world.players[p].trains
-        if world.final_turns_left is not None:
+        if world.final_turns_left is not None or any(
+            q != p and ps.trains <= END_NEAR for q, ps in enumerate(world.players)
+        ):
             claim = self.best_claim(world, p, hand, set(plan), least=1)
             if claim is not None:
                 return claim
@@ -259,10 +264,12 @@ def fallback(world: GameState, p: int) -> Action:
 
 
 def play_out(
-    world: GameState, policy: RolloutPolicy, rng: random.Random, turns: int | None = None
+    world: GameState, policy: RolloutPolicy, rng: random.Random, turns: int | None = None,
+    streams: Streams | None = None,
 ) -> GameState:
     """Play ``world`` on with ``policy`` until the game is over, or until
-    ``turns`` more turns are done (at the start of a turn)."""
+    ``turns`` more turns are done (at the start of a turn); blind draws from
+    ``streams`` if given."""
     stop = None if turns is None else world.turn + turns
     for _ in range(MAX_DECISIONS):
         if world.phase is Phase.OVER or world.phase is Phase.SCORING:
@@ -276,9 +283,9 @@ def play_out(
         policy.decisions += 1
         action = policy.choose(world, p)
         try:
-            world = act(world, action, rng)
+            world = act(world, action, rng, streams)
         except EngineError:
-            world = act(world, fallback(world, p), rng)
+            world = act(world, fallback(world, p), rng, streams)
     return world
 
 

@@ -24,7 +24,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 
 from p2p_ttr.engine.cards import CardRef, Deck
-from p2p_ttr.engine.events import Action, KeepTickets, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.events import Action, ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets, Remasked, Reveal, Shuffled
 from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle
 from p2p_ttr.engine.view import own_cards
@@ -142,8 +142,67 @@ def _weighted_pick(rng: random.Random, cards: Sequence[int], weights: Mapping[in
     return rng.choices(cards, w)[0]
 
 
-def act(world: GameState, action: Action, rng: random.Random) -> GameState:
-    """``action`` applied to a full-information world, then chance played (``settle``)."""
+class Streams:
+    """The cards each seat will draw blind, fixed in advance, so that two
+    candidates played in one world meet the same luck.
+
+    The order of a world's draw pile is a guess anyway: any order is as
+    likely as another. Without streams, a card drawn by one seat in one
+    candidate's line is drawn by another seat in the other's, and the two
+    lines differ by that luck as much as by the move. With streams, before
+    a seat draws blind the card it gets is made the next of its own stream
+    still in the pile (by swapping two faces of the pile); the cards turned
+    face up and for tunnels come from streams of their own.
+    """
+
+    ROW = -1
+    TUNNEL = -2
+
+    def __init__(self, rng: random.Random, n_players: int) -> None:
+        self.orders: dict[int, list[int]] = {}
+        self.next: dict[int, int] = {}
+        for key in list(range(n_players)) + [self.ROW, self.TUNNEL]:
+            order = list(TRAIN_IDS)
+            rng.shuffle(order)
+            self.orders[key] = order
+            self.next[key] = 0
+
+    def before(self, world: GameState, action: Action) -> GameState:
+        """``world`` with the top of its pile set for ``action``."""
+        if isinstance(action, DrawBlind):
+            return self._top(world, action.player, 1)
+        if isinstance(action, DrawFaceUp):
+            return self._top(world, self.ROW, 1)
+        if isinstance(action, ClaimRoute) and BOARD.routes[action.route].tunnel:
+            return self._top(world, self.TUNNEL, 3)
+        return world
+
+    def _top(self, world: GameState, key: int, count: int) -> GameState:
+        pile = world.draw_pile
+        if not pile:
+            return world
+        where = {_face(world, r): i for i, r in enumerate(pile)}
+        order, at = self.orders[key], self.next[key]
+        private = dict(world.private)
+        for slot in range(min(count, len(pile))):
+            for _ in range(len(order)):
+                card = order[at % len(order)]
+                at += 1
+                i = where.get(card)
+                if i is not None and i >= slot:
+                    top = private[pile[slot]]
+                    private[pile[slot]], private[pile[i]] = card, top
+                    where[top], where[card] = i, slot
+                    break
+        self.next[key] = at
+        return world.evolve(private=private)
+
+
+def act(world: GameState, action: Action, rng: random.Random, streams: Streams | None = None) -> GameState:
+    """``action`` applied to a full-information world, then chance played
+    (``settle``); with ``streams``, blind draws come from them."""
+    if streams is not None:
+        world = streams.before(world, action)
     # Returned tickets are forgotten as they go under the pile: keep their faces for the re-masking.
     memo = {r: _face(world, r) for r in action.bottom} if isinstance(action, KeepTickets) else {}
     return settle(apply(world, action), rng, memo)

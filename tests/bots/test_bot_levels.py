@@ -43,7 +43,7 @@ class Checked:
 
 
 def test_levels_are_named_weakest_first() -> None:
-    assert LEVELS == ("random", "easy", "medium", "hard")
+    assert LEVELS == ("random", "easy", "medium", "hard", "expert")
     for level in LEVELS:
         assert make_bot(level, 1, f"{level} bot").name == f"{level} bot"
     with pytest.raises(ValueError, match="unknown bot level"):

@@ -26,7 +26,7 @@ def test_lineup_cycles_the_levels_given() -> None:
     with pytest.raises(ValueError):
         lineup_for(["hard", "medium", "easy"], 2)
     with pytest.raises(ValueError):
-        lineup_for(["expert"], 2)
+        lineup_for(["grandmaster"], 2)
 
 
 def test_seats_rotate_so_no_level_keeps_seat_zero() -> None:

@@ -12,6 +12,7 @@ from p2p_ttr.bots.levels import LEVELS
 from p2p_ttr.local.tournament import GameRecord, TournamentResult, lineup_for, play_tournament
 
 MAX_GAMES = 100_000
+MAX_WORKERS = 64
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,6 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="replay a tournament: same seed, same games (default: random)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object of the results")
     parser.add_argument("--progress", action="store_true", help="print a line per game on stderr")
+    parser.add_argument(
+        "--workers", type=int, default=1,
+        help="play this many games at once, each in its own process (default 1); the results do not change",
+    )
 
 
 def parse_levels(text: str, players: int) -> tuple[str, ...]:
@@ -49,13 +54,16 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--games must be 1 to {MAX_GAMES}, not {args.games}")
     lineup = parse_levels(args.bots, args.players)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise UsageError(f"--workers must be 1 to {MAX_WORKERS}, not {args.workers}")
 
     def progress(game: GameRecord) -> None:
         winner = ", ".join(game.seats[p] for p, place in enumerate(game.places) if place == 1)
         scores = ", ".join(f"seat {p + 1} ({level}) {score}" for p, (level, score) in enumerate(zip(game.seats, game.scores)))
         print(f"game {game.index + 1}/{args.games} (seed {game.seed}): {winner} won; {scores}", file=sys.stderr)
 
-    result = play_tournament(args.players, args.games, lineup, seed, on_game=progress if args.progress else None)
+    result = play_tournament(args.players, args.games, lineup, seed, on_game=progress if args.progress else None,
+                             workers=args.workers)
     if args.json:
         print(json.dumps(result.to_json()))
     else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,20 +126,38 @@ def play_tournament(
     levels: Sequence[str],
     seed: int,
     on_game: Callable[[GameRecord], None] | None = None,
+    workers: int = 1,
 ) -> TournamentResult:
-    """Play ``games`` seeded games and aggregate the results per level."""
+    """Play ``games`` seeded games and aggregate the results per level.
+
+    ``workers`` > 1 plays games in that many processes at once; every game
+    depends only on its own seed and seats, so the result is the same as
+    with one (``on_game`` hears of games as they end, not in order)."""
     if not 2 <= players <= 5:
         raise ValueError(f"Ticket to Ride: Europe is for 2 to 5 players, not {players}")
     if games < 1:
         raise ValueError("play at least one game")
+    if workers < 1:
+        raise ValueError("use at least one worker")
     lineup = lineup_for(levels, players)
     seeds = game_seeds(seed, math.ceil(games / players))
-    records = []
-    for index in range(games):
-        record = play_one(index, seeds[index // players], seats_for(lineup, index))
-        records.append(record)
-        if on_game is not None:
-            on_game(record)
+    jobs = [(index, seeds[index // players], seats_for(lineup, index)) for index in range(games)]
+    records: list[GameRecord] = []
+    if workers == 1:
+        for job in jobs:
+            record = play_one(*job)
+            records.append(record)
+            if on_game is not None:
+                on_game(record)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(play_one, *job) for job in jobs]
+            for future in as_completed(futures):
+                record = future.result()
+                records.append(record)
+                if on_game is not None:
+                    on_game(record)
+        records.sort(key=lambda r: r.index)
     return TournamentResult(players, seed, lineup, tuple(records), aggregate(lineup, records))
 
 

@@ -64,6 +64,17 @@ def test_same_seed_same_results() -> None:
     assert a["levels"]["medium"]["wins"] + a["levels"]["easy"]["wins"] == pytest.approx(4)
 
 
+def test_games_in_parallel_give_the_same_results() -> None:
+    """Two worker processes play the games; every game depends only on its seed and seats."""
+    seen: list[int] = []
+    one = play_tournament(3, 6, ["easy", "random"], seed=8)
+    two = play_tournament(3, 6, ["easy", "random"], seed=8, workers=2, on_game=lambda g: seen.append(g.index))
+    assert two == one
+    assert sorted(seen) == list(range(6))
+    with pytest.raises(ValueError, match="worker"):
+        play_tournament(2, 2, ["easy"], seed=1, workers=0)
+
+
 def test_medium_beats_easy() -> None:
     """A smoke check of strength: 20 two-player games."""
     result = play_tournament(2, 20, ["medium", "easy"], seed=2024)
@@ -100,6 +111,7 @@ def test_command_prints_a_table_and_json(capsys: pytest.CaptureFixture[str]) -> 
         (["--bots", "easy,wizard"], "unknown bot level"),
         (["--players", "2", "--bots", "easy,medium,hard"], "--players is 2"),
         (["--bots", "easy,,medium"], "separated by commas"),
+        (["--bots", "easy", "--workers", "0"], "--workers"),
     ],
 )
 def test_bad_arguments_are_usage_errors(argv: list[str], message: str) -> None:

@@ -70,8 +70,10 @@ PRIOR_MARGIN = 1.0
 CONFIDENCE = 1.0
 PRUNE_CONFIDENCE = 2.0
 PRUNE_AFTER = 4
-# The safety net: no new world after this long (the budget is counted in decisions, not seconds).
-WALL_CAP_S = 4.0
+# The safety net: no new world after this long (the budget is counted in
+# decisions, not seconds). Under the 3 s after which a LAN peer says it waits
+# for a silent relay, should a bot be relaying.
+WALL_CAP_S = 2.5
 
 
 @dataclass

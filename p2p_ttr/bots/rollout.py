@@ -287,24 +287,3 @@ def play_out(
         except EngineError:
             world = act(world, fallback(world, p), rng, streams)
     return world
-
-
-class RolloutBot:
-    """The rollout policy as a bot (to measure how well it plays)."""
-
-    def __init__(self, seed: int, name: str = "rollout") -> None:
-        self.name = name
-        self.policy: RolloutPolicy | None = None
-        self.rng = random.Random(seed)
-
-    def choose(self, view: GameState, player: int) -> Action:
-        if self.policy is None:
-            self.policy = RolloutPolicy(view.n_players, self.rng)
-        action = self.policy.choose(view, player)
-        try:
-            from p2p_ttr.engine.rules import apply
-
-            apply(view, action)
-            return action
-        except EngineError:
-            return fallback(view, player)

@@ -51,8 +51,8 @@ from .worlds import TICKET_EVIDENCE, Streams, act, determinize
 # The budget of a search, in decisions played in rollouts (every seat's, summed
 # over every candidate and world): BUDGET for the last turns, TICKET_BUDGET for
 # a choice of tickets (rarer, and weightier); at least MIN_WORLDS worlds.
-BUDGET = 12_000
-TICKET_BUDGET = 12_000
+BUDGET = 3_000
+TICKET_BUDGET = 5_000
 MIN_WORLDS = 4
 MAX_WORLDS = 400
 # Turns a rollout plays before it is scored as it stands; None: to the end.

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import combinations
 
 from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route
 from p2p_ttr.engine.cards import CardRef
@@ -32,7 +31,7 @@ from p2p_ttr.engine.rules import actors, draw_blind_problem, draw_face_up_proble
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
 
 from .hard import hard_weight
-from .planning import BOARD, plan_tickets, points_for, route_costs, route_open_to
+from .planning import BOARD, plan_tickets, points_for, route_costs, route_open_to, shortest_path
 from .worlds import Streams, act
 
 CARD_KINDS = BOARD.card_kinds
@@ -231,25 +230,39 @@ class RolloutPolicy:
         return AbandonTunnel(p)
 
     def keep(self, world: GameState, p: int) -> Action:
-        """The offered tickets whose plan, with those held, scores most with the trains left."""
+        """The offered tickets scoring most per train of their own path (the
+        routes held and planned are free), as many as the trains left allow,
+        at least the least the rules ask (the cheapest then)."""
         ps = world.players[p]
         setup = world.phase is Phase.SETUP_TICKETS
         least = 2 if setup else 1
         margin = TICKET_MARGIN_SETUP if setup else TICKET_MARGIN
-        costs = route_costs(world, p)
-        held = self.tickets(world, p)
-        offered = ps.offered
-        faces = {r: world.face(r) for r in offered}
-        best: tuple[float, float] | None = None
-        chosen: tuple[CardRef, ...] = offered[:least]
-        for size in range(len(offered), least - 1, -1):
-            for keep in combinations(offered, size):
-                ids = held + tuple(c for r in keep if (c := faces[r]) is not None)
-                plan = plan_tickets(costs, ids, ps.routes, max(0, ps.trains - margin))
-                value = (float(plan.points), -float(plan.trains))
-                if best is None or value > best:
-                    best, chosen = value, keep
-        return KeepTickets(p, chosen, tuple(r for r in offered if r not in chosen))
+        costs = route_costs(world, p, weight=hard_weight)
+        planned = [] if setup else self.plan(world, p)
+        free = set(ps.routes) | set(planned)
+        rated: list[tuple[float, int, CardRef]] = []
+        for ref in ps.offered:
+            card = world.face(ref)
+            if card is None:
+                continue
+            ticket = BOARD.tickets[card]
+            path = shortest_path(costs, ticket.a, ticket.b, free)
+            trains = 10**6 if path is None else sum(ROUTES[r].length for r in path.routes if r not in free)
+            rated.append((ticket.points / max(1, trains), trains, ref))
+        rated.sort(key=lambda x: (-x[0], x[1]))
+        room = ps.trains - margin - sum(ROUTES[r].length for r in planned)
+        keep: list[CardRef] = []
+        for _, trains, ref in rated:
+            if trains <= room:
+                keep.append(ref)
+                room -= trains
+        for _, _, ref in sorted(rated, key=lambda x: x[1]):
+            if len(keep) >= least:
+                break
+            if ref not in keep:
+                keep.append(ref)
+        chosen = tuple(r for r in ps.offered if r in keep) or ps.offered[:least]
+        return KeepTickets(p, chosen, tuple(r for r in ps.offered if r not in chosen))
 
 
 def fallback(world: GameState, p: int) -> Action:

@@ -166,6 +166,9 @@ class Streams:
             rng.shuffle(order)
             self.orders[key] = order
             self.next[key] = 0
+        # Where each card of the pile is, for the pile's epoch (refs never move; the pile loses its top).
+        self._epoch = -1
+        self._where: dict[int, CardRef] = {}
 
     def before(self, world: GameState, action: Action) -> GameState:
         """``world`` with the top of its pile set for ``action``."""
@@ -181,18 +184,23 @@ class Streams:
         pile = world.draw_pile
         if not pile:
             return world
-        where = {_face(world, r): i for i, r in enumerate(pile)}
+        first = pile[0]
+        if first.epoch != self._epoch:
+            self._epoch = first.epoch
+            self._where = {_face(world, r): r for r in pile}
+        where = self._where
         order, at = self.orders[key], self.next[key]
         private = dict(world.private)
         for slot in range(min(count, len(pile))):
+            here = pile[slot]
             for _ in range(len(order)):
                 card = order[at % len(order)]
                 at += 1
-                i = where.get(card)
-                if i is not None and i >= slot:
-                    top = private[pile[slot]]
-                    private[pile[slot]], private[pile[i]] = card, top
-                    where[top], where[card] = i, slot
+                ref = where.get(card)
+                if ref is not None and ref.epoch == first.epoch and ref.pos >= here.pos:
+                    top = private[here]
+                    private[here], private[ref] = card, top
+                    where[card], where[top] = here, ref
                     break
         self.next[key] = at
         return world.evolve(private=private)

@@ -23,7 +23,7 @@ from p2p_ttr.engine.view import view_for
 from p2p_ttr.table.table import Table
 
 from p2p_ttr.net.console import LineReader
-from p2p_ttr.net.loop import Input, InputClosed, Leave, Move, Seen, Start
+from p2p_ttr.net.playerinput import Input, InputClosed, Leave, Move, Seen, Start
 
 
 

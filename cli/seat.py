@@ -13,7 +13,7 @@ from cli.front import Front
 from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.local.summary import GameSummary, game_summary
 from p2p_ttr.net.console import Console, Quit
-from p2p_ttr.net.loop import RunLoop, Seen
+from p2p_ttr.net.playerinput import RunLoop, Seen
 from p2p_ttr.net.pause import Paused
 from p2p_ttr.net.store import StoreError
 from p2p_ttr.net.transport import TransportError

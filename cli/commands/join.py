@@ -16,7 +16,7 @@ from cli.seat import play_seat
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.discovery import BEACON_PORT, Found, listen
 from p2p_ttr.table.messages import valid_name
-from p2p_ttr.net.loop import Seen
+from p2p_ttr.net.playerinput import Seen
 from p2p_ttr.net.node import Node, NodeOptions
 from p2p_ttr.net.store import DataDir, StoreError, default_data_dir
 from p2p_ttr.net.transport import parse_address

@@ -34,7 +34,7 @@ from p2p_ttr.client.screen import Echo, Page, ScreenModel, render
 from p2p_ttr.client.styled import Line
 from p2p_ttr.client.verbs import complete, interpret
 
-from p2p_ttr.net.loop import Leave, Move, Start
+from p2p_ttr.net.playerinput import Leave, Move, Start
 
 from .bridge import Bridge
 from .style import build_style

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.net.console import Console
-from p2p_ttr.net.loop import Ending, RunLoop, Seen
+from p2p_ttr.net.playerinput import Ending, RunLoop, Seen
 from p2p_ttr.table.peer import Decider
 
 from .app import Client

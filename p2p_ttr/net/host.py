@@ -60,14 +60,14 @@ class Host(Node):
         self.h = options
         self.on_port = on_port
         self.start_now = False
-        self.relay.escrow = options.escrow
+        self.relay.admission.escrow = options.escrow
         if options.escrow:
             console.say(f"escrow is on: {ESCROW_TRADE_OFF}")
 
     @property
     def lobby(self) -> Lobby:
-        assert self.relay.lobby is not None
-        return self.relay.lobby
+        assert self.replica.lobby is not None
+        return self.replica.lobby
 
     # ------------------------------------------------------------- setup
 
@@ -107,14 +107,14 @@ class Host(Node):
                              "finished": table.complete})
             self.console.say(f"rebuilt {store.meta_path} from the log")
         self.use_table(table, store)
-        self.relay.lobby = None
-        self.relay.gated = not table.complete and self.relaying
+        self.replica.lobby = None
+        self.relay.catchup.gated = not table.complete and self.relaying
         self.console.say(f"resumed game {game} at entry {len(table.log)}")
         for line in history.told():
             self.console.say(line)
         if not self.relaying and not table.complete:
             self.console.say(f"the relay moved to {self.names[table.relay]} in this game: connecting there")
-            self.turn_to(table.relay)
+            self.succession.turn_to(table.relay)
 
     def start(self) -> None:
         if self.h.escrow and len(self.lobby.names) < 3:
@@ -127,12 +127,11 @@ class Host(Node):
         store.open()
         store.save_meta({"role": "host", "name": self.h.name, "port": self.port, "finished": False})
         self.use_table(Table(), store)
-        self.relay.seat = 0
-        opener = Peer(0, self.identity, self.decide)
-        self.relay.sequence(opener.open_game(tuple(members), game_id, escrow=self.h.escrow), None)
+        opener = Peer(0, self.identity, self.replica.decide)
+        self.relay.sequencer.sequence(opener.open_game(tuple(members), game_id, escrow=self.h.escrow), None)
         self.relay.flush()
-        self.relay.seated([m.identity for m in members])
-        self.relay.lobby = None
+        self.relay.admission.seated([m.identity for m in members])
+        self.replica.lobby = None
         seats = ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(self.names))
         self.console.say(f"game {game_id.hex()} started: {seats}")
 
@@ -149,7 +148,7 @@ class Host(Node):
     def lobby_step(self) -> bool:
         if self.table is not None:
             return False
-        self.relay.drop_silent_members()
+        self.relay.admission.drop_silent_members()
         wanted = self.h.players
         if self.start_now or (wanted and len(self.lobby.names) >= wanted):
             self.start()

@@ -18,7 +18,7 @@ from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.scoring import PlayerScore
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
-from p2p_ttr.net.loop import Seen
+from p2p_ttr.net.playerinput import Seen
 from p2p_ttr.table.obligations import Obligation, Owed
 
 

@@ -45,8 +45,8 @@ class Wire:
         self.notes = Notes()
         self.said = self.notes.said
         self.host = Host(HostOptions(DataDir(tmp / "host"), "H", players=2), lambda v, s: None, self.notes)
-        self.host.relay.sock = router(context, "127.0.0.1", 0)
-        self.port = bound_port(self.host.relay.sock)
+        self.host.relay.router.sock = router(context, "127.0.0.1", 0)
+        self.port = bound_port(self.host.relay.router.sock)
         self.socks: list[zmq.Socket[bytes]] = []
 
     def connect(self, routing_id: bytes | None = None) -> zmq.Socket[bytes]:
@@ -64,10 +64,10 @@ class Wire:
         """Let the host handle whatever arrives for a while."""
         end = time.monotonic() + seconds
         while time.monotonic() < end:
-            if self.host.relay.sock.poll(20):
+            if self.host.relay.router.sock.poll(20):
                 while True:
                     try:
-                        parts = self.host.relay.sock.recv_multipart(zmq.NOBLOCK)
+                        parts = self.host.relay.router.sock.recv_multipart(zmq.NOBLOCK)
                     except zmq.Again:
                         break
                     self.host.relay.handle(parts)
@@ -99,7 +99,7 @@ def wire(tmp_path: Path) -> Iterator[Wire]:
             w.host.store.close()
         for sock in w.socks:
             sock.close(0)
-        w.host.relay.sock.close(0)
+        w.host.relay.router.sock.close(0)
         context.term()
 
 
@@ -117,8 +117,8 @@ def test_a_recorded_hello_replayed_on_another_connection_is_refused_and_the_seat
     victim.send(recorded)
     wire.pump()
     assert kinds(received(victim)) == ["welcome", "lobby"]
-    (seat_conn,) = host.relay.known
-    assert host.relay.known[seat_conn] == -1 and host.relay.c.conn[joiner.public] == seat_conn
+    (seat_conn,) = host.relay.admission.c.known
+    assert host.relay.admission.c.known[seat_conn] == -1 and host.relay.admission.c.conn[joiner.public] == seat_conn
 
     # The recorded hello, replayed on a new connection, at once and after that
     # connection's own challenge, admits nobody: the connection is only
@@ -134,14 +134,14 @@ def test_a_recorded_hello_replayed_on_another_connection_is_refused_and_the_seat
     assert set(kinds(got)) == {"challenge"} and len(got) == 3
     own = {fields[2] for _, fields in got}
     assert len(own) == 1 and challenge not in own  # its own challenge, the same until answered
-    assert list(host.relay.known) == [seat_conn] and host.lobby.names == ["H", "J"]
+    assert list(host.relay.admission.c.known) == [seat_conn] and host.lobby.names == ["H", "J"]
     assert "dropped a hello that does not answer its connection's challenge" in wire.said
     # The recorded signature with Mallory's own challenge put in: not valid.
     forged = encode("hello", NET_VERSION, "J", joiner.public, own.pop(), sign_hello(joiner, "J", host_key, challenge))
     mallory.send(forged)
     wire.pump()
     assert kinds(received(mallory)) == ["refused"]
-    assert list(host.relay.known) == [seat_conn]
+    assert list(host.relay.admission.c.known) == [seat_conn]
 
     # A connection claiming the seat's routing id is not handed the seat's
     # connection (ZeroMQ ignores it); one claiming the routing id of the old
@@ -154,7 +154,7 @@ def test_a_recorded_hello_replayed_on_another_connection_is_refused_and_the_seat
     wire.pump()
     assert received(thief) == []
     assert kinds(received(old_scheme)) == ["challenge"]
-    assert list(host.relay.known) == [seat_conn]
+    assert list(host.relay.admission.c.known) == [seat_conn]
 
     # The rightful seat plays on: the game starts, its entries reach the
     # seat's connection and nobody else's, and the seat's own requests work.
@@ -163,12 +163,12 @@ def test_a_recorded_hello_replayed_on_another_connection_is_refused_and_the_seat
     host.relay.flush()
     time.sleep(0.2)
     entries = [fields for kind, fields in received(victim) if kind == "entry"]
-    assert [index for index, _, _ in entries] == [0, 1] and host.relay.known[seat_conn] == 1
+    assert [index for index, _, _ in entries] == [0, 1] and host.relay.admission.c.known[seat_conn] == 1
     victim.send(encode("sync", 0))
     victim.send(encode("ping", 2))
     wire.pump()
     assert [fields[0] for kind, fields in received(victim) if kind == "entry"] == [0, 1]
-    assert host.relay.peer_len[1] == 2
+    assert host.relay.catchup.peer_len[1] == 2
     for sock in (mallory, thief, old_scheme):
         assert not {"welcome", "entry", "lobby"} & set(kinds(received(sock)))
 
@@ -188,7 +188,7 @@ def test_a_second_hello_on_an_admitted_connection_changes_nothing(wire: Wire) ->
     sock.send(encode("hello", NET_VERSION, "K", other.public, challenge, sign_hello(other, "K", host_key, challenge)))
     wire.pump()
     assert kinds(received(sock)) == ["welcome", "lobby"]
-    assert host.lobby.names == ["H", "J"] and list(host.relay.c.conn) == [joiner.public]
+    assert host.lobby.names == ["H", "J"] and list(host.relay.admission.c.conn) == [joiner.public]
     assert wire.said.count("dropped a second hello on an admitted connection") == 2
 
 
@@ -208,9 +208,9 @@ def test_a_reconnected_joiner_is_challenged_again_and_its_old_connection_forgott
                          sign_hello(joiner, "J", host_key, challenge)))
         wire.pump()
         assert kinds(received(sock))[0] == "welcome"
-        rids.append(host.relay.c.conn[joiner.public])
+        rids.append(host.relay.admission.c.conn[joiner.public])
         sock.close(0)
-    assert rids[0] != rids[1] and list(host.relay.known) == [rids[1]]
+    assert rids[0] != rids[1] and list(host.relay.admission.c.known) == [rids[1]]
 
 
 def test_a_joiner_of_another_lan_version_is_told(wire: Wire) -> None:

@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,25 @@ class Run:
 
     def errors(self, label: str) -> str:
         return "".join(p.read_text() for p in sorted(self.tmp.glob(f"{label}.*.err")))
+
+    def said(self, label: str) -> str:
+        """Everything ``label`` printed so far (stdout and stderr, every run of it)."""
+        return "".join(p.read_text(errors="replace") for p in sorted(self.tmp.glob(f"{label}.*.*"))
+                       if p.suffix in (".out", ".err"))
+
+    def wait_said(self, label: str, text: str, deadline: float) -> None:
+        """Wait for ``label`` to print ``text`` (an event, not a time)."""
+        while text not in self.said(label):
+            assert self.procs[label].poll() is None, f"{label} ended before saying {text!r}:\n{self.said(label)[-2000:]}"
+            assert time.monotonic() < deadline, f"{label} never said {text!r}:\n{self.said(label)[-2000:]}"
+            time.sleep(0.05)
+
+    def join_in_order(self, labels: list[str], start: Callable[[str], object], deadline: float) -> None:
+        """Start each joiner once the one before it is in the lobby: seats in
+        the order of ``labels`` whatever the machine's load."""
+        for label in labels:
+            start(label)
+            self.wait_said(label, "in the lobby", deadline)
 
     def wait_all(self, labels: list[str], deadline: float) -> None:
         for label in labels:

@@ -13,7 +13,7 @@ from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.local.game import play_local_game
 from cli.plain import Human
-from p2p_ttr.net.loop import Move
+from p2p_ttr.net.playerinput import Move
 
 
 @dataclass

@@ -195,15 +195,15 @@ def test_node_detects_equivocation(tmp_path: Path) -> None:
     host, other = Identity.generate(), DataDir(tmp_path / "peer")
     me = other.identity()
     node = Node(NodeOptions(other, "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
-    node.host_public = host.public
+    node.uplink.public = host.public
     seating = Peer(0, host, lambda v, s: None).open_game((Seat("H", host.public), Seat("P", me.public)), GID)
-    node.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))
-    node.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))  # a repeat is fine
+    node.follower.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))
+    node.follower.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))  # a repeat is fine
     assert node.table is not None and len(node.table.log) == 1
     bad = Peer(0, host, lambda v, s: None).open_game((Seat("H", host.public), Seat("Q", me.public)), GID)
-    node.entry(0, bad, b"\0" * 64)  # unsigned: dropped
+    node.follower.entry(0, bad, b"\0" * 64)  # unsigned: dropped
     with pytest.raises(NodeExit, match="equivocated"):
-        node.entry(0, bad, sign_entry(host, GID, 0, EMPTY_HEAD, bad))
+        node.follower.entry(0, bad, sign_entry(host, GID, 0, EMPTY_HEAD, bad))
     proofs = list((tmp_path / "peer" / "games" / GID.hex()).glob("equivocation-*.bin"))
     assert len(proofs) == 1 and EquivocationProof.from_bytes(proofs[0].read_bytes()).valid()
 
@@ -211,30 +211,30 @@ def test_node_detects_equivocation(tmp_path: Path) -> None:
 def test_node_detects_equivocation_later_in_the_log(tmp_path: Path) -> None:
     host, data = Identity.generate(), DataDir(tmp_path / "peer")
     node = Node(NodeOptions(data, "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
-    node.host_public = host.public
+    node.uplink.public = host.public
     opener = Peer(0, host, lambda v, s: None)
     seating = opener.open_game((Seat("H", host.public), Seat("P", data.identity().public)), GID)
-    node.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))
+    node.follower.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))
     opener.table.receive(seating)
     prev = opener.table.head
     keys = opener.outbox()[0]
-    node.entry(1, keys, sign_entry(host, GID, 1, prev, keys))
+    node.follower.entry(1, keys, sign_entry(host, GID, 1, prev, keys))
     assert node.table is not None and len(node.table.log) == 2
     assert prev_head(node.table, 1) == prev
     opener.seq -= 1
     other = opener.outbox()[0]  # the host's keys again, freshly randomised: another entry 1
     assert other != keys
     with pytest.raises(NodeExit, match="index 1"):
-        node.entry(1, other, sign_entry(host, GID, 1, prev, other))
+        node.follower.entry(1, other, sign_entry(host, GID, 1, prev, other))
 
 
 def test_node_refuses_badly_signed_entry(tmp_path: Path) -> None:
     host = Identity.generate()
     data = DataDir(tmp_path)
     node = Node(NodeOptions(data, "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
-    node.host_public = host.public
+    node.uplink.public = host.public
     seating = Peer(0, host, lambda v, s: None).open_game((Seat("H", host.public), Seat("P", data.identity().public)), GID)
-    node.entry(0, seating, sign_entry(Identity.generate(), GID, 0, EMPTY_HEAD, seating))
+    node.follower.entry(0, seating, sign_entry(Identity.generate(), GID, 0, EMPTY_HEAD, seating))
     assert node.table is not None and node.table.log == []
 
 
@@ -362,7 +362,8 @@ def test_one_process_per_data_directory(tmp_path: Path) -> None:
 
 
 def test_the_addresses_offered_to_friends() -> None:
-    from cli.commands.host import bot_host, join_addresses
+    from cli.botseats import bot_host
+    from cli.commands.host import join_addresses
     from p2p_ttr.net.transport import local_addresses
 
     found = local_addresses()
@@ -397,7 +398,7 @@ def test_a_forfeit_asked_after_the_end_is_dropped_not_a_crash(tmp_path: Path) ->
     data = DataDir(tmp_path)
     (data.path / "identity.key").write_bytes(g.peers[1].identity.to_bytes())
     node = Node(NodeOptions(data, "127.0.0.1", 1, "Bob"), lambda v, s: None, Console(True))
-    node.host_public = host.public
+    node.uplink.public = host.public
     gid = g.peers[0].table.game_id
     assert gid is not None
     me = g.peers[1].table.me
@@ -406,11 +407,11 @@ def test_a_forfeit_asked_after_the_end_is_dropped_not_a_crash(tmp_path: Path) ->
     try:
         for i, raw in enumerate(g.log):
             prev = node.table.head if node.table is not None and node.table.log else EMPTY_HEAD
-            node.entry(i, raw, sign_entry(host, gid, i, prev, raw))
+            node.follower.entry(i, raw, sign_entry(host, gid, i, prev, raw))
         assert node.table is not None and node.table.complete
-        node.welcomed, node.forfeiting = True, True
+        node.uplink.welcomed, node.duties.forfeiting = True, True
         node.act()  # the game is over: nothing to forfeit, and no ValueError
-        assert node.forfeiting is False and node.pending == {}
+        assert node.duties.forfeiting is False and node.duties.pending == {}
     finally:
         if node.store is not None:
             node.store.close()

@@ -1,12 +1,13 @@
-"""What a peer's network loop (``Node.run``) takes from the player's front,
-and offers it: typed values, so that no layer reads back the words of
-another.
+"""Where the player's input comes in: what a peer's loop (``Node.run``)
+takes from the player's front, and what it offers it. Typed values, so that
+no layer reads back the words of another.
 
 The front is one channel (``PlayerChannel``), called on the loop's own
 thread, where reading the table is safe: ``take`` hands the loop the next
 thing the player did (start the game, a move, leave), ``turned`` lets the
 front show what changed after each turn of the loop. The front looks at the
-game through ``Seen``.
+game through ``Seen``. ``SeatInput`` keeps a person's move until the table
+asks our seat for one (it is that seat's ``Decider``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from p2p_ttr.client.words import ENDED
 from p2p_ttr.engine.events import Action
+from p2p_ttr.engine.state import GameState
 from p2p_ttr.table.table import Table
+
+from .console import Quit
 
 
 @dataclass(frozen=True)
@@ -72,3 +77,38 @@ class PlayerChannel(Protocol):
 RunLoop = Callable[[PlayerChannel | None], int]
 # At the end of the loop (given its exit code): a page title and its lines.
 Ending = Callable[[int], tuple[str, list[str]]]
+
+
+class SeatInput:
+    """A person's input, taken from their channel on the loop's thread."""
+
+    def __init__(self, start: Callable[[], None], forfeit: Callable[[], None]) -> None:
+        """``start``: the player asks to start the game (only a host can);
+        ``forfeit``: the player leaves for good."""
+        self.start = start
+        self.forfeit = forfeit
+        self.chosen: Action | None = None  # the player's move, until the table asks our seat for one
+        self.moved = False  # a move came since the loop last looked (it asks the table again)
+
+    def choose(self, view: GameState, seat: int) -> Action | None:
+        """The Decider when a person plays: the move they chose, once."""
+        action, self.chosen = self.chosen, None
+        return action
+
+    def take(self, player: PlayerChannel) -> bool:
+        """Act on what the player did, if anything; False once their input is
+        closed. Pausing (`end`) raises ``Quit``: the loop stops for now."""
+        match player.take():
+            case None:
+                pass
+            case InputClosed():
+                return False
+            case Start():
+                self.start()
+            case Move(action):
+                self.chosen, self.moved = action, True
+            case Leave(forfeit=True):
+                self.forfeit()
+            case Leave():
+                raise Quit(ENDED)
+        return True

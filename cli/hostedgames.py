@@ -1,0 +1,111 @@
+"""The games hosted from a data directory: which one `ttr host` resumes, and
+the command that resumes it."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import time
+from collections.abc import Callable
+
+from p2p_ttr.net.store import DataDir, GameStore, StoreError
+from p2p_ttr.net.transport import DEFAULT_PORT
+from p2p_ttr.table.envelope import open_envelope
+from p2p_ttr.table.errors import TableError
+from p2p_ttr.table.logfile import LogFileError, read_log
+from p2p_ttr.table.messages import Seating, message_from_wire
+
+LATEST = "latest"  # `--resume` with no game: the unfinished game hosted from here most recently
+
+
+def resume_command(game: str, port: int, args: argparse.Namespace) -> str:
+    """The command that resumes ``game``: same port (the joiners know it), same address, same data."""
+    words = ["ttr", "host", "--resume", game[:8]]
+    if port != DEFAULT_PORT:
+        words += ["--port", str(port)]
+    if args.bind != "0.0.0.0":
+        words += ["--bind", shlex.quote(args.bind)]
+    if args.data_dir:
+        words += ["--data-dir", shlex.quote(str(args.data_dir))]
+    return " ".join(words)
+
+
+def describe(game: GameStore) -> str:
+    """One line about a game hosted from here: id, players, length, when last played."""
+    try:
+        _, entries = read_log(game.log_path)
+    except (OSError, LogFileError):
+        return f"{game.game_id.hex()[:8]}  (its log cannot be read)"
+    names = ""
+    try:
+        seating = message_from_wire(open_envelope(entries[0]).body) if entries else None
+        if isinstance(seating, Seating):
+            names = ", ".join(s.name for s in seating.seats)
+    except (TableError, IndexError, TypeError, ValueError):
+        pass
+    try:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.log_path.stat().st_mtime))
+    except OSError:
+        when = "?"
+    return f"{game.game_id.hex()[:8]}  {names or '?'}; {len(entries)} entries, last played {when}"
+
+
+def listing(data: DataDir) -> str:
+    games = data.unfinished("host")
+    if not games:
+        return f"no unfinished game was hosted from {data.path}"
+    return (f"the unfinished games hosted from {data.path}, the latest first:\n"
+            + "\n".join(f"  {describe(g)}" for g in games))
+
+
+def chosen_game(data: DataDir, wanted: str) -> str:
+    """The full id of the game ``--resume`` names (LATEST: the latest unfinished one)."""
+    if wanted == LATEST:
+        games = data.unfinished("host")
+        if not games:
+            raise StoreError(f"no unfinished game was hosted from {data.path}: `ttr host` starts a new one")
+        return games[0].game_id.hex()
+    prefix = wanted.lower()
+    if not prefix or len(prefix) > 32 or any(c not in "0123456789abcdef" for c in prefix):
+        raise StoreError(f"--resume {wanted[:40]!r}: a game is named by its id in hex (or a unique prefix); "
+                         + listing(data))
+    try:
+        return data.find_game(prefix).game_id.hex()
+    except StoreError as exc:
+        raise StoreError(f"{exc}; {listing(data)}") from None
+
+
+def unfinished_game(data: DataDir, say: Callable[[str], None], ask: Callable[[str], str] | None) -> str | None:
+    """The game to resume when `ttr host` is run without --resume: the one
+    unfinished game hosted from here, if any; with several, the one the
+    player picks (``ask`` is None when nobody can answer). Starting a new
+    game over it would put its joiners, still running, into a game they
+    never chose."""
+    games = data.unfinished("host")
+    if not games:
+        return None
+    if len(games) == 1:
+        game = games[0].game_id.hex()
+        say(f"game {game[:8]} hosted from here is not finished: resuming it (`ttr host --new` starts another)")
+        return game
+    if ask is None:
+        raise StoreError(f"{len(games)} unfinished games were hosted from here; {listing(data)}\n"
+                         "name one with --resume GAME (--resume alone takes the latest), "
+                         "or start another with --new")
+    say(f"{len(games)} games hosted from {data.path} are not finished, the latest first:")
+    for i, g in enumerate(games, 1):
+        say(f"  {i}) {describe(g)}")
+    while True:
+        try:
+            answer = ask(f"resume which (1-{len(games)}, Enter for 1, n for a new game)? ").strip().lower()
+        except EOFError:
+            raise StoreError("no game chosen: name one with --resume GAME, or start another with --new") from None
+        if answer in ("n", "new"):
+            return None
+        if not answer:
+            answer = "1"
+        if answer.isdigit() and 1 <= int(answer) <= len(games):
+            game = games[int(answer) - 1].game_id.hex()
+            say(f"resuming game {game[:8]}")
+            return game
+        say(f"type a number from 1 to {len(games)}, or n")

@@ -10,7 +10,6 @@ through the bridge.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import cast
 
 from prompt_toolkit.application import Application
@@ -30,7 +29,7 @@ from prompt_toolkit.layout.processors import BeforeInput
 from p2p_ttr.client import outcomes
 from p2p_ttr.client.outcomes import Ask, Context, Outcome
 from p2p_ttr.client.overview import overview
-from p2p_ttr.client.screen import Echo, Page, ScreenModel, render
+from p2p_ttr.client.screen import Echo, Page, ScreenModel, render, scrolled
 from p2p_ttr.client.styled import Line
 from p2p_ttr.client.verbs import complete, interpret
 
@@ -82,7 +81,8 @@ class Client:
         self.pending: Ask | None = None
         self.page: Page | None = None
         self.highlight: frozenset[int] = frozenset()
-        self.log_back = 0
+        self.log_top: int | None = None  # the log's first row shown; None: its end
+        self.size = (100, 29)  # the screen's, as last drawn: a scroll moves by what it shows
         self.ending: Page | None = None  # the last page: Enter leaves
         self._our_move = False
         self._started = False
@@ -108,7 +108,12 @@ class Client:
             # What was said in the lobby ("the game has not started yet") is stale now.
             self.echo = Echo("the game has started: type a command (help lists them; Tab completes)")
         self._started = snap.started
-        return render(ScreenModel(snap, self.echo, self.highlight, self.page, self.log_back), width, height)
+        self.size = (width, height)
+        return render(self.model(), width, height)
+
+    def model(self) -> ScreenModel:
+        """What the screen shows now."""
+        return ScreenModel(self.bridge.publisher.snapshot, self.echo, self.highlight, self.page, self.log_top)
 
     def context(self) -> Context:
         snap = self.bridge.publisher.snapshot
@@ -127,11 +132,11 @@ class Client:
 
         @keys.add("pageup")
         def _up(event: KeyPressEvent) -> None:
-            self._scroll(-10)
+            self._scroll(-1)
 
         @keys.add("pagedown")
         def _down(event: KeyPressEvent) -> None:
-            self._scroll(10)
+            self._scroll(1)
 
         @keys.add("q", filter=Condition(lambda: self.ending is not None and not self.buffer.text))
         def _leave(event: KeyPressEvent) -> None:
@@ -147,12 +152,13 @@ class Client:
 
         return keys
 
-    def _scroll(self, rows: int) -> None:
-        if self.page is not None:
-            top = max(0, len(self.page.lines) - 5)
-            self.page = replace(self.page, offset=min(top, max(0, self.page.offset + rows)))
-        else:
-            self.log_back = min(len(self.bridge.publisher.snapshot.log), max(0, self.log_back - rows))
+    def _scroll(self, pages: int) -> None:
+        """The open page, else the log, by as many rows as the screen shows of it."""
+        moved = scrolled(self.model(), *self.size, pages)
+        if self.ending is not None and self.page is self.ending:
+            self.ending = moved.page
+        self.page = moved.page
+        self.log_top = moved.log_top
 
     # ----------------------------------------------------------------- lines
 
@@ -196,7 +202,7 @@ class Client:
                     self.bridge.publisher.note(text, "class:log.path")
                 self.echo = Echo("the way is lit up on the map and told in the log" if routes else lines[0])
             case outcomes.Redraw():
-                self.log_back = 0
+                self.log_top = None
                 self._show_table()
             case outcomes.Start():
                 if self.bridge.publisher.snapshot.role == "host":

@@ -4,9 +4,11 @@ the prompt_toolkit app on the main one."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import threading
 from collections.abc import Callable
 
+from p2p_ttr.client.pagetext import lay_out
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.loop import Ending, RunLoop, Seen
@@ -62,7 +64,8 @@ class TuiFront:
         if client.ending is not None:
             # Keep the end in the terminal's scrollback once the screen is gone.
             notes = [text for _, text in self.publisher.snapshot.log[-4:]]
-            print("\n".join([client.ending.title, *client.ending.lines, "", *notes]), flush=True)
+            width = shutil.get_terminal_size().columns - 1
+            print("\n".join([client.ending.title, *lay_out(client.ending.lines, width), "", *notes]), flush=True)
         error = outcome.get("error")
         if isinstance(error, BaseException):
             raise error

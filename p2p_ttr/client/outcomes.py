@@ -10,6 +10,8 @@ from typing import TypeAlias
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.state import GameState
 
+from .pagetext import Block
+
 
 @dataclass(frozen=True)
 class Context:
@@ -47,10 +49,10 @@ class Note:
 
 @dataclass(frozen=True)
 class Show:
-    """A page of text: help, the rules."""
+    """A page of text: help, the rules (laid out at the width it is shown at)."""
 
     title: str
-    lines: tuple[str, ...]
+    lines: tuple[Block, ...]
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,11 @@ from .explain import kinds
 from .phrases import cards_words
 from .styled import Line, wrap
 from .tickets import ticket_rows, way_between
-from .words import BOARD, DASH, KINDS, kind_name, seat_colour, ticket_name
+from .words import BOARD, DASH, KINDS, kind_name, plural, seat_colour, ticket_name
 
 PLAYER_STYLE = "class:owner.{}"
 COUNTS_W = 19  # ' pts trn crd tkt st'
+TURN, CHOOSING = "▶", "…"  # whose turn it is; still choosing their first tickets
 
 
 def players_lines(view: GameState, seat: int, names: tuple[str, ...], width: int,
@@ -26,17 +27,20 @@ def players_lines(view: GameState, seat: int, names: tuple[str, ...], width: int
     name_w = max(3, width - 10 - COUNTS_W)  # after the turn mark, seat, colour; before the counts
     lines: list[Line] = [[("class:title", f"{'PLAYERS':<{name_w + 10}}"), ("class:dim", " pts trn crd tkt st")]]
     for p, ps in enumerate(view.players):
+        # ▶ marks whose turn it is, so at most one seat: while everyone chooses
+        # their first tickets at once, those still choosing are marked … instead.
         if view.phase is Phase.SETUP_TICKETS:
-            turn = bool(ps.offered)  # everyone chooses at once
+            mark = CHOOSING if ps.offered else " "
         else:
             turn = p == view.current and view.phase not in (Phase.SETUP, Phase.SCORING, Phase.OVER)
+            mark = TURN if turn else " "
         style = PLAYER_STYLE.format(p)
         name = names[p] if p < len(names) else f"player {p + 1}"
         # A seat that left is played by the table (the caretaker); said in words, not only in style.
         tag = "left" if p in forfeited else "you" if p == seat else ""
         name_style = "class:you" if p == seat else "class:dim" if tag == "left" else ""
         lines.append([
-            ("class:turn", "▶" if turn else " "),
+            ("class:turn", mark),
             (style, f"{p + 1} {seat_colour(p):<6}"),
             ("", " "),
             (name_style, f"{_who(name, tag, name_w):<{name_w}}"),
@@ -62,7 +66,7 @@ def _points(view: GameState, p: int) -> int:
 def hand_lines(view: GameState, seat: int, width: int) -> list[Line]:
     counts = hand_counts(view, seat)
     unread = len(view.players[seat].hand) - sum(counts.values())
-    title = f"YOUR HAND  {len(view.players[seat].hand)} cards" + (f" ({unread} being read)" if unread else "")
+    title = f"YOUR HAND  {plural(len(view.players[seat].hand), 'card')}" + (f" ({unread} being read)" if unread else "")
     lines: list[Line] = [[("class:title", title)]]
     per_row = 5 if width >= 1 + 5 * 11 else 3  # a kind is 11 columns: 'purple  1  '
     for i in range(0, len(KINDS), per_row):
@@ -122,8 +126,11 @@ def ticket_lines(view: GameState, seat: int, width: int, room: int) -> list[Line
     if not rows or room < 1:
         return []
     done = sum(r.done for r in rows)
-    lines: list[Line] = [[("class:title", f"TICKETS {done}/{len(rows)} done"),
-                          ("class:dim", f" · {len(view.ticket_pile)} left · path N")]]
+    title = f"TICKETS {done}/{len(rows)} done"
+    # The count of the pile, said as one: a bare "28 left" beside "done" reads as points.
+    pile = f" · {len(view.ticket_pile)} in pile"
+    hint = " · path N" if len(title + pile) + len(" · path N") <= width else ""
+    lines: list[Line] = [[("class:title", title), ("class:dim", pile + hint)]]
     shown = rows if len(rows) < room else rows[: max(0, room - 2)]
     for i, row in enumerate(shown):
         if row.done:
@@ -144,7 +151,7 @@ def claim_lines(view: GameState, seat: int, width: int, room: int) -> list[Line]
     if room < 2 or view.phase in (Phase.SETUP, Phase.SETUP_TICKETS, Phase.SCORING, Phase.OVER):
         return []
     found = claimable(view, seat)
-    lines: list[Line] = [[("class:title", "YOUR HAND PAYS FOR"), ("class:dim", f" {len(found)} routes (→ #ticket)")]]
+    lines: list[Line] = [[("class:title", "YOUR HAND PAYS FOR"), ("class:dim", f" {plural(len(found), 'route')} (→ #ticket)")]]
     if not found:
         return lines + wrap([("class:dim", " no route yet: draw cards")], width)
     for i, c in enumerate(found):

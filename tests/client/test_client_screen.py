@@ -39,7 +39,7 @@ def test_a_100x30_terminal_shows_map_hand_row_players_tickets_log_and_status() -
     assert "PLAYERS" in text and "1 red    you" in text and "2 blue   Bob" in text and "3 green  Cid" in text
     assert "red     2" in text and "loco    1" in text and "blue    0" in text
     assert "FACE-UP" in text and "1 red" in text and "4 loco" in text
-    assert "TICKETS 0/2 done · 10 left · path N" in text and "Athina–Angora (5)" in text
+    assert "TICKETS 0/2 done · 10 in pile" in text and "Athina–Angora (5)" in text  # the pile, not points
     assert "Bob claimed Paris–Frankfurt (orange, 3) for 4 points" in text
     assert rows[-2].strip() == "waiting for Bob's share"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .commands import Verb
-from .pagetext import Block, Para, Term
+from .pagetext import KEEP, Block, Para, Term
 
 KEYS = (
     Para("Tab completes cities, routes, colours and slots; Up and Down walk the history; PageUp and PageDown "
@@ -47,14 +47,19 @@ def verb_help(verb: Verb) -> list[Block]:
     if verb.aliases:
         lines.append(Para(f"also: {', '.join(verb.aliases)}", 2))
     if verb.examples != (verb.name,):
-        lines.append(Para("e.g. " + "   ".join(verb.examples), 2))
+        lines.append(Para(_examples(verb), 2))
     return lines
+
+
+def _examples(verb: Verb) -> str:
+    """'e.g. draw   draw 3': a row may break between two examples, never inside one."""
+    return "e.g. " + "   ".join(e.replace(" ", KEEP) for e in verb.examples)
 
 
 def help_lines(verbs: Iterable[Verb]) -> list[Block]:
     lines: list[Block] = [
         Para("A unique beginning of a command or a city is enough: `cl par fra` claims Paris-Frankfurt."), ""]
     for verb in verbs:
-        examples = ("e.g. " + "   ".join(verb.examples),) if verb.examples != (verb.name,) else ()
+        examples = (_examples(verb),) if verb.examples != (verb.name,) else ()
         lines.append(Term(verb.usage, (verb.summary, *examples)))
     return lines + ["", *CARDS, "", *KEYS]

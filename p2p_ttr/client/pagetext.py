@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
-MEANING_MIN = 28  # narrower than this beside its term, a meaning goes under it
+MEANING_MIN = 44  # narrower than this beside its term, a meaning goes under it
 STACKED_INDENT = 4  # a meaning under its term
+KEEP = "\u00a0"  # a space a row is never broken at (within one example); shown as a space
 
 
 @dataclass(frozen=True)
@@ -66,8 +67,9 @@ def lay_out(blocks: Sequence[Block], width: int) -> list[str]:
 
 def _para(text: str, width: int, first: int, later: int) -> list[str]:
     later = min(later, width // 2)
-    return textwrap.wrap(text, width, initial_indent=" " * min(first, width // 2), subsequent_indent=" " * later,
+    rows = textwrap.wrap(text, width, initial_indent=" " * min(first, width // 2), subsequent_indent=" " * later,
                          break_on_hyphens=False) or [""]
+    return [row.replace(KEEP, " ") for row in rows]
 
 
 def _terms(run: list[Term], width: int) -> list[str]:
@@ -78,7 +80,7 @@ def _terms(run: list[Term], width: int) -> list[str]:
     if width - column >= MEANING_MIN:
         for t in run:
             first, *more = t.meaning or ("",)
-            wrapped = _para(first, width - column, 0, 2)
+            wrapped = _para(first, width - column, 0, 0)
             rows.append(t.term.ljust(column) + wrapped[0])
             rows += [" " * column + row for row in wrapped[1:]]
             for line in more:
@@ -87,5 +89,5 @@ def _terms(run: list[Term], width: int) -> list[str]:
     for t in run:
         rows += _para(t.term, width, 0, 2)
         for line in t.meaning:
-            rows += _para(line, width, STACKED_INDENT, 2)
+            rows += _para(line, width, STACKED_INDENT, STACKED_INDENT + 2)
     return rows

@@ -11,15 +11,17 @@ from p2p_ttr.engine.rules import hand_counts
 from p2p_ttr.engine.state import GameState, Phase
 
 from .claimable import claimable
+from .lastturn import LastTurns
 from .explain import kinds
 from .phrases import cards_words
-from .styled import Line, wrap
+from .styled import Line, text_of, wrap
 from .tickets import ticket_rows, way_between
 from .words import BOARD, DASH, KINDS, kind_name, plural, seat_colour, ticket_name
 
 PLAYER_STYLE = "class:owner.{}"
 COUNTS_W = 19  # ' pts trn crd tkt st'
 TURN, CHOOSING = "▶", "…"  # whose turn it is; still choosing their first tickets
+NEW = "•"  # a turn played since yours
 
 
 def players_lines(view: GameState, seat: int, names: tuple[str, ...], width: int,
@@ -47,6 +49,33 @@ def players_lines(view: GameState, seat: int, names: tuple[str, ...], width: int
             ("", f" {_points(view, p):>3} {ps.trains:>3} {len(ps.hand):>3} {len(ps.tickets):>3} {ps.stations_left:>2}"),
         ])
     return lines
+
+
+def turn_lines(turns: LastTurns, view: GameState, seat: int, width: int, beside: bool) -> list[Line]:
+    """Each player's last turn in a few words: what happened since yours.
+    ``beside`` the players' table, a row for every seat in its order (ours
+    too) after a title row level with the table's; else a section of its own,
+    the others only, each row led by the seat's number. A turn played since
+    your last one is marked • (one from before it is dimmed as well)."""
+    lines: list[Line] = [[("class:title", "LAST TURN"), ("class:dim", f" ({NEW} since yours)")]]
+    for p in range(view.n_players):
+        if p == seat and not beside:
+            continue
+        turn = turns.of(p)
+        words = turn.words() if turn is not None else ""
+        lead: Line = [] if beside else [(PLAYER_STYLE.format(p), f" {p + 1}")]
+        if not words:
+            lines.append(lead + [("class:dim", "   -" if p != seat else "")])
+            continue
+        new = p != seat and turns.since(p, seat, view)
+        room = width - len(text_of(lead)) - 3
+        lines.append(lead + [("class:turn", f" {NEW if new else ' '} "), ("" if new else "class:dim", clip(words, room))])
+    return lines
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` in ``width`` columns, cut with '…' where it is longer."""
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
 
 
 def _who(name: str, tag: str, width: int) -> str:

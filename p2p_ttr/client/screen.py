@@ -36,6 +36,7 @@ from .panel import (
     row_lines,
     ticket_lines,
     tunnel_lines,
+    turn_lines,
 )
 from .pagetext import Block, lay_out
 from .snapshot import Snapshot
@@ -182,7 +183,10 @@ def compact_body(snap: Snapshot, width: int, height: int) -> list[Line]:
     right_w = width - 1 - left_w
     left = players_lines(view, seat, snap.names, left_w, snap.forfeited) + [[]]
     left += hand_lines(view, seat, left_w) + row_lines(view, left_w)
-    right = tunnel_lines(view, right_w) + offered_lines(view, seat, right_w)
+    # Level with the players' table, each seat's last turn: what happened since
+    # yours is always on screen, however fast the log scrolls.
+    right = turn_lines(snap.turns, view, seat, right_w, beside=True)
+    right += tunnel_lines(view, right_w) + offered_lines(view, seat, right_w)
     right += forfeited_lines(view, seat, snap.names, snap.forfeited, right_w)
     right += ticket_lines(view, seat, right_w, height - len(right))
     right += claim_lines(view, seat, right_w, height - len(right))
@@ -312,6 +316,9 @@ def side_panel(snap: Snapshot, width: int, height: int) -> list[Line]:
     lines += offered_lines(view, seat, width)
     lines += forfeited_lines(view, seat, snap.names, snap.forfeited, width)
     lines += ticket_lines(view, seat, width, height - len(lines))
+    turns = turn_lines(snap.turns, view, seat, width, beside=False)
+    if len(lines) + len(turns) <= height:
+        lines += turns
     lines += claim_lines(view, seat, width, height - len(lines))
     return _pad(lines, width, height)
 

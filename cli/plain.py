@@ -129,6 +129,9 @@ class Human:
                 self.say("\n".join(lay_out(blocks, shutil.get_terminal_size(PAGE_SIZE).columns - 1)))
             case outcomes.ShowWay(_, lines):
                 self.say("\n".join(lines))
+            case outcomes.ShowNetwork(seat, lines):
+                self.say("\n".join(lines) if seat is not None else
+                         "map SEAT tells one player's network (the line prompt draws no map)")
             case outcomes.Redraw():
                 state = self.view()
                 self.say(self.render(state, self.seat) if state is not None and self.seat is not None

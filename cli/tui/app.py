@@ -29,7 +29,7 @@ from prompt_toolkit.layout.processors import BeforeInput
 from p2p_ttr.client import outcomes
 from p2p_ttr.client.outcomes import Ask, Context, Outcome
 from p2p_ttr.client.overview import overview
-from p2p_ttr.client.screen import Echo, Page, ScreenModel, render, scrolled
+from p2p_ttr.client.screen import Echo, Page, ScreenModel, frame, render, scrolled
 from p2p_ttr.client.styled import Line
 from p2p_ttr.client.verbs import complete, interpret
 
@@ -81,6 +81,7 @@ class Client:
         self.pending: Ask | None = None
         self.page: Page | None = None
         self.highlight: frozenset[int] = frozenset()
+        self.focus: int | None = None  # the seat whose network the map shows alone
         self.log_top: int | None = None  # the log's first row shown; None: its end
         self.size = (100, 29)  # the screen's, as last drawn: a scroll moves by what it shows
         self.ending: Page | None = None  # the last page: Enter leaves
@@ -113,7 +114,13 @@ class Client:
 
     def model(self) -> ScreenModel:
         """What the screen shows now."""
-        return ScreenModel(self.bridge.publisher.snapshot, self.echo, self.highlight, self.page, self.log_top)
+        return ScreenModel(self.bridge.publisher.snapshot, self.echo, self.highlight, self.page, self.log_top,
+                           self.focus)
+
+    def has_map(self) -> bool:
+        """Whether the screen, at its size, has room for the map."""
+        parts = frame(self.model(), *self.size)
+        return parts is not None and parts.with_map
 
     def context(self) -> Context:
         snap = self.bridge.publisher.snapshot
@@ -200,7 +207,22 @@ class Client:
                 self.page = None
                 for text in lines:
                     self.bridge.publisher.note(text, "class:log.path")
-                self.echo = Echo("the way is lit up on the map and told in the log" if routes else lines[0])
+                if not routes:
+                    self.echo = Echo(lines[0])
+                elif self.has_map():
+                    self.echo = Echo("the way is lit up on the map and told in the log")
+                else:  # no map at this size: the words are all there is
+                    self.echo = Echo(lines[0] if len(lines) == 1 else "each way is told in the log below")
+            case outcomes.ShowNetwork(seat, lines):
+                self.focus = seat
+                self.page = None
+                if seat is None:
+                    self.echo = Echo("the map shows every player's routes again" if self.has_map()
+                                     else "map SEAT tells one player's network (a map shows from 100x30 up)")
+                elif self.has_map():
+                    self.echo = Echo(f"{lines[0]}: alone on the map (map all shows everyone's)")
+                else:
+                    self.echo = Echo("; ".join(lines))
             case outcomes.Redraw():
                 self.log_top = None
                 self._show_table()

@@ -31,7 +31,7 @@ def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -
     for p in score.ranking:
         sc = score.players[p]
         # First whatever the points: the row says why, beside the points it beats.
-        why = "  ◀ conceded to" if p == state.conceded_to else ""
+        why = "  ◀ conceded" if p == state.conceded_to else ""
         lines.append(f"{score.places[p]:>2}. {names[p][:14]:<14}{sc.total:>6}{sc.routes:>8}{sc.tickets:>+9}"
                      f"{sc.stations:>10}{sc.express:>9}{sc.longest_path:>7}{why}")
     lines += _tiebreaks(score.ranking, score.players, names)
@@ -54,10 +54,8 @@ def _conceded(state: GameState, names: tuple[str, ...], me: int | None) -> str:
     if winner is None:
         return ("Every seat had left (forfeited or carried on), so nobody won: the game is scored as it stood "
                 "and ranked by the usual count.")
-    them = who(winner, me, names, capital=True)
-    are = "were" if winner == me else "was"
-    return (f"The others left (forfeited or carried on), so the game was conceded to {who(winner, me, names)}: "
-            f"{them} {are} the last seat in play, and the last seat in play is ranked first whatever the points "
+    return (f"The game was conceded to {who(winner, me, names)}, the last seat in play: the others left "
+            "(forfeited, or were carried on). The last seat in play is ranked first whatever the points "
             "(protocol.md §6); the others are ranked by the usual count.")
 
 

@@ -64,6 +64,14 @@ class ShowWay:
 
 
 @dataclass(frozen=True)
+class ShowNetwork:
+    """Show ``seat``'s network alone on the map and say ``lines`` (None: everyone's, nothing to say)."""
+
+    seat: int | None
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Leave:
     """Leave the game: for now (the same command resumes), or for good (``forfeit``)."""
 
@@ -100,7 +108,7 @@ class Ask:
         return self.question + "  " + "   ".join(f"{c.key}) {c.label}" for c in self.choices)
 
 
-Outcome: TypeAlias = Play | Refuse | Note | Show | ShowWay | Leave | Redraw | Start | Ask
+Outcome: TypeAlias = Play | Refuse | Note | Show | ShowWay | ShowNetwork | Leave | Redraw | Start | Ask
 
 CANCEL = Choice("cancel", "never mind", Note("cancelled"))
 

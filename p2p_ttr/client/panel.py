@@ -12,6 +12,7 @@ from p2p_ttr.engine.state import GameState, Phase
 
 from .claimable import claimable
 from .lastturn import LastTurns
+from .network import trail
 from .explain import kinds
 from .phrases import cards_words
 from .styled import Line, text_of, wrap
@@ -20,14 +21,20 @@ from .words import BOARD, DASH, KINDS, kind_name, plural, seat_colour, ticket_na
 
 PLAYER_STYLE = "class:owner.{}"
 COUNTS_W = 19  # ' pts trn crd tkt st'
+TRAIL_W, NAME_MIN = 4, 6  # ' trl', the longest trail; the narrowest a name is cut to for it
 TURN, CHOOSING = "▶", "…"  # whose turn it is; still choosing their first tickets
 NEW = "•"  # a turn played since yours
 
 
 def players_lines(view: GameState, seat: int, names: tuple[str, ...], width: int,
                   forfeited: tuple[int, ...] = ()) -> list[Line]:
-    name_w = max(3, width - 10 - COUNTS_W)  # after the turn mark, seat, colour; before the counts
-    lines: list[Line] = [[("class:title", f"{'PLAYERS':<{name_w + 10}}"), ("class:dim", " pts trn crd tkt st")]]
+    """Every seat: its number, colour and player, route points, trains,
+    cards, tickets, stations left, and its longest trail where there is room
+    (a name keeps at least NAME_MIN columns)."""
+    trails = width - 10 - COUNTS_W - TRAIL_W >= NAME_MIN
+    name_w = max(3, width - 10 - COUNTS_W - (TRAIL_W if trails else 0))  # after the mark, seat and colour
+    heads = " pts trn crd tkt st" + (" trl" if trails else "")
+    lines: list[Line] = [[("class:title", f"{'PLAYERS':<{name_w + 10}}"), ("class:dim", heads)]]
     for p, ps in enumerate(view.players):
         # ▶ marks whose turn it is, so at most one seat: while everyone chooses
         # their first tickets at once, those still choosing are marked … instead.
@@ -46,7 +53,8 @@ def players_lines(view: GameState, seat: int, names: tuple[str, ...], width: int
             (style, f"{p + 1} {seat_colour(p):<6}"),
             ("", " "),
             (name_style, f"{_who(name, tag, name_w):<{name_w}}"),
-            ("", f" {_points(view, p):>3} {ps.trains:>3} {len(ps.hand):>3} {len(ps.tickets):>3} {ps.stations_left:>2}"),
+            ("", f" {_points(view, p):>3} {ps.trains:>3} {len(ps.hand):>3} {len(ps.tickets):>3} {ps.stations_left:>2}"
+                 + (f" {trail(tuple(sorted(ps.routes))):>3}" if trails else "")),
         ])
     return lines
 

@@ -78,6 +78,7 @@ class ScreenModel:
     highlight: frozenset[int] = frozenset()
     page: Page | None = None
     log_top: int | None = None  # the log's first row shown (rows as wrapped at the width); None: its end
+    focus: int | None = None  # the seat whose network the map shows alone (``map SEAT``)
 
 
 @dataclass(frozen=True)
@@ -166,7 +167,7 @@ def map_body(model: ScreenModel, width: int, height: int) -> list[Line]:
     snap = model.snap
     side_w = SIDE + min(20, (width - MAP_COLUMNS) // 4)
     map_w = width - side_w - 1
-    board = draw_map(marks_for(snap.view, snap.seat, model.highlight), map_w, height)
+    board = draw_map(marks_for(snap.view, snap.seat, model.highlight, snap.turns, model.focus), map_w, height)
     panel = side_panel(snap, side_w, height)
     return [join((m, map_w), (s, side_w), sep=("class:rule", "│")) for m, s in zip(board, panel)]
 

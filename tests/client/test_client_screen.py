@@ -67,7 +67,7 @@ def test_80x24_shows_the_table_without_the_map() -> None:
     lines = render(ScreenModel(snap(state), Echo("taking blue from slot 2")), 80, 23)
     assert len(lines) == 23 and all(len(text_of(line)) == 80 for line in lines)
     text = "\n".join(text_of(line) for line in lines)
-    for seen in ("your turn", "1 red    Ann (you)", "2 blue   Bob", "YOUR HAND  5 cards", "red     2",
+    for seen in ("your turn", "1 red    you", "2 blue   Bob", "st trl", "YOUR HAND  5 cards", "red     2",
                  "FACE-UP", "4 loco", "TICKETS 0/2 done", "Athina–Angora (5)", "YOUR HAND PAYS FOR",
                  "Bob claimed Paris–Frankfurt", "waiting for Bob's share", "taking blue from slot 2"):
         assert seen in text, seen

@@ -220,7 +220,7 @@ class Client:
                     self.echo = Echo("the map shows every player's routes again" if self.has_map()
                                      else "map SEAT tells one player's network (a map shows from 100x30 up)")
                 elif self.has_map():
-                    self.echo = Echo(f"{lines[0]}: alone on the map (map all shows everyone's)")
+                    self.echo = Echo(f"alone on the map: {lines[0]} (map all shows everyone's)")
                 else:
                     self.echo = Echo("; ".join(lines))
             case outcomes.Redraw():

@@ -99,7 +99,7 @@ def test_a_station_question_and_a_forfeited_hand(terminal: Terminal, tmp_path: P
     fourth, before = held[3], hand_of(screen)
     host.type("4")
     # Built: two stations left in the host's row (the log line may scroll out of a small log at once).
-    screen = host.wait_for(r"host \(you\) +\d+ +\d+ +\d+ +\d+ +2(│|\n)", timeout=WAIT)
+    screen = host.wait_for(r"1 red    (host \(you\)|you) +\d+ +\d+ +\d+ +\d+ +2 +\d+ *(│|\n)", timeout=WAIT)
     assert f"building a station in Wien with 1 {fourth}" in screen
     assert hand_of(screen)[fourth] == before[fourth] - 1  # paid with the fourth choice
 

@@ -211,6 +211,6 @@ def test_without_a_map_path_and_map_say_what_is_true(session: None) -> None:
     client.run_line("path 1")
     assert client.echo.text == "the way is lit up on the map and told in the log"
     client.run_line("map bob")
-    assert client.echo.text.endswith("alone on the map (map all shows everyone's)")
+    assert client.echo.text.startswith("alone on the map: Bob (2 blue)") and "(map all shows everyone's)" in client.echo.text
     client.run_line("map all")
     assert client.focus is None and client.echo.text == "the map shows every player's routes again"

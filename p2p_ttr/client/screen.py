@@ -4,14 +4,16 @@ snapshot of the game and of what the player has on screen.
 From 100x30 up, the map of Europe beside the panel::
 
     header                         (game, turn, whose turn, final round)
-    map of Europe   | players, hand, face-up row, tickets, routes to claim
-    ---- log --------------- map key
+    map of Europe   | players, hand, face-up row, tickets, last turns, routes to claim
+    ---- log --------------- map key (or, scrolled back, where in the log)
     the log of moves in words
     status: what the table waits for
     echo: the answer to the last command, or a question and its choices
 
 Below that (80x24, the classic terminal, included) the same panel without
-the map, in two columns where they fit. Every line wraps or is laid out to
+the map, in two columns where they fit, each player's last turn level with
+their row (what happened since your turn is always on screen, however
+little of the log is). Every line wraps or is laid out to
 fit the width: a question's choices are a list of their own, all shown.
 The input line below it belongs to the terminal app. A page (help, the
 rules, the final score) takes the place of the map and the panel.

@@ -30,7 +30,7 @@ from p2p_ttr.engine.rules import concede
 from p2p_ttr.engine.scoring import longest_trail
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
-from p2p_ttr.net.loop import Seen
+from p2p_ttr.net.playerinput import Seen
 
 
 def ctx(state: GameState, seat: int = 0) -> Context:

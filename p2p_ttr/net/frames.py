@@ -25,7 +25,9 @@ from p2p_ttr.table.messages import MAX_NAME
 # 4: a host that stops for now tells its joiners (pause)
 # 5: the relay can move: a seat tells the next relay it follows it (follow),
 #    entries are signed by the relay of the moment, any seat may be welcomed
-NET_VERSION = 5
+# 6: a watcher (no seat, no secret) is admitted by a hello of its own (watch),
+#    and follows the public log (watchers.py)
+NET_VERSION = 6
 CHALLENGE_BYTES = 32
 MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
 MAX_REASON = 400
@@ -82,6 +84,8 @@ TO_HOST: dict[str, tuple[Check, ...]] = {
     "have": (_INDEX, _ENVELOPE, _bin(SIGNATURE_BYTES)),  # an entry the host asked for (fetch), with its signature
     # the relay left: I follow you from my log of this length ending at this head (signed, table/relaying.py)
     "follow": (_int(1, MAX_ENTRIES), _bin(HASH_BYTES), _bin(SIGNATURE_BYTES)),
+    # admit me as a watcher (no seat, no name, no key): the version and the challenge of this connection
+    "watch": (_int(0, 2**16), _bin(CHALLENGE_BYTES)),
 }
 # What the host sends to a peer.
 TO_PEER: dict[str, tuple[Check, ...]] = {
@@ -98,6 +102,7 @@ TO_PEER: dict[str, tuple[Check, ...]] = {
     "fetch": (_INDEX,),  # send me your entries from this index on: my log lost them (after a crash)
     "pause": (_INDEX, _bin(SIGNATURE_BYTES)),  # the host stops for now at this log length (signed: pause.py)
     "silent": (_seats,),  # the seats the relay has not heard for the relay timeout (escrow: carry them on?)
+    "watching": (_GAME_ID, _INDEX),  # admitted as a watcher: the game (nil in the lobby), the log's length
 }
 
 
@@ -268,13 +273,32 @@ class Silent:
     KIND: ClassVar[str] = "silent"
 
 
-ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have | Follow
-ToPeer = Challenge | Welcome | LobbyNews | Refused | Entry | Rejected | Ping | Fetch | Pause | Silent
+@dataclass(frozen=True)
+class Watch:
+    """Admit me as a watcher: no seat, no name, no key; it answers this
+    connection's challenge, so that a pause can be signed for it."""
+
+    version: int
+    challenge: bytes
+    KIND: ClassVar[str] = "watch"
+
+
+@dataclass(frozen=True)
+class Watching:
+    """Admitted as a watcher: the game under way (None in the lobby) and the log's length."""
+
+    game_id: bytes | None
+    length: int
+    KIND: ClassVar[str] = "watching"
+
+
+ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have | Follow | Watch
+ToPeer = Challenge | Welcome | LobbyNews | Refused | Entry | Rejected | Ping | Fetch | Pause | Silent | Watching
 Frame = ToHost | ToPeer
 _TO_HOST_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Hi, Hello, Env, Sync, Ping, Leave, Have,
-                                                                         Follow)}
+                                                                         Follow, Watch)}
 _TO_PEER_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Challenge, Welcome, LobbyNews, Refused, Entry, Rejected,
-                                                             Ping, Fetch, Pause, Silent)}
+                                                             Ping, Fetch, Pause, Silent, Watching)}
 
 
 def _typed(types: dict[str, type[Any]], kind: str, fields: list[Any]) -> Any:

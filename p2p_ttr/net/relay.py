@@ -7,7 +7,8 @@ hands it to the part that owns it:
 - admission.py: challenges, hellos, the lobby;
 - sequencer.py: envelopes we sequence while our seat relays (or hold back);
 - catchup.py: entries for seats that lack them, and fetched for our log;
-- standby.py: follow requests to us, the successor, and taking over.
+- standby.py: follow requests to us, the successor, and taking over;
+- watchers.py: watchers (no seat, no secret), bounded and rate-limited.
 
 The relay has no power beyond order: it cannot forge or hide anything,
 since every peer checks every entry itself (protocol.md §9).
@@ -34,6 +35,7 @@ from .router import Router
 from .sequencer import Sequencer
 from .standby import Standby
 from .trace import Trace
+from .watchers import Watchers
 
 
 class Relay:
@@ -49,6 +51,7 @@ class Relay:
         self.catchup = CatchUp(replica, self.router, self.admission, identity, console, self.requests)
         self.sequencer = Sequencer(replica, self.router, self.admission, identity, console, trace)
         self.standby = Standby(replica, self.admission, self.catchup, self.sequencer, console, self.requests)
+        self.watchers = Watchers(replica, self.router, self.admission, console)
         self.identity = identity
         self.since = time.monotonic()  # when this run began (a seat never heard since is silent since then)
         self.silence_s = 20.0  # the relay timeout: a seat unheard this long counts as silent
@@ -60,10 +63,14 @@ class Relay:
             self.console.say(f"dropped a message of {len(parts)} parts")
             return
         rid, raw = parts
+        if self.watchers.is_muted(rid):
+            return  # a watcher over its rate: dropped unread
         try:
             frame = frames.decode_to_host(raw)
         except FrameError as exc:
             self.console.say(f"dropped a bad frame: {exc}")
+            return
+        if self.watchers.handle(rid, frame):
             return
         c = self.admission.c
         match frame:
@@ -113,6 +120,7 @@ class Relay:
 
     def flush(self) -> None:
         self.sequencer.flush()
+        self.watchers.pump()  # after the fsync: a watcher never holds an entry we could forget
 
     def pulse(self) -> None:
         """A heartbeat to every admitted connection (in the lobby too: joiners
@@ -126,7 +134,9 @@ class Relay:
     def beat(self) -> None:
         """Once a second, from the loop: in an escrow game the relay says which
         seats it has not heard for the relay timeout (only the relay sees
-        every seat's connection, and only a silent seat may be carried on)."""
+        every seat's connection, and only a silent seat may be carried on).
+        Watchers get their ping here (never ``silent``: that is the seats')."""
+        self.watchers.beat()
         table = self.replica.table
         if table is None or not table.escrow or not self.replica.relaying or table.finished:
             return
@@ -146,6 +156,8 @@ class Relay:
             challenge = c.answered.get(rid)
             if challenge is not None:
                 self.router.send(rid, frames.Pause(length, sign_pause(self.identity, challenge, game_id, length)))
+        self.watchers.pause(lambda challenge: frames.Pause(length, sign_pause(self.identity, challenge, game_id,
+                                                                              length)))
 
     # ---------------------------------------------------------------- silence
 

@@ -35,6 +35,12 @@ class Router:
             if self.sock is not None:
                 self.sock.send_multipart([rid, encoded])
 
+    def send_encoded(self, rid: bytes, encoded: bytes) -> None:
+        """A frame already encoded (the same entry to many watchers), now."""
+        with self.wire:
+            if self.sock is not None:
+                self.sock.send_multipart([rid, encoded])
+
     def queue(self, rids: list[bytes], frame: frames.ToPeer) -> None:
         encoded = encode_frame(frame)
         self.queued.extend([rid, encoded] for rid in rids)

@@ -26,7 +26,7 @@ TURN, CHOOSING = "▶", "…"  # whose turn it is; still choosing their first ti
 NEW = "•"  # a turn played since yours
 
 
-def players_lines(view: GameState, seat: int, names: tuple[str, ...], width: int,
+def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], width: int,
                   forfeited: tuple[int, ...] = ()) -> list[Line]:
     """Every seat: its number, colour and player, route points, trains,
     cards, tickets, stations left, and its longest trail where there is room

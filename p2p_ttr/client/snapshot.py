@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from p2p_ttr.engine.state import GameState
-from p2p_ttr.engine.view import view_for
+from p2p_ttr.engine.view import public_view, view_for
 from p2p_ttr.table.table import Table
 
 from .lastturn import LastTurns
@@ -38,6 +38,7 @@ class Snapshot:
     names: tuple[str, ...] = ()
     view: GameState | None = None
     log: tuple[Fragment, ...] = ()  # (style, text), oldest first
+    noted: int = 0  # lines noted in all (the log keeps the last MAX_LOG)
     status: str = ""
     our_move: bool = False  # the status asks this player to move
     game: str = ""  # game id, hex
@@ -62,6 +63,7 @@ class Publisher:
         self._lock = threading.Lock()
         self._snap = Snapshot(role=role)
         self._log: list[Fragment] = []
+        self._noted = 0
         self._dirty = True
         self._engine: GameState | None = None
         self._before: GameState | None = None
@@ -82,6 +84,7 @@ class Publisher:
     def note(self, text: str, style: str = "class:note") -> None:
         with self._lock:
             self._log.append((style, text))
+            self._noted += 1
             del self._log[:-MAX_LOG]
             self._dirty = True
 
@@ -101,8 +104,9 @@ class Publisher:
         view = self._snap.view
         if engine is not self._engine:
             self._engine = engine
-            if engine is not None and seat is not None:
-                view = view_for(engine, seat)
+            if engine is not None:
+                # A watcher (no seat) sees what everyone sees, and nothing more.
+                view = view_for(engine, seat) if seat is not None else public_view(engine)
                 self._log_moves(view, seat, names)
         if table is not None and now - self._status_at >= STATUS_EVERY_S:
             self._status_at = now
@@ -117,7 +121,7 @@ class Publisher:
                 return None
             self._dirty = False
             self._snap = Snapshot(
-                role=snap.role, seat=seat, names=names, view=view, log=tuple(self._log), status=self._status, our_move=self._our_move,
+                role=snap.role, seat=seat, names=names, view=view, log=tuple(self._log), noted=self._noted, status=self._status, our_move=self._our_move,
                 game=table.game_id.hex() if table is not None and table.game_id else "", address=self.address,
                 lobby=lobby, forfeited=self._forfeited, turns=self._turns,
                 finished=table is not None and table.finished,
@@ -138,7 +142,7 @@ class Publisher:
                 self.note(line, "class:log.forfeit")
             self._forfeited = forfeited
 
-    def _log_moves(self, view: GameState, seat: int, names: tuple[str, ...]) -> None:
+    def _log_moves(self, view: GameState, seat: int | None, names: tuple[str, ...]) -> None:
         if self._before is not None:
             for line in told(self._before, view, seat, names):
                 self.note(line.text, _LOG_STYLES[line.kind])

@@ -38,6 +38,12 @@ def run(args: argparse.Namespace) -> int:
     return 0 if verdict.fair else 1
 
 
+def audit_of(entries: list[bytes]) -> list[str]:
+    """What `ttr verify` says of these entries (a log held in memory: a watcher's, a replay's)."""
+    return [f"audit of the {len(entries)} entries:"] + ["  " + line for line in
+                                                         report_lines(verify_entries(entries), False)]
+
+
 def verdict_json(v: Verdict) -> dict[str, Any]:
     first = v.findings[0] if v.findings else None
     out: dict[str, Any] = {

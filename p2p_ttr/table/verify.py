@@ -106,7 +106,7 @@ def verify_entries(entries: list[bytes]) -> Verdict:
     other = _other_rules(entries)
     if other is not None:
         return Verdict(len(entries), (), (other,), None, None, Table())
-    secret = _joint_secret(entries)
+    secret = joint_secret(entries)
     verdict = _verify(entries, secret)
     if secret is not None and (verdict.findings or not _same_secrets(verdict.table, secret)):
         # Checking every proof as the game went names the first bad entry
@@ -163,7 +163,7 @@ def _verify(entries: list[bytes], secret: int | None) -> Verdict:
     return Verdict(len(entries), names, tuple(ordered), report, score, table)
 
 
-def _joint_secret(entries: list[bytes]) -> int | None:
+def joint_secret(entries: list[bytes]) -> int | None:
     """X = sum of the seats' revealed exponents, if the log reveals one per seat
     and each matches the key that seat announced; None otherwise."""
     keys: dict[int, int] = {}

@@ -7,13 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_net_parts import FakeRouter, admit, game, seat
+from test_net_parts import FakeDealer, FakeRouter, admit, game, receipt, seat
 
 from p2p_ttr.net import frames, watchers
 from p2p_ttr.net.frames import NET_VERSION, encode
 from p2p_ttr.net.node import Node
-from p2p_ttr.net.pause import pause_signed
-from p2p_ttr.net.seqsig import entry_signed
+from p2p_ttr.net.console import Console
+from p2p_ttr.net.pause import pause_signed, sign_pause
+from p2p_ttr.net.seqsig import entry_signed, sign_entry
+from p2p_ttr.net.watcher import WatchOptions, Watcher
+from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.table import Table
 
 SEAT_ONLY = {"welcome", "lobby", "rejected", "fetch", "silent"}  # frames a watcher is never sent
@@ -157,7 +160,6 @@ def test_a_silent_watcher_is_forgotten(tmp_path: Path) -> None:
 
 
 def test_a_watcher_in_the_lobby_is_told_no_game_yet(tmp_path: Path) -> None:
-    from p2p_ttr.net.console import Console
     from p2p_ttr.net.host import Host, HostOptions
     from p2p_ttr.net.store import DataDir
 
@@ -184,3 +186,66 @@ def test_frames_of_a_watcher_round_trip() -> None:
     assert frames.decode_to_peer(frames.encode_frame(frames.Watching(None, 0))) == frames.Watching(None, 0)
     with pytest.raises(frames.FrameError):
         frames.decode_to_host(encode("watch", NET_VERSION, b"short"))
+
+
+# ------------------------------------------------------------ the watcher's side
+
+
+def watcher_with(dealer: FakeDealer) -> Watcher:
+    w = Watcher(WatchOptions("127.0.0.1", 7311), Console(True))
+    w.uplink.sock = dealer  # type: ignore[assignment]
+    return w
+
+
+def greeted(w: Watcher, dealer: FakeDealer) -> bytes:
+    """The relay (seat 0) challenges ``w`` and admits it; the challenge it answered."""
+    challenge = b"c" * 32
+    w.handle(encode("challenge", NET_VERSION, game().peers[0].identity.public, challenge, None))
+    assert dealer.sent[-1] == ("watch", [NET_VERSION, challenge])
+    w.handle(encode("watching", None, 0))
+    assert dealer.sent[-1] == ("sync", [0]) and w.admitted
+    return challenge
+
+
+def test_the_watcher_takes_entries_in_order_under_their_relay_s_receipt() -> None:
+    dealer = FakeDealer()
+    w = watcher_with(dealer)
+    greeted(w, dealer)
+    w.handle(encode("entry", 1, game().log[1], receipt(1)))  # ahead of our log: asks from where it stands
+    assert w.table is None and dealer.sent[-1] == ("sync", [0])
+    for i in range(30):
+        w.handle(encode("entry", i, game().log[i], receipt(i)))
+    assert w.table is not None and len(w.table.log) == 30 and not w.table.engine.private  # type: ignore[union-attr]
+    forged = Identity.generate()
+    w.handle(encode("entry", 30, game().log[30], sign_entry(forged, open_id(), 30, w.table.head, game().log[30])))
+    assert len(w.table.log) == 30  # not its relay's receipt: dropped
+    w.handle(encode("entry", 12, game().log[12], receipt(12)))  # a repeat: harmless
+    assert len(w.table.log) == 30 and w.given == 0
+
+
+def test_the_watcher_stops_on_a_pause_its_relay_signed_over_its_challenge() -> None:
+    dealer = FakeDealer()
+    w = watcher_with(dealer)
+    challenge = greeted(w, dealer)
+    for i in range(5):
+        w.handle(encode("entry", i, game().log[i], receipt(i)))
+    relay = game().peers[0].identity
+    w.handle(encode("pause", 5, sign_pause(relay, b"x" * 32, open_id(), 5)))  # another connection's
+    assert w.paused is None
+    w.handle(encode("pause", 5, sign_pause(relay, challenge, open_id(), 5)))
+    assert w.paused is not None and w.paused.entries == 5
+
+
+def test_the_watcher_does_not_answer_a_seat_that_is_not_the_one_it_dialled() -> None:
+    dealer = FakeDealer()
+    w = watcher_with(dealer)
+    greeted(w, dealer)
+    for i in range(5):
+        w.handle(encode("entry", i, game().log[i], receipt(i)))
+    w.uplink.seat = 1  # we dialled seat 1 at the address we were given; seat 0's key answers
+    w.given = 1
+    w.uplink.challenge = None
+    sent = len(dealer.sent)
+    w.handle(encode("challenge", NET_VERSION, game().peers[0].identity.public, b"d" * 32, open_id()))
+    assert not any(k == "watch" for k, _ in dealer.sent[sent:])
+    assert ("127.0.0.1", 7311) in w.bad and 1 not in w.addresses()

@@ -40,7 +40,7 @@ def turn_number(text: str) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("log", type=Path, help="a game log: a player's games/GAME/game.log, `ttr watch --save`'s, or "
+    parser.add_argument("log", type=Path, metavar="LOG", help="a game log: a player's games/GAME/game.log, `ttr watch --save`'s, or "
                         "`ttr selfplay --crypto --log`'s")
     parser.add_argument("--open", action="store_true",
                         help="show every hand and ticket at every moment (a finished game: its audit revealed every "

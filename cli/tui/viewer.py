@@ -58,9 +58,7 @@ class Viewer:
         raise NotImplementedError
 
     def model(self) -> WatchModel:
-        page = self.page
-        return WatchModel(self.snapshot(), self.mode(), END_KEYS if page is not None and page is self.ending
-                          else self.hint(), page, self.log_top)
+        return WatchModel(self.snapshot(), self.mode(), self.hint(), self.page, self.log_top)
 
     def draw(self, width: int, height: int) -> list[Line]:
         self.size = (width, height)
@@ -124,7 +122,7 @@ class WatchScreen(Viewer):
         return self._snapshot()
 
     def mode(self) -> str:
-        return "the game is over" if self.ending is not None else "watching"
+        return "watching"
 
     def hint(self) -> str:
         return "q leaves · PageUp/PageDown scroll the log"

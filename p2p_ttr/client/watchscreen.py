@@ -61,8 +61,9 @@ def with_map(width: int, height: int) -> bool:
 def render(model: WatchModel, width: int, height: int) -> list[Line]:
     """``height`` lines of exactly ``width`` columns."""
     snap = model.snap
-    bottom = status_lines(snap.status, width)[:1] + [fit(line, width) for line in
-                                                     wrap([("class:dim", " " + model.keys)], width)[:1]]
+    bottom = status_lines(snap.status, width)[:1]
+    if model.page is None:  # a page says its keys in its own footer
+        bottom += [fit(line, width) for line in wrap([("class:dim", " " + model.keys)], width)[:1]]
     if width < MIN_COLUMNS or height < MIN_ROWS:
         return too_small(width, height, bottom)
     top = [fit(line, width, "class:header") for line in pack(header(model), width)[:2]]
@@ -164,7 +165,7 @@ def log_height(model: WatchModel, width: int, height: int) -> tuple[int, int]:
     """(the log's rows on screen, its width) at this size: a scroll moves by that many."""
     snap = model.snap
     body = height - len(pack(header(model), width)[:2]) - 2
-    if snap.view is None or model.page is not None:
+    if snap.view is None:
         return max(1, body - 2), width
     if with_map(width, height):
         side_w = side_width(width)
@@ -177,7 +178,7 @@ def log_height(model: WatchModel, width: int, height: int) -> tuple[int, int]:
 def scrolled(model: WatchModel, width: int, height: int, pages: int) -> WatchModel:
     """``model`` with its log (or its page) scrolled by ``pages`` panes; the first and last row stop it."""
     if model.page is not None:
-        pane = max(1, height - len(pack(header(model), width)[:2]) - 2 - 2)
+        pane = max(1, height - len(pack(header(model), width)[:2]) - 1 - 2)
         last = max(0, len(page_rows(model.page, width)) - pane)
         offset = max(0, min(last, model.page.offset + pages * pane))
         return replace(model, page=replace(model.page, offset=offset))

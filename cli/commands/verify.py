@@ -75,7 +75,7 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
             f"{len(d.openings)} cards opened"
         )
         if verbose:
-            lines += list(d.lines())
+            lines += list(d.lines(v.locate))  # numbered as the log numbers its entries
     for seat, entry in sorted(v.table.forfeit_entries.items()):
         lines.append(f"{v.names[seat]} forfeited at entry {entry}; the table played the seat from there "
                      "(the caretaker, protocol.md §6)")

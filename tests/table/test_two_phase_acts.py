@@ -198,7 +198,7 @@ def leaving_between_step_and_proof(tamper: bool) -> type[Peer]:
             if tamper and isinstance(step, Shuffle) and step.step.deck == "train" and step.step.epoch == 0:
                 s, cts = step.step, list(step.step.ciphertexts)
                 cts[0], cts[1] = cts[1], cts[0]
-                return Shuffle(ShuffleStep(s.deck, s.epoch, s.seat, tuple(cts)))
+                return Shuffle(ShuffleStep(s.deck, s.epoch, s.seat, tuple(cts)), step.cards)
             return step
 
         def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | None:

@@ -53,6 +53,8 @@ def verdict_json(v: Verdict) -> dict[str, Any]:
     }
     if v.deck is not None:
         out["checked"] = {
+            "keys": len(v.deck.keys),
+            "proofs": sum(len(chain.proven) for chain in v.table.chains.values()),
             "shuffles": len(v.deck.shuffles),
             "decks": len(v.deck.decks),
             "shares": len(v.deck.shares),

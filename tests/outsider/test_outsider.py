@@ -298,3 +298,39 @@ def test_a_doctored_log_is_blamed_where_ttr_verify_blames_it(
     blame = verify_json(data, tmp_path, capsys)["blame"]
     first = audit_log(data).first
     assert first is not None and blame == {"entry": first.entry, "seat": first.seat} == {"entry": index, "seat": 1}
+
+
+def test_a_log_with_a_forfeit_checks_out_with_the_fold_steps_derived_from_the_revealed_seed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seat 0 forfeits right after its keys: every chain's first step is the
+    fold's own, in no entry (protocol.md §3, Steps the log does not hold);
+    the checker derives them from the revealed seed and finds what
+    `ttr verify` finds."""
+    from p2p_ttr.bots.random_bot import RandomBot
+    from p2p_ttr.local.crypto_game import play_crypto_game
+    from p2p_ttr.table.logfile import write_log
+    from p2p_ttr.table.peer import Peer
+
+    class Leaver(Peer):
+        def outbox(self) -> list[bytes]:
+            if self.seat in self.table.forfeited:
+                return []
+            if self.seat in self.table.keys:
+                return [self.forfeit()]
+            return super().outbox()
+
+    game = play_crypto_game(3, [RandomBot(30 + p) for p in range(3)], ("Anna", "Boris", "Chiara"), [Leaver])
+    path = tmp_path / "forfeit.log"
+    game_id = game.peers[1].table.game_id
+    assert game_id is not None
+    write_log(path, game_id, game.log)
+    capsys.readouterr()
+    verdict = verify_json(path.read_bytes(), tmp_path, capsys)
+    report = audit_log(path.read_bytes())
+    assert verdict["fair"] is True and report.findings == []
+    assert report.kinds["forfeit"] == 1 and report.derived > 0
+    assert report.derived == report.epochs  # seat 0's step of every epoch
+    checked = verdict["checked"]
+    assert (report.steps + report.derived, report.proofs + report.derived, report.epochs, report.shares) == (
+        checked["shuffles"], checked["proofs"], checked["decks"], checked["shares"])

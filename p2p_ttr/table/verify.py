@@ -168,10 +168,12 @@ def _verify(entries: list[bytes], secret: int | None) -> Verdict:
     for d in report.deviations:
         entry = record_entry[d.record] if d.record is not None and d.record < len(record_entry) else None
         findings.append(Finding(entry, d.seat, ErrorCode.DECK_AUDIT, f"{d.kind}: {d.detail}"))
-    if table.stopper is not None and table.culprit is None and len(findings) == 1:
-        # The reveal that halted the game found nothing the audit can confirm.
-        findings = [Finding(table.halted_at, table.stopper, ErrorCode.HALTED_WITHOUT_CAUSE,
-                            f"seat {table.stopper} halted the game, but every shuffle, share and move checks out")]
+    if table.stopper is not None and table.culprit is None and not report.deviations:
+        # The reveal that halted the game found nothing the audit can confirm:
+        # the halt is the stopper's deviation (an entry refused after it stays).
+        without_cause = Finding(table.halted_at, table.stopper, ErrorCode.HALTED_WITHOUT_CAUSE,
+                                f"seat {table.stopper} halted the game, but every shuffle, share and move checks out")
+        findings = [without_cause if f.code is ErrorCode.HALTED else f for f in findings]
     score = final_score(table.engine) if table.engine.over else None
     return Verdict(len(entries), names, _in_log_order(findings), report, score, table, tuple(record_entry))
 

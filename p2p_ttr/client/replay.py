@@ -94,7 +94,7 @@ def replay(entries: list[bytes]) -> Replay:
         try:
             table.receive(raw)
         except (TableError, EngineError) as exc:
-            stopped = f"entry {index} does not fold ({exc.code}): {exc}; `ttr verify` names the seat"
+            stopped = f"entry {index} does not fold ({exc.code}): {exc} (`ttr verify` audits the log)"
             break
         names = names or tuple(s.name for s in table.seats)
         snap = publisher.update(table, None, names)

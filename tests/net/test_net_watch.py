@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import zmq
 from test_net_lan import DEADLINE_S, Run, check_game, command, free_port, wait_for_entries
 
@@ -99,7 +100,8 @@ def secrets_of(data: Path) -> list[bytes]:
     return found
 
 
-def test_a_watcher_sees_a_3_bot_game_to_its_end_and_is_sent_nothing_hidden(tmp_path: Path) -> None:
+def test_a_watcher_sees_a_3_bot_game_to_its_end_and_is_sent_nothing_hidden(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run = Run(tmp_path)
     deadline = time.monotonic() + DEADLINE_S * 2
     port = free_port()
@@ -126,8 +128,11 @@ def test_a_watcher_sees_a_3_bot_game_to_its_end_and_is_sent_nothing_hidden(tmp_p
                 raw.close()
         run.kill_all()
 
-    # The replay of the watcher's log reaches the same end.
+    # The replay of the watcher's log reaches the same end: the same scores, the same public state.
+    capsys.readouterr()
     assert main(["replay", str(tmp_path / "watched.log"), "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert replayed["over"] and replayed["stopped"] is None and replayed["summary"] == host
 
     # Everything the recorder was sent: public frames only, the log's entries byte for byte.
     (log,) = (tmp_path / "host" / "games").glob("*/game.log")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
+from p2p_ttr.client.giveup import GaveUp, gave_up_words
 from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.envelope import open_envelope
@@ -33,6 +34,7 @@ from .catchup import CatchUp
 from .console import Console
 from .exits import PeerExit
 from .frames import NET_VERSION, FrameError
+from .liveness import Presence
 from .lobby import sign_hello
 from .pause import Paused, pause_signed, paused_at
 from .replica import Replica
@@ -69,7 +71,7 @@ class Follower:
 
     def __init__(self, replica: Replica, uplink: Uplink, duties: SeatDuties, catchup: CatchUp,
                  identity: Identity, name: str, console: Console, trace: Trace,
-                 ongoing: list[GameStore], hooks: FollowerHooks) -> None:
+                 ongoing: list[GameStore], hooks: FollowerHooks, presence: Presence) -> None:
         self.replica = replica
         self.uplink = uplink
         self.duties = duties
@@ -80,6 +82,7 @@ class Follower:
         self.trace = trace
         self.ongoing = ongoing  # our unfinished games with this host: we join no other while one is under way
         self.hooks = hooks
+        self.presence = presence  # who is alive, as the relay says (liveness.py)
         self.lobby_names: tuple[str, ...] = ()  # who is in, as the host last said before the start
         self.told_escrow = False
         self._fork_checked = -1  # the log length at which we last re-fetched the log to look for a fork
@@ -139,6 +142,13 @@ class Follower:
                 self.host_paused(length, signature)
             case frames.Silent(seats):
                 self.duties.silent = (seats, time.monotonic())
+                if not self.replica.relaying:  # the word of the relay we follow; while we relay, ours
+                    self.presence.heard(seats)
+            case frames.GaveUp(seat, why, about, seconds):
+                if table is not None and table.seated and seat < table.n and all(s < table.n for s in about):
+                    news = GaveUp(seat, why, about, seconds)
+                    self.presence.left(news)
+                    self.console.say(gave_up_words(news, self.replica.names, self.replica.seat))
 
     def challenged(self, version: int, public: bytes, challenge: bytes, game_id: bytes | None) -> None:
         """A challenge: answered with our signed hello, once per connection, if

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import zmq
 
+from p2p_ttr.client.giveup import GaveUp, Why
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.peer import Decider
@@ -40,7 +41,7 @@ from .frames import NET_VERSION
 from .handover import Succession
 from .heartbeat import Heartbeat
 from .history import History
-from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, watch
+from .liveness import HEARTBEAT_S, HOST_SILENT_S, Presence, Progress, Verdict, watch
 from .lobby import Lobby
 from .pause import Paused, paused_at
 from .player import SeatPlayer
@@ -109,7 +110,8 @@ class Node:
         self.input = SeatInput(self.start_requested, self.forfeit)
         self.replica = Replica(self.identity, decide or self.input.choose, lobby=lobby)
         self.wire = threading.RLock()  # held for every use of our sockets (the heartbeat has a thread of its own)
-        self.relay = Relay(self.replica, self.identity, console, self.trace, players, self.wire)
+        self.presence = Presence(options.relay_timeout)  # who is alive: the relay's word (liveness.py)
+        self.relay = Relay(self.replica, self.identity, console, self.trace, players, self.wire, self.presence)
         self.relay.silence_s = options.relay_timeout
         self.progress = Progress(options.timeout, console.say, console.waiting)
         self.where = format_address(options.host, options.port)
@@ -125,7 +127,7 @@ class Node:
         self.ongoing = [] if options.new_game or not options.host else [
             g for g in options.data.unfinished("peer") if g.load_meta().get("host") == self.where]
         self.follower = Follower(self.replica, self.uplink, self.duties, self.relay.catchup, self.identity,
-                                 options.name, console, self.trace, self.ongoing, self)
+                                 options.name, console, self.trace, self.ongoing, self, self.presence)
         self.duties.check_for_fork = self.follower.check_for_fork
         self.relay.catchup.adopted = self.adopted
         self.paused: Paused | None = None  # the game stopped for now: by our player, or the host told us
@@ -374,15 +376,27 @@ class Node:
             if gate:
                 self.progress.update(len(table.log))
                 if self.o.scripted and self.progress.timed_out:
-                    raise NodeExit(1, f"no progress for {self.o.timeout:.0f} s: not every seat came back "
-                                      f"after the restart{self.resume_hint()}")
+                    away = tuple(s for s in table.in_play if s != self.seat and s not in self.relay.catchup.reported)
+                    self.give_up(Verdict(Why.SILENT, away, int(self.progress.stalled_for),
+                                         f"no progress for {self.o.timeout:.0f} s: not every seat came back "
+                                         f"after the restart{self.resume_hint()}"))
                 continue
             if not self.relaying and self.wait_for_host(now):
                 continue
-            stop = watch(self.progress, table, self.seat, self.names, self.o.scripted,
+            stop = watch(self.progress, table, self.seat, self.names, self.o.scripted, self.presence,
                          str(self.store.log_path if self.store else "-"), self.resume_hint())
             if stop is not None:
-                raise NodeExit(1, stop)
+                self.give_up(stop)
+
+    def give_up(self, verdict: Verdict) -> None:
+        """A scripted peer stops waiting: it says so to every screen (through
+        the relay, or, relaying, to every connection itself), then stops."""
+        if self.seat is not None:
+            if self.relaying:
+                self.relay.gave_up(GaveUp(self.seat, verdict.why, verdict.about, verdict.seconds))
+            else:
+                self.uplink.send(frames.GiveUp(verdict.why, verdict.about, verdict.seconds))
+        raise NodeExit(1, verdict.message)
 
     def received(self, sock: zmq.Socket[bytes] | None) -> list[bytes] | None:
         """The next message waiting on ``sock`` (None: nothing, or no socket)."""

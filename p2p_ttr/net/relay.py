@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from p2p_ttr.client.giveup import GaveUp, gave_up_words
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.relaying import FollowRequest
@@ -28,6 +29,7 @@ from .admission import Admission
 from .catchup import CatchUp
 from .console import Console
 from .frames import NET_VERSION, FrameError
+from .liveness import Presence
 from .pause import sign_pause
 from .replica import Replica
 from .router import Router
@@ -40,7 +42,7 @@ class Relay:
     """Our ROUTER and the relay's duties on it (see the module docstring for its parts)."""
 
     def __init__(self, replica: Replica, identity: Identity, console: Console, trace: Trace,
-                 players: int = 0, wire: threading.RLock | None = None) -> None:
+                 players: int = 0, wire: threading.RLock | None = None, presence: Presence | None = None) -> None:
         self.replica = replica
         self.console = console
         self.router = Router(wire)
@@ -52,6 +54,7 @@ class Relay:
         self.identity = identity
         self.since = time.monotonic()  # when this run began (a seat never heard since is silent since then)
         self.silence_s = 20.0  # the relay timeout: a seat unheard this long counts as silent
+        self.presence = presence or Presence(self.silence_s)  # who is alive, as we see it (liveness.py)
 
     # ------------------------------------------------------------- frames in
 
@@ -98,6 +101,11 @@ class Relay:
                 self.catchup.adopt(rid, index, envelope, signature)
             case frames.Follow(length, head, signature):
                 self.standby.follow(rid, length, head, signature)
+            case frames.GiveUp(why, about, seconds):
+                seat = c.seat_of(rid)
+                table = self.replica.table
+                if seat >= 0 and table is not None and table.seated and all(s < table.n for s in about):
+                    self.gave_up(GaveUp(seat, why, about, seconds), rid)
 
     def envelope(self, rid: bytes, raw: bytes) -> None:
         """A seat's envelope: sequenced while we relay; held back while we may
@@ -124,15 +132,31 @@ class Relay:
             self.router.send(rid, frames.Ping(length))
 
     def beat(self) -> None:
-        """Once a second, from the loop: in an escrow game the relay says which
-        seats it has not heard for the relay timeout (only the relay sees
-        every seat's connection, and only a silent seat may be carried on)."""
+        """Once a second, from the loop: the relay says which seats it has not
+        heard for the relay timeout. Only the relay sees every seat's
+        connection: with its word every peer tells a seat thinking over a
+        move from one that is gone (liveness.py), and in an escrow game only
+        a silent seat may be carried on."""
         table = self.replica.table
-        if table is None or not table.escrow or not self.replica.relaying or table.finished:
+        if table is None or not table.seated or not self.replica.relaying or table.finished:
             return
-        silent = frames.Silent(self.silent_seats(self.silence_s))
+        seats = self.silent_seats(self.silence_s)
+        self.presence.heard(seats)
+        silent = frames.Silent(seats)
         for rid in list(self.admission.c.known):
             self.router.send(rid, silent)
+
+    def gave_up(self, news: GaveUp, source: bytes | None = None) -> None:
+        """A seat gave up on the game (``source``: its connection; None: our
+        own seat): said here, and passed on to every other connection, so
+        that every screen says who left and why."""
+        self.presence.left(news)
+        if source is not None:
+            self.console.say(gave_up_words(news, self.replica.names, self.replica.seat))
+        frame = frames.GaveUp(news.seat, news.why, news.about, news.seconds)
+        for rid in list(self.admission.c.known):
+            if rid != source:
+                self.router.send(rid, frame)
 
     def pause(self) -> None:
         """Tell every connection admitted in this run that we stop for now

@@ -72,6 +72,9 @@ def test_a_joiner_that_withholds_is_named_and_the_host_gives_up_after_its_timeou
         assert code == 1, said
         assert "waiting for Walt (" in said
         assert "no progress for 6 s (waiting for Walt)" in said
+        assert "Walt stayed connected but withheld for" in said
+        # The host said so to Walt's screen too before it left (gave_up).
+        run.wait_said("Walt", "Bot0 gave up on the game and left: you stayed connected but withheld", deadline)
         assert run.procs["Walt"].poll() is None  # it stalls; it did not crash
     finally:
         run.kill_all()

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from p2p_ttr.bots.random_bot import RandomBot
+from p2p_ttr.client.giveup import GaveUp, Why
 from p2p_ttr.engine.events import DrawBlind
 from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
 from p2p_ttr.net import frames, sequencer
@@ -23,6 +24,7 @@ from p2p_ttr.net.console import Console, Quit
 from p2p_ttr.net.exits import PeerExit
 from p2p_ttr.net.frames import NET_VERSION, encode
 from p2p_ttr.net.host import Host, HostOptions
+from p2p_ttr.net.liveness import Verdict
 from p2p_ttr.net.lobby import sign_hello
 from p2p_ttr.net.node import Node, NodeOptions
 from p2p_ttr.net.playerinput import InputClosed, Leave, Move
@@ -196,6 +198,45 @@ def test_a_standby_ignores_follow_requests_while_it_is_not_the_successor(tmp_pat
     request = sign_follow(game().peers[0].identity, 0, table.game_id, 0, 1, 20, table.head)
     node.relay.standby.follow(b"\0a", request.length, request.head, request.signature)
     assert node.relay.requests == {} and not node.relay.standby.all_requested()
+
+
+def test_the_relay_says_who_is_silent_in_every_game_and_passes_on_who_gave_up(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without escrow too, each heartbeat is followed by `silent` (how a
+    follower tells a player thinking from one gone); a seat's `give_up` is
+    said on the relay's screen and passed on to every other connection, and
+    our own giving up goes to every connection."""
+    node, router, _ = seat(tmp_path, 0, 20)
+    admit(node, router, b"\0b", 1)
+    assert node.table is not None and not node.table.escrow
+    node.relay.admission.c.heard[b"\0b"] = time.monotonic() - node.relay.silence_s - 1
+    node.relay.beat()
+    assert router.to(b"\0b", "silent") == [[[1]]] and node.presence.silent_for(1) is not None
+    node.relay.handle([b"\0c", frames.encode_frame(frames.GiveUp(Why.SILENT, (0,), 30))])  # not admitted
+    assert router.to(b"\0c", "challenge") and 1 not in node.presence.gave_up
+    node.relay.handle([b"\0b", frames.encode_frame(frames.GiveUp(Why.WITHHELD, (0,), 30))])
+    assert node.presence.gave_up[1] == GaveUp(1, Why.WITHHELD, (0,), 30)
+    assert "Boris gave up on the game and left: you stayed connected but withheld for 30 seconds" \
+        in capsys.readouterr().err
+    assert router.to(b"\0b", "gave_up") == []  # not echoed to the seat that left
+    with pytest.raises(PeerExit, match="giving up"):
+        node.give_up(Verdict(Why.SILENT, (1,), 40, "no progress: giving up"))
+    assert router.to(b"\0b", "gave_up") == [[0, "silent", [1], 40]]
+
+
+def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    node, _, dealer = seat(tmp_path, 1, 20)
+    node.follower.handle(frames.encode_frame(frames.Silent((0,))))
+    assert node.presence.silent_for(0) is not None
+    node.follower.handle(frames.encode_frame(frames.GaveUp(0, Why.SILENT, (1,), 121)))
+    assert 0 in node.presence.gave_up
+    assert "Anna gave up on the game and left: no heartbeat came from you for 121 seconds" in capsys.readouterr().err
+    node.follower.handle(frames.encode("gave_up", 3, "silent", [1], 5))  # no such seat: said nowhere
+    assert 3 not in node.presence.gave_up
+    with pytest.raises(PeerExit):
+        node.give_up(Verdict(Why.WITHHELD, (0,), 30, "giving up"))
+    assert dealer.sent[-1] == ("give_up", ["withheld", [0], 30])
 
 
 # ------------------------------------------------------------------ our side

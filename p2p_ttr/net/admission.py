@@ -68,6 +68,7 @@ class Admission:
         self.players = players  # the lobby starts when this many are in (0: when the host says)
         self.escrow = False  # the host's game will escrow every seat's key (told in the lobby)
         self.c = Connections()
+        self.roll_call: float | None = None  # when the lobby filled: who answered since may be seated
 
     def challenge(self, rid: bytes) -> None:
         """Send a connection not admitted its challenge (the same until a hello uses it)."""
@@ -148,6 +149,7 @@ class Admission:
         """A lobby member left, or went silent: free its place and tell the others."""
         public = next((pub for pub, conn in self.c.conn.items() if conn == rid), None)
         self.c.forget(rid)
+        self.roll_call = None  # the lobby changed: call the roll again when it is full
         lobby = self.replica.lobby
         if public is None or lobby is None:
             return
@@ -157,6 +159,19 @@ class Admission:
             return
         self.console.say(f"{name} {why}: {len(lobby.names)} in the lobby ({', '.join(lobby.names)})")
         self.lobby_news()
+
+    def all_answered(self) -> bool:
+        """The roll call before the seating: True once every lobby member has
+        been heard since the lobby filled (they ping every second). A member
+        whose process died just before stays silent: it is dropped after
+        ``LOBBY_SILENT_S`` (``drop_silent_members``) and never seated, where
+        nothing hidden is dealt yet and the lobby simply waits again."""
+        if self.roll_call is None:
+            self.roll_call = time.monotonic()
+            self.console.say("the lobby is full: the game starts once every member answers (one silent for "
+                             f"{LOBBY_SILENT_S:.0f} s is dropped)")
+        since = self.roll_call
+        return all(self.c.heard.get(rid, 0.0) > since for rid, seat in self.c.known.items() if seat == -1)
 
     def drop_silent_members(self) -> None:
         now = time.monotonic()

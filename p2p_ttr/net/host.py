@@ -148,13 +148,26 @@ class Host(Node):
     def lobby_step(self) -> bool:
         if self.table is not None:
             return False
-        self.relay.admission.drop_silent_members()
+        admission = self.relay.admission
+        members = len(self.lobby.names)
+        admission.drop_silent_members()
+        if self.start_now and len(self.lobby.names) < members:
+            # Someone asked to start with a member that is gone: ask again.
+            self.start_now = False
+            self.console.say("the game did not start: press Enter to start with "
+                             + ", ".join(self.lobby.names) if len(self.lobby.names) >= 2
+                             else "the game did not start: wait for someone to join")
         wanted = self.h.players
         if self.start_now or (wanted and len(self.lobby.names) >= wanted):
+            if not admission.all_answered():  # start only with members heard just now
+                return True
             self.start()
             return False
+        if wanted and len(self.lobby.names) < members:
+            self.console.say(f"waiting for {wanted - len(self.lobby.names)} more to join")
         self.progress.update(len(self.lobby.names))
         if self.o.scripted and self.progress.timed_out:
+            self.relay.pause()  # its members hear that the lobby closed, at once
             raise NodeExit(1, f"only {len(self.lobby.names)} of {wanted} players joined in {self.o.timeout:.0f} s")
         return True
 

@@ -14,6 +14,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,7 +23,7 @@ from pathlib import Path
 import pytest
 import zmq
 
-from tests.net.test_net_lan import Run, check_game, command, free_port, wait_for_entries
+from tests.net.test_net_lan import Run, check_game, command, entries_in, free_port, wait_for_entries
 
 DEADLINE_S = 60
 
@@ -236,6 +237,51 @@ def test_lobby_members_who_leave_or_die_are_dropped_and_the_game_starts_without_
         run.wait_all(["host", "A", "B", "C"], deadline)
         summaries = check_game(run, ["host", "A", "B", "C"])
         assert sorted(p["name"] for p in summaries[0]["players"]) == ["A", "B", "Bot0", "C"]
+    finally:
+        run.kill_all()
+
+
+POISED = """
+import pathlib, sys, time
+from cli.main import main
+import cli.commands.join, p2p_ttr.net.node  # the slow part of starting, done before the go
+pathlib.Path(sys.argv[1]).touch()
+while not pathlib.Path(sys.argv[2]).exists():
+    time.sleep(0.005)
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+def test_a_lobby_member_killed_just_before_the_seats_fill_never_gets_a_seat(tmp_path: Path) -> None:
+    """The ghost in the lobby: Ghost is SIGKILLed and, a moment later (well
+    within the 5 s a silent member is kept), the last player joins. The
+    lobby is full, but the game starts only with members heard since it
+    filled: Ghost never answers, is dropped, and the lobby waits again; the
+    last player keeps its place, one more joins, and the game is played
+    without Ghost."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    ready, go = tmp_path / "ready", tmp_path / "go"
+    try:
+        run.host("host", port, "--players", "3")
+        run.join("Ghost", port)
+        run.wait_said("Ghost", "in the lobby", deadline)
+        # The last player, started and loaded, waits for the go: it joins within milliseconds of it.
+        run.start("Last", [sys.executable, "-c", POISED, str(ready), str(go), "join", f"127.0.0.1:{port}",
+                           "--as-bot", "--json", "--name", "Last", "--data-dir", str(tmp_path / "Last"),
+                           "--timeout", "60"])
+        wait_until(ready.exists, deadline)
+        kill(run, "Ghost")
+        go.touch()
+        run.wait_said("host", "Last joined (3 of 3)", deadline)  # Ghost is still counted: the lobby is full
+        run.wait_said("host", "Ghost left the lobby (silent", deadline)
+        assert entries_in(tmp_path / "host") == 0  # nothing was seated with Ghost in it
+        run.wait_said("Last", "in the lobby: Bot0, Last (starting at 3)", deadline)  # it keeps its place
+        run.join("After", port)
+        run.wait_all(["host", "Last", "After"], deadline)
+        summaries = check_game(run, ["host", "Last", "After"])
+        assert [p["name"] for p in summaries[0]["players"]] == ["Bot0", "Last", "After"]
     finally:
         run.kill_all()
 

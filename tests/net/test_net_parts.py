@@ -142,6 +142,23 @@ def test_admission_keeps_the_lobby_and_drops_a_silent_member(tmp_path: Path) -> 
     assert host.lobby.names == ["Anna"] and b"\0b" not in c.known
 
 
+def test_the_lobby_seats_only_members_heard_since_it_filled(tmp_path: Path) -> None:
+    """The roll call: a full lobby starts once every member has been heard
+    after it filled; one never heard again is dropped and the lobby waits."""
+    host = Host(HostOptions(DataDir(tmp_path / "h"), "Anna", players=2), lambda v, s: None, Console(True))
+    router = FakeRouter()
+    host.relay.router.sock = router  # type: ignore[assignment]
+    admit(host, router, b"\0b", 1)
+    c = host.relay.admission.c
+    assert host.lobby_step() and host.table is None  # full, but Boris has not answered the roll call yet
+    c.heard[b"\0b"] = time.monotonic() - LOBBY_SILENT_S - 1  # and never will: his process died
+    assert host.lobby_step() and host.table is None and host.lobby.names == ["Anna"]
+    admit(host, router, b"\0c", 1)  # he comes back on a new connection: a new roll call
+    assert host.lobby_step() and host.table is None
+    host.relay.handle([b"\0c", frames.encode_frame(frames.Ping(0))])
+    assert not host.lobby_step() and host.table is not None and host.names == ("Anna", "Boris")
+
+
 def test_the_sequencer_orders_what_the_table_takes_and_returns_the_rest(tmp_path: Path) -> None:
     """An accepted envelope gets the next index, our receipt on disk and a
     queued entry for each seat; a refused one goes back to its author only."""

@@ -213,7 +213,7 @@ class Follower:
             # find the two signed entries at one index (once per length).
             self.check_for_fork()
             return
-        relay_before = table.relay
+        relay_before, gone_before = table.relay, table.relay_gone
         try:
             table.receive(raw)
         except (TableError, EngineError) as exc:
@@ -230,6 +230,10 @@ class Follower:
         self.duties.sequenced(raw)
         self.trace.folded(table, self.replica.seat)
         self.uplink.length = max(self.uplink.length, len(table.log))
+        if table.relay_gone and not gone_before:
+            # The relay forfeited: it stops once every seat holds its forfeit,
+            # and we are about to turn away from it. Tell it now.
+            self.uplink.send(frames.Ping(len(table.log)))
         if table.relay != relay_before:
             self.hooks.relay_moved(relay_before, table.relay)
 

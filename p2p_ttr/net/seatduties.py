@@ -129,6 +129,9 @@ class SeatDuties:
             if table.relay == seat and not self.relay.catchup.everyone_has(len(table.log), table.in_play) \
                     and now - self._left_at < self.timeout:
                 return  # we relayed: the others must hear of our forfeit from us before we go
+            store.mark_left()
+            if table.conceded or len(table.in_play) < 2:  # fewer than two seats left: it is conceded (§6)
+                raise PeerExit(0, f"you forfeited this game, and it ended with that (the log: {store.log_path})")
             raise PeerExit(0, f"you forfeited this game; the others play on (the log so far: {store.log_path})")
         if self.forfeiting and table.finished:
             # The game ended (or halted) before our forfeit went out: nothing to

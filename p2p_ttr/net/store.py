@@ -144,7 +144,8 @@ class DataDir:
                 continue
             store = GameStore(folder, game_id)
             meta = store.load_meta()
-            if len(game_id) == GAME_ID_BYTES and meta.get("role") == role and meta.get("finished") is False:
+            if (len(game_id) == GAME_ID_BYTES and meta.get("role") == role and meta.get("finished") is False
+                    and not meta.get("left")):
                 found.append(store)
         return sorted(found, key=lambda g: g.meta_path.stat().st_mtime, reverse=True)
 
@@ -425,6 +426,14 @@ class GameStore:
         meta = self.load_meta()
         if meta and not meta.get("finished"):
             self.save_meta({**meta, "finished": True})
+
+    def mark_left(self) -> None:
+        """Note in meta.json that our seat forfeited: the game goes on (or
+        ended) without us, so it is no game of ours to resume, nor one that
+        keeps us from joining another."""
+        meta = self.load_meta()
+        if meta and not meta.get("left"):
+            self.save_meta({**meta, "left": True})
 
     def load_meta(self) -> dict[str, Any]:
         try:

@@ -275,6 +275,14 @@ def test_a_joiner_forfeits_and_the_game_goes_on(tmp_path: Path) -> None:
         verdict = verify_entries(read_log(log)[1])
         assert [verdict.names[s] for s in verdict.table.forfeited] == ["Leaver"]
         check_game(run, ["host", "J"])
+        # The game it forfeited keeps the leaver from no other game: a new host
+        # at the same address, and it joins and plays (it is not told to ask
+        # for the game it left to be resumed).
+        run.host("hostB", port, "--players", "2")
+        run.start("L", command("join") + [f"127.0.0.1:{port}", "--as-bot", "--json", "--name", "Leaver",
+                                          "--data-dir", str(tmp_path / "L"), "--timeout", "60"])
+        run.wait_all(["hostB", "L"], deadline)
+        check_game(run, ["hostB", "L"])
     finally:
         run.kill_all()
 

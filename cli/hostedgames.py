@@ -51,17 +51,32 @@ def describe(game: GameStore) -> str:
 
 
 def listing(data: DataDir) -> str:
-    games = data.unfinished("host")
+    games = resumable(data)
     if not games:
         return f"no unfinished game was hosted from {data.path}"
     return (f"the unfinished games hosted from {data.path}, the latest first:\n"
             + "\n".join(f"  {describe(g)}" for g in games))
 
 
+def resumable(data: DataDir, say: Callable[[str], None] | None = None) -> list[GameStore]:
+    """The unfinished games hosted from here that there is something to
+    resume of: a game whose first entry was never written (the disk was
+    full) reached nobody, and is left out (said, if ``say``)."""
+    games = []
+    for game in data.unfinished("host"):
+        if game.never_started():
+            if say is not None:
+                say(f"game {game.game_id.hex()[:8]} hosted from here never started (its first entry was never "
+                    "written: nothing of it reached anyone): it is not resumed")
+        else:
+            games.append(game)
+    return games
+
+
 def chosen_game(data: DataDir, wanted: str) -> str:
     """The full id of the game ``--resume`` names (LATEST: the latest unfinished one)."""
     if wanted == LATEST:
-        games = data.unfinished("host")
+        games = resumable(data)
         if not games:
             raise StoreError(f"no unfinished game was hosted from {data.path}: `ttr host` starts a new one")
         return games[0].game_id.hex()
@@ -81,7 +96,7 @@ def unfinished_game(data: DataDir, say: Callable[[str], None], ask: Callable[[st
     player picks (``ask`` is None when nobody can answer). Starting a new
     game over it would put its joiners, still running, into a game they
     never chose."""
-    games = data.unfinished("host")
+    games = resumable(data, say)
     if not games:
         return None
     if len(games) == 1:

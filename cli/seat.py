@@ -69,9 +69,15 @@ def end_page(seen: Seen, log: Path | None, code: int) -> tuple[str, list[str]]:
     if table is not None and table.engine is not None and table.complete:
         lines = breakdown(table.engine, names, seat) + ["", "AUDIT"] + audit_lines(log)
         return "The end", lines + ["", f"anyone can check it again: ttr verify {log}"]
-    title = "You left the game" if code == 0 else "The game stopped"
-    return title, [f"{title.lower()} before its end: the log below says why",
-                   f"the signed log so far: {log} (`ttr verify {log}` audits it)"]
+    if table is None or not table.seated:
+        title = "Not in a game" if code else "You left"
+    else:
+        title = "You left the game" if code == 0 else "The game stopped"
+    # Why it stopped, in full (the page wraps it; the log pane may show only its end).
+    lines = [seen.stopped] if seen.stopped else [f"{title.lower()} before its end: the log below says why"]
+    if log is not None:
+        lines.append(f"the signed log so far: {log} (`ttr verify {log}` audits it)")
+    return title, lines
 
 
 # A pause, and the command that resumes it (the cli knows the options it was run with).
@@ -89,7 +95,7 @@ def pause_page(paused: Paused, resume: str, log: Path | None) -> tuple[str, list
         title = "The host paused the game"
         lines = [f"the host paused the game at {at} (game {game}); it resumes with: {resume}",
                  "(once the host has resumed it; your cards and the log are kept here)"]
-    return title, lines + [f"the signed log so far: {log}"]
+    return title, lines + ([f"the signed log so far: {log}"] if log is not None else [])
 
 
 def play_seat(command: str, args: argparse.Namespace, front: Front, run: RunLoop, seen: Callable[[], Seen],

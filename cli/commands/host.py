@@ -188,7 +188,8 @@ def run(args: argparse.Namespace) -> int:
         return None if table.finished else Announcement(name, host.port, table.n, 0, table.game_id)
 
     def seen() -> Seen:
-        return Seen(host.table, 0, host.names, tuple(host.lobby.names) if host.table is None else ())
+        return Seen(host.table, 0, host.names, tuple(host.lobby.names) if host.table is None else (),
+                    host.last_words)
 
     def seat_bots() -> None:
         """Start the next bot once the last is in (a chore of every turn of the loop)."""

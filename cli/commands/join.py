@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
 
     def seen() -> Seen:
         lobby = node.lobby_names if node.table is None or not node.table.seats else ()
-        return Seen(node.table, node.player.seat if node.player else None, node.names, lobby)
+        return Seen(node.table, node.player.seat if node.player else None, node.names, lobby, node.last_words)
 
     def resume(_: object) -> str:
         return resume_command(node.where, args)

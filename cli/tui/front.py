@@ -61,7 +61,7 @@ class TuiFront:
         client.app.run(pre_run=start)
         if client.ending is not None:
             # Keep the end in the terminal's scrollback once the screen is gone.
-            notes = [text for _, text in self.publisher.snapshot.log[-4:]]
+            notes = [text for _, text in self.publisher.snapshot.log[-4:] if text not in client.ending.lines]
             print("\n".join([client.ending.title, *client.ending.lines, "", *notes]), flush=True)
         error = outcome.get("error")
         if isinstance(error, BaseException):

@@ -23,7 +23,7 @@ from p2p_ttr.table.table import Table
 from .console import Console
 from .lobby import Lobby
 from .node import RELAY_TIMEOUT_S, Node, NodeExit, NodeOptions
-from .store import DataDir, StoreError
+from .store import DataDir, StoreError, WriteFailed
 
 HostExit = NodeExit  # one way to end a peer's run, host or not
 
@@ -92,8 +92,13 @@ class Host(Node):
             # Opening it would write an empty log there, and the game could no longer be told apart.
             raise StoreError(f"{store.log_path} is missing: this host cannot resume game {game[:8]} without "
                              f"its log; {from_a_joiner}")
+        if store.never_started():
+            raise StoreError(f"game {game[:8]} never started: its first entry was never written (a full disk, "
+                             "or a crash), so nothing of it reached anyone; `ttr host --new` starts a new game")
         try:
             entries = store.open()
+        except WriteFailed:
+            raise  # the disk, not the log: it says what to do
         except StoreError as exc:
             raise StoreError(f"{exc}; {from_a_joiner}") from None
         table, history = self.replay(store, entries, f"; {from_a_joiner}")

@@ -49,7 +49,7 @@ from .playerinput import PlayerChannel, SeatInput
 from .relay import Relay
 from .replica import Replica, fold_log
 from .seatduties import SeatDuties
-from .store import DataDir, GameStore, StoreError
+from .store import DataDir, GameStore, StoreError, WriteFailed
 from .trace import Trace
 from .uplink import Uplink
 from .transport import bound_port, format_address, router
@@ -133,6 +133,7 @@ class Node:
         self.paused: Paused | None = None  # the game stopped for now: by our player, or the host told us
         self._host_note = 0.0
         self._done_at: float | None = None
+        self.last_words = ""  # why the run stopped early, as said to the player
 
     # ---------------------------------------------------------------- views
 
@@ -181,6 +182,8 @@ class Node:
                    "command again: the host sends the whole log again")
         try:
             entries = store.open()
+        except WriteFailed:
+            raise  # the disk, not the log: it says what to do
         except StoreError as exc:
             raise StoreError(f"{exc}{refetch if store.log_path.exists() else ''}") from None
         table, history = self.replay(store, entries, refetch)
@@ -251,7 +254,8 @@ class Node:
         try:
             self.o.data.claim()
         except StoreError as exc:
-            self.console.say(str(exc))
+            self.last_words = str(exc)
+            self.console.say(self.last_words)
             return 1
         context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
         self.uplink.context = context
@@ -262,7 +266,8 @@ class Node:
             self.heartbeat.start()
             return self._loop(player)
         except PeerExit as exc:
-            self.console.say(str(exc))
+            self.last_words = str(exc)
+            self.console.say(self.last_words)
             return exc.code
         except Quit:  # our player stops for now (`end`): everything is kept to resume
             return self.stop_for_now()

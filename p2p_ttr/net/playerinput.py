@@ -27,12 +27,14 @@ from .console import Quit
 @dataclass(frozen=True)
 class Seen:
     """What the loop's owner shows of itself: the replica (None before the
-    seating), our seat, the players' names, and the lobby before the game."""
+    seating), our seat, the players' names, the lobby before the game, and,
+    once the loop stopped early, why (its last words, as it said them)."""
 
     table: Table | None = None
     seat: int | None = None
     names: tuple[str, ...] = ()
     lobby: tuple[str, ...] = ()
+    stopped: str = ""
 
 
 @dataclass(frozen=True)

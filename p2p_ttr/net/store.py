@@ -44,6 +44,12 @@ class StoreError(Exception):
     """The data directory cannot be used; the message says why."""
 
 
+class WriteFailed(StoreError):
+    """A write failed (a full disk, most often): what is on disk is sound,
+    and the same command resumes once the cause is gone. Not a damaged file:
+    nothing needs deleting or copying."""
+
+
 def disk_trouble(path: Path, exc: OSError) -> str:
     """A failed write in the player's words."""
     if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
@@ -58,7 +64,7 @@ def writing(path: Path) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        raise StoreError(disk_trouble(path, exc)) from None
+        raise WriteFailed(disk_trouble(path, exc)) from None
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -121,7 +127,7 @@ class DataDir:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as exc:
-            raise StoreError(f"cannot use data directory {self.path}: {exc.strerror}") from None
+            raise WriteFailed(disk_trouble(path, exc)) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -129,8 +135,11 @@ class DataDir:
             os.close(fd)
             raise StoreError(f"{self.path} is in use by another ttr (pid {holder}): one player per data "
                              "directory (give this one its own --data-dir)") from None
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+        except OSError:
+            pass  # a full disk: the lock holds all the same, only without our pid in it
         self._lock = fd
 
     def unfinished(self, role: str) -> list[GameStore]:
@@ -263,7 +272,7 @@ class GameStore:
         refuses every later write: the process stops and, resumed, goes on
         from the last whole record."""
         if self._broken is not None:
-            raise StoreError(self._broken)
+            raise WriteFailed(self._broken)
         try:
             _write_all(fd, data)
         except OSError as exc:
@@ -272,10 +281,23 @@ class GameStore:
                 os.ftruncate(fd, size)
             except OSError:
                 pass  # the torn tail is cut at the next load instead
-            raise StoreError(self._broken) from None
+            raise WriteFailed(self._broken) from None
         return size + len(data)
 
     # ---------------------------------------------------------------- log
+
+    def never_started(self) -> bool:
+        """The log is there but holds no whole entry: the game's first entry
+        was never written (the disk was full, or the host was killed while
+        writing it), so nothing of it ever reached anyone. (A missing log
+        is not that: it was lost, and a joiner's copy may replace it.)"""
+        try:
+            size = self.log_path.stat().st_size
+            if size > len(header(self.game_id)) + MAX_ENVELOPE_BYTES + 16:
+                return False  # room for a whole entry at least: read no further
+            return not self._read_entries()[0]
+        except (OSError, StoreError):
+            return False
 
     def stored_entries(self) -> list[bytes]:
         """The whole entries on disk, read without opening the store for writing."""
@@ -344,7 +366,7 @@ class GameStore:
     def sync(self) -> None:
         """Make every appended entry durable: call before acting on them or relaying them."""
         if self._broken is not None:
-            raise StoreError(self._broken)
+            raise WriteFailed(self._broken)
         if self._unsynced and self._log is not None:
             try:
                 os.fsync(self._log)
@@ -354,7 +376,7 @@ class GameStore:
                     os.fsync(self._receipts)
             except OSError as exc:
                 self._broken = disk_trouble(self.log_path, exc)
-                raise StoreError(self._broken) from None
+                raise WriteFailed(self._broken) from None
             self._unsynced = False
 
     # ------------------------------------------------------------ receipts

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 import zmq
 
+from p2p_ttr.table.identity import Identity
 from tests.net.test_net_lan import Run, check_game, command, entries_in, free_port, wait_for_entries
 
 DEADLINE_S = 60
@@ -379,6 +380,40 @@ def test_a_full_disk_is_a_clear_message_and_the_seat_resumes_once_there_is_space
         summary = json.loads((tmp_path / "J.2.out").read_text().strip().splitlines()[-1])
         host = json.loads(run.output("host").strip().splitlines()[-1])
         assert summary["digest"] == host["digest"]
+    finally:
+        run.kill_all()
+
+
+def test_a_disk_full_from_the_start_is_a_clear_message_never_a_traceback(tmp_path: Path) -> None:
+    """The joiner's data directory on a tmpfs that is full before it starts
+    (its identity key already there): taking the directory's lock cannot
+    write our pid (no traceback: the lock holds all the same), and the
+    game's first write says the disk is full and to run the same command
+    again, not to delete a log that does not exist."""
+    prefix = can_mount_tmpfs(tmp_path)
+    if prefix is None:
+        pytest.skip("mounting a tmpfs is not allowed here")
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    data = tmp_path / "J"
+    data.mkdir()
+    (tmp_path / "key").write_bytes(Identity.generate().to_bytes())
+    join = " ".join(shlex.quote(a) for a in command("join") + [
+        f"127.0.0.1:{port}", "--as-bot", "--json", "--name", "J", "--data-dir", str(data), "--timeout", "60"])
+    script = (f"mount -t tmpfs -o size=64k tmpfs {data} || exit 3; mkdir {data}/games; "
+              f"cp {tmp_path}/key {data}/identity.key; "
+              f"dd if=/dev/zero of={data}/filler bs=1k 2>/dev/null; "  # until the disk is full
+              f"{join} > {tmp_path}/J.1.out 2> {tmp_path}/J.1.err; echo $? > {tmp_path}/rc1")
+    try:
+        run.host("host", port, "--players", "2")
+        run.wait_said("host", "hosting on port", deadline)
+        run.start("shell", [*prefix, "sh", "-c", script])
+        assert run.procs["shell"].wait(timeout=DEADLINE_S) == 0, said(run, "shell")
+        told = (tmp_path / "J.1.err").read_text()
+        assert (tmp_path / "rc1").read_text().strip() == "1", told
+        assert "the disk is full" in told and "run the same command again to resume" in told, told
+        assert "Traceback" not in told and "Errno" not in told and "delete that file" not in told, told
     finally:
         run.kill_all()
 

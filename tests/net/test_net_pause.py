@@ -189,3 +189,32 @@ def test_resume_of_an_unknown_game_lists_the_games_and_exits_1(tmp_path: Path) -
                           capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
     assert done.returncode == 1
     assert f"no game {other!r}" in done.stdout and f"  {game[:8]}  host, Ann; 1 entries" in done.stdout
+
+
+def test_a_game_whose_first_entry_was_never_written_is_not_resumed(tmp_path: Path) -> None:
+    """A full disk while writing the seating: the log holds its header only,
+    and nothing reached anyone. `ttr host` says so and starts a new game
+    (no `--new` needed, no talk of a joiner's copy of the log); naming it
+    with --resume says it never started."""
+    data = DataDir(tmp_path / "D")
+    data.identity()
+    game_id = os.urandom(16)
+    store = data.game(game_id)
+    store.path.mkdir(parents=True)
+    write_log(store.log_path, game_id, [])  # what a failed first append leaves (it is cut back)
+    store.save_meta({"role": "host", "name": "host", "port": 7311, "finished": False})
+    said: list[str] = []
+    assert unfinished_game(data, said.append, None) is None
+    assert said == [f"game {game_id.hex()[:8]} hosted from here never started (its first entry was never written: "
+                    "nothing of it reached anyone): it is not resumed"]
+    with pytest.raises(StoreError, match="no unfinished game"):
+        chosen_game(data, LATEST)
+    done = subprocess.run(command("host") + ["--plain", "--resume", game_id.hex()[:8], "--data-dir", str(data.path),
+                                             "--beacon", "off", "--bind", "127.0.0.1", "--port", "0"],
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1 and "never started" in done.stdout and "`ttr host --new` starts" in done.stdout
+    assert "joiner's copy" not in done.stdout and "Traceback" not in done.stdout + done.stderr
+    new = subprocess.run(command("host") + ["--as-bot", "--players", "2", "--timeout", "2", "--beacon", "off",
+                                            "--data-dir", str(data.path), "--bind", "127.0.0.1", "--port", "0"],
+                         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert "never started" in new.stdout + new.stderr and "only 1 of 2 players joined" in new.stdout + new.stderr

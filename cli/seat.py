@@ -69,7 +69,7 @@ def end_page(seen: Seen, log: Path | None, code: int) -> tuple[str, list[str]]:
     if table is not None and table.engine is not None and table.complete:
         lines = breakdown(table.engine, names, seat) + ["", "AUDIT"] + audit_lines(log)
         return "The end", lines + ["", f"anyone can check it again: ttr verify {log}"]
-    if table is None or not table.seated:
+    if table is None:  # stopped before any game: refused, or left the lobby
         title = "Not in a game" if code else "You left"
     else:
         title = "You left the game" if code == 0 else "The game stopped"

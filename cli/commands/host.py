@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cli.botseats import ANY_INTERFACE, BOT_NAMES, WithChores, bot_host, spawn_bot, with_beacon
 from cli.front import make_front
-from cli.hostedgames import LATEST, chosen_game, resume_command, unfinished_game
+from cli.hostedgames import LATEST, chosen_game, misfits, resume_command, unfinished_game
 from cli.registry import Command, UsageError
 from cli.seat import play_seat
 from p2p_ttr.bots.levels import LEVELS
@@ -124,8 +124,11 @@ def run(args: argparse.Namespace) -> int:
         say = Console(quiet_stdout=args.json).say
         if args.resume:
             args.resume = chosen_game(data, args.resume)
+            wrong = misfits(data, data.find_game(args.resume), args)
+            if wrong:
+                say(f"resuming game {args.resume[:8]} as it is: {', '.join(wrong)} do not apply to it")
         elif not args.new:
-            args.resume = unfinished_game(data, say, input if interactive(args) else None)
+            args.resume = unfinished_game(data, say, input if interactive(args) else None, args)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr host: {exc}")
         if beacon is not None:

@@ -218,3 +218,41 @@ def test_a_game_whose_first_entry_was_never_written_is_not_resumed(tmp_path: Pat
                                             "--data-dir", str(data.path), "--bind", "127.0.0.1", "--port", "0"],
                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert "never started" in new.stdout + new.stderr and "only 1 of 2 players joined" in new.stdout + new.stderr
+
+
+def test_flags_that_do_not_fit_the_unfinished_game_are_never_ignored_in_silence(tmp_path: Path) -> None:
+    """`ttr host --players 3 --bots 1` beside a paused 4-player game with 3
+    bots: a script is told the game is resumed as it is, which flags do not
+    apply, and the command that starts the game they describe; at a
+    terminal the player chooses. The printed command starts a new game."""
+    import argparse
+
+    data = DataDir(tmp_path / "D")
+    game = hosted_game(data, ("host", "Bot1", "Bot2", "Bot3"))
+    for bot in ("Bot1", "Bot2", "Bot3"):
+        (data.path / "bots" / bot / "games" / game).mkdir(parents=True)
+    flags = argparse.Namespace(players=3, bots=1, escrow=False, data_dir=data.path)
+    said: list[str] = []
+    assert unfinished_game(data, said.append, None, flags) == game
+    printed = f"ttr host --new --players 3 --bots 1 --data-dir {data.path}"
+    assert said[-1] == (f"game {game[:8]} hosted from here is not finished: resuming it as it is; --players 3 (it "
+                        f"has 4), --bots 1 (it has 3) do not apply to it (`{printed}` starts a new game with them "
+                        "instead)")
+    answers = iter(["maybe", "n"])
+    assert unfinished_game(data, said.append, lambda _: next(answers), flags) is None
+    assert "type r to resume it, or n for a new game" in said
+    assert unfinished_game(data, said.append, lambda _: "r", flags) == game
+    fitting = argparse.Namespace(players=4, bots=3, escrow=False, data_dir=data.path)
+    assert unfinished_game(data, said.append, None, fitting) == game and said[-1].endswith("resuming it "
+                                                                                          "(`ttr host --new` starts another)")
+    # The same, from the command line, then the command it printed.
+    common = ["--bind", "127.0.0.1", "--port", "0", "--beacon", "off", "--timeout", "3"]
+    done = subprocess.run(command("host") + ["--players", "3", "--bots", "1", "--as-bot", "--data-dir", str(data.path),
+                                             *common],
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert f"(`{printed}` starts a new game with them instead)" in done.stdout + done.stderr
+    assert f"resumed game {game}" in done.stdout + done.stderr
+    new = subprocess.run(resumed(printed)[:-3] + ["--as-bot", *common], capture_output=True, text=True, timeout=90,
+                         stdin=subprocess.DEVNULL)
+    told = new.stdout + new.stderr
+    assert "hosting on port" in told and "resum" not in told and "only 2 of 3 players joined" in told, told

@@ -88,13 +88,19 @@ def pause_page(paused: Paused, resume: str, log: Path | None) -> tuple[str, list
     """Stopped for now: where, and the exact command that goes on."""
     at = f"turn {paused.turn}" if paused.turn is not None else f"entry {paused.entries} (before the first turn)"
     game = paused.game_id.hex()[:8]
-    if paused.ours:
+    if paused.ours and paused.carried_on_after is not None:
+        # An escrow game does not wait for a seat that is gone: say so, not "paused".
+        title = "You left for now"
+        lines = [f"you left at {at} (game {game}): the game goes on without you; once you have been silent for "
+                 f"{paused.carried_on_after:.0f} s the others carry your seat on (escrow) to the end",
+                 f"come back with: {resume}", "(back in time you play on; later you watch the rest)"]
+    elif paused.ours:
         title = "Paused"
         lines = [f"paused at {at} (game {game}): nothing is lost", f"resume with: {resume}"]
     else:
-        title = "The host paused the game"
-        lines = [f"the host paused the game at {at} (game {game}); it resumes with: {resume}",
-                 "(once the host has resumed it; your cards and the log are kept here)"]
+        title = f"{paused.by_name[0].upper()}{paused.by_name[1:]} paused the game"
+        lines = [f"{paused.by_name} paused the game at {at} (game {game}); it resumes with: {resume}",
+                 f"(once {paused.by_name} has resumed it; your cards and the log are kept here)"]
     return title, lines + ([f"the signed log so far: {log}"] if log is not None else [])
 
 

@@ -188,11 +188,13 @@ def run(args: argparse.Namespace) -> int:
         if table is None:
             seated = len(host.lobby.names)
             return Announcement(name, host.port, seated, max(0, (players or MAX_SEATS) - seated))
-        return None if table.finished else Announcement(name, host.port, table.n, 0, table.game_id)
+        if table.finished or not host.relaying:  # the relay of the moment announces the game, not us
+            return None
+        return Announcement(name, host.port, table.n, 0, table.game_id)
 
     def seen() -> Seen:
         return Seen(host.table, 0, host.names, tuple(host.lobby.names) if host.table is None else (),
-                    host.last_words)
+                    host.last_words, host.end_means())
 
     def seat_bots() -> None:
         """Start the next bot once the last is in (a chore of every turn of the loop)."""

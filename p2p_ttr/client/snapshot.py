@@ -18,6 +18,7 @@ from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.table.table import Table
 
+from .outcomes import EndMeans
 from .phrases import Kind, carry_on_asks, forfeits, status_of, told
 from .styled import Fragment
 
@@ -44,6 +45,7 @@ class Snapshot:
     lobby: tuple[str, ...] = ()  # who is in, before the start
     forfeited: tuple[int, ...] = ()  # seats that left for good, or were carried on: the table plays them
     finished: bool = False
+    ends: EndMeans | None = None  # what `end` does now (None: as the role says)
     version: int = 0  # grows with every change
 
     @property
@@ -83,7 +85,7 @@ class Publisher:
             self._dirty = True
 
     def update(self, table: Table | None, seat: int | None, names: tuple[str, ...],
-               lobby: tuple[str, ...] = ()) -> Snapshot | None:
+               lobby: tuple[str, ...] = (), ends: EndMeans | None = None) -> Snapshot | None:
         """A new snapshot if anything the screen shows changed, else None."""
         now = self.clock()
         engine = table.engine if table is not None else None
@@ -110,13 +112,14 @@ class Publisher:
                 self._status, self._our_move, self._dirty = text, status.our_move, True
         snap = self._snap
         with self._lock:
-            if not self._dirty and view is snap.view and names == snap.names and lobby == snap.lobby:
+            if not self._dirty and view is snap.view and names == snap.names and lobby == snap.lobby \
+                    and ends == snap.ends:
                 return None
             self._dirty = False
             self._snap = Snapshot(
                 role=snap.role, seat=seat, names=names, view=view, log=tuple(self._log), status=self._status, our_move=self._our_move,
                 game=table.game_id.hex() if table is not None and table.game_id else "", address=self.address,
-                lobby=lobby, forfeited=self._forfeited, finished=table is not None and table.finished,
+                lobby=lobby, forfeited=self._forfeited, finished=table is not None and table.finished, ends=ends,
                 version=snap.version + 1)
             return self._snap
 

@@ -28,6 +28,7 @@ from pathlib import Path
 import zmq
 
 from p2p_ttr.client.giveup import GaveUp, Why
+from p2p_ttr.client.outcomes import EndMeans, end_means
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.peer import Decider
@@ -124,8 +125,10 @@ class Node:
                                      options.relay_timeout, self.progress.note)
         # Our unfinished games with this host: we never join another game on
         # our own while one is under way (its host was restarted without it).
+        # (Dialed at the host's address, or at the relay's the log named when we last played.)
         self.ongoing = [] if options.new_game or not options.host else [
-            g for g in options.data.unfinished("peer") if g.load_meta().get("host") == self.where]
+            g for g in options.data.unfinished("peer") if self.where in (g.load_meta().get("host"),
+                                                                          g.load_meta().get("relay"))]
         self.follower = Follower(self.replica, self.uplink, self.duties, self.relay.catchup, self.identity,
                                  options.name, console, self.trace, self.ongoing, self, self.presence)
         self.duties.check_for_fork = self.follower.check_for_fork
@@ -206,6 +209,31 @@ class Node:
 
     def relay_moved(self, old: int, new: int) -> None:
         self.succession.handed_over(old, new)
+        self.note_relay()
+
+    def note_relay(self) -> None:
+        """Keep in meta.json the address of the relay the log names now: the
+        command that resumes our seat dials it (``resume_address``)."""
+        store = self.store
+        meta = store.load_meta() if store is not None else {}
+        if store is not None and meta.get("role") == "peer" and meta.get("relay") != self.resume_address():
+            store.save_meta({**meta, "relay": self.resume_address()})
+
+    def end_means(self) -> EndMeans | None:
+        """What our player's `end` does now: pause everyone (we relay), step
+        away (the game waits), or leave a seat the others carry on (escrow)."""
+        table = self.table
+        if table is None or not table.seated or table.finished:
+            return None
+        return end_means(self.relaying, table.escrow)
+
+    def resume_address(self) -> str:
+        """Where our seat comes back: the relay the log names now, if it moved
+        to another seat (its ``reach``), else the host we joined at."""
+        table = self.table
+        if table is not None and table.handovers and table.relay != self.seat and table.relay in table.reach:
+            return format_address(*table.reach[table.relay])
+        return self.where
 
     def hand_over_at(self, index: int, raw: bytes, sig: bytes) -> bool:
         return self.succession.hand_over_at(index, raw, sig)
@@ -291,10 +319,19 @@ class Node:
     def begin(self) -> None:
         """Before the loop: connect to the host we join, or, resuming a game
         whose relay moved, to the relay our log names."""
-        if len(self.ongoing) == 1 and self.ongoing[0].log_path.exists() and relay_moved(self.ongoing[0]):
-            self.open_game(self.ongoing[0].game_id)
+        moved = next((g for g in self.ongoing if g.log_path.exists() and relay_moved(g)), None)
+        if moved is not None:
+            self.open_game(moved.game_id)
+            self.note_relay()
             table = self.table
             assert table is not None
+            if table.seated and not table.complete and table.relay == self.seat:
+                # The relay moved to us, and we paused (or were killed): the
+                # others come back to us (at our `reach`). As a resumed host,
+                # we sequence nothing until each seat in play said what it holds.
+                self.console.say("we relay this game: waiting for the others to come back")
+                self.relay.catchup.gated = True
+                return
             if table.seated and table.relay != self.seat and table.relay in table.reach:
                 self.console.say(f"the relay moved to {self.names[table.relay]} in this game: connecting there")
                 self.succession.turn_to(table.relay)
@@ -309,7 +346,11 @@ class Node:
             self.console.say("stopped before the host answered; our game is kept: the same command "
                              "resumes it" if self.ongoing else "left the lobby before the game started")
             return 0
-        self.paused = paused_at(self.table, ours=True)
+        self.note_relay()
+        table = self.table
+        away = (table.escrow and table.seated and not table.finished and not self.relaying
+                and self.seat in table.in_play)
+        self.paused = paused_at(table, ours=True, carried_on_after=self.o.relay_timeout if away else None)
         return 0
 
     def _loop(self, player: PlayerChannel | None) -> int:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from p2p_ttr.client.outcomes import EndMeans
 from p2p_ttr.client.words import ENDED
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.state import GameState
@@ -35,6 +36,7 @@ class Seen:
     names: tuple[str, ...] = ()
     lobby: tuple[str, ...] = ()
     stopped: str = ""
+    ends: EndMeans | None = None  # what the player's `end` does now (None: as the role says)
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,7 @@ class Follower:
         self.presence = presence  # who is alive, as the relay says (liveness.py)
         self.lobby_names: tuple[str, ...] = ()  # who is in, as the host last said before the start
         self.told_escrow = False
+        self.data_flag = ""  # ` --data-dir DIR` when ours is not the default one (for the commands we print)
         self._fork_checked = -1  # the log length at which we last re-fetched the log to look for a fork
         self._last_sync = 0.0
 
@@ -336,5 +337,5 @@ class Follower:
         where = self.uplink.where
         return (f"the host at {where} opened {what}, but {ours} with it is not finished: it was restarted "
                 f"without it. Ask the host to resume it (`ttr host` in the same data directory resumes it, or "
-                f"`ttr host --resume {ours.split()[-1]}`); our copy is kept. `ttr join {where} --new` "
-                "joins the new game instead")
+                f"`ttr host --resume {ours.split()[-1]}`); our copy is kept. `ttr join {where} --new"
+                f"{self.data_flag}` joins the new game instead")

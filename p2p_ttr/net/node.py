@@ -20,6 +20,7 @@ what we owe, and decide whether to stop.
 
 from __future__ import annotations
 
+import shlex
 import threading
 import time
 from dataclasses import dataclass
@@ -50,7 +51,7 @@ from .playerinput import PlayerChannel, SeatInput
 from .relay import Relay
 from .replica import Replica, fold_log
 from .seatduties import SeatDuties
-from .store import DataDir, GameStore, StoreError, WriteFailed
+from .store import DataDir, GameStore, StoreError, WriteFailed, default_data_dir
 from .trace import Trace
 from .uplink import Uplink
 from .transport import bound_port, format_address, router
@@ -132,6 +133,8 @@ class Node:
         self.follower = Follower(self.replica, self.uplink, self.duties, self.relay.catchup, self.identity,
                                  options.name, console, self.trace, self.ongoing, self, self.presence)
         self.duties.check_for_fork = self.follower.check_for_fork
+        if options.data.path != default_data_dir():
+            self.follower.data_flag = f" --data-dir {shlex.quote(str(options.data.path))}"
         self.relay.catchup.adopted = self.adopted
         self.paused: Paused | None = None  # the game stopped for now: by our player, or the host told us
         self._host_note = 0.0

@@ -38,7 +38,10 @@ def add_common(parser: argparse.ArgumentParser, hosting: bool = False) -> None:
     parser.add_argument("--bot-level", choices=LEVELS, default="medium", help=f"{bots} (default medium)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object describing the game")
     parser.add_argument("--data-dir", type=Path, help=f"where keys, logs and secrets live (default {default_data_dir()})")
-    parser.add_argument("--timeout", type=seconds, default=120.0, help="seconds without progress before giving up (default 120)")
+    parser.add_argument("--timeout", type=seconds, default=120.0,
+                        help="seconds before a bot gives up on a seat that sends no heartbeat, or stays connected "
+                        "but withholds what its software sends at once (never on a player thinking over a move), "
+                        "and before a person is asked whether to wait (default 120)")
     parser.add_argument("--plain", action="store_true",
                         help="a plain line prompt instead of the full screen (the default when not on a terminal)")
     parser.add_argument("--relay-timeout", type=seconds, default=RELAY_TIMEOUT_S, metavar="SECONDS",

@@ -29,7 +29,7 @@ from pathlib import Path
 import zmq
 
 from p2p_ttr.client.giveup import GaveUp, Why
-from p2p_ttr.client.outcomes import EndMeans, end_means
+from p2p_ttr.client.outcomes import EndMeans
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.peer import Decider
@@ -45,7 +45,7 @@ from .heartbeat import Heartbeat
 from .history import History
 from .liveness import HEARTBEAT_S, HOST_SILENT_S, Presence, Progress, Verdict, watch
 from .lobby import Lobby
-from .pause import Paused, paused_at
+from .pause import Paused, end_means_now, paused_at, relay_address, remember_relay
 from .player import SeatPlayer
 from .playerinput import PlayerChannel, SeatInput
 from .relay import Relay
@@ -215,28 +215,17 @@ class Node:
         self.note_relay()
 
     def note_relay(self) -> None:
-        """Keep in meta.json the address of the relay the log names now: the
-        command that resumes our seat dials it (``resume_address``)."""
-        store = self.store
-        meta = store.load_meta() if store is not None else {}
-        if store is not None and meta.get("role") == "peer" and meta.get("relay") != self.resume_address():
-            store.save_meta({**meta, "relay": self.resume_address()})
+        """Keep in meta.json where the relay is now (``resume_address``)."""
+        if self.store is not None:
+            remember_relay(self.store, self.resume_address())
 
     def end_means(self) -> EndMeans | None:
-        """What our player's `end` does now: pause everyone (we relay), step
-        away (the game waits), or leave a seat the others carry on (escrow)."""
-        table = self.table
-        if table is None or not table.seated or table.finished:
-            return None
-        return end_means(self.relaying, table.escrow)
+        """What our player's `end` does now (pause.py)."""
+        return end_means_now(self.table, self.relaying)
 
     def resume_address(self) -> str:
-        """Where our seat comes back: the relay the log names now, if it moved
-        to another seat (its ``reach``), else the host we joined at."""
-        table = self.table
-        if table is not None and table.handovers and table.relay != self.seat and table.relay in table.reach:
-            return format_address(*table.reach[table.relay])
-        return self.where
+        """Where our seat comes back (pause.py)."""
+        return relay_address(self.table, self.seat, self.where)
 
     def hand_over_at(self, index: int, raw: bytes, sig: bytes) -> bool:
         return self.succession.hand_over_at(index, raw, sig)

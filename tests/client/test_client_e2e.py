@@ -48,7 +48,9 @@ class Terminal:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.session)
 
-    def wait_for(self, pattern: str, timeout: float = 30.0) -> str:
+    def wait_for(self, pattern: str, timeout: float = 90.0) -> str:
+        """The screen once ``pattern`` shows on it (an event; ``timeout`` only
+        bounds the wait, generously: the machine may be busy)."""
         end = time.monotonic() + timeout
         while True:
             screen = self.screen()

@@ -37,6 +37,7 @@ def game_of(run: Run, players: int) -> int:
     """A game of ``players`` with seats in the order of NAMES (each joiner starts once the one before is in)."""
     port = free_port()
     start(run, "host", port, players)
+    run.up("host", time.monotonic() + DEADLINE_S)
     run.join_in_order(list(NAMES[1:players]), lambda label: start(run, label, port, players),
                       time.monotonic() + DEADLINE_S)
     return port
@@ -276,6 +277,7 @@ def test_a_host_alive_but_unreachable_from_one_joiner_makes_one_game_not_two(tmp
     proxy = Proxy(port)
     try:
         start(run, "host", port, 4)
+        run.up("host", deadline)
         run.join_in_order(["J1", "J2"], lambda label: start(run, label, port, 4), deadline)
         run.start("J3", command("join") + [f"127.0.0.1:{proxy.port}", "--name", "J3", "--as-bot", "--json",
                                            "--data-dir", str(tmp_path / "J3"), "--timeout", "30",

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 import zmq
 
+from p2p_ttr.net.frames import NET_VERSION, encode
 from p2p_ttr.table.identity import Identity
 from tests.net.test_net_lan import Run, check_game, command, entries_in, free_port, wait_for_entries
 
@@ -53,21 +54,22 @@ def test_a_peer_that_claims_the_next_routing_id_cannot_crash_the_host(tmp_path: 
     squatters: list[zmq.Socket[bytes]] = []
     try:
         run.host("host", port, "--players", "2")
-        time.sleep(1.0)
+        run.up("host", deadline)
         for k in range(64):  # the ids an unseeded libzmq gives first (00 6b8b4567, ...)
             sock = context.socket(zmq.DEALER)
             sock.setsockopt(zmq.ROUTING_ID, b"\x00" + (0x6B8B4567 + k).to_bytes(4, "big"))
             sock.setsockopt(zmq.LINGER, 0)
             sock.connect(f"tcp://127.0.0.1:{port}")
-            sock.send(b"\x91\xa2hi")
+            sock.send(encode("hi", NET_VERSION))
             squatters.append(sock)
         for _ in range(8):  # connections that take the next automatic ids
             sock = context.socket(zmq.DEALER)
             sock.setsockopt(zmq.LINGER, 0)
             sock.connect(f"tcp://127.0.0.1:{port}")
-            sock.send(b"\x91\xa2hi")
+            sock.send(encode("hi", NET_VERSION))
             squatters.append(sock)
-        time.sleep(1.0)
+        for sock in squatters[-8:]:  # the host answered each new connection: it took their ids, and lives
+            assert sock.poll(max(1, int(1000 * (deadline - time.monotonic())))), said(run, "host")
         assert run.procs["host"].poll() is None, said(run, "host")
         run.join("J", port)
         run.wait_all(["host", "J"], deadline)
@@ -165,6 +167,7 @@ def host_and_joiner(tmp_path: Path) -> Iterator[tuple[Run, int, float]]:
     port = free_port()
     try:
         run.host("host", port, "--players", "2")
+        run.up("host", deadline)
         run.join("J", port)
         yield run, port, deadline
     finally:
@@ -214,6 +217,7 @@ def test_lobby_members_who_leave_or_die_are_dropped_and_the_game_starts_without_
     port = free_port()
     try:
         run.host("host", port, "--players", "4")
+        run.up("host", deadline)
         leaver_out = tmp_path / "Leaver.out"
         with open(leaver_out, "wb") as out:
             leaver = subprocess.Popen(command("join") + [f"127.0.0.1:{port}", "--plain", "--name", "Leaver",
@@ -266,6 +270,7 @@ def test_a_lobby_member_killed_just_before_the_seats_fill_never_gets_a_seat(tmp_
     ready, go = tmp_path / "ready", tmp_path / "go"
     try:
         run.host("host", port, "--players", "3")
+        run.up("host", deadline)
         run.join("Ghost", port)
         run.wait_said("Ghost", "in the lobby", deadline)
         # The last player, started and loaded, waits for the go: it joins within milliseconds of it.
@@ -297,8 +302,7 @@ def test_a_host_whose_log_lost_its_tail_fetches_it_from_a_joiner(tmp_path: Path,
     sequences anything: no `unknown_head`, no equivocation, the game ends."""
     with host_and_joiner(tmp_path) as (run, port, deadline):
         wait_for_entries(run, "host", 80, deadline)
-        kill(run, "host")
-        time.sleep(0.3)  # whatever the host relayed has reached the joiner
+        kill(run, "host")  # the joiner's log, now or a moment later, is a prefix of the host's
         # The two logs are the same bytes as far as the joiner's goes: cut the
         # host's below that, so that the joiner holds what the host lost.
         held = (game_dir(run, "J") / "game.log").stat().st_size
@@ -368,6 +372,7 @@ def test_a_full_disk_is_a_clear_message_and_the_seat_resumes_once_there_is_space
               f"{join} > {tmp_path}/J.2.out 2> {tmp_path}/J.2.err; echo $? > {tmp_path}/rc2")
     try:
         run.host("host", port, "--players", "2")
+        run.up("host", deadline)
         run.start("shell", [*prefix, "sh", "-c", script])
         run.runs["J"] = 2
         assert run.procs["shell"].wait(timeout=DEADLINE_S) == 0, said(run, "shell")
@@ -456,6 +461,7 @@ def test_a_host_that_lost_its_log_or_meta_says_so_and_resumes_from_a_joiners_cop
     port = free_port()
     try:
         run.host("host", port, "--players", "2", "--timeout", "2")
+        run.up("host", deadline)
         run.join("J", port)
         wait_for_entries(run, "J", 60, deadline)
         kill(run, "J")

@@ -57,7 +57,7 @@ class Player:
             time.sleep(0.05)
 
     def ended(self) -> int:
-        code = self.proc.wait(timeout=20)
+        code = self.proc.wait(timeout=60)
         assert "Traceback" not in self.text(), self.text()
         return code
 
@@ -82,7 +82,7 @@ def test_the_host_pauses_every_joiner_is_told_and_the_printed_commands_resume(tm
             "--plain", "--players", "2", "--bind", "127.0.0.1", "--port", str(port),
             "--data-dir", str(tmp_path / "H"), "--timeout", "60"])
         players.append(host)
-        time.sleep(0.5)
+        host.wait_for(r"hosting on port", time.monotonic() + DEADLINE_S)
         ann = Player(tmp_path, "ann", command("join") + [
             f"127.0.0.1:{port}", "--plain", "--name", "Ann", "--data-dir", str(tmp_path / "A"), "--timeout", "60"])
         players.append(ann)

@@ -40,7 +40,7 @@ def test_a_refusal_says_why_in_full_at_80x24_and_its_command_joins_the_new_game(
         ann.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main join 127.0.0.1:{port} --name Ann "
                   f"--data-dir {tmp_path / 'Ann'} --timeout 60 2>{tmp_path / 'ann.err'}; "
                   f"echo $? > {tmp_path / 'ann.exit'}; sleep 60", SMALL)
-        screen = ann.wait_for(r"Not in a game", timeout=60)
+        screen = ann.wait_for(r"Not in a game", timeout=180)
         page = " ".join(line.strip() for line in screen.split("Not in a game")[1].split("Enter or q leaves")[0]
                         .splitlines())
         assert f"the host at 127.0.0.1:{port} opened a new game, but game" in page, screen  # the first words too
@@ -54,7 +54,7 @@ def test_a_refusal_says_why_in_full_at_80x24_and_its_command_joins_the_new_game(
         again = terminal.other("again")
         again.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main {printed[1][4:]} --timeout 60 "
                     f"2>{tmp_path / 'again.err'}; sleep 60", SMALL)
-        again.wait_for(r"OFFERED  keep 2 or more", timeout=90)  # seated in the new game
+        again.wait_for(r"OFFERED  keep 2 or more", timeout=180)  # seated in the new game
         assert "Traceback" not in (tmp_path / "ann.err").read_text() + (tmp_path / "again.err").read_text()
     finally:
         run.kill_all()

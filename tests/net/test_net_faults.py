@@ -27,7 +27,7 @@ from p2p_ttr.net.frames import NET_VERSION, encode
 from p2p_ttr.table.identity import Identity
 from tests.net.test_net_lan import Run, check_game, command, entries_in, free_port, wait_for_entries
 
-DEADLINE_S = 60
+DEADLINE_S = 300  # a bound on every wait, not a time asserted (a busy machine is slow, not wrong)
 
 Ctx = zmq.Context[zmq.Socket[bytes]]
 
@@ -146,7 +146,7 @@ def test_a_join_at_an_address_that_is_no_ttr_host_says_so_at_once(tmp_path: Path
 def test_malformed_addresses_are_refused_with_a_usage_error(tmp_path: Path) -> None:
     for address, words in (("127.0.0.1:", "not a port"), ("127.0.0.1:47999:1", "brackets"), ("::1", "brackets")):
         done = subprocess.run(command("join") + [address, "--as-bot", "--data-dir", str(tmp_path / "d")],
-                              capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+                              capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
         assert done.returncode == 2 and words in done.stderr.decode() and b"Traceback" not in done.stderr
 
 
@@ -234,7 +234,7 @@ def test_lobby_members_who_leave_or_die_are_dropped_and_the_game_starts_without_
         assert leaver.stdin is not None
         leaver.stdin.write(b"end\n")
         leaver.stdin.flush()
-        leaver.wait(timeout=30)
+        leaver.wait(timeout=120)
         assert "Traceback" not in leaver_out.read_text()
         wait_until(lambda: "Leaver left: 1 in the lobby" in said(run, "host"), deadline)
         for label in ("A", "B", "C"):

@@ -96,7 +96,7 @@ def test_a_host_that_forfeits_a_two_player_game_ends_it_and_goes(tmp_path: Path)
         again = subprocess.run(command("host") + ["--as-bot", "--bind", "127.0.0.1", "--port", "0", "--beacon", "off",
                                                   "--data-dir", str(tmp_path / "host"), "--players", "2",
                                                   "--timeout", "2"],
-                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=180)
         told = again.stdout + again.stderr
         assert "resuming it" not in told and "only 1 of 2 players joined" in told, told  # a new lobby
     finally:

@@ -21,7 +21,7 @@ from p2p_ttr.net.store import GameStore
 from p2p_ttr.table.logfile import read_log
 from p2p_ttr.table.verify import verify_entries
 
-DEADLINE_S = 150
+DEADLINE_S = 400  # a bound on every wait, not a time asserted: a busy machine (two suites at once) is slow, not wrong
 
 
 def command(name: str) -> list[str]:

@@ -138,8 +138,8 @@ class Relay:
         move from one that is gone (liveness.py), and in an escrow game only
         a silent seat may be carried on."""
         table = self.replica.table
-        if table is None or not table.seated or not self.replica.relaying or table.finished:
-            return
+        if table is None or not table.seated or not self.replica.relaying or table.complete:
+            return  # (until the audit is in: a seat that never reveals may be silent, or withholding)
         seats = self.silent_seats(self.silence_s)
         self.presence.heard(seats)
         silent = frames.Silent(seats)

@@ -232,6 +232,15 @@ class Follower:
             self.console.say(f"the game starts: you are seat {seat + 1} ({COLOURS[seat]}); "
                              + ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(names)))
 
+    def dialled_name(self) -> str:
+        """Who our DEALER reaches, for the player: the host, the relay, or the seat that relays next."""
+        table, seat = self.replica.table, self.uplink.seat
+        if seat is None or table is None or not table.seats:
+            return "the host"
+        if seat == table.relay:
+            return self.relay_name()
+        return f"{self.replica.who(seat)} (who relays next)"
+
     def relay_name(self) -> str:
         table, names = self.replica.table, self.replica.names
         seat = self.uplink.seat if self.uplink.seat is not None else 0

@@ -18,6 +18,7 @@ It never sequences anything but our own ``relay`` entry.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from p2p_ttr.engine.errors import EngineError
@@ -155,10 +156,14 @@ class Succession:
                          + (": we relay from now on" if new == me else ""))
         if new == me:
             self.uplink.disconnect()
+            self.relay.since = time.monotonic()  # the seats that have not found us yet get their time
             # What we sent the old relay and never saw sequenced: ours to
-            # sequence now (a message the table no longer takes is refused).
+            # sequence now, signed again after our relay entry (which took the
+            # next sequence number); one the table no longer takes is refused.
+            peer = self.replica.player.peer if self.replica.player is not None else None
             for raw in self.duties.take_pending():
-                self.relay.sequencer.sequence(raw, None)
+                if peer is not None:
+                    self.relay.sequencer.sequence(peer.reseal(raw), None)
         elif self.uplink.seat != new:
             self.turn_to(new)
         self.duties.resend = True

@@ -75,6 +75,7 @@ class NodeOptions:
     bind: str = "0.0.0.0"  # where our ROUTER listens (we may become the relay)
     listen: int = 0  # its port (0: any free one; the log says which)
     relay_timeout: float = RELAY_TIMEOUT_S
+    advertise: tuple[str, int] | None = None  # where the others dial us, if not where we listen (reach)
 
 
 def relay_moved(store: GameStore) -> bool:
@@ -118,6 +119,7 @@ class Node:
         self.duties = SeatDuties(self.replica, self.uplink, self.relay, console, self.trace, options.timeout,
                                  options.relay_timeout)
         self.duties.port = options.listen
+        self.duties.advertise = options.advertise
         self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, console, self.trace,
                                      options.relay_timeout, self.progress.note)
         # Our unfinished games with this host: we never join another game on
@@ -283,11 +285,19 @@ class Node:
 
     def begin(self) -> None:
         """Before the loop: connect to the host we join, or, resuming a game
-        whose relay moved, to the relay our log names."""
+        whose relay moved, to the relay our log names; if that is us (we
+        relayed when we stopped), relay as a resumed host does: sequence
+        nothing until every seat says how much it holds, and look for our
+        successor in case the relay moved on without us (``Succession.probe``)."""
         if len(self.ongoing) == 1 and self.ongoing[0].log_path.exists() and relay_moved(self.ongoing[0]):
             self.open_game(self.ongoing[0].game_id)
             table = self.table
             assert table is not None
+            if table.seated and not table.complete and table.relay == self.seat:
+                self.console.say("we relayed this game when we stopped: relaying again, once every seat in play "
+                                 "says how much of the log it holds (or following the seat that relays now)")
+                self.relay.catchup.gated = True
+                return
             if table.seated and table.relay != self.seat and table.relay in table.reach:
                 self.console.say(f"the relay moved to {self.names[table.relay]} in this game: connecting there")
                 self.succession.turn_to(table.relay)
@@ -419,14 +429,15 @@ class Node:
         assert table is not None
         if store is not None:
             store.mark_finished()
-        if not self.relaying:
-            if len(table.log) >= self.uplink.length:
-                self.uplink.send(frames.Ping(len(table.log)))
-                return True
-            return False
+        if not self.relaying and len(table.log) < self.uplink.length:
+            return False  # the peer we follow holds more: the end is not ours yet
+        self.uplink.send(frames.Ping(len(table.log)))
         if self._done_at is None:
             self._done_at = now
-        return self.relay.catchup.everyone_has(len(table.log)) or now - self._done_at > DONE_GRACE_S
+        # The relay, and a successor some seats turned to (they catch up from
+        # us), wait a while for every seat that reaches us to hold the end.
+        reaching = self.relay.reaching_seats()
+        return (self.relay.catchup.everyone_has(len(table.log), reaching) or now - self._done_at > DONE_GRACE_S)
 
     def wait_for_host(self, now: float) -> bool:
         """While the peer we follow is silent: say so, and give up after the timeout. True: it is silent."""
@@ -435,7 +446,7 @@ class Node:
         silent = self.uplink.silent_for(now)
         if silent <= HOST_SILENT_S:
             return False
-        who = "the host" if not (self.table and self.table.handovers) else self.follower.relay_name()
+        who = self.follower.dialled_name()
         if now >= self._host_note:
             self._host_note = now + 5.0
             self.console.say(f"waiting for {who} at {self.dialed()} ({int(silent)} s)")

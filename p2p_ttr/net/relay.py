@@ -50,7 +50,7 @@ class Relay:
         self.sequencer = Sequencer(replica, self.router, self.admission, identity, console, trace)
         self.standby = Standby(replica, self.admission, self.catchup, self.sequencer, console, self.requests)
         self.identity = identity
-        self.since = time.monotonic()  # when this run began (a seat never heard since is silent since then)
+        self.since = time.monotonic()  # when this run, or our relaying, began (a seat never heard counts from then)
         self.silence_s = 20.0  # the relay timeout: a seat unheard this long counts as silent
 
     # ------------------------------------------------------------- frames in
@@ -147,11 +147,18 @@ class Relay:
             if challenge is not None:
                 self.router.send(rid, frames.Pause(length, sign_pause(self.identity, challenge, game_id, length)))
 
+    def reaching_seats(self) -> tuple[int, ...]:
+        """The seats (but ours) admitted on our ROUTER in this run: the ones we
+        relay to, or, as the successor, the ones that turned to us."""
+        return tuple(sorted({s for s in self.admission.c.known.values() if s >= 0 and s != self.replica.seat}))
+
     # ---------------------------------------------------------------- silence
 
     def silent_seats(self, for_s: float) -> tuple[int, ...]:
         """The seats in play (but ours) whose connection we have not heard for
-        ``for_s`` seconds, or at all in this run for that long."""
+        ``for_s`` seconds; a seat not heard at all since ``since`` is given
+        twice that (after a hand-over it must first find the relay moved,
+        which takes it the relay timeout)."""
         table = self.replica.table
         if table is None or not table.seated:
             return ()
@@ -162,8 +169,8 @@ class Relay:
             if s == self.replica.seat:
                 continue
             rid = c.conn.get(table.seats[s].identity)
-            last = c.heard.get(rid, self.since) if rid is not None else self.since
-            if now - last > for_s:
+            last = c.heard.get(rid) if rid is not None else None
+            if (now - last > for_s) if last is not None and last >= self.since else (now - self.since > 2 * for_s):
                 silent.append(s)
         return tuple(silent)
 

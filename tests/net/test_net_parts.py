@@ -193,7 +193,7 @@ def test_a_standby_ignores_follow_requests_while_it_is_not_the_successor(tmp_pat
     admit(node, router, b"\0a", 0)
     table = node.table
     assert table is not None and table.game_id is not None
-    request = sign_follow(game().peers[0].identity, 0, table.game_id, 0, 1, 20, table.head)
+    request = sign_follow(game().peers[0].identity, 0, table.game_id, 0, 0, 1, 20, table.head)
     node.relay.standby.follow(b"\0a", request.length, request.head, request.signature)
     assert node.relay.requests == {} and not node.relay.standby.all_requested()
 

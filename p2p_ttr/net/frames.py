@@ -25,7 +25,7 @@ from p2p_ttr.table.messages import MAX_NAME
 # 4: a host that stops for now tells its joiners (pause)
 # 5: the relay can move: a seat tells the next relay it follows it (follow),
 #    entries are signed by the relay of the moment, any seat may be welcomed
-NET_VERSION = 5
+NET_VERSION = 6
 CHALLENGE_BYTES = 32
 MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
 MAX_REASON = 400
@@ -82,6 +82,8 @@ TO_HOST: dict[str, tuple[Check, ...]] = {
     "have": (_INDEX, _ENVELOPE, _bin(SIGNATURE_BYTES)),  # an entry the host asked for (fetch), with its signature
     # the relay left: I follow you from my log of this length ending at this head (signed, table/relaying.py)
     "follow": (_int(1, MAX_ENTRIES), _bin(HASH_BYTES), _bin(SIGNATURE_BYTES)),
+    # my signed envelope, which the relay has not sequenced though it is alive: see it yourself (witness.py)
+    "witness": (_ENVELOPE,),
 }
 # What the host sends to a peer.
 TO_PEER: dict[str, tuple[Check, ...]] = {
@@ -268,11 +270,20 @@ class Silent:
     KIND: ClassVar[str] = "silent"
 
 
-ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have | Follow
+@dataclass(frozen=True)
+class Witness:
+    """The sender's own signed envelope, sent to another seat directly: the
+    relay, alive, has not sequenced it (protocol.md §9, Held back)."""
+
+    envelope: bytes
+    KIND: ClassVar[str] = "witness"
+
+
+ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have | Follow | Witness
 ToPeer = Challenge | Welcome | LobbyNews | Refused | Entry | Rejected | Ping | Fetch | Pause | Silent
 Frame = ToHost | ToPeer
 _TO_HOST_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Hi, Hello, Env, Sync, Ping, Leave, Have,
-                                                                         Follow)}
+                                                                         Follow, Witness)}
 _TO_PEER_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Challenge, Welcome, LobbyNews, Refused, Entry, Rejected,
                                                              Ping, Fetch, Pause, Silent)}
 

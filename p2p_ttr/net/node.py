@@ -51,6 +51,7 @@ from .seatduties import SeatDuties
 from .store import DataDir, GameStore, StoreError
 from .trace import Trace
 from .uplink import Uplink
+from .witness import Witnessed, Witnesses
 from .transport import bound_port, format_address, router
 
 RELAY_TIMEOUT_S = 20.0  # a relay silent this long is gone: its successor takes over
@@ -120,8 +121,14 @@ class Node:
                                  options.relay_timeout)
         self.duties.port = options.listen
         self.duties.advertise = options.advertise
+        held_s = max(4.0, 2 * options.relay_timeout)  # a message the relay holds back this long is shown to all
+        self.witnessed = Witnessed(self.replica, console, held_s, self.forward_witnessed, self.relay_answers)
+        self.witnesses = Witnesses(self.replica, self.duties, self.identity, options.name, console, held_s,
+                                   self.wire, self.relay_answers, lambda raw: self.uplink.send(frames.Env(raw)))
+        self.relay.on_witness = lambda rid, seat, raw: self.witnessed.received(seat, raw, rid)
         self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, console, self.trace,
-                                     options.relay_timeout, self.progress.note)
+                                     options.relay_timeout, self.progress.note, self.witnessed.relay_holds_back)
+        self.succession.moved = self.witnessed.new_relay
         # Our unfinished games with this host: we never join another game on
         # our own while one is under way (its host was restarted without it).
         self.ongoing = [] if options.new_game or not options.host else [
@@ -214,6 +221,23 @@ class Node:
     def paused_by_host(self, paused: Paused) -> None:
         self.paused = paused
 
+    def refused_elsewhere(self, digest: bytes, code: str) -> None:
+        self.witnessed.refused(digest, code)
+
+    def relay_answers(self, now: float) -> bool:
+        """We follow the relay (not a successor we turned to), and it answers."""
+        table = self.table
+        return (table is not None and table.seated and not self.relaying and self.uplink.sock is not None
+                and self.uplink.seat in (None, table.relay) and self.uplink.silent_for(now) <= HOST_SILENT_S)
+
+    def forward_witnessed(self, raw: bytes, rid: bytes | None) -> None:
+        """A seat showed us its message the relay holds back: to our relay with it (we relay: sequenced)."""
+        if self.relaying:
+            self.relay.sequencer.sequence(raw, rid)
+            self.relay.flush()
+        else:
+            self.uplink.send(frames.Env(raw))
+
     def adopted(self, raw: bytes) -> None:
         """The relay side fetched an entry into our log (before we take over,
         or after a resume): it may be one of ours in flight."""
@@ -255,6 +279,7 @@ class Node:
             return 1
         context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
         self.uplink.context = context
+        self.witnesses.context = context
         try:
             self.relay.router.sock = router(context, self.o.bind, self.o.listen)
             self.duties.port = bound_port(self.relay.router.sock)
@@ -321,6 +346,7 @@ class Node:
         assert ours is not None
         with self.wire:
             self.uplink.poller = poller
+            self.witnesses.poller = poller
             poller.register(ours, zmq.POLLIN)
             if self.uplink.sock is not None:
                 poller.register(self.uplink.sock, zmq.POLLIN)
@@ -342,6 +368,12 @@ class Node:
                 self.handle(parts[0])
                 if self.paused is not None:
                     return 0
+            for seat, sock in self.witnesses.sockets():
+                for _ in range(100):
+                    parts = self.received(sock)
+                    if parts is None:
+                        break
+                    self.witnesses.handle(seat, parts[0])
             self.relay.flush()
             if self.uplink.reach is not None:
                 why = self.uplink.reach.verdict()
@@ -359,7 +391,10 @@ class Node:
                 self.beat()
             if self.lobby_step():
                 continue
-            # 4. Who relays: turn to the successor if the relay is gone, take over if we are it.
+            # 4. What the relay holds back: ours shown to the others; theirs watched.
+            self.witnessed.step(now)
+            self.witnesses.step(now)
+            # 5. Who relays: turn to the successor if the relay is gone, take over if we are it.
             table = self.table
             if table is not None and table.seated and not table.complete:
                 if self.succession.relay_gone(now) and not self.succession.turned:
@@ -367,13 +402,13 @@ class Node:
                 self.succession.take_over(now)
                 if self.relaying:
                     self.succession.probe()
-            # 5. What our seat owes (a resumed relay first waits for every seat).
+            # 6. What our seat owes (a resumed relay first waits for every seat).
             gate = self.relaying and table is not None and not self.relay.open_gate(self.progress.note)
             if not gate:
                 self.act()
             if player is not None:
                 player.turned()
-            # 6. Whether to go on.
+            # 7. Whether to go on.
             if table is None or not table.seated:
                 self.wait_for_host(now)
                 continue
@@ -389,6 +424,10 @@ class Node:
                 continue
             if not self.relaying and self.wait_for_host(now):
                 continue
+            if self.o.scripted and self.witnessed.relay_holds_back(now) and self.progress.timed_out:
+                raise NodeExit(1, f"no progress for {self.o.timeout:.0f} s: the relay ({self.names[table.relay]}) "
+                                  "holds back a seat's message that seat showed us directly; the game cannot go "
+                                  "on without a relay that sequences it")
             stop = watch(self.progress, table, self.seat, self.names, self.o.scripted,
                          str(self.store.log_path if self.store else "-"), self.resume_hint())
             if stop is not None:
@@ -420,6 +459,7 @@ class Node:
         """Once a second, from the loop: what goes with the heartbeat but needs
         the game (the relay's word on silent seats; our follow request)."""
         self.relay.beat()
+        self.relay.drops.tick()  # a flood that stopped is still summed up
         if self.uplink.sock is not None and self.uplink.welcomed:
             self.succession.send_follow()  # again: a successor that lagged behind may have dropped it
 

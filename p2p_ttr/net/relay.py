@@ -27,6 +27,7 @@ from . import frames
 from .admission import Admission
 from .catchup import CatchUp
 from .console import Console
+from .droplog import DropLog
 from .frames import NET_VERSION, FrameError
 from .pause import sign_pause
 from .replica import Replica
@@ -43,27 +44,29 @@ class Relay:
                  players: int = 0, wire: threading.RLock | None = None) -> None:
         self.replica = replica
         self.console = console
+        self.drops = DropLog(console.say)  # what our doors drop, said at a bounded pace
         self.router = Router(wire)
-        self.admission = Admission(replica, self.router, console, players)
+        self.admission = Admission(replica, self.router, console, players, self.drops)
         self.requests: dict[int, FollowRequest] = {}  # seat -> its follow request to us (we relay next)
-        self.catchup = CatchUp(replica, self.router, self.admission, identity, console, self.requests)
-        self.sequencer = Sequencer(replica, self.router, self.admission, identity, console, trace)
+        self.catchup = CatchUp(replica, self.router, self.admission, identity, console, self.requests, self.drops)
+        self.sequencer = Sequencer(replica, self.router, self.admission, identity, console, trace, self.drops)
         self.standby = Standby(replica, self.admission, self.catchup, self.sequencer, console, self.requests)
         self.identity = identity
         self.since = time.monotonic()  # when this run, or our relaying, began (a seat never heard counts from then)
+        self.on_witness: Callable[[bytes, int, bytes], None] = lambda rid, seat, raw: None  # witness.py
         self.silence_s = 20.0  # the relay timeout: a seat unheard this long counts as silent
 
     # ------------------------------------------------------------- frames in
 
     def handle(self, parts: list[bytes]) -> None:
         if len(parts) != 2:
-            self.console.say(f"dropped a message of {len(parts)} parts")
+            self.drops.drop("dropped a message of a wrong shape", f"{len(parts)} parts, not 2")
             return
         rid, raw = parts
         try:
             frame = frames.decode_to_host(raw)
         except FrameError as exc:
-            self.console.say(f"dropped a bad frame: {exc}")
+            self.drops.drop("dropped a bad frame", str(exc))
             return
         c = self.admission.c
         match frame:
@@ -80,6 +83,8 @@ class Relay:
                 # it must say hello on this connection.
                 self.admission.challenge(rid)
                 return
+        if rid not in c.known:
+            return  # a stranger is remembered only by its outstanding challenge (bounded: lobby.py)
         c.heard[rid] = time.monotonic()
         match frame:
             case frames.Env(envelope):
@@ -89,7 +94,7 @@ class Relay:
             case frames.Ping(length):
                 seat = c.seat_of(rid)
                 if seat >= 0:
-                    self.catchup.heard_length(seat, length)
+                    self.catchup.acknowledged(rid, seat, length, self.sequencer.flush)
                     if self.catchup.may_fetch_from(seat):
                         self.catchup.fetch(rid, seat)
             case frames.Leave():
@@ -98,6 +103,8 @@ class Relay:
                 self.catchup.adopt(rid, index, envelope, signature)
             case frames.Follow(length, head, signature):
                 self.standby.follow(rid, length, head, signature)
+            case frames.Witness(envelope):
+                self.on_witness(rid, c.seat_of(rid), envelope)
 
     def envelope(self, rid: bytes, raw: bytes) -> None:
         """A seat's envelope: sequenced while we relay; held back while we may

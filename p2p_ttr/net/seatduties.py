@@ -61,6 +61,7 @@ class SeatDuties:
         self.port = 0  # where our ROUTER listens (said in the log with `reach`)
         self.advertise: tuple[str, int] | None = None  # where the others dial us instead, if set
         self.pending: dict[bytes, bytes] = {}  # hash -> envelope sent, not yet sequenced
+        self.sent_at: dict[bytes, float] = {}  # hash -> when it last went to the relay
         self.resend = False
         self.poke = False  # look at the outbox again even though the log did not grow
         self.refusals = 0
@@ -76,13 +77,24 @@ class SeatDuties:
 
     def sequenced(self, raw: bytes) -> None:
         """An entry of the log: one of ours in flight, if it is in ``pending``."""
-        if self.pending.pop(entry_hash(raw), None) is not None:
+        digest = entry_hash(raw)
+        self.sent_at.pop(digest, None)
+        if self.pending.pop(digest, None) is not None:
             self.refusals = 0
 
-    def refused(self, digest: bytes, code: str, reason: str) -> None:
-        """The relay refused a message: ours, if it is pending."""
+    def overdue(self, now: float, after: float) -> list[tuple[bytes, bytes, float]]:
+        """Our messages the relay has had for more than ``after`` seconds
+        without sequencing them: (digest, envelope, seconds)."""
+        if self.replica.relaying:
+            return []
+        return [(d, raw, now - self.sent_at[d]) for d, raw in self.pending.items()
+                if d in self.sent_at and now - self.sent_at[d] > after]
+
+    def refused(self, digest: bytes, code: str, reason: str) -> bool:
+        """The relay refused a message: ours, if it is pending (True then)."""
         if self.pending.pop(digest, None) is None:
-            return
+            return False
+        self.sent_at.pop(digest, None)
         self.refusals += 1
         self.console.say(f"the table refused our message ({code}): {reason}")
         if code == ErrorCode.UNKNOWN_HEAD:
@@ -90,15 +102,18 @@ class SeatDuties:
         if self.refusals >= MAX_REFUSALS:
             raise PeerExit(1, "the host keeps refusing our messages; stopping")
         self.poke = True
+        return True
 
     def take_pending(self) -> list[bytes]:
         """Our messages in flight, now ours to sequence (we relay from now on)."""
         pending, self.pending = list(self.pending.values()), {}
+        self.sent_at.clear()
         return pending
 
     def forget_pending(self) -> None:
         """Our log was cut back: what we sent on the dropped entries is gone with them."""
         self.pending.clear()
+        self.sent_at.clear()
         self._outbox_len = -1
 
     # ------------------------------------------------------------------ sending
@@ -108,7 +123,9 @@ class SeatDuties:
         if self.replica.relaying:
             self.relay.sequencer.sequence(raw, None)
         else:
-            self.pending[entry_hash(raw)] = raw
+            digest = entry_hash(raw)
+            self.pending[digest] = raw
+            self.sent_at[digest] = time.monotonic()
             self.uplink.send(frames.Env(raw))
 
     def ready_to_send(self) -> bool:
@@ -162,7 +179,9 @@ class SeatDuties:
             return
         if self.resend:
             self.resend = False
-            for raw in list(self.pending.values()):
+            now = time.monotonic()
+            for digest, raw in list(self.pending.items()):
+                self.sent_at[digest] = now  # (a new connection, or a new relay: its time starts now)
                 self.uplink.send(frames.Env(raw))
         if self.pending:
             return

@@ -81,6 +81,7 @@ from .sharebook import ShareBook
 
 
 MAX_REACH = 64  # a seat says where it is once per run of its peer: this many is plenty
+MAX_REJECTIONS = 1000  # refusals a table remembers (the latest; a flood is counted by the peer's drop log)
 
 
 @dataclass(frozen=True)
@@ -393,6 +394,8 @@ class Table:
         except (TableError, EngineError) as exc:
             seat, seq = _claimed(raw)
             self.rejected.append(Rejection(seat, seq, exc.code, str(exc)))
+            if len(self.rejected) > 2 * MAX_REJECTIONS:  # a flood of refused messages: keep the latest
+                del self.rejected[:-MAX_REJECTIONS]
             raise
         self.entries.append(raw, envelope)
         if self.halted is not None:

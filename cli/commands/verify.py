@@ -54,6 +54,8 @@ def verdict_json(v: Verdict) -> dict[str, Any]:
     }
     if v.deck is not None:
         out["checked"] = {
+            "keys": len(v.deck.keys),
+            "proofs": sum(len(chain.proven) for chain in v.table.chains.values()),
             "shuffles": len(v.deck.shuffles),
             "decks": len(v.deck.decks),
             "shares": len(v.deck.shares),
@@ -76,7 +78,7 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
             f"{plural(len(d.openings), 'card')} opened"
         )
         if verbose:
-            lines += list(d.lines())
+            lines += list(d.lines(v.locate))  # numbered as the log numbers its entries
     for seat, entry in sorted(v.table.forfeit_entries.items()):
         lines.append(f"{v.names[seat]} forfeited at entry {entry}; the table played the seat from there "
                      "(the caretaker, protocol.md §6)")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
+from p2p_ttr.deck import CardRef as DeckRef
 from p2p_ttr.deck import (
     Ciphertext,
     DeckCreation,
@@ -31,7 +32,7 @@ from p2p_ttr.deck import (
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.state import NeedRemask, NeedShuffle
 
-from .cards import DECK_NAMES
+from .cards import DECK_NAMES, deck_ref
 from .errors import Malformed, NotExpected
 
 Need = NeedShuffle | NeedRemask
@@ -77,6 +78,20 @@ Progress = ChainDone | FalseStep | None
 
 def describe(need: Need) -> str:
     return f"{DECK_NAMES[need.deck]} epoch {need.epoch}"
+
+
+def check_source(need: Need, named: tuple[int, ...] | tuple[DeckRef, ...]) -> None:
+    """A step names what its chain starts from (protocol.md §5): the card ids
+    a shuffle shuffles, or the cards a re-masking re-masks, in order. It must
+    be what the game asks for, so that the log alone tells an auditor each
+    epoch's input.
+
+    Raises:
+        NotExpected: it names other cards.
+    """
+    wanted = need.cards if isinstance(need, NeedShuffle) else tuple(deck_ref(ref) for ref in need.refs)
+    if named != wanted:
+        raise NotExpected(f"the step names other cards than {describe(need)} is made of")
 
 
 class ChainBook(Mapping[tuple[Deck, int], DeckChain]):

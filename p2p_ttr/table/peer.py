@@ -257,8 +257,8 @@ class Peer:
         inputs = built.output if built else self.table.chain_inputs(need)
         if isinstance(need, NeedShuffle):
             masks, self._masks = self._masks, None
-            return Shuffle(shuffle_step(joint, seed, self.seat, deck, need.epoch, inputs, masks))
-        return Remask(remask_step(joint, seed, self.seat, deck, need.epoch, inputs))
+            return Shuffle(shuffle_step(joint, seed, self.seat, deck, need.epoch, inputs, masks), need.cards)
+        return Remask(remask_step(joint, seed, self.seat, deck, need.epoch, inputs), tuple(deck_ref(r) for r in need.refs))
 
     def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | None:
         """The proof of our step, once the log holds the step: the next seat

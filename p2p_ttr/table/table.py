@@ -48,7 +48,7 @@ from p2p_ttr.errorcodes import ErrorCode
 
 from .acts import CardMove, PendingAct, VoidedAct, hidden_cards
 from .cards import engine_deck
-from .chains import ChainBook, ChainDone, FalseStep, Progress
+from .chains import ChainBook, ChainDone, FalseStep, Progress, check_source
 from .envelope import Envelope, open_envelope
 from .errors import BadProof, BadSignature, Cheating, Malformed, NotExpected, TableError
 from .escrowbook import Blocked, Carried, DealerCheated, EscrowBook
@@ -453,9 +453,10 @@ class Table:
                 raise NotExpected("the game already has its seating")
             case Keys(key, commitment, seal):
                 self._keys(seat, key, commitment, seal)
-            case Shuffle(step) | Remask(step):
+            case Shuffle(step, source) | Remask(step, source):
                 need = self._due(NeedShuffle if isinstance(message, Shuffle) else NeedRemask, message.KIND,
                                  step.deck, step.epoch)
+                check_source(need, source)
                 self._progress(self.chains.add_step(need, seat, step.seat, step.ciphertexts))
             case ProveShuffle(proof) | ProveRemask(proof):
                 need = self._due(NeedShuffle if isinstance(message, ProveShuffle) else NeedRemask, message.KIND,

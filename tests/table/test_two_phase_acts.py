@@ -186,6 +186,13 @@ def test_verify_names_a_seat_that_halts_the_game_for_nothing() -> None:
     assert table.halted is not None and table.stopper == 0 and table.complete
     verdict = verify_entries(log)
     assert [(f.entry, f.seat, f.code) for f in verdict.findings] == [(cut, 0, "halted_without_cause")]
+    # The log goes on with a move after the halt: refused, and reported after
+    # the halt, which stays the first deviation (the stopper's).
+    later = open_envelope(g.log[cut])
+    log.append(signed(g, table, later.seat, later.body))
+    verdict = verify_entries(log)
+    assert [(f.entry, f.seat, f.code) for f in verdict.findings] == [
+        (cut, 0, "halted_without_cause"), (cut + 2, later.seat, "not_expected")]
 
 
 def leaving_between_step_and_proof(tamper: bool) -> type[Peer]:
@@ -198,7 +205,7 @@ def leaving_between_step_and_proof(tamper: bool) -> type[Peer]:
             if tamper and isinstance(step, Shuffle) and step.step.deck == "train" and step.step.epoch == 0:
                 s, cts = step.step, list(step.step.ciphertexts)
                 cts[0], cts[1] = cts[1], cts[0]
-                return Shuffle(ShuffleStep(s.deck, s.epoch, s.seat, tuple(cts)))
+                return Shuffle(ShuffleStep(s.deck, s.epoch, s.seat, tuple(cts)), step.cards)
             return step
 
         def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | None:

@@ -13,7 +13,6 @@ import os
 from collections.abc import Callable
 from p2p_ttr.deck import (
     BadEscrow,
-    Masks,
     RandomSource,
     SecretKey,
     Seed,
@@ -28,7 +27,6 @@ from p2p_ttr.deck import (
     prove_remask,
     prove_shuffle,
     remask_step,
-    shuffle_masks,
     shuffle_step,
 )
 from p2p_ttr.engine.events import Action
@@ -81,7 +79,6 @@ class Peer:
         self.source = source
         self.table = Table()
         self.seq = 0
-        self._masks: Masks | None = None  # for our next shuffle step, made while we wait
         # Our shares of the others' escrow deals, opened as each deal comes in:
         # (dealer, "key" | "seed") -> the share, or None when it did not open
         # (then we complained). Never logged: they are the others' secrets.
@@ -244,20 +241,12 @@ class Peer:
         joint = self.table.joint
         assert joint is not None and self.table.me is not None
         seed, deck = self.table.me.seed, DECK_NAMES[need.deck]
-        if turn > self.seat:
-            return None  # our step of this chain is in
-        if isinstance(need, NeedShuffle):
-            step = (joint.game_id, joint.element, self.seat, deck, need.epoch)
-            if self._masks is None or self._masks.step != step:
-                # While the seats before us work, make our factors: our step
-                # is then a few multiplications when its input arrives.
-                self._masks = shuffle_masks(joint, seed, self.seat, deck, need.epoch, len(need.cards))
         if turn != self.seat:
-            return None
+            return None  # not our turn in this chain (or our step is in)
         inputs = built.output if built else self.table.chain_inputs(need)
         if isinstance(need, NeedShuffle):
-            masks, self._masks = self._masks, None
-            return Shuffle(shuffle_step(joint, seed, self.seat, deck, need.epoch, inputs, masks), need.cards)
+            # Made from its input too (deck/shuffle.py): no factors can be made before the input is here.
+            return Shuffle(shuffle_step(joint, seed, self.seat, deck, need.epoch, inputs), need.cards)
         return Remask(remask_step(joint, seed, self.seat, deck, need.epoch, inputs), tuple(deck_ref(r) for r in need.refs))
 
     def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | None:

@@ -1,4 +1,5 @@
-"""Masks made in advance give exactly the step made without them."""
+"""Masks made apart give exactly the step made without them, and only for
+the input they were made for: a step is drawn from its seed and its input."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import pytest
 
 from p2p_ttr.deck import DeckCreation, JointKey, SecretKey, Seed, shuffle_masks, shuffle_step
 from p2p_ttr.deck.errors import DeckUsageError
+from p2p_ttr.deck.group import P
 
 GAME = b"g" * 16
 
@@ -15,10 +17,30 @@ def test_masks_made_in_advance_reproduce_the_step_exactly() -> None:
     joint = JointKey(GAME, tuple(k.public_key for k in keys))
     seed = Seed.generate()
     inputs = DeckCreation("tickets", 1, tuple(range(40))).ciphertexts()
-    masks = shuffle_masks(joint, seed, 1, "tickets", 1, 40)
+    masks = shuffle_masks(joint, seed, 1, "tickets", 1, inputs)
     assert shuffle_step(joint, seed, 1, "tickets", 1, inputs, masks) == shuffle_step(joint, seed, 1, "tickets", 1, inputs)
+    other = DeckCreation("tickets", 1, tuple(range(1, 41))).ciphertexts()
+    with pytest.raises(DeckUsageError):
+        shuffle_step(joint, seed, 1, "tickets", 1, other, masks)  # masks of another input
     assert "redacted" in repr(masks) and str(masks.pairs[0][0]) not in repr(masks)
     with pytest.raises(DeckUsageError):
         shuffle_step(joint, seed, 2, "tickets", 1, inputs, masks)  # another seat's step
     with pytest.raises(DeckUsageError):
         shuffle_step(joint, seed, 1, "tickets", 2, inputs, masks)  # another epoch
+
+
+def test_two_inputs_for_one_step_give_unrelated_steps() -> None:
+    """A seat shown two inputs for the same step (two logs) must not use the
+    same permutation and re-randomisers on both: compared, the two outputs
+    would show how it permuted. Its step is drawn from its input too."""
+    from p2p_ttr.deck import shuffle_permutation
+
+    keys = [SecretKey.generate(GAME, s) for s in range(3)]
+    joint = JointKey(GAME, tuple(k.public_key for k in keys))
+    seed = Seed.generate()
+    first = DeckCreation("train", 3, tuple(range(30))).ciphertexts()
+    second = DeckCreation("train", 3, tuple(range(1, 31))).ciphertexts()
+    a, b = shuffle_step(joint, seed, 0, "train", 3, first), shuffle_step(joint, seed, 0, "train", 3, second)
+    assert shuffle_permutation(GAME, seed, 0, "train", 3, first) != shuffle_permutation(GAME, seed, 0, "train", 3, second)
+    ratios = {((x[0] * pow(y[0], -1, P)) % P) for x, y in zip(a.ciphertexts, b.ciphertexts)}
+    assert len(ratios) == len(first)  # no shared re-randomiser links an output of one to the other

@@ -88,6 +88,35 @@ def follow_valid(public: bytes, game_id: bytes, term: int, old: int, new: int, r
                            follow_statement(game_id, term, old, new, request.length, request.head))
 
 
+def check_handover(seat: int, old: int, receipt: bytes, requests: tuple[FollowRequest, ...], *, relay: int,
+                   successor: int | None, movable: bool, in_play: tuple[int, ...], identities: list[bytes],
+                   game_id: bytes, term: int, last: tuple[int, bytes, bytes], head: bytes) -> None:
+    """Check that ``seat`` may take the relay over from ``old`` with this
+    ``receipt`` and these ``requests`` (protocol.md §6, Relay): it is the
+    successor, ``old`` is the relay and may be replaced (``movable``: an
+    escrow game, or its seat left), the receipt is the relay's of the
+    ``last`` entry (index, previous head, envelope), and every other seat in
+    play follows ``seat`` from exactly this log (``head``) in this term.
+
+    Raises:
+        NotExpected, BadSignature: it does not hold.
+    """
+    if seat != successor:
+        raise NotExpected(f"seat {seat} is not the next relay (that is seat {successor})")
+    if old != relay:
+        raise NotExpected(f"the relay is seat {relay}, not seat {old}")
+    if not movable:
+        # Without escrow a relay still in play is never replaced: its shares
+        # open every card, so the game waits for it; and a seat that could
+        # replace it at will could read a card, then rewrite the entries
+        # after it with the old relay's receipt alone.
+        raise NotExpected(f"the relay (seat {relay}) is in play: without escrow only its leaving moves it")
+    index, prev, raw = last
+    if not receipt_valid(identities[relay], game_id, index, prev, raw, receipt):
+        raise BadSignature(f"the receipt of entry {index} is not the relay's (seat {relay}) signature")
+    check_requests(requests, set(in_play) - {old, seat}, identities, game_id, term, old, seat, index + 1, head)
+
+
 def check_requests(requests: tuple[FollowRequest, ...], wanted: set[int], identities: list[bytes], game_id: bytes,
                    term: int, old: int, new: int, length: int, head: bytes) -> None:
     """Check a hand-over's follow requests: one from each seat of

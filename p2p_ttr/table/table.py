@@ -76,7 +76,7 @@ from .messages import (
     message_from_wire,
 )
 from .obligations import Obligation, obligations, owed_shares
-from .relaying import EMPTY_HEAD, HandedOver, check_requests, receipt_valid, successor
+from .relaying import EMPTY_HEAD, HandedOver, check_handover, successor
 from .sharebook import ShareBook
 
 
@@ -483,26 +483,13 @@ class Table:
                 self.escrowbook.reveal(seat, message)
 
     def _handover(self, seat: int, relay: Relay) -> None:
-        """The relay moves to ``seat``: its successor, with the old relay's
-        receipt of our last entry and, from every other seat in play, its
-        follow request for this very log and term (relaying.py)."""
+        """The relay moves to ``seat``, if the hand-over holds (relaying.py)."""
         assert self.game_id is not None
-        if seat != self.successor:
-            raise NotExpected(f"seat {seat} is not the next relay (that is seat {self.successor})")
-        if relay.old != self.relay:
-            raise NotExpected(f"the relay is seat {self.relay}, not seat {relay.old}")
-        if not self.escrow and not self.relay_gone:
-            # Without escrow a relay still in play is never replaced: its
-            # shares open every card, so the game waits for it; and a seat
-            # that could replace it at will could read a card, then rewrite
-            # the entries after it with the old relay's receipt alone.
-            raise NotExpected(f"the relay (seat {self.relay}) is in play: without escrow only its leaving moves it")
         last = len(self.log) - 1
-        if not receipt_valid(self.seats[self.relay].identity, self.game_id, last, self.prev_head(last),
-                             self.log[last], relay.receipt):
-            raise BadSignature(f"the receipt of entry {last} is not the relay's (seat {self.relay}) signature")
-        check_requests(relay.requests, set(self.in_play) - {relay.old, seat}, [s.identity for s in self.seats],
-                       self.game_id, self.term, relay.old, seat, len(self.log), self.head)
+        check_handover(seat, relay.old, relay.receipt, relay.requests, relay=self.relay, successor=self.successor,
+                       movable=self.escrow or self.relay_gone, in_play=self.in_play,
+                       identities=[s.identity for s in self.seats], game_id=self.game_id, term=self.term,
+                       last=(last, self.prev_head(last), self.log[last]), head=self.head)
         self.handovers.append(HandedOver(len(self.log), relay.old, seat))  # this entry's index
         self.relay = seat
         self.escrowbook.new_term()

@@ -284,3 +284,20 @@ def test_the_players_move_reaches_the_table_once_and_end_pauses(tmp_path: Path) 
     given.append(Leave())
     with pytest.raises(Quit):
         node.input.take(channel)  # type: ignore[arg-type]
+
+
+def test_drops_are_said_once_per_kind_then_counted() -> None:
+    from p2p_ttr.net.droplog import DropLog
+
+    said: list[str] = []
+    clock = [0.0]
+    drops = DropLog(said.append, every=10.0, clock=lambda: clock[0])
+    for _ in range(1000):
+        drops.drop("dropped a bad frame", "not msgpack")
+    drops.drop("refused a message from Ann (replay)", "seat 1 already sent message 4")
+    assert len(said) == 2 and said[0].startswith("dropped a bad frame: not msgpack")
+    clock[0] = 10.5
+    drops.tick()
+    assert said[-1] == "dropped a bad frame: 999 more in the last 10 s" and len(said) == 3
+    drops.tick()
+    assert len(said) == 3  # nothing new: nothing said

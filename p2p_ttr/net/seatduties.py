@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 
 from p2p_ttr.errorcodes import ErrorCode
+from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.escrowbook import Blocked
 
 from . import frames
@@ -92,9 +93,15 @@ class SeatDuties:
 
     def refused(self, digest: bytes, code: str, reason: str) -> bool:
         """The relay refused a message: ours, if it is pending (True then)."""
-        if self.pending.pop(digest, None) is None:
+        raw = self.pending.pop(digest, None)
+        if raw is None:
             return False
         self.sent_at.pop(digest, None)
+        if open_envelope(raw).body[:1] == ["carry_on"]:
+            # The seat came back (or the relay moved) before our request was
+            # sequenced: refused as it should be, nothing wrong with us.
+            self.console.say(f"our request to carry a seat on came too late ({reason})")
+            return True
         self.refusals += 1
         self.console.say(f"the table refused our message ({code}): {reason}")
         if code == ErrorCode.UNKNOWN_HEAD:

@@ -81,6 +81,7 @@ class EscrowBook:
         self.carrying: set[int] = set()
         self.reveals: dict[int, dict[int, tuple[int, int]]] = {}  # target -> seat -> (key share, seed share)
         self.carried_on: dict[int, int] = {}  # seat -> index of the log entry that completed its carry-on
+        self.back_at: dict[int, int] = {}  # seat -> index of its latest accepted message (it was heard then)
 
     # ------------------------------------------------------------ the deals
 
@@ -191,9 +192,11 @@ class EscrowBook:
         now (each term counts its own); handing over that began goes on."""
         self.requests = {t: asked for t, asked in self.requests.items() if t in self.carrying}
 
-    def back(self, seat: int) -> None:
-        """``seat`` signed a message the log accepted: it is back, and the
-        requests to carry it on lapse (unless handing over has begun)."""
+    def back(self, seat: int, index: int) -> None:
+        """``seat`` signed a message the log accepted at ``index``: it is back,
+        and the requests to carry it on lapse (unless handing over has begun);
+        so does any request written before it, wherever it is sequenced."""
+        self.back_at[seat] = index
         if seat not in self.carrying:
             self.requests.pop(seat, None)
 

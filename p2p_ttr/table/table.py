@@ -427,7 +427,7 @@ class Table:
         ``written_after`` entries (the head it names)."""
         if isinstance(message, Relay):
             self._handover(seat, message)
-            self.escrowbook.back(seat)  # a seat the others asked to carry on is back
+            self.escrowbook.back(seat, len(self.log))  # a seat the others asked to carry on is back
             return
         if self.relay_gone:
             raise NotExpected(f"the relay (seat {self.relay}) left the game: the next entry is its "
@@ -439,7 +439,7 @@ class Table:
         if seat in self.forfeited:
             raise NotExpected(f"seat {seat} forfeited: the table plays its seat now")
         self._apply_message(seat, message, written_after)
-        self.escrowbook.back(seat)  # a seat the others asked to carry on is back
+        self.escrowbook.back(seat, len(self.log))  # a seat the others asked to carry on is back
 
     def _apply_message(self, seat: int, message: Message, written_after: int) -> None:
         match message:
@@ -662,6 +662,10 @@ class Table:
             # Asked of the relay before the last hand-over: each term counts its own requests.
             problem = f"seat {seat} asked to carry seat {target} on before the relay moved (at entry " \
                       f"{self.term_start - 1}): a request counts only in the relay's term it was written in"
+        if problem is None and written_after <= self.escrowbook.back_at.get(target, -1):
+            # Written before the target's latest message: it was back by then.
+            problem = f"seat {seat} asked to carry seat {target} on before seat {target}'s message at entry " \
+                      f"{self.escrowbook.back_at[target]}: it was back by then"
         if problem is not None:
             raise NotExpected(problem)
         self.escrowbook.request(seat, target, self.in_play, self.finished, self.left)

@@ -420,3 +420,16 @@ def test_an_escrow_game_needs_each_seats_seal_key_with_a_proof_of_its_own() -> N
         other.receive(plain_writer._seal(Keys(announce_key(SecretKey(ogid, 1, me.key.x)),
                                               commit_seed(ogid, 1, me.seed),
                                               announce_seal_key(SecretKey(ogid, 1, me.seal.x)))))
+
+
+def test_a_request_written_before_the_target_spoke_again_counts_for_nothing() -> None:
+    """Seat 0 asks to carry seat 2 on; before that request is sequenced, seat
+    2's own message is (it is back). The request, written before it, is
+    refused wherever it lands: an old signature decides nothing."""
+    peers = [copy_peer(p) for p in escrowed_three()]
+    stale = peers[0].carry_on(2)  # written now, sequenced later
+    deliver(peers, peers[2].carry_on(1))  # seat 2 speaks: it is back
+    with pytest.raises(NotExpected, match="it was back by then"):
+        peers[1].table.receive(stale)
+    deliver(peers, peers[0].carry_on(2))  # asked again, after: it counts
+    assert peers[1].table.carry_on_requests[2] == frozenset({0})

@@ -110,7 +110,7 @@ from .shares import (
     verify_share,
     verify_shares,
 )
-from .shuffle import Masks, ShuffleStep, shuffle_masks, shuffle_permutation, shuffle_step
+from .shuffle import ShuffleStep, shuffle_permutation, shuffle_step
 from .shuffleproof import ShuffleProof, prove_shuffle, verify_shuffle, verify_shuffles
 from .transcript import CardOpening, Record, SecretReveal, Transcript, record_from_wire, record_to_wire
 from .wire import expect_bytes, expect_int, expect_list
@@ -169,7 +169,6 @@ __all__ = [
     "KeyCheck",
     "make_share",
     "MalformedWire",
-    "Masks",
     "move_to_bottom",
     "open_escrow_share",
     "open_played_card",
@@ -198,7 +197,6 @@ __all__ = [
     "SeedCommitment",
     "set_backend",
     "ShareCheck",
-    "shuffle_masks",
     "shuffle_permutation",
     "shuffle_step",
     "ShuffleCheck",

@@ -11,10 +11,10 @@ the revealed seed must reproduce the published step bit for bit.
 
 Speed: the 2n exponentiations are by the two fixed bases ``G`` and ``Y``,
 through their fixed-base tables (31 mulmods each instead of ~330 for
-``pow``); the rest is 2 mulmods and one HMAC per card. The factors
-``(G^r_i, Y^r_i)`` depend on neither the inputs nor the permutation, so a seat
-computes them (:func:`shuffle_masks`) while the seats before it work: the
-chain's sequential cost is then the mulmods alone.
+``pow``); the rest is 2 mulmods and one HMAC per card. The DRBG is keyed by
+the step's input too (:func:`chain_input_digest`), so nothing of a step can
+be made before its input is known: a seat shown two inputs for one step
+makes two unrelated steps.
 """
 
 from __future__ import annotations
@@ -88,33 +88,6 @@ class ShuffleStep(ChainStep):
     WHAT: ClassVar[str] = "a shuffle step"
 
 
-@dataclass(frozen=True, slots=True)
-class Masks:
-    """A seat's re-randomising factors ``(G^r_i, Y^r_i)`` for one step, made in
-    advance. Secret until the seed is revealed: they link the step's outputs
-    to its inputs. Never logged; repr redacts."""
-
-    step: tuple[bytes, int, int, str, int, bytes]  # game id, joint key, seat, deck, epoch, input digest
-    pairs: tuple[tuple[int, int], ...]
-
-    def __repr__(self) -> str:
-        return f"Masks(seat={self.step[2]}, deck={self.step[3]!r}, epoch={self.step[4]}, <{len(self.pairs)} redacted>)"
-
-
-def shuffle_masks(joint: JointKey, seed: Seed, seat: int, deck: str, epoch: int,
-                  inputs: Sequence[Ciphertext]) -> Masks:
-    """The factors :func:`shuffle_step` will use on ``inputs``, computed apart."""
-    digest = chain_input_digest(inputs)
-    drbg = _shuffle_drbg(joint.game_id, seed, seat, deck, epoch, digest)
-    g_pow_raw = generator_table().raw_pow
-    y_pow_raw = joint.table().raw_pow
-    pairs = []
-    for i in range(len(inputs)):
-        r = drbg.nonzero_integer("rerandomise", i, EXPONENT_BITS)
-        pairs.append((int(g_pow_raw(r)), int(y_pow_raw(r))))
-    return Masks((joint.game_id, joint.element, seat, deck, epoch, digest), tuple(pairs))
-
-
 def chain_input_digest(inputs: Sequence[Ciphertext]) -> bytes:
     """``SHA256("chain-input"; E(a_0) E(b_0) E(a_1) …)``: what a shuffle step is
     made from. A step's permutation and re-randomisers are drawn from the
@@ -168,20 +141,11 @@ def shuffle_step(
     deck: str,
     epoch: int,
     inputs: Sequence[Ciphertext],
-    masks: Masks | None = None,
 ) -> ShuffleStep:
-    """Seat's step on ``inputs`` (the previous step's output, or the canonical
-    deck); ``masks`` from :func:`shuffle_masks` for this very step, if made."""
+    """Seat's step on ``inputs`` (the previous step's output, or the canonical deck)."""
     check_inputs(inputs)
     digest = chain_input_digest(inputs)
     drbg = _shuffle_drbg(joint.game_id, seed, seat, deck, epoch, digest)
     permutation = fisher_yates(len(inputs), drbg.stream("permutation"))
     permuted = [inputs[source] for source in permutation]
-    if masks is None:
-        return ShuffleStep(deck, epoch, seat, rerandomised(joint, drbg, "rerandomise", permuted))
-    if masks.step != (joint.game_id, joint.element, seat, deck, epoch, digest) or len(masks.pairs) != len(inputs):
-        raise DeckUsageError("these masks were made for another shuffle step")
-    out = tuple(
-        (canonical(a * ga % P), canonical(b * yb % P)) for (a, b), (ga, yb) in zip(permuted, masks.pairs)
-    )
-    return ShuffleStep(deck, epoch, seat, out)
+    return ShuffleStep(deck, epoch, seat, rerandomised(joint, drbg, "rerandomise", permuted))

@@ -7,10 +7,12 @@ the legal actions of the player's own view, and every refusal says why.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 
 from p2p_ttr.client import outcomes
 from p2p_ttr.client.outcomes import Ask, Context, EndMeans, Outcome
+from p2p_ttr.client.pagetext import lay_out
 from p2p_ttr.client.phrases import changes, forfeits
 from p2p_ttr.client.tickets import ticket_rows
 from p2p_ttr.client.verbs import interpret
@@ -25,6 +27,8 @@ from p2p_ttr.table.table import Table
 from p2p_ttr.net.console import LineReader
 from p2p_ttr.net.playerinput import Input, InputClosed, Leave, Move, Seen, Start
 
+
+PAGE_SIZE = (100, 24)  # help and the rules are laid out at the terminal's width; this, when there is none
 
 
 class Human:
@@ -122,8 +126,13 @@ class Human:
             case outcomes.Ask():
                 self.pending = outcome
                 self.say(outcome.question + "\n" + "\n".join(f"  {c.key}) {c.label}" for c in outcome.choices))
-            case outcomes.Show(_, lines) | outcomes.ShowWay(_, lines):
+            case outcomes.Show(_, blocks):
+                self.say("\n".join(lay_out(blocks, shutil.get_terminal_size(PAGE_SIZE).columns - 1)))
+            case outcomes.ShowWay(_, lines):
                 self.say("\n".join(lines))
+            case outcomes.ShowNetwork(seat, lines):
+                self.say("\n".join(lines) if seat is not None else
+                         "map SEAT tells one player's network (the line prompt draws no map)")
             case outcomes.Redraw():
                 state = self.view()
                 self.say(self.render(state, self.seat) if state is not None and self.seat is not None

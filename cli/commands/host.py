@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import subprocess
 import sys
 from pathlib import Path
@@ -47,7 +48,23 @@ def add_common(parser: argparse.ArgumentParser, hosting: bool = False) -> None:
     parser.add_argument("--relay-timeout", type=seconds, default=RELAY_TIMEOUT_S, metavar="SECONDS",
                         help="seconds of silence after which the relay counts as gone and the next seat takes "
                         f"over (default {RELAY_TIMEOUT_S:g})")
+    parser.add_argument("--advertise", metavar="IP:PORT", type=advertised_address,
+                        help="where the other players dial this seat should it relay, when that is not where it "
+                        "listens (a port forwarded to this machine, a proxy); default: this machine's address "
+                        "on the route to the relay, and the port it listens on")
     parser.add_argument("--trace", type=Path, help=argparse.SUPPRESS)  # timings for bench/lan.py
+
+
+def advertised_address(text: str) -> tuple[str, int]:
+    """``IP:PORT`` (the log says where a seat is by address, not by name)."""
+    try:
+        host, port = parse_address(text, 0)
+        ipaddress.ip_address(host)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not IP:PORT (an IPv6 address in brackets)") from None
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r}: give the port (1-65535)")
+    return host, port
 
 
 def port_number(text: str) -> int:
@@ -178,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         host = Host(HostOptions(data, name, args.bind, args.port, players, args.timeout, args.resume,
                                 scripted=args.as_bot, trace=args.trace, relay_timeout=args.relay_timeout,
-                                escrow=args.escrow),
+                                escrow=args.escrow, advertise=args.advertise),
                     front.decide, console, on_port)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr host: {exc}")

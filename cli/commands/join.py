@@ -120,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         data = DataDir(args.data_dir or default_data_dir())
         node = Node(NodeOptions(data, host, port, name, args.timeout, scripted=args.as_bot, trace=args.trace,
-                                new_game=args.new, listen=args.relay_port, relay_timeout=args.relay_timeout),
+                                new_game=args.new, listen=args.relay_port, relay_timeout=args.relay_timeout,
+                                advertise=args.advertise),
                     front.decide, front.console)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr join: {exc}")

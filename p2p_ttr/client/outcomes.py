@@ -11,6 +11,8 @@ from typing import TypeAlias
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.state import GameState
 
+from .pagetext import Block
+
 
 class EndMeans(Enum):
     """What `end` does for this player now: the quit question offers only that."""
@@ -64,10 +66,10 @@ class Note:
 
 @dataclass(frozen=True)
 class Show:
-    """A page of text: help, the rules."""
+    """A page of text: help, the rules (laid out at the width it is shown at)."""
 
     title: str
-    lines: tuple[str, ...]
+    lines: tuple[Block, ...]
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,14 @@ class ShowWay:
     """Highlight ``routes`` on the map and say ``lines`` (no routes: clear)."""
 
     routes: frozenset[int]
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ShowNetwork:
+    """Show ``seat``'s network alone on the map and say ``lines`` (None: everyone's, nothing to say)."""
+
+    seat: int | None
     lines: tuple[str, ...]
 
 
@@ -115,7 +125,7 @@ class Ask:
         return self.question + "  " + "   ".join(f"{c.key}) {c.label}" for c in self.choices)
 
 
-Outcome: TypeAlias = Play | Refuse | Note | Show | ShowWay | Leave | Redraw | Start | Ask
+Outcome: TypeAlias = Play | Refuse | Note | Show | ShowWay | ShowNetwork | Leave | Redraw | Start | Ask
 
 CANCEL = Choice("cancel", "never mind", Note("cancelled"))
 

@@ -19,6 +19,7 @@ from p2p_ttr.engine.view import view_for
 from p2p_ttr.table.table import Table
 
 from .outcomes import EndMeans
+from .lastturn import LastTurns
 from .phrases import Kind, carry_on_asks, forfeits, status_of, told
 from .styled import Fragment
 
@@ -44,6 +45,7 @@ class Snapshot:
     address: str = ""  # where friends join (the host's screen)
     lobby: tuple[str, ...] = ()  # who is in, before the start
     forfeited: tuple[int, ...] = ()  # seats that left for good, or were carried on: the table plays them
+    turns: LastTurns = LastTurns()  # every seat's latest turn, for "since your turn"
     finished: bool = False
     ends: EndMeans | None = None  # what `end` does now (None: as the role says)
     version: int = 0  # grows with every change
@@ -65,6 +67,7 @@ class Publisher:
         self._dirty = True
         self._engine: GameState | None = None
         self._before: GameState | None = None
+        self._turns = LastTurns()
         self._length = -1
         self._forfeited: tuple[int, ...] = ()
         self._asks: Mapping[int, frozenset[int]] = {}
@@ -119,7 +122,8 @@ class Publisher:
             self._snap = Snapshot(
                 role=snap.role, seat=seat, names=names, view=view, log=tuple(self._log), status=self._status, our_move=self._our_move,
                 game=table.game_id.hex() if table is not None and table.game_id else "", address=self.address,
-                lobby=lobby, forfeited=self._forfeited, finished=table is not None and table.finished, ends=ends,
+                lobby=lobby, forfeited=self._forfeited, turns=self._turns,
+                finished=table is not None and table.finished, ends=ends,
                 version=snap.version + 1)
             return self._snap
 
@@ -141,4 +145,5 @@ class Publisher:
         if self._before is not None:
             for line in told(self._before, view, seat, names):
                 self.note(line.text, _LOG_STYLES[line.kind])
+            self._turns = self._turns.after(self._before, view, seat)
         self._before = view

@@ -20,6 +20,7 @@ from p2p_ttr.table.envelope import MAX_SEATS
 
 from . import frames
 from .console import Console
+from .droplog import DropLog
 from .frames import NET_VERSION, clip
 from .lobby import Challenges, Lobby, Refusal
 from .replica import Replica
@@ -61,8 +62,10 @@ class Connections:
 class Admission:
     """Challenges, hellos and the lobby on our ROUTER."""
 
-    def __init__(self, replica: Replica, router: Router, console: Console, players: int = 0) -> None:
+    def __init__(self, replica: Replica, router: Router, console: Console, players: int = 0,
+                 drops: DropLog | None = None) -> None:
         self.replica = replica
+        self.drops = drops or DropLog(console.say)
         self.router = router
         self.console = console
         self.players = players  # the lobby starts when this many are in (0: when the host says)
@@ -79,13 +82,13 @@ class Admission:
 
     def hello(self, rid: bytes, version: int, name: str, public: bytes, challenge: bytes, sig: bytes) -> None:
         if rid in self.c.known:
-            self.console.say("dropped a second hello on an admitted connection")
+            self.drops.drop("dropped a second hello on an admitted connection")
             return
         if not self.c.challenges.take(rid, challenge):
             # Not the challenge this connection was sent (a hello recorded on
             # another connection, or one sent before a restart): it admits
             # nobody; the connection gets its own challenge to answer.
-            self.console.say("dropped a hello that does not answer its connection's challenge")
+            self.drops.drop("dropped a hello that does not answer its connection's challenge")
             self.challenge(rid)
             return
         table, lobby, me = self.replica.table, self.replica.lobby, self.replica.seat
@@ -106,7 +109,7 @@ class Admission:
                 raise Refusal(ErrorCode.STARTED, "no game here yet")
             new = lobby.join(version, name, public, challenge, sig)
         except Refusal as refusal:
-            self.console.say(f"refused {name!r}: {refusal.reason}")
+            self.drops.drop(f"refused a hello ({refusal.code})", f"{name!r}: {refusal.reason}")
             self.router.send(rid, frames.Refused(refusal.code, clip(refusal.reason)))
             return
         self.c.admit(rid, public, -1, challenge)

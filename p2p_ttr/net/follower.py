@@ -65,6 +65,9 @@ class FollowerHooks(Protocol):
     def paused_by_host(self, paused: Paused) -> None:
         """The host stopped the game for now."""
 
+    def refused_elsewhere(self, digest: bytes, code: str) -> None:
+        """The relay refused a message that was not ours (one a seat showed us: witness.py)."""
+
 
 class Follower:
     """Checks, folds and stores what the peer we follow sends."""
@@ -96,7 +99,7 @@ class Follower:
         try:
             frame = frames.decode_to_peer(raw)
         except FrameError as exc:
-            self.console.say(f"dropped a bad frame from the host: {exc}")
+            self.catchup.drops.drop("dropped a bad frame from the peer we follow", str(exc))
             return
         up.heard_now()
         table = self.replica.table
@@ -132,7 +135,8 @@ class Follower:
                 if up.public is not None:
                     self.entry(index, envelope, signature)
             case frames.Rejected(digest, code, reason):
-                self.duties.refused(digest, code, reason)
+                if not self.duties.refused(digest, code, reason):
+                    self.hooks.refused_elsewhere(digest, code)
             case frames.Ping(length):
                 up.length = max(up.length, length)
                 if table is not None and length > len(table.log) and time.monotonic() - self._last_sync > 2.0:
@@ -208,7 +212,7 @@ class Follower:
         prev = table.head if table.log else EMPTY_HEAD
         key = self.signer(table, raw)
         if key is None or not entry_signed(key, game_id, index, prev, raw, sig):
-            self.console.say(f"dropped entry {index}: its relay's signature on it is not valid")
+            self.catchup.drops.drop("dropped an entry whose relay's signature is not valid", f"entry {index}")
             # The relay may have signed it after another prefix than ours: it
             # showed us a fork. Fetching the whole log again lets conflict()
             # find the two signed entries at one index (once per length).
@@ -246,6 +250,15 @@ class Follower:
         if seat is not None:
             self.console.say(f"the game starts: you are seat {seat + 1} ({COLOURS[seat]}); "
                              + ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(names)))
+
+    def dialled_name(self) -> str:
+        """Who our DEALER reaches, for the player: the host, the relay, or the seat that relays next."""
+        table, seat = self.replica.table, self.uplink.seat
+        if seat is None or table is None or not table.seats:
+            return "the host"
+        if seat == table.relay:
+            return self.relay_name()
+        return f"{self.replica.who(seat)} (who relays next)"
 
     def relay_name(self) -> str:
         table, names = self.replica.table, self.replica.names

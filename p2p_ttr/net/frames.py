@@ -26,9 +26,10 @@ from p2p_ttr.table.messages import MAX_NAME
 # 4: a host that stops for now tells its joiners (pause)
 # 5: the relay can move: a seat tells the next relay it follows it (follow),
 #    entries are signed by the relay of the moment, any seat may be welcomed
-# 6: the relay says who is silent in every game (silent), and a peer that
+# 6: a seat shows another seat its own envelope the relay holds back (witness)
+# 7: the relay says who is silent in every game (silent), and a peer that
 #    gives up on the game says so, to every screen (give_up, gave_up)
-NET_VERSION = 6
+NET_VERSION = 7
 CHALLENGE_BYTES = 32
 MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
 MAX_REASON = 400
@@ -92,6 +93,8 @@ TO_HOST: dict[str, tuple[Check, ...]] = {
     "follow": (_int(1, MAX_ENTRIES), _bin(HASH_BYTES), _bin(SIGNATURE_BYTES)),
     # I give up on the game, why, on which seats, after how many seconds (the relay tells everyone)
     "give_up": (_why, _seats, _SECONDS),
+    # my signed envelope, which the relay has not sequenced though it is alive: see it yourself (witness.py)
+    "witness": (_ENVELOPE,),
 }
 # What the host sends to a peer.
 TO_PEER: dict[str, tuple[Check, ...]] = {
@@ -307,11 +310,20 @@ class GaveUp:
         object.__setattr__(self, "why", Why(self.why))
 
 
-ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have | Follow | GiveUp
+@dataclass(frozen=True)
+class Witness:
+    """The sender's own signed envelope, sent to another seat directly: the
+    relay, alive, has not sequenced it (protocol.md §9, Held back)."""
+
+    envelope: bytes
+    KIND: ClassVar[str] = "witness"
+
+
+ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have | Follow | Witness | GiveUp
 ToPeer = Challenge | Welcome | LobbyNews | Refused | Entry | Rejected | Ping | Fetch | Pause | Silent | GaveUp
 Frame = ToHost | ToPeer
 _TO_HOST_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Hi, Hello, Env, Sync, Ping, Leave, Have,
-                                                                         Follow, GiveUp)}
+                                                                         Follow, Witness, GiveUp)}
 _TO_PEER_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Challenge, Welcome, LobbyNews, Refused, Entry, Rejected,
                                                              Ping, Fetch, Pause, Silent, GaveUp)}
 

@@ -44,6 +44,7 @@ class HostOptions:
     trace: Path | None = None  # bench timings
     relay_timeout: float = RELAY_TIMEOUT_S
     escrow: bool = False  # every seat deals its key to the others at the start (protocol.md §6, Escrow)
+    advertise: tuple[str, int] | None = None  # where the others dial us, if not where we listen (reach)
 
 
 class Host(Node):
@@ -54,7 +55,7 @@ class Host(Node):
                  on_port: Callable[[int], None] | None = None) -> None:
         super().__init__(NodeOptions(options.data, "", options.port, options.name, options.timeout,
                                      options.scripted, options.trace, bind=options.bind, listen=options.port,
-                                     relay_timeout=options.relay_timeout),
+                                     relay_timeout=options.relay_timeout, advertise=options.advertise),
                          decide, console, Lobby(options.name, options.data.identity().public,
                                                 options.players or MAX_SEATS), options.players)
         self.h = options

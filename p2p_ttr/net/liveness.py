@@ -177,3 +177,17 @@ def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ..
     who = ", ".join(names[s] for s in waiting)
     return Verdict(why, about, seconds, f"no progress for {timeout:.0f} s (waiting for {who}): "
                                         f"{giving_up_words(why, about, seconds, names)}; the log so far is {log}{then}")
+
+
+def held_back_verdict(relay: int, names: tuple[str, ...], progress: Progress) -> Verdict:
+    """A scripted peer gives up on a live relay that holds back a message its
+    author showed us directly (witness.py): the relay withholds, nobody else."""
+    return Verdict(Why.WITHHELD, (relay,), int(progress.stalled_for),
+                   f"no progress for {progress.timeout:.0f} s: the relay ({names[relay]}) holds back a seat's "
+                   "message that seat showed us directly; the game cannot go on without a relay that sequences it")
+
+
+def not_back_verdict(away: tuple[int, ...], progress: Progress, then: str) -> Verdict:
+    """A resumed relay gives up on the seats that never came back to say what they hold."""
+    return Verdict(Why.SILENT, away, int(progress.stalled_for),
+                   f"no progress for {progress.timeout:.0f} s: not every seat came back after the restart{then}")

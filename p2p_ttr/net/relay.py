@@ -28,6 +28,7 @@ from . import frames
 from .admission import Admission
 from .catchup import CatchUp
 from .console import Console
+from .droplog import DropLog
 from .frames import NET_VERSION, FrameError
 from .liveness import Presence
 from .pause import sign_pause
@@ -45,14 +46,16 @@ class Relay:
                  players: int = 0, wire: threading.RLock | None = None, presence: Presence | None = None) -> None:
         self.replica = replica
         self.console = console
+        self.drops = DropLog(console.say)  # what our doors drop, said at a bounded pace
         self.router = Router(wire)
-        self.admission = Admission(replica, self.router, console, players)
+        self.admission = Admission(replica, self.router, console, players, self.drops)
         self.requests: dict[int, FollowRequest] = {}  # seat -> its follow request to us (we relay next)
-        self.catchup = CatchUp(replica, self.router, self.admission, identity, console, self.requests)
-        self.sequencer = Sequencer(replica, self.router, self.admission, identity, console, trace)
+        self.catchup = CatchUp(replica, self.router, self.admission, identity, console, self.requests, self.drops)
+        self.sequencer = Sequencer(replica, self.router, self.admission, identity, console, trace, self.drops)
         self.standby = Standby(replica, self.admission, self.catchup, self.sequencer, console, self.requests)
         self.identity = identity
-        self.since = time.monotonic()  # when this run began (a seat never heard since is silent since then)
+        self.since = time.monotonic()  # when this run, or our relaying, began (a seat never heard counts from then)
+        self.on_witness: Callable[[bytes, int, bytes], None] = lambda rid, seat, raw: None  # witness.py
         self.silence_s = 20.0  # the relay timeout: a seat unheard this long counts as silent
         self.presence = presence or Presence(self.silence_s)  # who is alive, as we see it (liveness.py)
 
@@ -60,13 +63,13 @@ class Relay:
 
     def handle(self, parts: list[bytes]) -> None:
         if len(parts) != 2:
-            self.console.say(f"dropped a message of {len(parts)} parts")
+            self.drops.drop("dropped a message of a wrong shape", f"{len(parts)} parts, not 2")
             return
         rid, raw = parts
         try:
             frame = frames.decode_to_host(raw)
         except FrameError as exc:
-            self.console.say(f"dropped a bad frame: {exc}")
+            self.drops.drop("dropped a bad frame", str(exc))
             return
         c = self.admission.c
         match frame:
@@ -83,6 +86,8 @@ class Relay:
                 # it must say hello on this connection.
                 self.admission.challenge(rid)
                 return
+        if rid not in c.known:
+            return  # a stranger is remembered only by its outstanding challenge (bounded: lobby.py)
         c.heard[rid] = time.monotonic()
         match frame:
             case frames.Env(envelope):
@@ -92,7 +97,7 @@ class Relay:
             case frames.Ping(length):
                 seat = c.seat_of(rid)
                 if seat >= 0:
-                    self.catchup.heard_length(seat, length)
+                    self.catchup.acknowledged(rid, seat, length, self.sequencer.flush)
                     if self.catchup.may_fetch_from(seat):
                         self.catchup.fetch(rid, seat)
             case frames.Leave():
@@ -101,6 +106,8 @@ class Relay:
                 self.catchup.adopt(rid, index, envelope, signature)
             case frames.Follow(length, head, signature):
                 self.standby.follow(rid, length, head, signature)
+            case frames.Witness(envelope):
+                self.on_witness(rid, c.seat_of(rid), envelope)
             case frames.GiveUp(why, about, seconds):
                 seat = c.seat_of(rid)
                 table = self.replica.table
@@ -171,11 +178,18 @@ class Relay:
             if challenge is not None:
                 self.router.send(rid, frames.Pause(length, sign_pause(self.identity, challenge, game_id, length)))
 
+    def reaching_seats(self) -> tuple[int, ...]:
+        """The seats (but ours) admitted on our ROUTER in this run: the ones we
+        relay to, or, as the successor, the ones that turned to us."""
+        return tuple(sorted({s for s in self.admission.c.known.values() if s >= 0 and s != self.replica.seat}))
+
     # ---------------------------------------------------------------- silence
 
     def silent_seats(self, for_s: float) -> tuple[int, ...]:
         """The seats in play (but ours) whose connection we have not heard for
-        ``for_s`` seconds, or at all in this run for that long."""
+        ``for_s`` seconds; a seat not heard at all since ``since`` is given
+        twice that (after a hand-over it must first find the relay moved,
+        which takes it the relay timeout)."""
         table = self.replica.table
         if table is None or not table.seated:
             return ()
@@ -186,8 +200,8 @@ class Relay:
             if s == self.replica.seat:
                 continue
             rid = c.conn.get(table.seats[s].identity)
-            last = c.heard.get(rid, self.since) if rid is not None else self.since
-            if now - last > for_s:
+            last = c.heard.get(rid) if rid is not None else None
+            if (now - last > for_s) if last is not None and last >= self.since else (now - self.since > 2 * for_s):
                 silent.append(s)
         return tuple(silent)
 

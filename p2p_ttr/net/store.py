@@ -6,7 +6,7 @@ host's receipts, its own secrets and a little metadata.
     DATA/games/<game id hex>/game.log     logfile.py format, one entry appended per
                                       sequenced message; fsync'ed before anything depends on it
     DATA/games/<id>/receipts          msgpack [index, sha256(entry), host signature]*
-    DATA/games/<id>/secrets           msgpack [seat, secret key wire, seed], mode 0600
+    DATA/games/<id>/secrets           msgpack [seat, secret key wire, seed, seal key wire?], mode 0600
     DATA/games/<id>/meta.json         role, seat, name, port
     DATA/games/<id>/equivocation-<i>.bin  a proof, if the host ever equivocated
 
@@ -417,15 +417,19 @@ class GameStore:
     def save_secrets(self, secrets: PeerSecrets) -> None:
         with writing(self.path):
             self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
-        _write_private(self.secrets_path, pack([secrets.seat, secrets.key.to_wire(), secrets.seed.to_wire()]))
+        seal = [secrets.seal.to_wire()] if secrets.seal is not None else []
+        _write_private(self.secrets_path, pack([secrets.seat, secrets.key.to_wire(), secrets.seed.to_wire(), *seal]))
 
     def load_secrets(self) -> PeerSecrets | None:
         if not self.secrets_path.exists():
             return None
         try:
             value = unpack_bounded(self.secrets_path.read_bytes(), "secrets")
-            seat, key, seed = value
-            return PeerSecrets(int(seat), SecretKey.from_wire(key), Seed.from_wire(seed))
+            seat, key, seed, *seal = value
+            if len(seal) > 1:
+                raise ValueError("too many fields")
+            return PeerSecrets(int(seat), SecretKey.from_wire(key), Seed.from_wire(seed),
+                               SecretKey.from_wire(seal[0]) if seal else None)
         except (Malformed, MalformedWire, ValueError, TypeError):
             raise StoreError(f"{self.secrets_path} is corrupt: this seat's secrets are lost") from None
 

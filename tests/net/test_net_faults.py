@@ -107,7 +107,8 @@ def tcp_server(payload: bytes | None) -> tuple[socket.socket, int]:
 
 def test_a_join_at_an_address_that_is_no_ttr_host_says_so_at_once(tmp_path: Path) -> None:
     """ZeroMQ PUB and PULL sockets, TCP servers writing zeros, 0xff or HTTP,
-    nothing listening, a name that does not resolve: each ends the join (and
+    a TCP server that says nothing (it was once said to have "closed the
+    connection"), nothing listening, a name that does not resolve: each ends the join (and
     would end a bot's) with what is wrong, long before its --timeout."""
     run = Run(tmp_path)
     context: Ctx = zmq.Context()
@@ -120,7 +121,8 @@ def test_a_join_at_an_address_that_is_no_ttr_host_says_so_at_once(tmp_path: Path
             sock.setsockopt(zmq.LINGER, 0)
             zsocks.append(sock)
             ports[label] = f"127.0.0.1:{sock.bind_to_random_port('tcp://127.0.0.1')}"
-        for label, payload in (("zeros", b"\0" * 8), ("ffs", b"\xff" * 8), ("http", b"HTTP/1.0 400 Bad\r\n\r\n")):
+        for label, payload in (("zeros", b"\0" * 8), ("ffs", b"\xff" * 8), ("http", b"HTTP/1.0 400 Bad\r\n\r\n"),
+                               ("silent", None)):
             server, port = tcp_server(payload)
             servers.append(server)
             ports[label] = f"127.0.0.1:{port}"
@@ -131,6 +133,7 @@ def test_a_join_at_an_address_that_is_no_ttr_host_says_so_at_once(tmp_path: Path
                                                 "--data-dir", str(tmp_path / label)])
         expect = {"pub": "is not a ttr game", "pull": "is not a ttr game", "zeros": "is not a ttr game",
                   "ffs": "is not a ttr game", "http": "is not a ttr game", "nobody": "nothing answered at",
+                  "silent": "does not speak ZeroMQ",
                   "noname": "cannot resolve 'no-such-host.invalid'"}
         for label, words in expect.items():
             assert ended(run, label) == 1, said(run, label)

@@ -212,7 +212,7 @@ def test_a_standby_ignores_follow_requests_while_it_is_not_the_successor(tmp_pat
     admit(node, router, b"\0a", 0)
     table = node.table
     assert table is not None and table.game_id is not None
-    request = sign_follow(game().peers[0].identity, 0, table.game_id, 0, 1, 20, table.head)
+    request = sign_follow(game().peers[0].identity, 0, table.game_id, 0, 0, 1, 20, table.head)
     node.relay.standby.follow(b"\0a", request.length, request.head, request.signature)
     assert node.relay.requests == {} and not node.relay.standby.all_requested()
 
@@ -226,6 +226,7 @@ def test_the_relay_says_who_is_silent_in_every_game_and_passes_on_who_gave_up(
     node, router, _ = seat(tmp_path, 0, 20)
     admit(node, router, b"\0b", 1)
     assert node.table is not None and not node.table.escrow
+    node.relay.since = time.monotonic() - 3 * node.relay.silence_s  # we relayed long before
     node.relay.admission.c.heard[b"\0b"] = time.monotonic() - node.relay.silence_s - 1
     node.relay.beat()
     assert router.to(b"\0b", "silent") == [[[1]]] and node.presence.silent_for(1) is not None
@@ -309,9 +310,9 @@ def test_our_seat_sends_only_to_the_relay_once_caught_up_and_counts_refusals(tmp
     up.seat = 1  # a seat that is not the relay
     assert not duties.ready_to_send()
     for k in range(4):
-        duties.pending[bytes([k]) * 32] = b"x"
+        duties.pending[bytes([k]) * 32] = game().log[k]  # any signed envelope that is not a carry-on request
         duties.refused(bytes([k]) * 32, "replay", "seen")
-    duties.pending[b"\4" * 32] = b"x"
+    duties.pending[b"\4" * 32] = game().log[4]
     with pytest.raises(PeerExit, match="keeps refusing"):
         duties.refused(b"\4" * 32, "replay", "seen")
 
@@ -342,3 +343,20 @@ def test_the_players_move_reaches_the_table_once_and_end_pauses(tmp_path: Path) 
     given.append(Leave())
     with pytest.raises(Quit):
         node.input.take(channel)  # type: ignore[arg-type]
+
+
+def test_drops_are_said_once_per_kind_then_counted() -> None:
+    from p2p_ttr.net.droplog import DropLog
+
+    said: list[str] = []
+    clock = [0.0]
+    drops = DropLog(said.append, every=10.0, clock=lambda: clock[0])
+    for _ in range(1000):
+        drops.drop("dropped a bad frame", "not msgpack")
+    drops.drop("refused a message from Ann (replay)", "seat 1 already sent message 4")
+    assert len(said) == 2 and said[0].startswith("dropped a bad frame: not msgpack")
+    clock[0] = 10.5
+    drops.tick()
+    assert said[-1] == "dropped a bad frame: 999 more in the last 10 s" and len(said) == 3
+    drops.tick()
+    assert len(said) == 3  # nothing new: nothing said

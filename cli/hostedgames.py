@@ -30,19 +30,23 @@ def resume_command(game: str, port: int, args: argparse.Namespace) -> str:
     return " ".join(words)
 
 
+def seating_of(entries: list[bytes]) -> Seating | None:
+    """The seating (entry 0) of a log, read without folding it."""
+    try:
+        seating = message_from_wire(open_envelope(entries[0]).body) if entries else None
+    except (TableError, IndexError, TypeError, ValueError):
+        return None
+    return seating if isinstance(seating, Seating) else None
+
+
 def describe(game: GameStore) -> str:
     """One line about a game hosted from here: id, players, length, when last played."""
     try:
         _, entries = read_log(game.log_path)
     except (OSError, LogFileError):
         return f"{game.game_id.hex()[:8]}  (its log cannot be read)"
-    names = ""
-    try:
-        seating = message_from_wire(open_envelope(entries[0]).body) if entries else None
-        if isinstance(seating, Seating):
-            names = ", ".join(s.name for s in seating.seats)
-    except (TableError, IndexError, TypeError, ValueError):
-        pass
+    seating = seating_of(entries)
+    names = ", ".join(s.name for s in seating.seats) if seating is not None else ""
     try:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.log_path.stat().st_mtime))
     except OSError:
@@ -51,17 +55,32 @@ def describe(game: GameStore) -> str:
 
 
 def listing(data: DataDir) -> str:
-    games = data.unfinished("host")
+    games = resumable(data)
     if not games:
         return f"no unfinished game was hosted from {data.path}"
     return (f"the unfinished games hosted from {data.path}, the latest first:\n"
             + "\n".join(f"  {describe(g)}" for g in games))
 
 
+def resumable(data: DataDir, say: Callable[[str], None] | None = None) -> list[GameStore]:
+    """The unfinished games hosted from here that there is something to
+    resume of: a game whose first entry was never written (the disk was
+    full) reached nobody, and is left out (said, if ``say``)."""
+    games = []
+    for game in data.unfinished("host"):
+        if game.never_started():
+            if say is not None:
+                say(f"game {game.game_id.hex()[:8]} hosted from here never started (its first entry was never "
+                    "written: nothing of it reached anyone): it is not resumed")
+        else:
+            games.append(game)
+    return games
+
+
 def chosen_game(data: DataDir, wanted: str) -> str:
     """The full id of the game ``--resume`` names (LATEST: the latest unfinished one)."""
     if wanted == LATEST:
-        games = data.unfinished("host")
+        games = resumable(data)
         if not games:
             raise StoreError(f"no unfinished game was hosted from {data.path}: `ttr host` starts a new one")
         return games[0].game_id.hex()
@@ -75,16 +94,86 @@ def chosen_game(data: DataDir, wanted: str) -> str:
         raise StoreError(f"{exc}; {listing(data)}") from None
 
 
-def unfinished_game(data: DataDir, say: Callable[[str], None], ask: Callable[[str], str] | None) -> str | None:
+def bots_of(data: DataDir, game: GameStore) -> int:
+    """How many of the game's seats are bots this host started (each keeps its folder under bots/)."""
+    return sum(1 for _ in (data.path / "bots").glob(f"*/games/{game.game_id.hex()}"))
+
+
+def misfits(data: DataDir, game: GameStore, args: argparse.Namespace) -> list[str]:
+    """The flags given for a new game that the unfinished ``game`` does not
+    fit (resumed, it keeps its own players, bots and escrow), in words."""
+    try:
+        seating = seating_of(read_log(game.log_path)[1])
+    except (OSError, LogFileError):
+        return []
+    if seating is None:
+        return []
+    players, bots = len(seating.seats), bots_of(data, game)
+    wrong = []
+    if args.players and args.players != players:
+        wrong.append(f"--players {args.players} (it has {players})")
+    if args.bots and args.bots != bots:
+        wrong.append(f"--bots {args.bots} (it has {bots})")
+    if args.escrow and not seating.escrow:
+        wrong.append("--escrow (it has none)")
+    return wrong
+
+
+def new_game_command(args: argparse.Namespace) -> str:
+    """The `ttr host --new ...` that starts the game these flags describe."""
+    words = ["ttr", "host", "--new"]
+    for flag in ("players", "bots"):
+        if getattr(args, flag):
+            words += [f"--{flag}", str(getattr(args, flag))]
+    if args.escrow:
+        words.append("--escrow")
+    if args.data_dir:
+        words += ["--data-dir", shlex.quote(str(args.data_dir))]
+    return " ".join(words)
+
+
+def resume_or_new(data: DataDir, game: GameStore, args: argparse.Namespace, say: Callable[[str], None],
+                  ask: Callable[[str], str] | None) -> bool:
+    """True: resume ``game``; False: start a new game. Only asked when the
+    flags given do not fit it: at a terminal the player answers; a script
+    resumes, saying what the flags do not change and how to get the new game."""
+    wrong = misfits(data, game, args)
+    if not wrong:
+        return True
+    gid = game.game_id.hex()[:8]
+    what = ", ".join(wrong)
+    if ask is None:
+        say(f"game {gid} hosted from here is not finished: resuming it as it is; {what} do not apply to it "
+            f"(`{new_game_command(args)}` starts a new game with them instead)")
+        return True
+    say(f"game {gid} hosted from here is not finished ({describe(game)[10:]}), and {what} do not fit it")
+    while True:
+        try:
+            answer = ask("resume it (r), or start a new game with your flags (n)? ").strip().lower()
+        except EOFError:
+            raise StoreError(f"no answer: `ttr host --resume {gid}` resumes game {gid}; "
+                             f"`{new_game_command(args)}` starts a new one") from None
+        if answer in ("r", "resume"):
+            return True
+        if answer in ("n", "new"):
+            return False
+        say("type r to resume it, or n for a new game")
+
+
+def unfinished_game(data: DataDir, say: Callable[[str], None], ask: Callable[[str], str] | None,
+                    args: argparse.Namespace | None = None) -> str | None:
     """The game to resume when `ttr host` is run without --resume: the one
     unfinished game hosted from here, if any; with several, the one the
     player picks (``ask`` is None when nobody can answer). Starting a new
     game over it would put its joiners, still running, into a game they
-    never chose."""
-    games = data.unfinished("host")
+    never chose. Flags given for a new game (``args``) that do not fit it
+    are never ignored in silence (``resume_or_new``)."""
+    games = resumable(data, say)
     if not games:
         return None
     if len(games) == 1:
+        if args is not None and misfits(data, games[0], args):
+            return games[0].game_id.hex() if resume_or_new(data, games[0], args, say, ask) else None
         game = games[0].game_id.hex()
         say(f"game {game[:8]} hosted from here is not finished: resuming it (`ttr host --new` starts another)")
         return game

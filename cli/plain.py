@@ -11,7 +11,7 @@ import shutil
 from collections.abc import Callable
 
 from p2p_ttr.client import outcomes
-from p2p_ttr.client.outcomes import Ask, Context, Outcome
+from p2p_ttr.client.outcomes import Ask, Context, EndMeans, Outcome
 from p2p_ttr.client.pagetext import lay_out
 from p2p_ttr.client.phrases import changes, forfeits
 from p2p_ttr.client.tickets import ticket_rows
@@ -40,13 +40,14 @@ class Human:
         self.pending: Ask | None = None
         self.table: Table | None = None
         self.seat: int | None = None
+        self.ends: EndMeans | None = None  # what `end` does now (the loop's owner knows)
         self._our_move = False
         self._engine: GameState | None = None
         self._before: GameState | None = None  # our view when the engine last changed
         self._forfeited: tuple[int, ...] = ()  # seats the table plays since they left
 
-    def attach(self, table: Table | None, seat: int | None) -> None:
-        self.table, self.seat = table, seat
+    def attach(self, table: Table | None, seat: int | None, ends: EndMeans | None = None) -> None:
+        self.table, self.seat, self.ends = table, seat, ends
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -108,7 +109,7 @@ class Human:
         """What a typed line asks of the loop, if anything (the rest is said here)."""
         if self.hosting and self.table is None and not line.strip():
             return Start()  # Enter starts a hosted game, as on the full screen
-        context = Context(self.view(), self.seat, self.names, self.hosting)
+        context = Context(self.view(), self.seat, self.names, self.hosting, ends=self.ends)
         outcome = interpret(line, context, self.pending)
         self.pending = None
         return self.act(outcome) if outcome is not None else None
@@ -152,7 +153,7 @@ class PlainChannel:
 
     def _attach(self) -> None:
         now = self.seen()
-        self.human.attach(now.table, now.seat)
+        self.human.attach(now.table, now.seat, now.ends)
 
     def take(self) -> Input | None:
         line = self.reader.get()

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import subprocess
 import sys
 from pathlib import Path
 
 from cli.botseats import ANY_INTERFACE, BOT_NAMES, WithChores, bot_host, spawn_bot, with_beacon
 from cli.front import make_front
-from cli.hostedgames import LATEST, chosen_game, resume_command, unfinished_game
+from cli.hostedgames import LATEST, chosen_game, misfits, resume_command, unfinished_game
 from cli.registry import Command, UsageError
 from cli.seat import play_seat
 from p2p_ttr.bots.levels import LEVELS
@@ -38,13 +39,32 @@ def add_common(parser: argparse.ArgumentParser, hosting: bool = False) -> None:
     parser.add_argument("--bot-level", choices=LEVELS, default="medium", help=f"{bots} (default medium)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object describing the game")
     parser.add_argument("--data-dir", type=Path, help=f"where keys, logs and secrets live (default {default_data_dir()})")
-    parser.add_argument("--timeout", type=seconds, default=120.0, help="seconds without progress before giving up (default 120)")
+    parser.add_argument("--timeout", type=seconds, default=120.0,
+                        help="seconds before a bot gives up on a seat that sends no heartbeat, or stays connected "
+                        "but withholds what its software sends at once (never on a player thinking over a move), "
+                        "and before a person is asked whether to wait (default 120)")
     parser.add_argument("--plain", action="store_true",
                         help="a plain line prompt instead of the full screen (the default when not on a terminal)")
     parser.add_argument("--relay-timeout", type=seconds, default=RELAY_TIMEOUT_S, metavar="SECONDS",
                         help="seconds of silence after which the relay counts as gone and the next seat takes "
                         f"over (default {RELAY_TIMEOUT_S:g})")
+    parser.add_argument("--advertise", metavar="IP:PORT", type=advertised_address,
+                        help="where the other players dial this seat should it relay, when that is not where it "
+                        "listens (a port forwarded to this machine, a proxy); default: this machine's address "
+                        "on the route to the relay, and the port it listens on")
     parser.add_argument("--trace", type=Path, help=argparse.SUPPRESS)  # timings for bench/lan.py
+
+
+def advertised_address(text: str) -> tuple[str, int]:
+    """``IP:PORT`` (the log says where a seat is by address, not by name)."""
+    try:
+        host, port = parse_address(text, 0)
+        ipaddress.ip_address(host)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not IP:PORT (an IPv6 address in brackets)") from None
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r}: give the port (1-65535)")
+    return host, port
 
 
 def port_number(text: str) -> int:
@@ -124,8 +144,11 @@ def run(args: argparse.Namespace) -> int:
         say = Console(quiet_stdout=args.json).say
         if args.resume:
             args.resume = chosen_game(data, args.resume)
+            wrong = misfits(data, data.find_game(args.resume), args)
+            if wrong:
+                say(f"resuming game {args.resume[:8]} as it is: {', '.join(wrong)} do not apply to it")
         elif not args.new:
-            args.resume = unfinished_game(data, say, input if interactive(args) else None)
+            args.resume = unfinished_game(data, say, input if interactive(args) else None, args)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr host: {exc}")
         if beacon is not None:
@@ -172,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         host = Host(HostOptions(data, name, args.bind, args.port, players, args.timeout, args.resume,
                                 scripted=args.as_bot, trace=args.trace, relay_timeout=args.relay_timeout,
-                                escrow=args.escrow),
+                                escrow=args.escrow, advertise=args.advertise),
                     front.decide, console, on_port)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr host: {exc}")
@@ -185,10 +208,13 @@ def run(args: argparse.Namespace) -> int:
         if table is None:
             seated = len(host.lobby.names)
             return Announcement(name, host.port, seated, max(0, (players or MAX_SEATS) - seated))
-        return None if table.finished else Announcement(name, host.port, table.n, 0, table.game_id)
+        if table.finished or not host.relaying:  # the relay of the moment announces the game, not us
+            return None
+        return Announcement(name, host.port, table.n, 0, table.game_id)
 
     def seen() -> Seen:
-        return Seen(host.table, 0, host.names, tuple(host.lobby.names) if host.table is None else ())
+        return Seen(host.table, 0, host.names, tuple(host.lobby.names) if host.table is None else (),
+                    host.last_words, host.end_means())
 
     def seat_bots() -> None:
         """Start the next bot once the last is in (a chore of every turn of the loop)."""

@@ -124,7 +124,7 @@ class Client:
 
     def context(self) -> Context:
         snap = self.bridge.publisher.snapshot
-        return Context(snap.view, snap.seat, snap.names, self.hosting, self.pending)
+        return Context(snap.view, snap.seat, snap.names, self.hosting, self.pending, snap.ends)
 
     # ------------------------------------------------------------------ keys
 

@@ -63,7 +63,7 @@ class TuiFront:
         client.app.run(pre_run=start)
         if client.ending is not None:
             # Keep the end in the terminal's scrollback once the screen is gone.
-            notes = [text for _, text in self.publisher.snapshot.log[-4:]]
+            notes = [text for _, text in self.publisher.snapshot.log[-4:] if text not in client.ending.lines]
             # Each line whole: the terminal wraps it, and a command in it is copied in one piece.
             lines = lay_out(client.ending.lines, UNWRAPPED)
             print("\n".join([client.ending.title, *lines, "", *notes]), flush=True)

@@ -5,12 +5,28 @@ screen and the line prompt."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TypeAlias
 
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.state import GameState
 
 from .pagetext import Block
+
+
+class EndMeans(Enum):
+    """What `end` does for this player now: the quit question offers only that."""
+
+    PAUSE_ALL = "pause_all"  # we relay (the host, or the seat the relay moved to): every seat stops for now
+    STEP_AWAY = "step_away"  # the game waits for us: the same command comes back
+    CARRIED_ON = "carried_on"  # escrow: once we are silent, the others carry our seat on; back, we watch
+
+
+def end_means(relaying: bool, escrow: bool) -> EndMeans:
+    """``relaying``: our seat relays the game (or holds the lobby)."""
+    if relaying:
+        return EndMeans.PAUSE_ALL
+    return EndMeans.CARRIED_ON if escrow else EndMeans.STEP_AWAY
 
 
 @dataclass(frozen=True)
@@ -23,6 +39,7 @@ class Context:
     names: tuple[str, ...]
     hosting: bool = False  # the host's `end` pauses everyone (its joiners are told)
     asked: Ask | None = None  # the question the next line may answer (Tab offers its choices)
+    ends: EndMeans | None = None  # what `end` does now (None: as ``hosting`` says)
 
 
 @dataclass(frozen=True)

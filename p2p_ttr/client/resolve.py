@@ -35,6 +35,7 @@ from .outcomes import (
     Ask,
     Choice,
     Context,
+    EndMeans,
     Leave,
     Note,
     Outcome,
@@ -45,6 +46,7 @@ from .outcomes import (
     Show,
     ShowWay,
     Start,
+    end_means,
 )
 from .paying import Option, PaySpec, pay_spec, payment_in, settle, tunnel_claim
 from .tickets import ticket_rows, way_between
@@ -141,8 +143,11 @@ def _leave(verb: str, ctx: Context) -> Outcome:
     started = ctx.view is not None
     # The question and its choices share one line of a 100-column screen: keep
     # them short (`help quit` says the rest).
-    if ctx.hosting:
-        end = Choice("end", "stop for everyone (ttr host --resume)", Leave(False))
+    ends = ctx.ends or end_means(ctx.hosting, False)
+    if ends is EndMeans.PAUSE_ALL:
+        end = Choice("end", "stop for everyone" + (" (ttr host --resume)" if ctx.hosting else ""), Leave(False))
+    elif ends is EndMeans.CARRIED_ON:  # escrow: nothing waits for a seat that is gone
+        end = Choice("end", "go: the others carry your seat on", Leave(False))
     else:
         end = Choice("end", "for now (ttr join again comes back)", Leave(False))
     forfeit = Choice("forfeit", "for good", Leave(True))

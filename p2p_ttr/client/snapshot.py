@@ -18,6 +18,7 @@ from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import public_view, view_for
 from p2p_ttr.table.table import Table
 
+from .outcomes import EndMeans
 from .lastturn import LastTurns
 from .phrases import Kind, carry_on_asks, forfeits, status_of, told
 from .styled import Fragment
@@ -47,6 +48,7 @@ class Snapshot:
     forfeited: tuple[int, ...] = ()  # seats that left for good, or were carried on: the table plays them
     turns: LastTurns = LastTurns()  # every seat's latest turn, for "since your turn"
     finished: bool = False
+    ends: EndMeans | None = None  # what `end` does now (None: as the role says)
     version: int = 0  # grows with every change
 
     @property
@@ -89,7 +91,7 @@ class Publisher:
             self._dirty = True
 
     def update(self, table: Table | None, seat: int | None, names: tuple[str, ...],
-               lobby: tuple[str, ...] = ()) -> Snapshot | None:
+               lobby: tuple[str, ...] = (), ends: EndMeans | None = None) -> Snapshot | None:
         """A new snapshot if anything the screen shows changed, else None."""
         now = self.clock()
         engine = table.engine if table is not None else None
@@ -117,14 +119,15 @@ class Publisher:
                 self._status, self._our_move, self._dirty = text, status.our_move, True
         snap = self._snap
         with self._lock:
-            if not self._dirty and view is snap.view and names == snap.names and lobby == snap.lobby:
+            if not self._dirty and view is snap.view and names == snap.names and lobby == snap.lobby \
+                    and ends == snap.ends:
                 return None
             self._dirty = False
             self._snap = Snapshot(
                 role=snap.role, seat=seat, names=names, view=view, log=tuple(self._log), noted=self._noted, status=self._status, our_move=self._our_move,
                 game=table.game_id.hex() if table is not None and table.game_id else "", address=self.address,
                 lobby=lobby, forfeited=self._forfeited, turns=self._turns,
-                finished=table is not None and table.finished,
+                finished=table is not None and table.finished, ends=ends,
                 version=snap.version + 1)
             return self._snap
 

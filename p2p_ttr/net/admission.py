@@ -20,6 +20,7 @@ from p2p_ttr.table.envelope import MAX_SEATS
 
 from . import frames
 from .console import Console
+from .droplog import DropLog
 from .frames import NET_VERSION, clip
 from .lobby import Challenges, Lobby, Refusal
 from .replica import Replica
@@ -61,13 +62,16 @@ class Connections:
 class Admission:
     """Challenges, hellos and the lobby on our ROUTER."""
 
-    def __init__(self, replica: Replica, router: Router, console: Console, players: int = 0) -> None:
+    def __init__(self, replica: Replica, router: Router, console: Console, players: int = 0,
+                 drops: DropLog | None = None) -> None:
         self.replica = replica
+        self.drops = drops or DropLog(console.say)
         self.router = router
         self.console = console
         self.players = players  # the lobby starts when this many are in (0: when the host says)
         self.escrow = False  # the host's game will escrow every seat's key (told in the lobby)
         self.c = Connections()
+        self.roll_call: float | None = None  # when the lobby filled: who answered since may be seated
 
     def challenge(self, rid: bytes) -> None:
         """Send a connection not admitted its challenge (the same until a hello uses it)."""
@@ -78,13 +82,13 @@ class Admission:
 
     def hello(self, rid: bytes, version: int, name: str, public: bytes, challenge: bytes, sig: bytes) -> None:
         if rid in self.c.known:
-            self.console.say("dropped a second hello on an admitted connection")
+            self.drops.drop("dropped a second hello on an admitted connection")
             return
         if not self.c.challenges.take(rid, challenge):
             # Not the challenge this connection was sent (a hello recorded on
             # another connection, or one sent before a restart): it admits
             # nobody; the connection gets its own challenge to answer.
-            self.console.say("dropped a hello that does not answer its connection's challenge")
+            self.drops.drop("dropped a hello that does not answer its connection's challenge")
             self.challenge(rid)
             return
         table, lobby, me = self.replica.table, self.replica.lobby, self.replica.seat
@@ -105,7 +109,7 @@ class Admission:
                 raise Refusal(ErrorCode.STARTED, "no game here yet")
             new = lobby.join(version, name, public, challenge, sig)
         except Refusal as refusal:
-            self.console.say(f"refused {name!r}: {refusal.reason}")
+            self.drops.drop(f"refused a hello ({refusal.code})", f"{name!r}: {refusal.reason}")
             self.router.send(rid, frames.Refused(refusal.code, clip(refusal.reason)))
             return
         self.c.admit(rid, public, -1, challenge)
@@ -148,6 +152,7 @@ class Admission:
         """A lobby member left, or went silent: free its place and tell the others."""
         public = next((pub for pub, conn in self.c.conn.items() if conn == rid), None)
         self.c.forget(rid)
+        self.roll_call = None  # the lobby changed: call the roll again when it is full
         lobby = self.replica.lobby
         if public is None or lobby is None:
             return
@@ -157,6 +162,19 @@ class Admission:
             return
         self.console.say(f"{name} {why}: {len(lobby.names)} in the lobby ({', '.join(lobby.names)})")
         self.lobby_news()
+
+    def all_answered(self) -> bool:
+        """The roll call before the seating: True once every lobby member has
+        been heard since the lobby filled (they ping every second). A member
+        whose process died just before stays silent: it is dropped after
+        ``LOBBY_SILENT_S`` (``drop_silent_members``) and never seated, where
+        nothing hidden is dealt yet and the lobby simply waits again."""
+        if self.roll_call is None:
+            self.roll_call = time.monotonic()
+            self.console.say("the lobby is full: the game starts once every member answers (one silent for "
+                             f"{LOBBY_SILENT_S:.0f} s is dropped)")
+        since = self.roll_call
+        return all(self.c.heard.get(rid, 0.0) > since for rid, seat in self.c.known.items() if seat == -1)
 
     def drop_silent_members(self) -> None:
         now = time.monotonic()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
+from p2p_ttr.client.giveup import GaveUp, gave_up_words
 from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.envelope import open_envelope
@@ -33,6 +34,7 @@ from .catchup import CatchUp
 from .console import Console
 from .exits import PeerExit
 from .frames import NET_VERSION, FrameError
+from .liveness import Presence
 from .lobby import sign_hello
 from .pause import Paused, pause_signed, paused_at
 from .replica import Replica
@@ -63,13 +65,16 @@ class FollowerHooks(Protocol):
     def paused_by_host(self, paused: Paused) -> None:
         """The host stopped the game for now."""
 
+    def refused_elsewhere(self, digest: bytes, code: str) -> None:
+        """The relay refused a message that was not ours (one a seat showed us: witness.py)."""
+
 
 class Follower:
     """Checks, folds and stores what the peer we follow sends."""
 
     def __init__(self, replica: Replica, uplink: Uplink, duties: SeatDuties, catchup: CatchUp,
                  identity: Identity, name: str, console: Console, trace: Trace,
-                 ongoing: list[GameStore], hooks: FollowerHooks) -> None:
+                 ongoing: list[GameStore], hooks: FollowerHooks, presence: Presence) -> None:
         self.replica = replica
         self.uplink = uplink
         self.duties = duties
@@ -80,8 +85,10 @@ class Follower:
         self.trace = trace
         self.ongoing = ongoing  # our unfinished games with this host: we join no other while one is under way
         self.hooks = hooks
+        self.presence = presence  # who is alive, as the relay says (liveness.py)
         self.lobby_names: tuple[str, ...] = ()  # who is in, as the host last said before the start
         self.told_escrow = False
+        self.data_flag = ""  # ` --data-dir DIR` when ours is not the default one (for the commands we print)
         self._fork_checked = -1  # the log length at which we last re-fetched the log to look for a fork
         self._last_sync = 0.0
 
@@ -92,7 +99,7 @@ class Follower:
         try:
             frame = frames.decode_to_peer(raw)
         except FrameError as exc:
-            self.console.say(f"dropped a bad frame from the host: {exc}")
+            self.catchup.drops.drop("dropped a bad frame from the peer we follow", str(exc))
             return
         up.heard_now()
         table = self.replica.table
@@ -128,7 +135,8 @@ class Follower:
                 if up.public is not None:
                     self.entry(index, envelope, signature)
             case frames.Rejected(digest, code, reason):
-                self.duties.refused(digest, code, reason)
+                if not self.duties.refused(digest, code, reason):
+                    self.hooks.refused_elsewhere(digest, code)
             case frames.Ping(length):
                 up.length = max(up.length, length)
                 if table is not None and length > len(table.log) and time.monotonic() - self._last_sync > 2.0:
@@ -139,6 +147,13 @@ class Follower:
                 self.host_paused(length, signature)
             case frames.Silent(seats):
                 self.duties.silent = (seats, time.monotonic())
+                if not self.replica.relaying:  # the word of the relay we follow; while we relay, ours
+                    self.presence.heard(seats)
+            case frames.GaveUp(seat, why, about, seconds):
+                if table is not None and table.seated and seat < table.n and all(s < table.n for s in about):
+                    news = GaveUp(seat, why, about, seconds)
+                    self.presence.left(news)
+                    self.console.say(gave_up_words(news, self.replica.names, self.replica.seat))
 
     def challenged(self, version: int, public: bytes, challenge: bytes, game_id: bytes | None) -> None:
         """A challenge: answered with our signed hello, once per connection, if
@@ -197,13 +212,13 @@ class Follower:
         prev = table.head if table.log else EMPTY_HEAD
         key = self.signer(table, raw)
         if key is None or not entry_signed(key, game_id, index, prev, raw, sig):
-            self.console.say(f"dropped entry {index}: its relay's signature on it is not valid")
+            self.catchup.drops.drop("dropped an entry whose relay's signature is not valid", f"entry {index}")
             # The relay may have signed it after another prefix than ours: it
             # showed us a fork. Fetching the whole log again lets conflict()
             # find the two signed entries at one index (once per length).
             self.check_for_fork()
             return
-        relay_before = table.relay
+        relay_before, gone_before = table.relay, table.relay_gone
         try:
             table.receive(raw)
         except (TableError, EngineError) as exc:
@@ -220,6 +235,10 @@ class Follower:
         self.duties.sequenced(raw)
         self.trace.folded(table, self.replica.seat)
         self.uplink.length = max(self.uplink.length, len(table.log))
+        if table.relay_gone and not gone_before:
+            # The relay forfeited: it stops once every seat holds its forfeit,
+            # and we are about to turn away from it. Tell it now.
+            self.uplink.send(frames.Ping(len(table.log)))
         if table.relay != relay_before:
             self.hooks.relay_moved(relay_before, table.relay)
 
@@ -231,6 +250,15 @@ class Follower:
         if seat is not None:
             self.console.say(f"the game starts: you are seat {seat + 1} ({COLOURS[seat]}); "
                              + ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(names)))
+
+    def dialled_name(self) -> str:
+        """Who our DEALER reaches, for the player: the host, the relay, or the seat that relays next."""
+        table, seat = self.replica.table, self.uplink.seat
+        if seat is None or table is None or not table.seats:
+            return "the host"
+        if seat == table.relay:
+            return self.relay_name()
+        return f"{self.replica.who(seat)} (who relays next)"
 
     def relay_name(self) -> str:
         table, names = self.replica.table, self.replica.names
@@ -322,5 +350,5 @@ class Follower:
         where = self.uplink.where
         return (f"the host at {where} opened {what}, but {ours} with it is not finished: it was restarted "
                 f"without it. Ask the host to resume it (`ttr host` in the same data directory resumes it, or "
-                f"`ttr host --resume {ours.split()[-1]}`); our copy is kept. `ttr join {where} --new` "
-                "joins the new game instead")
+                f"`ttr host --resume {ours.split()[-1]}`); our copy is kept. `ttr join {where} --new"
+                f"{self.data_flag}` joins the new game instead")

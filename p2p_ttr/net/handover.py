@@ -18,6 +18,7 @@ It never sequences anything but our own ``relay`` entry.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from p2p_ttr.engine.errors import EngineError
@@ -42,7 +43,8 @@ class Succession:
     """Who relays next, as this peer sees it, and the moves that change it."""
 
     def __init__(self, replica: Replica, uplink: Uplink, relay: Relay, duties: SeatDuties, console: Console,
-                 trace: Trace, relay_timeout: float, note: Callable[[str], None]) -> None:
+                 trace: Trace, relay_timeout: float, note: Callable[[str], None],
+                 held_back: Callable[[float], bool] = lambda now: False) -> None:
         self.replica = replica
         self.uplink = uplink
         self.relay = relay
@@ -52,6 +54,8 @@ class Succession:
         self.relay_timeout = relay_timeout
         self.note = note  # says whom we wait for, at a gentle pace
         self.turned = False  # the relay is gone: we turned to its successor (and sent it our request)
+        self.held_back = held_back  # a seat's message is held back by the relay, which answers (witness.py)
+        self.moved: Callable[[], None] = lambda: None  # told after each move of the relay
 
     # ----------------------------------------------------------- losing the relay
 
@@ -62,11 +66,11 @@ class Succession:
             return False
         if table.relay_gone:
             return True
-        # Silence moves the relay only where the game can go on without it:
-        # with escrow its seat can be carried on; without, its shares are
-        # needed for every card, so we wait for it to come back, as before.
+        # Silence, or a message it holds back, moves the relay only where the
+        # game can go on without it: with escrow its seat can be carried on;
+        # without, its shares are needed for every card, so we wait for it.
         return (table.escrow and self.uplink.seat in (None, table.relay)
-                and self.uplink.silent_for(now) > self.relay_timeout)
+                and (self.uplink.silent_for(now) > self.relay_timeout or self.held_back(now)))
 
     def turn(self) -> None:
         """The relay is gone: turn to its successor (or become it)."""
@@ -74,7 +78,9 @@ class Succession:
         assert table is not None
         new = table.successor
         old = names[table.relay]
-        why = "left the game" if table.relay_gone else f"has been silent for {self.relay_timeout:.0f} s"
+        why = ("left the game" if table.relay_gone
+               else "holds back a seat's message" if self.uplink.silent_for(time.monotonic()) <= self.relay_timeout
+               else f"has been silent for {self.relay_timeout:.0f} s")
         if new is None:
             raise PeerExit(1, f"the relay ({old}) {why} and no seat is left to relay")
         self.turned = True
@@ -155,13 +161,18 @@ class Succession:
                          + (": we relay from now on" if new == me else ""))
         if new == me:
             self.uplink.disconnect()
+            self.relay.since = time.monotonic()  # the seats that have not found us yet get their time
             # What we sent the old relay and never saw sequenced: ours to
-            # sequence now (a message the table no longer takes is refused).
+            # sequence now, signed again after our relay entry (which took the
+            # next sequence number); one the table no longer takes is refused.
+            peer = self.replica.player.peer if self.replica.player is not None else None
             for raw in self.duties.take_pending():
-                self.relay.sequencer.sequence(raw, None)
+                if peer is not None:
+                    self.relay.sequencer.sequence(peer.reseal(raw), None)
         elif self.uplink.seat != new:
             self.turn_to(new)
         self.duties.resend = True
+        self.moved()
 
     def probe(self) -> None:
         """While we relay and hear no seat (after a resume, or cut off): ask

@@ -20,6 +20,7 @@ what we owe, and decide whether to stop.
 
 from __future__ import annotations
 
+import shlex
 import threading
 import time
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ from pathlib import Path
 
 import zmq
 
+from p2p_ttr.client.giveup import GaveUp
+from p2p_ttr.client.outcomes import EndMeans
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.peer import Decider
@@ -40,17 +43,19 @@ from .frames import NET_VERSION
 from .handover import Succession
 from .heartbeat import Heartbeat
 from .history import History
-from .liveness import HEARTBEAT_S, HOST_SILENT_S, Progress, watch
+from .liveness import (HEARTBEAT_S, HOST_SILENT_S, Presence, Progress, Verdict, held_back_verdict,
+                       not_back_verdict, watch)
 from .lobby import Lobby
-from .pause import Paused, paused_at
+from .pause import Paused, end_means_now, paused_at, relay_address, remember_relay
 from .player import SeatPlayer
 from .playerinput import PlayerChannel, SeatInput
 from .relay import Relay
 from .replica import Replica, fold_log
 from .seatduties import SeatDuties
-from .store import DataDir, GameStore, StoreError
+from .store import DataDir, GameStore, StoreError, WriteFailed, default_data_dir
 from .trace import Trace
 from .uplink import Uplink
+from .witness import Witnessed, Witnesses
 from .transport import bound_port, format_address, router
 
 RELAY_TIMEOUT_S = 20.0  # a relay silent this long is gone: its successor takes over
@@ -75,6 +80,7 @@ class NodeOptions:
     bind: str = "0.0.0.0"  # where our ROUTER listens (we may become the relay)
     listen: int = 0  # its port (0: any free one; the log says which)
     relay_timeout: float = RELAY_TIMEOUT_S
+    advertise: tuple[str, int] | None = None  # where the others dial us, if not where we listen (reach)
 
 
 def relay_moved(store: GameStore) -> bool:
@@ -109,7 +115,8 @@ class Node:
         self.input = SeatInput(self.start_requested, self.forfeit)
         self.replica = Replica(self.identity, decide or self.input.choose, lobby=lobby)
         self.wire = threading.RLock()  # held for every use of our sockets (the heartbeat has a thread of its own)
-        self.relay = Relay(self.replica, self.identity, console, self.trace, players, self.wire)
+        self.presence = Presence(options.relay_timeout)  # who is alive: the relay's word (liveness.py)
+        self.relay = Relay(self.replica, self.identity, console, self.trace, players, self.wire, self.presence)
         self.relay.silence_s = options.relay_timeout
         self.progress = Progress(options.timeout, console.say, console.waiting)
         self.where = format_address(options.host, options.port)
@@ -118,19 +125,31 @@ class Node:
         self.duties = SeatDuties(self.replica, self.uplink, self.relay, console, self.trace, options.timeout,
                                  options.relay_timeout)
         self.duties.port = options.listen
+        self.duties.advertise = options.advertise
+        held_s = max(4.0, 2 * options.relay_timeout)  # a message the relay holds back this long is shown to all
+        self.witnessed = Witnessed(self.replica, console, held_s, self.forward_witnessed, self.relay_answers)
+        self.witnesses = Witnesses(self.replica, self.duties, self.identity, options.name, console, held_s,
+                                   self.wire, self.relay_answers, lambda raw: self.uplink.send(frames.Env(raw)))
+        self.relay.on_witness = lambda rid, seat, raw: self.witnessed.received(seat, raw, rid)
         self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, console, self.trace,
-                                     options.relay_timeout, self.progress.note)
+                                     options.relay_timeout, self.progress.note, self.witnessed.relay_holds_back)
+        self.succession.moved = self.witnessed.new_relay
         # Our unfinished games with this host: we never join another game on
         # our own while one is under way (its host was restarted without it).
+        # (Dialed at the host's address, or at the relay's the log named when we last played.)
         self.ongoing = [] if options.new_game or not options.host else [
-            g for g in options.data.unfinished("peer") if g.load_meta().get("host") == self.where]
+            g for g in options.data.unfinished("peer") if self.where in (g.load_meta().get("host"),
+                                                                          g.load_meta().get("relay"))]
         self.follower = Follower(self.replica, self.uplink, self.duties, self.relay.catchup, self.identity,
-                                 options.name, console, self.trace, self.ongoing, self)
+                                 options.name, console, self.trace, self.ongoing, self, self.presence)
         self.duties.check_for_fork = self.follower.check_for_fork
+        if options.data.path != default_data_dir():
+            self.follower.data_flag = f" --data-dir {shlex.quote(str(options.data.path))}"
         self.relay.catchup.adopted = self.adopted
         self.paused: Paused | None = None  # the game stopped for now: by our player, or the host told us
         self._host_note = 0.0
         self._done_at: float | None = None
+        self.last_words = ""  # why the run stopped early, as said to the player
 
     # ---------------------------------------------------------------- views
 
@@ -179,6 +198,8 @@ class Node:
                    "command again: the host sends the whole log again")
         try:
             entries = store.open()
+        except WriteFailed:
+            raise  # the disk, not the log: it says what to do
         except StoreError as exc:
             raise StoreError(f"{exc}{refetch if store.log_path.exists() else ''}") from None
         table, history = self.replay(store, entries, refetch)
@@ -201,6 +222,20 @@ class Node:
 
     def relay_moved(self, old: int, new: int) -> None:
         self.succession.handed_over(old, new)
+        self.note_relay()
+
+    def note_relay(self) -> None:
+        """Keep in meta.json where the relay is now (``resume_address``)."""
+        if self.store is not None:
+            remember_relay(self.store, self.resume_address())
+
+    def end_means(self) -> EndMeans | None:
+        """What our player's `end` does now (pause.py)."""
+        return end_means_now(self.table, self.relaying)
+
+    def resume_address(self) -> str:
+        """Where our seat comes back (pause.py)."""
+        return relay_address(self.table, self.seat, self.where)
 
     def hand_over_at(self, index: int, raw: bytes, sig: bytes) -> bool:
         return self.succession.hand_over_at(index, raw, sig)
@@ -211,6 +246,23 @@ class Node:
 
     def paused_by_host(self, paused: Paused) -> None:
         self.paused = paused
+
+    def refused_elsewhere(self, digest: bytes, code: str) -> None:
+        self.witnessed.refused(digest, code)
+
+    def relay_answers(self, now: float) -> bool:
+        """We follow the relay (not a successor we turned to), and it answers."""
+        table = self.table
+        return (table is not None and table.seated and not self.relaying and self.uplink.sock is not None
+                and self.uplink.seat in (None, table.relay) and self.uplink.silent_for(now) <= HOST_SILENT_S)
+
+    def forward_witnessed(self, raw: bytes, rid: bytes | None) -> None:
+        """A seat showed us its message the relay holds back: to our relay with it (we relay: sequenced)."""
+        if self.relaying:
+            self.relay.sequencer.sequence(raw, rid)
+            self.relay.flush()
+        else:
+            self.uplink.send(frames.Env(raw))
 
     def adopted(self, raw: bytes) -> None:
         """The relay side fetched an entry into our log (before we take over,
@@ -249,10 +301,12 @@ class Node:
         try:
             self.o.data.claim()
         except StoreError as exc:
-            self.console.say(str(exc))
+            self.last_words = str(exc)
+            self.console.say(self.last_words)
             return 1
         context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
         self.uplink.context = context
+        self.witnesses.context = context
         try:
             self.relay.router.sock = router(context, self.o.bind, self.o.listen)
             self.duties.port = bound_port(self.relay.router.sock)
@@ -260,7 +314,8 @@ class Node:
             self.heartbeat.start()
             return self._loop(player)
         except PeerExit as exc:
-            self.console.say(str(exc))
+            self.last_words = str(exc)
+            self.console.say(self.last_words)
             return exc.code
         except Quit:  # our player stops for now (`end`): everything is kept to resume
             return self.stop_for_now()
@@ -283,11 +338,21 @@ class Node:
 
     def begin(self) -> None:
         """Before the loop: connect to the host we join, or, resuming a game
-        whose relay moved, to the relay our log names."""
-        if len(self.ongoing) == 1 and self.ongoing[0].log_path.exists() and relay_moved(self.ongoing[0]):
-            self.open_game(self.ongoing[0].game_id)
+        whose relay moved, to the relay our log names; if that is us (we
+        relayed when we stopped), relay as a resumed host does: sequence
+        nothing until every seat says how much it holds, and look for our
+        successor in case the relay moved on without us (``Succession.probe``)."""
+        moved = next((g for g in self.ongoing if g.log_path.exists() and relay_moved(g)), None)
+        if moved is not None:
+            self.open_game(moved.game_id)
+            self.note_relay()
             table = self.table
             assert table is not None
+            if table.seated and not table.complete and table.relay == self.seat:
+                self.console.say("we relayed this game when we stopped: relaying again, once every seat in play "
+                                 "says how much of the log it holds (or following the seat that relays now)")
+                self.relay.catchup.gated = True
+                return
             if table.seated and table.relay != self.seat and table.relay in table.reach:
                 self.console.say(f"the relay moved to {self.names[table.relay]} in this game: connecting there")
                 self.succession.turn_to(table.relay)
@@ -302,7 +367,11 @@ class Node:
             self.console.say("stopped before the host answered; our game is kept: the same command "
                              "resumes it" if self.ongoing else "left the lobby before the game started")
             return 0
-        self.paused = paused_at(self.table, ours=True)
+        self.note_relay()
+        table = self.table
+        away = (table.escrow and table.seated and not table.finished and not self.relaying
+                and self.seat in table.in_play)
+        self.paused = paused_at(table, ours=True, carried_on_after=self.o.relay_timeout if away else None)
         return 0
 
     def _loop(self, player: PlayerChannel | None) -> int:
@@ -311,6 +380,7 @@ class Node:
         assert ours is not None
         with self.wire:
             self.uplink.poller = poller
+            self.witnesses.poller = poller
             poller.register(ours, zmq.POLLIN)
             if self.uplink.sock is not None:
                 poller.register(self.uplink.sock, zmq.POLLIN)
@@ -332,6 +402,12 @@ class Node:
                 self.handle(parts[0])
                 if self.paused is not None:
                     return 0
+            for seat, sock in self.witnesses.sockets():
+                for _ in range(100):
+                    parts = self.received(sock)
+                    if parts is None:
+                        break
+                    self.witnesses.handle(seat, parts[0])
             self.relay.flush()
             if self.uplink.reach is not None:
                 why = self.uplink.reach.verdict()
@@ -349,7 +425,10 @@ class Node:
                 self.beat()
             if self.lobby_step():
                 continue
-            # 4. Who relays: turn to the successor if the relay is gone, take over if we are it.
+            # 4. What the relay holds back: ours shown to the others; theirs watched.
+            self.witnessed.step(now)
+            self.witnesses.step(now)
+            # 5. Who relays: turn to the successor if the relay is gone, take over if we are it.
             table = self.table
             if table is not None and table.seated and not table.complete:
                 if self.succession.relay_gone(now) and not self.succession.turned:
@@ -357,13 +436,13 @@ class Node:
                 self.succession.take_over(now)
                 if self.relaying:
                     self.succession.probe()
-            # 5. What our seat owes (a resumed relay first waits for every seat).
+            # 6. What our seat owes (a resumed relay first waits for every seat).
             gate = self.relaying and table is not None and not self.relay.open_gate(self.progress.note)
             if not gate:
                 self.act()
             if player is not None:
                 player.turned()
-            # 6. Whether to go on.
+            # 7. Whether to go on.
             if table is None or not table.seated:
                 self.wait_for_host(now)
                 continue
@@ -374,15 +453,27 @@ class Node:
             if gate:
                 self.progress.update(len(table.log))
                 if self.o.scripted and self.progress.timed_out:
-                    raise NodeExit(1, f"no progress for {self.o.timeout:.0f} s: not every seat came back "
-                                      f"after the restart{self.resume_hint()}")
+                    away = tuple(s for s in table.in_play if s != self.seat and s not in self.relay.catchup.reported)
+                    self.give_up(not_back_verdict(away, self.progress, self.resume_hint()))
                 continue
             if not self.relaying and self.wait_for_host(now):
                 continue
-            stop = watch(self.progress, table, self.seat, self.names, self.o.scripted,
+            if self.o.scripted and self.witnessed.relay_holds_back(now) and self.progress.timed_out:
+                self.give_up(held_back_verdict(table.relay, self.names, self.progress))
+            stop = watch(self.progress, table, self.seat, self.names, self.o.scripted, self.presence,
                          str(self.store.log_path if self.store else "-"), self.resume_hint())
             if stop is not None:
-                raise NodeExit(1, stop)
+                self.give_up(stop)
+
+    def give_up(self, verdict: Verdict) -> None:
+        """A scripted peer stops waiting: it says so to every screen (through
+        the relay, or, relaying, to every connection itself), then stops."""
+        if self.seat is not None:
+            if self.relaying:
+                self.relay.gave_up(GaveUp(self.seat, verdict.why, verdict.about, verdict.seconds))
+            else:
+                self.uplink.send(frames.GiveUp(verdict.why, verdict.about, verdict.seconds))
+        raise NodeExit(1, verdict.message)
 
     def received(self, sock: zmq.Socket[bytes] | None) -> list[bytes] | None:
         """The next message waiting on ``sock`` (None: nothing, or no socket)."""
@@ -410,6 +501,7 @@ class Node:
         """Once a second, from the loop: what goes with the heartbeat but needs
         the game (the relay's word on silent seats; our follow request)."""
         self.relay.beat()
+        self.relay.drops.tick()  # a flood that stopped is still summed up
         if self.uplink.sock is not None and self.uplink.welcomed:
             self.succession.send_follow()  # again: a successor that lagged behind may have dropped it
 
@@ -419,14 +511,15 @@ class Node:
         assert table is not None
         if store is not None:
             store.mark_finished()
-        if not self.relaying:
-            if len(table.log) >= self.uplink.length:
-                self.uplink.send(frames.Ping(len(table.log)))
-                return True
-            return False
+        if not self.relaying and len(table.log) < self.uplink.length:
+            return False  # the peer we follow holds more: the end is not ours yet
+        self.uplink.send(frames.Ping(len(table.log)))
         if self._done_at is None:
             self._done_at = now
-        return self.relay.catchup.everyone_has(len(table.log)) or now - self._done_at > DONE_GRACE_S
+        # The relay, and a successor some seats turned to (they catch up from
+        # us), wait a while for every seat that reaches us to hold the end.
+        reaching = self.relay.reaching_seats()
+        return (self.relay.catchup.everyone_has(len(table.log), reaching) or now - self._done_at > DONE_GRACE_S)
 
     def wait_for_host(self, now: float) -> bool:
         """While the peer we follow is silent: say so, and give up after the timeout. True: it is silent."""
@@ -435,7 +528,7 @@ class Node:
         silent = self.uplink.silent_for(now)
         if silent <= HOST_SILENT_S:
             return False
-        who = "the host" if not (self.table and self.table.handovers) else self.follower.relay_name()
+        who = self.follower.dialled_name()
         if now >= self._host_note:
             self._host_note = now + 5.0
             self.console.say(f"waiting for {who} at {self.dialed()} ({int(silent)} s)")

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from p2p_ttr.client.outcomes import EndMeans
 from p2p_ttr.client.words import ENDED
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.state import GameState
@@ -27,12 +28,15 @@ from .console import Quit
 @dataclass(frozen=True)
 class Seen:
     """What the loop's owner shows of itself: the replica (None before the
-    seating), our seat, the players' names, and the lobby before the game."""
+    seating), our seat, the players' names, the lobby before the game, and,
+    once the loop stopped early, why (its last words, as it said them)."""
 
     table: Table | None = None
     seat: int | None = None
     names: tuple[str, ...] = ()
     lobby: tuple[str, ...] = ()
+    stopped: str = ""
+    ends: EndMeans | None = None  # what the player's `end` does now (None: as the role says)
 
 
 @dataclass(frozen=True)

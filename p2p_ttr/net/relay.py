@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from p2p_ttr.client.giveup import GaveUp, gave_up_words
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.relaying import FollowRequest
@@ -28,7 +29,9 @@ from . import frames
 from .admission import Admission
 from .catchup import CatchUp
 from .console import Console
+from .droplog import DropLog
 from .frames import NET_VERSION, FrameError
+from .liveness import Presence
 from .pause import sign_pause
 from .replica import Replica
 from .router import Router
@@ -42,25 +45,28 @@ class Relay:
     """Our ROUTER and the relay's duties on it (see the module docstring for its parts)."""
 
     def __init__(self, replica: Replica, identity: Identity, console: Console, trace: Trace,
-                 players: int = 0, wire: threading.RLock | None = None) -> None:
+                 players: int = 0, wire: threading.RLock | None = None, presence: Presence | None = None) -> None:
         self.replica = replica
         self.console = console
+        self.drops = DropLog(console.say)  # what our doors drop, said at a bounded pace
         self.router = Router(wire)
-        self.admission = Admission(replica, self.router, console, players)
+        self.admission = Admission(replica, self.router, console, players, self.drops)
         self.requests: dict[int, FollowRequest] = {}  # seat -> its follow request to us (we relay next)
-        self.catchup = CatchUp(replica, self.router, self.admission, identity, console, self.requests)
-        self.sequencer = Sequencer(replica, self.router, self.admission, identity, console, trace)
+        self.catchup = CatchUp(replica, self.router, self.admission, identity, console, self.requests, self.drops)
+        self.sequencer = Sequencer(replica, self.router, self.admission, identity, console, trace, self.drops)
         self.standby = Standby(replica, self.admission, self.catchup, self.sequencer, console, self.requests)
         self.watchers = Watchers(replica, self.router, self.admission, console)
         self.identity = identity
-        self.since = time.monotonic()  # when this run began (a seat never heard since is silent since then)
+        self.since = time.monotonic()  # when this run, or our relaying, began (a seat never heard counts from then)
+        self.on_witness: Callable[[bytes, int, bytes], None] = lambda rid, seat, raw: None  # witness.py
         self.silence_s = 20.0  # the relay timeout: a seat unheard this long counts as silent
+        self.presence = presence or Presence(self.silence_s)  # who is alive, as we see it (liveness.py)
 
     # ------------------------------------------------------------- frames in
 
     def handle(self, parts: list[bytes]) -> None:
         if len(parts) != 2:
-            self.console.say(f"dropped a message of {len(parts)} parts")
+            self.drops.drop("dropped a message of a wrong shape", f"{len(parts)} parts, not 2")
             return
         rid, raw = parts
         if self.watchers.is_muted(rid):
@@ -68,7 +74,7 @@ class Relay:
         try:
             frame = frames.decode_to_host(raw)
         except FrameError as exc:
-            self.console.say(f"dropped a bad frame: {exc}")
+            self.drops.drop("dropped a bad frame", str(exc))
             return
         if self.watchers.handle(rid, frame):
             return
@@ -87,6 +93,8 @@ class Relay:
                 # it must say hello on this connection.
                 self.admission.challenge(rid)
                 return
+        if rid not in c.known:
+            return  # a stranger is remembered only by its outstanding challenge (bounded: lobby.py)
         c.heard[rid] = time.monotonic()
         match frame:
             case frames.Env(envelope):
@@ -96,7 +104,7 @@ class Relay:
             case frames.Ping(length):
                 seat = c.seat_of(rid)
                 if seat >= 0:
-                    self.catchup.heard_length(seat, length)
+                    self.catchup.acknowledged(rid, seat, length, self.sequencer.flush)
                     if self.catchup.may_fetch_from(seat):
                         self.catchup.fetch(rid, seat)
             case frames.Leave():
@@ -105,6 +113,13 @@ class Relay:
                 self.catchup.adopt(rid, index, envelope, signature)
             case frames.Follow(length, head, signature):
                 self.standby.follow(rid, length, head, signature)
+            case frames.Witness(envelope):
+                self.on_witness(rid, c.seat_of(rid), envelope)
+            case frames.GiveUp(why, about, seconds):
+                seat = c.seat_of(rid)
+                table = self.replica.table
+                if seat >= 0 and table is not None and table.seated and all(s < table.n for s in about):
+                    self.gave_up(GaveUp(seat, why, about, seconds), rid)
 
     def envelope(self, rid: bytes, raw: bytes) -> None:
         """A seat's envelope: sequenced while we relay; held back while we may
@@ -132,17 +147,33 @@ class Relay:
             self.router.send(rid, frames.Ping(length))
 
     def beat(self) -> None:
-        """Once a second, from the loop: in an escrow game the relay says which
-        seats it has not heard for the relay timeout (only the relay sees
-        every seat's connection, and only a silent seat may be carried on).
-        Watchers get their ping here (never ``silent``: that is the seats')."""
+        """Once a second, from the loop: the relay says which seats it has not
+        heard for the relay timeout. Only the relay sees every seat's
+        connection: with its word every peer tells a seat thinking over a
+        move from one that is gone (liveness.py), and in an escrow game only
+        a silent seat may be carried on. Watchers get their ping here (never
+        ``silent``: that is the seats')."""
         self.watchers.beat()
         table = self.replica.table
-        if table is None or not table.escrow or not self.replica.relaying or table.finished:
-            return
-        silent = frames.Silent(self.silent_seats(self.silence_s))
+        if table is None or not table.seated or not self.replica.relaying or table.complete:
+            return  # (until the audit is in: a seat that never reveals may be silent, or withholding)
+        seats = self.silent_seats(self.silence_s)
+        self.presence.heard(seats)
+        silent = frames.Silent(seats)
         for rid in list(self.admission.c.known):
             self.router.send(rid, silent)
+
+    def gave_up(self, news: GaveUp, source: bytes | None = None) -> None:
+        """A seat gave up on the game (``source``: its connection; None: our
+        own seat): said here, and passed on to every other connection, so
+        that every screen says who left and why."""
+        self.presence.left(news)
+        if source is not None:
+            self.console.say(gave_up_words(news, self.replica.names, self.replica.seat))
+        frame = frames.GaveUp(news.seat, news.why, news.about, news.seconds)
+        for rid in list(self.admission.c.known):
+            if rid != source:
+                self.router.send(rid, frame)
 
     def pause(self) -> None:
         """Tell every connection admitted in this run that we stop for now
@@ -159,11 +190,18 @@ class Relay:
         self.watchers.pause(lambda challenge: frames.Pause(length, sign_pause(self.identity, challenge, game_id,
                                                                               length)))
 
+    def reaching_seats(self) -> tuple[int, ...]:
+        """The seats (but ours) admitted on our ROUTER in this run: the ones we
+        relay to, or, as the successor, the ones that turned to us."""
+        return tuple(sorted({s for s in self.admission.c.known.values() if s >= 0 and s != self.replica.seat}))
+
     # ---------------------------------------------------------------- silence
 
     def silent_seats(self, for_s: float) -> tuple[int, ...]:
         """The seats in play (but ours) whose connection we have not heard for
-        ``for_s`` seconds, or at all in this run for that long."""
+        ``for_s`` seconds; a seat not heard at all since ``since`` is given
+        twice that (after a hand-over it must first find the relay moved,
+        which takes it the relay timeout)."""
         table = self.replica.table
         if table is None or not table.seated:
             return ()
@@ -174,8 +212,8 @@ class Relay:
             if s == self.replica.seat:
                 continue
             rid = c.conn.get(table.seats[s].identity)
-            last = c.heard.get(rid, self.since) if rid is not None else self.since
-            if now - last > for_s:
+            last = c.heard.get(rid) if rid is not None else None
+            if (now - last > for_s) if last is not None and last >= self.since else (now - self.since > 2 * for_s):
                 silent.append(s)
         return tuple(silent)
 

@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable
 
 from p2p_ttr.errorcodes import ErrorCode
+from p2p_ttr.table.envelope import open_envelope
+from p2p_ttr.table.escrowbook import Blocked
 
 from . import frames
 from .console import Console
@@ -34,6 +36,17 @@ MAX_REFUSALS = 5
 SILENT_NEWS_S = 5.0  # a relay's word on who is silent holds this long
 
 
+def blocked_words(blocked: Blocked, names: tuple[str, ...]) -> str:
+    """Why the silent seats cannot be carried on, in a player's words."""
+    silent = " and ".join(names[s] for s in blocked.silent)
+    if blocked.gone is None:
+        return (f"{silent} are silent at once, and carrying a seat on takes every other seat in play "
+                "(escrow), so none of them can be while another is silent")
+    return (f"{silent} {'are' if len(blocked.silent) > 1 else 'is'} silent and cannot be carried on: "
+            f"{names[blocked.gone]} left the game at entry {blocked.gone_at}, taking its share of every "
+            "seat's escrowed key with it (nobody else can open it)")
+
+
 class SeatDuties:
     """Our seat's outgoing messages, and those sent but not yet sequenced."""
 
@@ -47,7 +60,9 @@ class SeatDuties:
         self.timeout = timeout
         self.relay_timeout = relay_timeout
         self.port = 0  # where our ROUTER listens (said in the log with `reach`)
+        self.advertise: tuple[str, int] | None = None  # where the others dial us instead, if set
         self.pending: dict[bytes, bytes] = {}  # hash -> envelope sent, not yet sequenced
+        self.sent_at: dict[bytes, float] = {}  # hash -> when it last went to the relay
         self.resend = False
         self.poke = False  # look at the outbox again even though the log did not grow
         self.refusals = 0
@@ -57,18 +72,36 @@ class SeatDuties:
         self._outbox_len = -1
         self._left_at: float | None = None  # when our forfeit was in our log (a relay waits for the others)
         self.check_for_fork: Callable[[], None] = lambda: None  # the follower's (a refusal may show a fork)
+        self._told_blocked = ""
 
     # ------------------------------------------------------------ the log moved
 
     def sequenced(self, raw: bytes) -> None:
         """An entry of the log: one of ours in flight, if it is in ``pending``."""
-        if self.pending.pop(entry_hash(raw), None) is not None:
+        digest = entry_hash(raw)
+        self.sent_at.pop(digest, None)
+        if self.pending.pop(digest, None) is not None:
             self.refusals = 0
 
-    def refused(self, digest: bytes, code: str, reason: str) -> None:
-        """The relay refused a message: ours, if it is pending."""
-        if self.pending.pop(digest, None) is None:
-            return
+    def overdue(self, now: float, after: float) -> list[tuple[bytes, bytes, float]]:
+        """Our messages the relay has had for more than ``after`` seconds
+        without sequencing them: (digest, envelope, seconds)."""
+        if self.replica.relaying:
+            return []
+        return [(d, raw, now - self.sent_at[d]) for d, raw in self.pending.items()
+                if d in self.sent_at and now - self.sent_at[d] > after]
+
+    def refused(self, digest: bytes, code: str, reason: str) -> bool:
+        """The relay refused a message: ours, if it is pending (True then)."""
+        raw = self.pending.pop(digest, None)
+        if raw is None:
+            return False
+        self.sent_at.pop(digest, None)
+        if open_envelope(raw).body[:1] == ["carry_on"]:
+            # The seat came back (or the relay moved) before our request was
+            # sequenced: refused as it should be, nothing wrong with us.
+            self.console.say(f"our request to carry a seat on came too late ({reason})")
+            return True
         self.refusals += 1
         self.console.say(f"the table refused our message ({code}): {reason}")
         if code == ErrorCode.UNKNOWN_HEAD:
@@ -76,15 +109,18 @@ class SeatDuties:
         if self.refusals >= MAX_REFUSALS:
             raise PeerExit(1, "the host keeps refusing our messages; stopping")
         self.poke = True
+        return True
 
     def take_pending(self) -> list[bytes]:
         """Our messages in flight, now ours to sequence (we relay from now on)."""
         pending, self.pending = list(self.pending.values()), {}
+        self.sent_at.clear()
         return pending
 
     def forget_pending(self) -> None:
         """Our log was cut back: what we sent on the dropped entries is gone with them."""
         self.pending.clear()
+        self.sent_at.clear()
         self._outbox_len = -1
 
     # ------------------------------------------------------------------ sending
@@ -94,7 +130,9 @@ class SeatDuties:
         if self.replica.relaying:
             self.relay.sequencer.sequence(raw, None)
         else:
-            self.pending[entry_hash(raw)] = raw
+            digest = entry_hash(raw)
+            self.pending[digest] = raw
+            self.sent_at[digest] = time.monotonic()
             self.uplink.send(frames.Env(raw))
 
     def ready_to_send(self) -> bool:
@@ -111,37 +149,49 @@ class SeatDuties:
     def act(self) -> None:
         """Send what our seat owes now, if we may."""
         table, player, store = self.replica.table, self.replica.player, self.replica.store
-        if table is None or player is None or not self.ready_to_send():
+        if table is None or player is None:
             return
-        assert store is not None
-        store.sync()  # everything we folded is on disk before we send anything
         seat = player.seat
         if seat is not None and seat in table.carried_on:
+            # Told as soon as our log shows it, whoever we follow now (the
+            # relay, or the successor we turned to while cut off).
             if not self.told_carried:
                 self.told_carried = True
                 self.console.say(f"your seat was carried on by the others at entry {table.carried_on[seat]}: "
-                                 "it was silent too long, so they opened its key from escrow and the table plays "
-                                 "it now; you watch the rest of the game")
+                                 "the others had not heard it for the relay timeout (it was away, or cut off "
+                                 "from the relay), so they opened its key from escrow and the table plays it now; "
+                                 "you watch the rest of the game")
             return
+        if not self.ready_to_send():
+            return
+        assert store is not None
+        store.sync()  # everything we folded is on disk before we send anything
         if seat is not None and seat in table.forfeited:
             now = time.monotonic()
             self._left_at = self._left_at or now
             if table.relay == seat and not self.relay.catchup.everyone_has(len(table.log), table.in_play) \
                     and now - self._left_at < self.timeout:
                 return  # we relayed: the others must hear of our forfeit from us before we go
+            store.mark_left()
+            if table.conceded or len(table.in_play) < 2:  # fewer than two seats left: it is conceded (§6)
+                raise PeerExit(0, f"you forfeited this game, and it ended with that (the log: {store.log_path})")
             raise PeerExit(0, f"you forfeited this game; the others play on (the log so far: {store.log_path})")
         if self.forfeiting and table.finished:
             # The game ended (or halted) before our forfeit went out: nothing to
             # forfeit now; our duties (the final reveal) go on as usual.
             self.forfeiting = False
             self.console.say("the game is over before our forfeit went out: nothing to forfeit")
-        if self.forfeiting and not self.pending and seat is not None and seat in table.keys and player.peer:
+        owes_escrow = seat is not None and seat in table.escrowbook.owed_reveals(table.in_play)
+        if self.forfeiting and not self.pending and seat is not None and seat in table.keys and player.peer \
+                and not owes_escrow:  # (our shares of a seat being carried on go first: the fold wants them)
             self.outgoing(player.peer.forfeit())
             self.relay.flush()
             return
         if self.resend:
             self.resend = False
-            for raw in list(self.pending.values()):
+            now = time.monotonic()
+            for digest, raw in list(self.pending.items()):
+                self.sent_at[digest] = now  # (a new connection, or a new relay: its time starts now)
                 self.uplink.send(frames.Env(raw))
         if self.pending:
             return
@@ -176,7 +226,17 @@ class SeatDuties:
         else:
             seats, when = self.silent
             silent = seats if time.monotonic() - when < SILENT_NEWS_S else ()
-        for seat in sorted(set(silent) & set(waiting_for(table, me))):
+        awaited = set(silent) & set(waiting_for(table, me))
+        blocked = table.carry_on_blocked(awaited, silent)
+        if blocked is not None:
+            words = blocked_words(blocked, self.replica.names)
+            if words != self._told_blocked:
+                self._told_blocked = words
+                self.console.say(f"the game cannot go on for now: {words}; it goes on if "
+                                 f"{'they come' if len(blocked.silent) > 1 else 'that player comes'} back "
+                                 "(`end` stops here; `ttr verify` on the log audits what was played)")
+            return
+        for seat in sorted(awaited):
             if me in table.carry_on_requests.get(seat, frozenset()) or not table.can_carry_on(seat, me):
                 continue
             self.console.say(f"{self.replica.who(seat)} has been silent for {self.relay_timeout:.0f} s: asking "
@@ -191,7 +251,7 @@ class SeatDuties:
                 or self.relay.router.sock is None or player.seat is None or player.seat not in table.in_play
                 or table.finished):
             return
-        here = (local_ip_toward(self.uplink.address), self.port)
+        here = self.advertise or (local_ip_toward(self.uplink.address), self.port)
         if table.reach.get(player.seat) != here:
             player.peer.seq = max(player.peer.seq, table.last_seq.get(player.peer.seat, 0))
             self.outgoing(player.peer.reach(*here))

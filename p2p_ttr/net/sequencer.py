@@ -23,6 +23,7 @@ from p2p_ttr.table.identity import Identity
 from . import frames
 from .admission import Admission
 from .console import Console
+from .droplog import DropLog
 from .frames import clip
 from .replica import Replica
 from .router import Router
@@ -37,8 +38,9 @@ class Sequencer:
     """Gives accepted envelopes their index and receipt, and queues them for every seat."""
 
     def __init__(self, replica: Replica, router: Router, admission: Admission, identity: Identity,
-                 console: Console, trace: Trace) -> None:
+                 console: Console, trace: Trace, drops: DropLog | None = None) -> None:
         self.replica = replica
+        self.drops = drops or DropLog(console.say)
         self.router = router
         self.admission = admission
         self.identity = identity
@@ -65,7 +67,7 @@ class Sequencer:
                 self.console.say(f"our own message was refused ({code}): {exc}")
             else:
                 who = self.replica.who(self.admission.c.seat_of(author))
-                self.console.say(f"refused a message from {who} ({code}): {exc}")
+                self.drops.drop(f"refused a message from {who} ({code})", str(exc))
                 self.router.send(author, frames.Rejected(entry_hash(raw), clip(str(code)), clip(str(exc))))
             return False
         assert table.game_id is not None

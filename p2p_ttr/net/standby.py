@@ -54,8 +54,8 @@ class Standby:
         assert me is not None
         who = self.replica.who(seat)
         request = FollowRequest(seat, length, head, sig)
-        if not follow_valid(table.seats[seat].identity, table.game_id, table.relay, me, request):
-            self.console.say(f"dropped a follow request from {who}: it is not its signature")
+        if not follow_valid(table.seats[seat].identity, table.game_id, table.term, table.relay, me, request):
+            self.console.say(f"dropped a follow request from {who}: it is not its signature for this relay term")
             return
         if length <= len(table.log) and table.heads[length] != head:
             self.console.say(f"dropped a follow request from {who}: its log is not a prefix of ours")
@@ -83,11 +83,14 @@ class Standby:
             return False
         if not self.catchup.caught_up_with_all(others, " to send us the entries they hold", note):
             return False
-        stale = [s for s in others if table.heads[self.requests[s].length] != self.requests[s].head]
-        for s in stale:  # a log ours does not continue: that seat's word is no good
-            self.console.say(f"dropped {self.replica.who(s)}'s follow request: its log is not a prefix of ours")
-            del self.requests[s]
-        return not stale
+        # A request counts only for a hand-over at exactly its length (the
+        # fold's rule): a seat whose log is shorter than ours catches up from
+        # us (our ROUTER answers its sync) and asks again at our length.
+        behind = [s for s in others if self.requests[s].length != len(table.log)]
+        if behind:
+            note(", ".join(self.replica.who(s) for s in behind) + " to catch up with our log and ask again")
+            return False
+        return True
 
     def take_over(self, handover: bytes) -> None:
         """Sequence our ``relay`` entry: from it on we relay."""

@@ -26,6 +26,9 @@ from .reach import Reach
 from .transport import TransportError, dealer, resolve
 
 
+LAST_WORDS_MS = 500  # a socket we close may still send what it holds (a last ping) for this long
+
+
 class Uplink:
     """Our DEALER and what we know of the peer it reaches."""
 
@@ -74,7 +77,7 @@ class Uplink:
             if self.sock is not None:
                 if self.poller is not None:
                     self.poller.unregister(self.sock)
-                self.sock.close(linger=0)
+                self.sock.close(linger=LAST_WORDS_MS)
                 self.sock = None
         self.stop_watching()
 

@@ -191,6 +191,10 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
         built = self._chains.get((need.deck, need.epoch))
         if proof.seat != seat:
             raise Malformed("a proof names its author's seat")
+        if isinstance(need, NeedShuffle) != isinstance(proof, ShuffleProof):
+            # The checker is the chain's, whatever the proof claims to be: a
+            # re-masking keeps the order, which a proof of shuffle never shows.
+            raise Malformed(f"{describe(need)} takes a proof of {'shuffle' if isinstance(need, NeedShuffle) else 're-masking'}")
         if built is None or seat >= len(built.steps) or seat in built.proven or seat in built.proofs:
             raise NotExpected(f"seat {seat} owes no proof of {describe(need)} now")
         built.proofs[seat] = (proof, entry)
@@ -247,10 +251,18 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
         """Check these seats' proofs of their steps of ``built`` (shuffle proofs
         in one batch); raise InvalidChainProof naming the first false one."""
         assert self.joint is not None
-        shuffles = [(self.record(need, seat), built.step_input(seat), proof)
-                    for seat, proof in proofs if isinstance(proof, ShuffleProof)]
-        if shuffles:
-            verify_shuffles(self.joint, shuffles)
+        if isinstance(need, NeedShuffle):  # the chain's kind chooses the checker, never the proof's
+            shuffles = []
+            for seat, proof in proofs:
+                if not isinstance(proof, ShuffleProof):
+                    raise InvalidChainProof(f"seat {seat}'s proof of {describe(need)} is not a proof of shuffle",
+                                            seat=seat)
+                shuffles.append((self.record(need, seat), built.step_input(seat), proof))
+            if shuffles:
+                verify_shuffles(self.joint, shuffles)
+            return
         for seat, proof in proofs:
-            if isinstance(proof, RemaskProof):
-                verify_remask(self.joint, self.record(need, seat), built.step_input(seat), proof)
+            if not isinstance(proof, RemaskProof):
+                raise InvalidChainProof(f"seat {seat}'s proof of {describe(need)} is not a proof of re-masking",
+                                        seat=seat)
+            verify_remask(self.joint, self.record(need, seat), built.step_input(seat), proof)

@@ -3,7 +3,9 @@
     seating = ["seating", RULES, [[name, identity], ...], escrow?]
                                                              seat 0 opens the game; escrow
                                                              (a bool, absent = false): §6 Escrow
-    keys    = ["keys", key_announcement, seed_commitment]    each seat, once
+    keys    = ["keys", key_announcement, seed_commitment, seal_key?]
+                                                             each seat, once; in an escrow
+                                                             game with its seal key (§6)
     shuffle = ["shuffle", shuffle_step, [card, ...]]         a seat's step of a chain, and the
                                                              cards the chain shuffles
     remask  = ["remask", remask_step, [card_ref, ...]]       a seat's re-masking step, and the
@@ -65,9 +67,13 @@ from .errors import Malformed
 from .identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES
 from .relaying import FollowRequest
 
-# 5: a chain step names the chain's input (shuffled cards, re-masked cards);
-# 4: the conceded ending (fewer than two seats in play), escrow; 3: pass only
-# with no other action (it shows the hand); 2: proven chains
+# 5: relay terms (a follow request binds the term and the exact log the
+# hand-over continues; a carry-on request counts only in the term it was
+# written in), escrow sealed to seal keys that are never revealed (no
+# carry-on once a seat has left), and a chain step names the chain's input
+# (shuffled cards, re-masked cards); 4: the conceded ending (fewer than two
+# seats in play), escrow; 3: pass only with no other action (it shows the
+# hand); 2: proven chains
 RULES = "ttr-europe/5"
 MAX_NAME = 24
 
@@ -112,14 +118,18 @@ class Seating:
 
 @dataclass(frozen=True, slots=True)
 class Keys:
-    """A seat's ElGamal key (with its proof) and its seed commitment."""
+    """A seat's ElGamal key (with its proof) and its seed commitment; in an
+    escrow game also its seal key (with its own proof): the key the others
+    seal their escrow shares to, never revealed (protocol.md §6, Escrow)."""
 
     key: KeyAnnouncement
     commitment: SeedCommitment
+    seal: KeyAnnouncement | None = None
     KIND = "keys"
 
     def to_wire(self) -> list[Any]:
-        return [self.KIND, self.key.to_wire(), self.commitment.to_wire()]
+        tail = [self.seal.to_wire()] if self.seal is not None else []
+        return [self.KIND, self.key.to_wire(), self.commitment.to_wire(), *tail]
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,8 +414,12 @@ def _decode(body: list[Any]) -> Message:
                             "player alone would hold a seat's key")
         return Seating(tuple(seats), escrow)
     if kind == Keys.KIND:
-        _, key, commitment = expect_list(body, "keys", 3)
-        return Keys(KeyAnnouncement.from_wire(key), SeedCommitment.from_wire(commitment))
+        items = expect_list(body, "keys")
+        if len(items) not in (3, 4):
+            raise Malformed("keys are [kind, key, seed commitment] or [kind, key, seed commitment, seal key]")
+        _, key, commitment, *seal = items
+        return Keys(KeyAnnouncement.from_wire(key), SeedCommitment.from_wire(commitment),
+                    KeyAnnouncement.from_wire(seal[0]) if seal else None)
     if kind == Shuffle.KIND:
         _, step, cards = expect_list(body, "shuffle", 3)
         shuffle = ShuffleStep.from_wire(step)

@@ -130,6 +130,26 @@ class EquivocatingSequencer(Sequencer):
         return ok
 
 
+class SharesWithholdingSequencer(Sequencer):
+    """Sequences a seat's act, takes the shares that play its cards, and never
+    sequences them (it has read the cards; the game stalls on the author)."""
+
+    def sequence(self, raw: bytes, author: bytes | None) -> bool:
+        table = self.replica.table
+        pending = table.pending_act if table is not None else None
+        if author is not None and pending is not None and open_envelope(raw).seat == pending.seat \
+                and open_envelope(raw).body[0] == "shares":
+            self.trace.event("withheld", seat=pending.seat)
+            return False  # not sequenced, not refused: held back
+        return super().sequence(raw, author)
+
+
+class SharesWithholdingHost(Host):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.relay.sequencer.__class__ = SharesWithholdingSequencer
+
+
 class EquivocatingHost(Host):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -150,7 +170,7 @@ def main(argv: list[str]) -> int:
         return ttr(["join", *rest])
     import cli.commands.host as host_command
 
-    host_command.Host = {"equivocate": EquivocatingHost}[cheat]  # type: ignore[misc]
+    host_command.Host = {"equivocate": EquivocatingHost, "withhold_shares": SharesWithholdingHost}[cheat]  # type: ignore[misc]
     return ttr(["host", *rest])
 
 

@@ -635,7 +635,7 @@ class ChainTurn:
         from the in-order witness our seed gives."""
         if isinstance(self.honest, ShuffleStep):
             h = self.honest
-            permutation, rs = shuffle_witness(self.joint.game_id, self.seed, h.seat, h.deck, h.epoch, len(self.inputs))
+            permutation, rs = shuffle_witness(self.joint.game_id, self.seed, h.seat, h.deck, h.epoch, self.inputs)
             swapped = (permutation[1], permutation[0], *permutation[2:])
             return h, (swapped, rs)
         cts = self.honest.ciphertexts

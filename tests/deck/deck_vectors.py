@@ -59,7 +59,7 @@ from p2p_ttr.deck.hashing import (
     encode_fields,
 )
 from p2p_ttr.deck.remaskproof import RemaskProof
-from p2p_ttr.deck.shuffle import ChainStep, shuffle_witness
+from p2p_ttr.deck.shuffle import ChainStep, chain_input_digest, shuffle_witness
 from p2p_ttr.deck.shuffleproof import ShuffleProof, generators, statement_digest
 from p2p_ttr.deck.remask import remask_witness
 
@@ -110,14 +110,16 @@ def _shuffle_chain(joint: JointKey, deck: str, epoch: int, cards: tuple[int, ...
         inputs = current
         step = shuffle_step(joint, SEEDS[seat], seat, deck, epoch, inputs)
         proof = prove_shuffle(joint, SEEDS[seat], step, inputs)
-        permutation, rerandomisers = shuffle_witness(GAME_ID, SEEDS[seat], seat, deck, epoch, len(inputs))
-        drbg = Drbg(SEEDS[seat].value, DOMAIN_SHUFFLE, GAME_ID, seat, deck, epoch)
+        permutation, rerandomisers = shuffle_witness(GAME_ID, SEEDS[seat], seat, deck, epoch, inputs)
+        digest = chain_input_digest(inputs)
+        drbg = Drbg(SEEDS[seat].value, DOMAIN_SHUFFLE, GAME_ID, seat, deck, epoch, digest)
         assert fisher_yates(len(inputs), drbg.stream("permutation")) == permutation
         steps.append({
             "seat": seat,
             "input": pairs(inputs),
             "derivation": {
-                "drbg_key": hmac_key(SEEDS[seat], DOMAIN_SHUFFLE, seat, deck, epoch).hex(),
+                "input_digest": digest.hex(),
+                "drbg_key": hmac_key(SEEDS[seat], DOMAIN_SHUFFLE, seat, deck, epoch, digest).hex(),
                 "permutation_blocks": _permutation_blocks(drbg, len(inputs)),
                 "permutation": list(permutation),
                 "r": [hex(r) for r in rerandomisers],
@@ -149,8 +151,8 @@ def _remask_proof(joint: JointKey, step: ChainStep, inputs: Sequence[Ciphertext]
     return {"statement": statement.hex(), "u": [hex(v) for v in u], "c": hex(c), "wire": hexed(proof.to_wire())}
 
 
-def hmac_key(seed: Seed, domain: bytes, seat: int, deck: str, epoch: int) -> bytes:
-    return hmac.digest(seed.value, encode_fields(domain, GAME_ID, seat, deck, epoch), hashlib.sha256)
+def hmac_key(seed: Seed, domain: bytes, seat: int, deck: str, epoch: int, *more: bytes) -> bytes:
+    return hmac.digest(seed.value, encode_fields(domain, GAME_ID, seat, deck, epoch, *more), hashlib.sha256)
 
 
 def _cards(deck: str, cards: Sequence[int], cts: Sequence[Ciphertext], joint: JointKey) -> list[int]:

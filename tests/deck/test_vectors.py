@@ -25,6 +25,7 @@ def test_what_protocol_md_quotes_is_in_the_vectors() -> None:
     assert f"K = `{key[:8]}…{key[-8:]}`" in PROTOCOL and f"B_0 ends in `…{block[-2:]}`" in PROTOCOL
     assert derivation["permutation"] == [2, 0, 1] and "[2, 0, 1]" in PROTOCOL
     assert f"r_0 = `{r0[:10]}…{r0[-8:]}`" in PROTOCOL
+    assert f"I = `{derivation['input_digest'][:16]}…`" in PROTOCOL
     assert f"h0 = `{vectors['log_genesis_head']}`" in PROTOCOL
     spaced = vectors["field_encoding"]["encoded"]
     assert spaced == "".join(

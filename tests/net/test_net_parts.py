@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from p2p_ttr.bots.random_bot import RandomBot
+from p2p_ttr.client.giveup import GaveUp, Why
 from p2p_ttr.engine.events import DrawBlind
 from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
 from p2p_ttr.net import frames, sequencer
@@ -23,6 +24,7 @@ from p2p_ttr.net.console import Console, Quit
 from p2p_ttr.net.exits import PeerExit
 from p2p_ttr.net.frames import NET_VERSION, encode
 from p2p_ttr.net.host import Host, HostOptions
+from p2p_ttr.net.liveness import Verdict
 from p2p_ttr.net.lobby import sign_hello
 from p2p_ttr.net.node import Node, NodeOptions
 from p2p_ttr.net.playerinput import InputClosed, Leave, Move
@@ -140,6 +142,23 @@ def test_admission_keeps_the_lobby_and_drops_a_silent_member(tmp_path: Path) -> 
     assert host.lobby.names == ["Anna"] and b"\0b" not in c.known
 
 
+def test_the_lobby_seats_only_members_heard_since_it_filled(tmp_path: Path) -> None:
+    """The roll call: a full lobby starts once every member has been heard
+    after it filled; one never heard again is dropped and the lobby waits."""
+    host = Host(HostOptions(DataDir(tmp_path / "h"), "Anna", players=2), lambda v, s: None, Console(True))
+    router = FakeRouter()
+    host.relay.router.sock = router  # type: ignore[assignment]
+    admit(host, router, b"\0b", 1)
+    c = host.relay.admission.c
+    assert host.lobby_step() and host.table is None  # full, but Boris has not answered the roll call yet
+    c.heard[b"\0b"] = time.monotonic() - LOBBY_SILENT_S - 1  # and never will: his process died
+    assert host.lobby_step() and host.table is None and host.lobby.names == ["Anna"]
+    admit(host, router, b"\0c", 1)  # he comes back on a new connection: a new roll call
+    assert host.lobby_step() and host.table is None
+    host.relay.handle([b"\0c", frames.encode_frame(frames.Ping(0))])
+    assert not host.lobby_step() and host.table is not None and host.names == ("Anna", "Boris")
+
+
 def test_the_sequencer_orders_what_the_table_takes_and_returns_the_rest(tmp_path: Path) -> None:
     """An accepted envelope gets the next index, our receipt on disk and a
     queued entry for each seat; a refused one goes back to its author only."""
@@ -193,9 +212,49 @@ def test_a_standby_ignores_follow_requests_while_it_is_not_the_successor(tmp_pat
     admit(node, router, b"\0a", 0)
     table = node.table
     assert table is not None and table.game_id is not None
-    request = sign_follow(game().peers[0].identity, 0, table.game_id, 0, 1, 20, table.head)
+    request = sign_follow(game().peers[0].identity, 0, table.game_id, 0, 0, 1, 20, table.head)
     node.relay.standby.follow(b"\0a", request.length, request.head, request.signature)
     assert node.relay.requests == {} and not node.relay.standby.all_requested()
+
+
+def test_the_relay_says_who_is_silent_in_every_game_and_passes_on_who_gave_up(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without escrow too, each heartbeat is followed by `silent` (how a
+    follower tells a player thinking from one gone); a seat's `give_up` is
+    said on the relay's screen and passed on to every other connection, and
+    our own giving up goes to every connection."""
+    node, router, _ = seat(tmp_path, 0, 20)
+    admit(node, router, b"\0b", 1)
+    assert node.table is not None and not node.table.escrow
+    node.relay.since = time.monotonic() - 3 * node.relay.silence_s  # we relayed long before
+    node.relay.admission.c.heard[b"\0b"] = time.monotonic() - node.relay.silence_s - 1
+    node.relay.beat()
+    assert router.to(b"\0b", "silent") == [[[1]]] and node.presence.silent_for(1) is not None
+    node.relay.handle([b"\0c", frames.encode_frame(frames.GiveUp(Why.SILENT, (0,), 30))])  # not admitted
+    assert router.to(b"\0c", "challenge") and 1 not in node.presence.gave_up
+    node.relay.handle([b"\0b", frames.encode_frame(frames.GiveUp(Why.WITHHELD, (0,), 30))])
+    assert node.presence.gave_up[1] == GaveUp(1, Why.WITHHELD, (0,), 30)
+    assert "Boris gave up on the game and left: you stayed connected but withheld for 30 seconds" \
+        in capsys.readouterr().err
+    assert router.to(b"\0b", "gave_up") == []  # not echoed to the seat that left
+    with pytest.raises(PeerExit, match="giving up"):
+        node.give_up(Verdict(Why.SILENT, (1,), 40, "no progress: giving up"))
+    assert router.to(b"\0b", "gave_up") == [[0, "silent", [1], 40]]
+
+
+def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    node, _, dealer = seat(tmp_path, 1, 20)
+    node.follower.handle(frames.encode_frame(frames.Silent((0,))))
+    assert node.presence.silent_for(0) is not None
+    node.follower.handle(frames.encode_frame(frames.GaveUp(0, Why.SILENT, (1,), 121)))
+    assert 0 in node.presence.gave_up
+    assert "Anna gave up on the game and left: no heartbeat came from you for 121 seconds" in capsys.readouterr().err
+    node.follower.handle(frames.encode("gave_up", 3, "silent", [1], 5))  # no such seat: said nowhere
+    assert 3 not in node.presence.gave_up
+    with pytest.raises(PeerExit):
+        node.give_up(Verdict(Why.WITHHELD, (0,), 30, "giving up"))
+    assert dealer.sent[-1] == ("give_up", ["withheld", [0], 30])
 
 
 # ------------------------------------------------------------------ our side
@@ -251,9 +310,9 @@ def test_our_seat_sends_only_to_the_relay_once_caught_up_and_counts_refusals(tmp
     up.seat = 1  # a seat that is not the relay
     assert not duties.ready_to_send()
     for k in range(4):
-        duties.pending[bytes([k]) * 32] = b"x"
+        duties.pending[bytes([k]) * 32] = game().log[k]  # any signed envelope that is not a carry-on request
         duties.refused(bytes([k]) * 32, "replay", "seen")
-    duties.pending[b"\4" * 32] = b"x"
+    duties.pending[b"\4" * 32] = game().log[4]
     with pytest.raises(PeerExit, match="keeps refusing"):
         duties.refused(b"\4" * 32, "replay", "seen")
 
@@ -284,3 +343,20 @@ def test_the_players_move_reaches_the_table_once_and_end_pauses(tmp_path: Path) 
     given.append(Leave())
     with pytest.raises(Quit):
         node.input.take(channel)  # type: ignore[arg-type]
+
+
+def test_drops_are_said_once_per_kind_then_counted() -> None:
+    from p2p_ttr.net.droplog import DropLog
+
+    said: list[str] = []
+    clock = [0.0]
+    drops = DropLog(said.append, every=10.0, clock=lambda: clock[0])
+    for _ in range(1000):
+        drops.drop("dropped a bad frame", "not msgpack")
+    drops.drop("refused a message from Ann (replay)", "seat 1 already sent message 4")
+    assert len(said) == 2 and said[0].startswith("dropped a bad frame: not msgpack")
+    clock[0] = 10.5
+    drops.tick()
+    assert said[-1] == "dropped a bad frame: 999 more in the last 10 s" and len(said) == 3
+    drops.tick()
+    assert len(said) == 3  # nothing new: nothing said

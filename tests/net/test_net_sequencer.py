@@ -167,7 +167,7 @@ def test_the_successor_takes_over_only_with_every_request_and_the_longest_log(tm
         assert sock.to(rid, "welcome")[0][0] == 2 and not node.relaying
         longer = folded(g.log, f + 1)
         assert longer.relay_gone and longer.successor == 1
-        request = sign_follow(seat2, 2, table.game_id, 0, 1, f + 1, longer.head)
+        request = sign_follow(seat2, 2, table.game_id, 0, 0, 1, f + 1, longer.head)
         node.relay.handle([rid, encode("follow", request.length, request.head, b"\0" * 64)])
         assert node.relay.requests == {}  # not seat 2's signature
         node.relay.handle([rid, encode("follow", request.length, request.head, request.signature)])
@@ -212,7 +212,7 @@ def test_an_old_relay_drops_what_only_it_held_for_a_valid_hand_over(tmp_path: Pa
         receipt = sign_entry(g.peers[0].identity, table.game_id, i - 1, prefix.prev_head(i - 1), g.log[i - 1])
         successor = Peer(1, g.peers[1].identity, lambda v, s: None)
         successor.table, successor.seq = prefix, prefix.last_seq[1]
-        request = sign_follow(g.peers[2].identity, 2, table.game_id, 0, 1, i, prefix.head)
+        request = sign_follow(g.peers[2].identity, 2, table.game_id, 0, 0, 1, i, prefix.head)
         relay_raw = successor.take_relay(receipt, (request,))
         sig = sign_entry(g.peers[1].identity, table.game_id, i, prefix.head, relay_raw)
         node.uplink.public = g.peers[1].identity.public
@@ -273,11 +273,11 @@ def test_a_successor_drops_a_false_word_and_does_not_stop(tmp_path: Path) -> Non
     try:
         rid, seat2 = b"\x00seat2", g.peers[2].identity
         admit(node, sock, rid, seat2, "Chiara")
-        wrong = sign_follow(seat2, 2, table.game_id, 0, 1, i - 3, b"\7" * 32)
+        wrong = sign_follow(seat2, 2, table.game_id, 0, 0, 1, i - 3, b"\7" * 32)
         node.relay.handle([rid, encode("follow", wrong.length, wrong.head, wrong.signature)])
         assert node.relay.requests == {}
         longer = folded(g.log, i + 2)
-        request = sign_follow(seat2, 2, table.game_id, 0, 1, i + 2, longer.head)
+        request = sign_follow(seat2, 2, table.game_id, 0, 0, 1, i + 2, longer.head)
         node.relay.handle([rid, encode("follow", request.length, request.head, request.signature)])
         assert node.relay.requests == {2: request}
         # Seat 2's own "relay" entry at our log's end, signed by itself: refused by the fold, dropped.

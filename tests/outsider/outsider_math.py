@@ -189,11 +189,20 @@ def decrypt(pair: Pair, secret_sum: int) -> int:
 # ---------------------------------------------------- a step from a seed
 
 
-class StepDrbg:
-    """K = HMAC(seed, tag, γ, j, D, e); blocks HMAC(K, label, index, attempt, counter)."""
+def chain_input(inputs: Sequence[Pair]) -> bytes:
+    """I = SHA256("chain-input"; E(a_0) E(b_0) E(a_1) …): what a shuffle step is made from."""
+    return hashlib.sha256(F(TAG + b"chain-input", b"".join(E(a) + E(b) for a, b in inputs))).digest()
 
-    def __init__(self, seed: bytes, kind: str, game_id: bytes, seat: int, deck: str, epoch: int) -> None:
-        self.key = hmac.digest(seed, F(TAG + kind.encode(), game_id, seat, deck, epoch), hashlib.sha256)
+
+class StepDrbg:
+    """K = HMAC(seed, tag, γ, j, D, e[, I]) (I for a shuffle); blocks HMAC(K, label, index, attempt, counter)."""
+
+    def __init__(self, seed: bytes, kind: str, game_id: bytes, seat: int, deck: str, epoch: int,
+                 inputs: Sequence[Pair] = ()) -> None:
+        fields: list[Field] = [TAG + kind.encode(), game_id, seat, deck, epoch]
+        if kind == "shuffle":
+            fields.append(chain_input(inputs))
+        self.key = hmac.digest(seed, F(*fields), hashlib.sha256)
 
     def block(self, label: str, index: int, attempt: int = 0, counter: int = 0) -> bytes:
         return hmac.digest(self.key, F(label, index, attempt, counter), hashlib.sha256)
@@ -241,7 +250,7 @@ class _Bits:
 
 def shuffle_step(seed: bytes, game_id: bytes, seat: int, deck: str, epoch: int, joint: int,
                  inputs: Sequence[Pair]) -> list[Pair]:
-    drbg = StepDrbg(seed, "shuffle", game_id, seat, deck, epoch)
+    drbg = StepDrbg(seed, "shuffle", game_id, seat, deck, epoch, inputs)
     pi = drbg.permutation(len(inputs))
     out = []
     for i, source in enumerate(pi):

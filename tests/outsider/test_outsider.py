@@ -121,7 +121,7 @@ def checked_chains() -> dict[tuple[str, int], list[om.Pair]]:
         for step in chain["steps"]:
             seat, inputs = step["seat"], inputs_of(step["input"])
             assert inputs == current
-            drbg = om.StepDrbg(seeds[seat], kind, GAME_ID, seat, deck, epoch)
+            drbg = om.StepDrbg(seeds[seat], kind, GAME_ID, seat, deck, epoch, inputs)
             assert drbg.key.hex() == step["derivation"]["drbg_key"]
             label = "rerandomise" if kind == "shuffle" else "remask"
             assert [hex(drbg.r(label, i)) for i in range(len(inputs))] == step["derivation"]["r"]

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from p2p_ttr.bots.levels import make_bot
 from p2p_ttr.net.console import Console, LineReader
-from p2p_ttr.net.loop import Ending, RunLoop, Seen
+from p2p_ttr.net.playerinput import Ending, RunLoop, Seen
 from p2p_ttr.table.peer import Decider
 
 from .plain import Human, PlainChannel

@@ -18,6 +18,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.commands.tournament",
     "cli.commands.host",
     "cli.commands.join",
+    "cli.commands.watch",
+    "cli.commands.replay",
 )
 
 

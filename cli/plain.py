@@ -7,10 +7,12 @@ the legal actions of the player's own view, and every refusal says why.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 
 from p2p_ttr.client import outcomes
-from p2p_ttr.client.outcomes import Ask, Context, Outcome
+from p2p_ttr.client.outcomes import Ask, Context, EndMeans, Outcome
+from p2p_ttr.client.pagetext import lay_out
 from p2p_ttr.client.phrases import changes, forfeits
 from p2p_ttr.client.tickets import ticket_rows
 from p2p_ttr.client.verbs import interpret
@@ -23,8 +25,10 @@ from p2p_ttr.engine.view import view_for
 from p2p_ttr.table.table import Table
 
 from p2p_ttr.net.console import LineReader
-from p2p_ttr.net.loop import Input, InputClosed, Leave, Move, Seen, Start
+from p2p_ttr.net.playerinput import Input, InputClosed, Leave, Move, Seen, Start
 
+
+PAGE_SIZE = (100, 24)  # help and the rules are laid out at the terminal's width; this, when there is none
 
 
 class Human:
@@ -36,13 +40,14 @@ class Human:
         self.pending: Ask | None = None
         self.table: Table | None = None
         self.seat: int | None = None
+        self.ends: EndMeans | None = None  # what `end` does now (the loop's owner knows)
         self._our_move = False
         self._engine: GameState | None = None
         self._before: GameState | None = None  # our view when the engine last changed
         self._forfeited: tuple[int, ...] = ()  # seats the table plays since they left
 
-    def attach(self, table: Table | None, seat: int | None) -> None:
-        self.table, self.seat = table, seat
+    def attach(self, table: Table | None, seat: int | None, ends: EndMeans | None = None) -> None:
+        self.table, self.seat, self.ends = table, seat, ends
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -104,7 +109,7 @@ class Human:
         """What a typed line asks of the loop, if anything (the rest is said here)."""
         if self.hosting and self.table is None and not line.strip():
             return Start()  # Enter starts a hosted game, as on the full screen
-        context = Context(self.view(), self.seat, self.names, self.hosting)
+        context = Context(self.view(), self.seat, self.names, self.hosting, ends=self.ends)
         outcome = interpret(line, context, self.pending)
         self.pending = None
         return self.act(outcome) if outcome is not None else None
@@ -121,8 +126,13 @@ class Human:
             case outcomes.Ask():
                 self.pending = outcome
                 self.say(outcome.question + "\n" + "\n".join(f"  {c.key}) {c.label}" for c in outcome.choices))
-            case outcomes.Show(_, lines) | outcomes.ShowWay(_, lines):
+            case outcomes.Show(_, blocks):
+                self.say("\n".join(lay_out(blocks, shutil.get_terminal_size(PAGE_SIZE).columns - 1)))
+            case outcomes.ShowWay(_, lines):
                 self.say("\n".join(lines))
+            case outcomes.ShowNetwork(seat, lines):
+                self.say("\n".join(lines) if seat is not None else
+                         "map SEAT tells one player's network (the line prompt draws no map)")
             case outcomes.Redraw():
                 state = self.view()
                 self.say(self.render(state, self.seat) if state is not None and self.seat is not None
@@ -143,7 +153,7 @@ class PlainChannel:
 
     def _attach(self) -> None:
         now = self.seen()
-        self.human.attach(now.table, now.seat)
+        self.human.attach(now.table, now.seat, now.ends)
 
     def take(self) -> Input | None:
         line = self.reader.get()

@@ -13,7 +13,7 @@ from cli.front import Front
 from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.local.summary import GameSummary, game_summary
 from p2p_ttr.net.console import Console, Quit
-from p2p_ttr.net.loop import RunLoop, Seen
+from p2p_ttr.net.playerinput import RunLoop, Seen
 from p2p_ttr.net.pause import Paused
 from p2p_ttr.net.store import StoreError
 from p2p_ttr.net.transport import TransportError
@@ -69,9 +69,15 @@ def end_page(seen: Seen, log: Path | None, code: int) -> tuple[str, list[str]]:
     if table is not None and table.engine is not None and table.complete:
         lines = breakdown(table.engine, names, seat) + ["", "AUDIT"] + audit_lines(log)
         return "The end", lines + ["", f"anyone can check it again: ttr verify {log}"]
-    title = "You left the game" if code == 0 else "The game stopped"
-    return title, [f"{title.lower()} before its end: the log below says why",
-                   f"the signed log so far: {log} (`ttr verify {log}` audits it)"]
+    if table is None:  # stopped before any game: refused, or left the lobby
+        title = "Not in a game" if code else "You left"
+    else:
+        title = "You left the game" if code == 0 else "The game stopped"
+    # Why it stopped, in full (the page wraps it; the log pane may show only its end).
+    lines = [seen.stopped] if seen.stopped else [f"{title.lower()} before its end: the log below says why"]
+    if log is not None:
+        lines.append(f"the signed log so far: {log} (`ttr verify {log}` audits it)")
+    return title, lines
 
 
 # A pause, and the command that resumes it (the cli knows the options it was run with).
@@ -82,14 +88,20 @@ def pause_page(paused: Paused, resume: str, log: Path | None) -> tuple[str, list
     """Stopped for now: where, and the exact command that goes on."""
     at = f"turn {paused.turn}" if paused.turn is not None else f"entry {paused.entries} (before the first turn)"
     game = paused.game_id.hex()[:8]
-    if paused.ours:
+    if paused.ours and paused.carried_on_after is not None:
+        # An escrow game does not wait for a seat that is gone: say so, not "paused".
+        title = "You left for now"
+        lines = [f"you left at {at} (game {game}): the game goes on without you; once you have been silent for "
+                 f"{paused.carried_on_after:.0f} s the others carry your seat on (escrow) to the end",
+                 f"come back with: {resume}", "(back in time you play on; later you watch the rest)"]
+    elif paused.ours:
         title = "Paused"
         lines = [f"paused at {at} (game {game}): nothing is lost", f"resume with: {resume}"]
     else:
-        title = "The host paused the game"
-        lines = [f"the host paused the game at {at} (game {game}); it resumes with: {resume}",
-                 "(once the host has resumed it; your cards and the log are kept here)"]
-    return title, lines + [f"the signed log so far: {log}"]
+        title = f"{paused.by_name[0].upper()}{paused.by_name[1:]} paused the game"
+        lines = [f"{paused.by_name} paused the game at {at} (game {game}); it resumes with: {resume}",
+                 f"(once {paused.by_name} has resumed it; your cards and the log are kept here)"]
+    return title, lines + ([f"the signed log so far: {log}"] if log is not None else [])
 
 
 def play_seat(command: str, args: argparse.Namespace, front: Front, run: RunLoop, seen: Callable[[], Seen],

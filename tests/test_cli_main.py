@@ -26,3 +26,20 @@ def test_join_help_mentions_no_bots_it_cannot_add(capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "you play seat 1" in " ".join(capsys.readouterr().out.split())
+
+
+def test_every_command_is_in_the_readme_table_and_explains_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    from cli.main import load_commands
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for command in load_commands():
+        assert f"| `ttr {command.name}" in readme, command.name
+        with pytest.raises(SystemExit) as done:
+            main([command.name, "--help"])
+        assert done.value.code == 0 and f"usage: ttr {command.name}" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["watch", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--save FILE" in text and "--as-bot" not in text and "--name" not in text

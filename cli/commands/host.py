@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import os
-import shlex
+import ipaddress
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import IO
 
+from cli.botseats import ANY_INTERFACE, BOT_NAMES, WithChores, bot_host, spawn_bot, with_beacon
 from cli.front import make_front
+from cli.hostedgames import LATEST, chosen_game, misfits, resume_command, unfinished_game
 from cli.registry import Command, UsageError
 from cli.seat import play_seat
 from p2p_ttr.bots.levels import LEVELS
@@ -20,23 +18,17 @@ from p2p_ttr.net.console import Console
 from p2p_ttr.net.discovery import BEACON_PORT, Announcement, Beacon
 from p2p_ttr.net.host import Host, HostOptions
 from p2p_ttr.net.node import RELAY_TIMEOUT_S
-from p2p_ttr.net.loop import Input, InputClosed, PlayerChannel, RunLoop, Seen
+from p2p_ttr.net.playerinput import PlayerChannel, Seen
 from p2p_ttr.table.messages import valid_name
-from p2p_ttr.net.store import DataDir, GameStore, StoreError, default_data_dir
+from p2p_ttr.net.store import DataDir, StoreError, default_data_dir
 from p2p_ttr.net.transport import (
     DEFAULT_PORT,
-    format_address,
     local_addresses,
     parse_address,
 )
-from p2p_ttr.table.envelope import MAX_SEATS, open_envelope
-from p2p_ttr.table.errors import TableError
-from p2p_ttr.table.logfile import LogFileError, read_log
-from p2p_ttr.table.messages import Seating, message_from_wire
+from p2p_ttr.table.envelope import MAX_SEATS
 
-BOT_NAMES = ("Bot1", "Bot2", "Bot3", "Bot4")
 BROADCAST = f"255.255.255.255:{BEACON_PORT}"
-LATEST = "latest"  # `--resume` with no game: the unfinished game hosted from here most recently
 
 
 def add_common(parser: argparse.ArgumentParser, hosting: bool = False) -> None:
@@ -47,16 +39,32 @@ def add_common(parser: argparse.ArgumentParser, hosting: bool = False) -> None:
     parser.add_argument("--bot-level", choices=LEVELS, default="medium", help=f"{bots} (default medium)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object describing the game")
     parser.add_argument("--data-dir", type=Path, help=f"where keys, logs and secrets live (default {default_data_dir()})")
-    parser.add_argument("--timeout", type=seconds, default=120.0, help="seconds without progress before giving up (default 120)")
+    parser.add_argument("--timeout", type=seconds, default=120.0,
+                        help="seconds before a bot gives up on a seat that sends no heartbeat, or stays connected "
+                        "but withholds what its software sends at once (never on a player thinking over a move), "
+                        "and before a person is asked whether to wait (default 120)")
     parser.add_argument("--plain", action="store_true",
                         help="a plain line prompt instead of the full screen (the default when not on a terminal)")
     parser.add_argument("--relay-timeout", type=seconds, default=RELAY_TIMEOUT_S, metavar="SECONDS",
                         help="seconds of silence after which the relay counts as gone and the next seat takes "
                         f"over (default {RELAY_TIMEOUT_S:g})")
+    parser.add_argument("--advertise", metavar="IP:PORT", type=advertised_address,
+                        help="where the other players dial this seat should it relay, when that is not where it "
+                        "listens (a port forwarded to this machine, a proxy); default: this machine's address "
+                        "on the route to the relay, and the port it listens on")
     parser.add_argument("--trace", type=Path, help=argparse.SUPPRESS)  # timings for bench/lan.py
 
 
-ANY_INTERFACE = ("0.0.0.0", "*", "")  # --bind values that listen on every interface
+def advertised_address(text: str) -> tuple[str, int]:
+    """``IP:PORT`` (the log says where a seat is by address, not by name)."""
+    try:
+        host, port = parse_address(text, 0)
+        ipaddress.ip_address(host)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not IP:PORT (an IPv6 address in brackets)") from None
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r}: give the port (1-65535)")
+    return host, port
 
 
 def port_number(text: str) -> int:
@@ -112,43 +120,6 @@ def beacon_of(args: argparse.Namespace) -> Beacon | None:
     return Beacon(address)
 
 
-class WithChores:
-    """A ``PlayerChannel`` that does a chore on every turn of the loop (on its
-    thread) before handing over the player's input: announcing the game,
-    starting the next bot. With no player (a bot host) there is input from
-    nobody, and the chores go on once input is closed."""
-
-    def __init__(self, player: PlayerChannel | None, chore: Callable[[], None]) -> None:
-        self.player = player
-        self.chore = chore
-
-    def take(self) -> Input | None:
-        self.chore()
-        given = self.player.take() if self.player is not None else None
-        if isinstance(given, InputClosed):
-            self.player = None  # keep polling for the chores' sake
-            return None
-        return given
-
-    def turned(self) -> None:
-        if self.player is not None:
-            self.player.turned()
-
-
-def with_beacon(run: RunLoop, beacon: Beacon | None, announce: Callable[[], Announcement | None]) -> RunLoop:
-    """The loop, announcing the game from its own thread on every turn."""
-    if beacon is None:
-        return run
-
-    def beaconing(player: PlayerChannel | None) -> int:
-        try:
-            return run(WithChores(player, lambda: beacon.poll(announce)))
-        finally:
-            beacon.close()
-
-    return beaconing
-
-
 def run(args: argparse.Namespace) -> int:
     if args.players and not 2 <= args.players <= MAX_SEATS:
         raise UsageError(f"--players must be 2 to {MAX_SEATS}")
@@ -173,8 +144,11 @@ def run(args: argparse.Namespace) -> int:
         say = Console(quiet_stdout=args.json).say
         if args.resume:
             args.resume = chosen_game(data, args.resume)
+            wrong = misfits(data, data.find_game(args.resume), args)
+            if wrong:
+                say(f"resuming game {args.resume[:8]} as it is: {', '.join(wrong)} do not apply to it")
         elif not args.new:
-            args.resume = unfinished_game(data, say, input if interactive(args) else None)
+            args.resume = unfinished_game(data, say, input if interactive(args) else None, args)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr host: {exc}")
         if beacon is not None:
@@ -221,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         host = Host(HostOptions(data, name, args.bind, args.port, players, args.timeout, args.resume,
                                 scripted=args.as_bot, trace=args.trace, relay_timeout=args.relay_timeout,
-                                escrow=args.escrow),
+                                escrow=args.escrow, advertise=args.advertise),
                     front.decide, console, on_port)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr host: {exc}")
@@ -234,10 +208,13 @@ def run(args: argparse.Namespace) -> int:
         if table is None:
             seated = len(host.lobby.names)
             return Announcement(name, host.port, seated, max(0, (players or MAX_SEATS) - seated))
-        return None if table.finished else Announcement(name, host.port, table.n, 0, table.game_id)
+        if table.finished or not host.relaying:  # the relay of the moment announces the game, not us
+            return None
+        return Announcement(name, host.port, table.n, 0, table.game_id)
 
     def seen() -> Seen:
-        return Seen(host.table, 0, host.names, tuple(host.lobby.names) if host.table is None else ())
+        return Seen(host.table, 0, host.names, tuple(host.lobby.names) if host.table is None else (),
+                    host.last_words, host.end_means())
 
     def seat_bots() -> None:
         """Start the next bot once the last is in (a chore of every turn of the loop)."""
@@ -274,125 +251,9 @@ def interactive(args: argparse.Namespace) -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty() and not (args.as_bot or args.json)
 
 
-def resume_command(game: str, port: int, args: argparse.Namespace) -> str:
-    """The command that resumes ``game``: same port (the joiners know it), same address, same data."""
-    words = ["ttr", "host", "--resume", game[:8]]
-    if port != DEFAULT_PORT:
-        words += ["--port", str(port)]
-    if args.bind != "0.0.0.0":
-        words += ["--bind", shlex.quote(args.bind)]
-    if args.data_dir:
-        words += ["--data-dir", shlex.quote(str(args.data_dir))]
-    return " ".join(words)
-
-
-def describe(game: GameStore) -> str:
-    """One line about a game hosted from here: id, players, length, when last played."""
-    try:
-        _, entries = read_log(game.log_path)
-    except (OSError, LogFileError):
-        return f"{game.game_id.hex()[:8]}  (its log cannot be read)"
-    names = ""
-    try:
-        seating = message_from_wire(open_envelope(entries[0]).body) if entries else None
-        if isinstance(seating, Seating):
-            names = ", ".join(s.name for s in seating.seats)
-    except (TableError, IndexError, TypeError, ValueError):
-        pass
-    try:
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.log_path.stat().st_mtime))
-    except OSError:
-        when = "?"
-    return f"{game.game_id.hex()[:8]}  {names or '?'}; {len(entries)} entries, last played {when}"
-
-
-def listing(data: DataDir) -> str:
-    games = data.unfinished("host")
-    if not games:
-        return f"no unfinished game was hosted from {data.path}"
-    return (f"the unfinished games hosted from {data.path}, the latest first:\n"
-            + "\n".join(f"  {describe(g)}" for g in games))
-
-
-def chosen_game(data: DataDir, wanted: str) -> str:
-    """The full id of the game ``--resume`` names (LATEST: the latest unfinished one)."""
-    if wanted == LATEST:
-        games = data.unfinished("host")
-        if not games:
-            raise StoreError(f"no unfinished game was hosted from {data.path}: `ttr host` starts a new one")
-        return games[0].game_id.hex()
-    prefix = wanted.lower()
-    if not prefix or len(prefix) > 32 or any(c not in "0123456789abcdef" for c in prefix):
-        raise StoreError(f"--resume {wanted[:40]!r}: a game is named by its id in hex (or a unique prefix); "
-                         + listing(data))
-    try:
-        return data.find_game(prefix).game_id.hex()
-    except StoreError as exc:
-        raise StoreError(f"{exc}; {listing(data)}") from None
-
-
-def unfinished_game(data: DataDir, say: Callable[[str], None], ask: Callable[[str], str] | None) -> str | None:
-    """The game to resume when `ttr host` is run without --resume: the one
-    unfinished game hosted from here, if any; with several, the one the
-    player picks (``ask`` is None when nobody can answer). Starting a new
-    game over it would put its joiners, still running, into a game they
-    never chose."""
-    games = data.unfinished("host")
-    if not games:
-        return None
-    if len(games) == 1:
-        game = games[0].game_id.hex()
-        say(f"game {game[:8]} hosted from here is not finished: resuming it (`ttr host --new` starts another)")
-        return game
-    if ask is None:
-        raise StoreError(f"{len(games)} unfinished games were hosted from here; {listing(data)}\n"
-                         "name one with --resume GAME (--resume alone takes the latest), "
-                         "or start another with --new")
-    say(f"{len(games)} games hosted from {data.path} are not finished, the latest first:")
-    for i, g in enumerate(games, 1):
-        say(f"  {i}) {describe(g)}")
-    while True:
-        try:
-            answer = ask(f"resume which (1-{len(games)}, Enter for 1, n for a new game)? ").strip().lower()
-        except EOFError:
-            raise StoreError("no game chosen: name one with --resume GAME, or start another with --new") from None
-        if answer in ("n", "new"):
-            return None
-        if not answer:
-            answer = "1"
-        if answer.isdigit() and 1 <= int(answer) <= len(games):
-            game = games[int(answer) - 1].game_id.hex()
-            say(f"resuming game {game[:8]}")
-            return game
-        say(f"type a number from 1 to {len(games)}, or n")
-
-
 def join_addresses(bind: str) -> list[str]:
     """The addresses friends can give `ttr join`: the bound one, or this machine's."""
     return local_addresses() if bind in ANY_INTERFACE else [bind]
-
-
-def bot_host(bind: str) -> str:
-    """Where the bots on this machine reach the host."""
-    return "127.0.0.1" if bind in ANY_INTERFACE else bind
-
-
-def spawn_bot(name: str, host: str, port: int, data_dir: Path, level: str,
-              args: argparse.Namespace, new_game: bool = False) -> subprocess.Popen[bytes]:
-    """A bot's `ttr join`; ``new_game`` for a new game (the bot's data
-    directory may hold an unfinished game of an earlier one)."""
-    from cli.main import child_command  # cli.main imports this module
-
-    cmd = [*child_command("join"), format_address(host, port), "--as-bot", "--name", name,
-           "--data-dir", str(data_dir), "--bot-level", level, "--timeout", str(args.timeout),
-           "--relay-timeout", str(args.relay_timeout),
-           *(["--new"] if new_game else [])]
-    out: IO[bytes] | int = subprocess.DEVNULL
-    data_dir.mkdir(parents=True, exist_ok=True)
-    (data_dir / "level").write_text(level)  # so that a resumed game restarts it alike
-    out = open(data_dir / "bot.out", "ab")
-    return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
 
 
 COMMAND = Command(

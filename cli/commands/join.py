@@ -14,9 +14,10 @@ from cli.front import make_front
 from cli.registry import Command, UsageError
 from cli.seat import play_seat
 from p2p_ttr.net.console import Console
-from p2p_ttr.net.discovery import BEACON_PORT, Found, listen
+from cli.botseats import with_beacon
+from p2p_ttr.net.discovery import BEACON_PORT, Announcement, Beacon, Found, listen
 from p2p_ttr.table.messages import valid_name
-from p2p_ttr.net.loop import Seen
+from p2p_ttr.net.playerinput import Seen
 from p2p_ttr.net.node import Node, NodeOptions
 from p2p_ttr.net.store import DataDir, StoreError, default_data_dir
 from p2p_ttr.net.transport import parse_address
@@ -29,7 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the host's address, as `ttr host` printed it; left out, games announced on the LAN "
                         "are listed to pick from")
     parser.add_argument("--beacon", metavar="[ADDR:]PORT", default=str(BEACON_PORT),
-                        help=f"where to listen for game announcements (UDP, default all addresses, port {BEACON_PORT})")
+                        help=f"where to listen for game announcements (UDP, default all addresses, port {BEACON_PORT}); "
+                        "should the relay move to this seat, it announces the game there (with no ADDR, to the LAN "
+                        "broadcast)")
     parser.add_argument("--listen", type=seconds, default=LISTEN_S, metavar="SECONDS",
                         help=f"how long to listen for announcements (default {LISTEN_S:g})")
     parser.add_argument("--new", action="store_true",
@@ -112,31 +115,64 @@ def run(args: argparse.Namespace) -> int:
         host, port = parse_address(address)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    beacon = relay_beacon(args)
     front = make_front(args, name, "join")
     try:
         data = DataDir(args.data_dir or default_data_dir())
         node = Node(NodeOptions(data, host, port, name, args.timeout, scripted=args.as_bot, trace=args.trace,
-                                new_game=args.new, listen=args.relay_port, relay_timeout=args.relay_timeout),
+                                new_game=args.new, listen=args.relay_port, relay_timeout=args.relay_timeout,
+                                advertise=args.advertise),
                     front.decide, front.console)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr join: {exc}")
+        if beacon is not None:
+            beacon.close()
         return 1
 
     def seen() -> Seen:
         lobby = node.lobby_names if node.table is None or not node.table.seats else ()
-        return Seen(node.table, node.player.seat if node.player else None, node.names, lobby)
+        return Seen(node.table, node.player.seat if node.player else None, node.names, lobby, node.last_words,
+                    node.end_means())
 
     def resume(_: object) -> str:
-        return resume_command(node.where, args)
+        table = node.table
+        relays = table is not None and table.seated and not table.complete and node.relaying
+        return resume_command(node.resume_address(), args, node.port if relays else None)
 
-    return play_seat("join", args, front, node.run, seen, lambda: node.store.log_path if node.store else None,
-                     (lambda: node.paused, resume))
+    def announce() -> Announcement | None:
+        """The relay of the moment announces the game (it may have moved to us)."""
+        table = node.table
+        seat = node.seat
+        if table is None or not table.seated or table.finished or not node.relaying or seat is None:
+            return None
+        return Announcement(table.seats[seat].name, node.port, table.n, 0, table.game_id)
+
+    return play_seat("join", args, front, with_beacon(node.run, beacon, announce), seen,
+                     lambda: node.store.log_path if node.store else None, (lambda: node.paused, resume))
 
 
-def resume_command(where: str, args: argparse.Namespace) -> str:
-    """The command that resumes our seat: the host's address, our data directory."""
-    return " ".join(["ttr", "join", shlex.quote(where),
-                     *(["--data-dir", shlex.quote(str(args.data_dir))] if args.data_dir else [])])
+def relay_beacon(args: argparse.Namespace) -> Beacon | None:
+    """Where we announce the game should our seat relay: the address of
+    --beacon if it names one, else the LAN broadcast, on its port."""
+    bind, port = beacon_socket(args.beacon)
+    try:
+        return Beacon(("255.255.255.255" if bind == "0.0.0.0" else bind, port))
+    except OSError:
+        return None  # no UDP here: the others can still give our address
+
+
+def resume_command(where: str, args: argparse.Namespace, relay_port: int | None = None) -> str:
+    """The command that resumes our seat: the relay's address as the log names
+    it now, our data directory; while we relay, the port the others come
+    back to (our `reach` in the log), and where we announce the game."""
+    words = ["ttr", "join", shlex.quote(where)]
+    if relay_port is not None:
+        words += ["--relay-port", str(relay_port)]
+    if args.beacon != str(BEACON_PORT):
+        words += ["--beacon", shlex.quote(args.beacon)]
+    if args.data_dir:
+        words += ["--data-dir", shlex.quote(str(args.data_dir))]
+    return " ".join(words)
 
 
 COMMAND = Command(

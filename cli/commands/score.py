@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cli.registry import Command, UsageError
+from p2p_ttr.client.words import plural
 from p2p_ttr.engine.board import STARTING_STATIONS, STATION_POINTS, Board, europe
 from p2p_ttr.engine.scoring import GameScore, PlayerScore, deciding_tiebreak, score_game
 from p2p_ttr.engine.tablegame import (
@@ -158,7 +159,7 @@ def _player_sheet(
     claim = game.claims[player]
     cars = sum(board.routes[r].length for r in claim.routes)
     lines = [name, "-" * len(name)]
-    lines.append(_row(f"routes: {len(claim.routes)} routes, {cars} trains", score.routes))
+    lines.append(_row(f"routes: {plural(len(claim.routes), 'route')}, {plural(cars, 'train')}", score.routes))
     for t in score.ticket_results:
         status = "completed" if t.completed else "not completed"
         lines.append(_row(f"ticket {board.tickets[t.ticket].label} {status}", t.points))
@@ -167,7 +168,7 @@ def _player_sheet(
     unbuilt = STARTING_STATIONS - score.stations_built
     lines.append(_row(f"unbuilt stations: {unbuilt} x {STATION_POINTS}", score.stations))
     express = "European Express" if score.express else "no European Express"
-    lines.append(_row(f"longest path: {score.longest_path} trains, {express}", score.express))
+    lines.append(_row(f"longest path: {plural(score.longest_path, 'train')}, {express}", score.express))
     lines.append(_row("total", score.total, signed=False))
     return lines
 
@@ -189,7 +190,8 @@ def _ranking_lines(names: Sequence[str], result: GameScore) -> list[str]:
     width = max(len(n) for n in names)
     for position, player in enumerate(result.ranking):
         score = result.players[player]
-        line = f"  {result.places[player]}. {names[player].ljust(width)}  {score.total:4d} points"
+        unit = "point " if score.total == 1 else "points"
+        line = f"  {result.places[player]}. {names[player].ljust(width)}  {score.total:4d} {unit}"
         if position:
             ahead = result.ranking[position - 1]
             line += "   " + _why_behind(names[ahead], result, ahead, player)

@@ -10,6 +10,7 @@ from typing import Any
 
 from cli.registry import Command, UsageError
 from p2p_ttr.bots.levels import LEVELS, make_bot
+from p2p_ttr.client.words import plural
 from p2p_ttr.local.crypto_game import play_crypto_game
 from p2p_ttr.local.game import play_local_game
 from p2p_ttr.local.summary import GameSummary, game_summary
@@ -95,7 +96,7 @@ def render_summary(summary: GameSummary) -> str:
     lines = [
         f"Ticket to Ride: Europe - {len(players)} bots ({summary.bot_level or 'random'}), seed {summary.seed}"
         + SECRETS_NOTE.get(summary.secrets or "", ""),
-        f"{summary.turns} turns" + (" - the game stalled: nobody could do anything" if summary.stalled else "")
+        plural(summary.turns, 'turn') + (" - the game stalled: nobody could do anything" if summary.stalled else "")
         + (_conceded(summary) if summary.conceded else ""),
         "",
         f"{'':3}{'player':<8}{'total':>6}{'routes':>7}{'tickets':>8}{'done':>6}{'stations':>9}"
@@ -111,7 +112,7 @@ def render_summary(summary: GameSummary) -> str:
     for p in summary.ranking:
         pl = players[p]
         lines.append("")
-        lines.append(f"{pl.name}: {len(pl.routes)} routes, {pl.trains_placed} trains placed")
+        lines.append(f"{pl.name}: {plural(len(pl.routes), 'route')}, {plural(pl.trains_placed, 'train')} placed")
         for t in pl.tickets:
             mark = "done  " if t.completed else "missed"
             lines.append(f"  {mark} {t.a}-{t.b} ({t.points})")

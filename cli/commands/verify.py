@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.registry import Command
+from p2p_ttr.client.words import plural
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.net.receipts import blame_with_receipts, load_receipts
 from p2p_ttr.table.logfile import LogFileError, read_log
@@ -37,6 +38,12 @@ def run(args: argparse.Namespace) -> int:
     return 0 if verdict.fair else 1
 
 
+def audit_of(entries: list[bytes]) -> list[str]:
+    """What `ttr verify` says of these entries (a log held in memory: a watcher's, a replay's)."""
+    return [f"audit of the {len(entries)} entries:"] + ["  " + line for line in
+                                                         report_lines(verify_entries(entries), False)]
+
+
 def verdict_json(v: Verdict) -> dict[str, Any]:
     first = v.findings[0] if v.findings else None
     out: dict[str, Any] = {
@@ -53,6 +60,8 @@ def verdict_json(v: Verdict) -> dict[str, Any]:
     }
     if v.deck is not None:
         out["checked"] = {
+            "keys": len(v.deck.keys),
+            "proofs": sum(len(chain.proven) for chain in v.table.chains.values()),
             "shuffles": len(v.deck.shuffles),
             "decks": len(v.deck.decks),
             "shares": len(v.deck.shares),
@@ -72,10 +81,10 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
         lines.append(
             f"checked {len(d.keys)} keys, {len(d.shuffles)} shuffle steps ({proven} proofs of shuffle or "
             f"re-masking), {len(d.decks)} deck epochs, {len(d.shares)} decryption shares, "
-            f"{len(d.openings)} cards opened"
+            f"{plural(len(d.openings), 'card')} opened"
         )
         if verbose:
-            lines += list(d.lines())
+            lines += list(d.lines(v.locate))  # numbered as the log numbers its entries
     for seat, entry in sorted(v.table.forfeit_entries.items()):
         lines.append(f"{v.names[seat]} forfeited at entry {entry}; the table played the seat from there "
                      "(the caretaker, protocol.md §6)")
@@ -93,7 +102,7 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
         for place, p in enumerate(v.score.ranking, start=1):
             sc = v.score.players[p]
             lines.append(
-                f"  {place}. {v.names[p]:<12} {sc.total:>4} points "
+                f"  {place}. {v.names[p]:<12} {sc.total:>4} {'point ' if sc.total == 1 else 'points'} "
                 f"(routes {sc.routes}, tickets {sc.tickets:+}, stations {sc.stations}, express {sc.express})"
             )
     if v.fair:

@@ -10,7 +10,6 @@ through the bridge.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import cast
 
 from prompt_toolkit.application import Application
@@ -30,11 +29,11 @@ from prompt_toolkit.layout.processors import BeforeInput
 from p2p_ttr.client import outcomes
 from p2p_ttr.client.outcomes import Ask, Context, Outcome
 from p2p_ttr.client.overview import overview
-from p2p_ttr.client.screen import Echo, Page, ScreenModel, render
+from p2p_ttr.client.screen import Echo, Page, ScreenModel, frame, render, scrolled
 from p2p_ttr.client.styled import Line
 from p2p_ttr.client.verbs import complete, interpret
 
-from p2p_ttr.net.loop import Leave, Move, Start
+from p2p_ttr.net.playerinput import Leave, Move, Start
 
 from .bridge import Bridge
 from .style import build_style
@@ -82,7 +81,9 @@ class Client:
         self.pending: Ask | None = None
         self.page: Page | None = None
         self.highlight: frozenset[int] = frozenset()
-        self.log_back = 0
+        self.focus: int | None = None  # the seat whose network the map shows alone
+        self.log_top: int | None = None  # the log's first row shown; None: its end
+        self.size = (100, 29)  # the screen's, as last drawn: a scroll moves by what it shows
         self.ending: Page | None = None  # the last page: Enter leaves
         self._our_move = False
         self._started = False
@@ -108,11 +109,22 @@ class Client:
             # What was said in the lobby ("the game has not started yet") is stale now.
             self.echo = Echo("the game has started: type a command (help lists them; Tab completes)")
         self._started = snap.started
-        return render(ScreenModel(snap, self.echo, self.highlight, self.page, self.log_back), width, height)
+        self.size = (width, height)
+        return render(self.model(), width, height)
+
+    def model(self) -> ScreenModel:
+        """What the screen shows now."""
+        return ScreenModel(self.bridge.publisher.snapshot, self.echo, self.highlight, self.page, self.log_top,
+                           self.focus)
+
+    def has_map(self) -> bool:
+        """Whether the screen, at its size, has room for the map."""
+        parts = frame(self.model(), *self.size)
+        return parts is not None and parts.with_map
 
     def context(self) -> Context:
         snap = self.bridge.publisher.snapshot
-        return Context(snap.view, snap.seat, snap.names, self.hosting, self.pending)
+        return Context(snap.view, snap.seat, snap.names, self.hosting, self.pending, snap.ends)
 
     # ------------------------------------------------------------------ keys
 
@@ -127,11 +139,11 @@ class Client:
 
         @keys.add("pageup")
         def _up(event: KeyPressEvent) -> None:
-            self._scroll(-10)
+            self._scroll(-1)
 
         @keys.add("pagedown")
         def _down(event: KeyPressEvent) -> None:
-            self._scroll(10)
+            self._scroll(1)
 
         @keys.add("q", filter=Condition(lambda: self.ending is not None and not self.buffer.text))
         def _leave(event: KeyPressEvent) -> None:
@@ -147,12 +159,13 @@ class Client:
 
         return keys
 
-    def _scroll(self, rows: int) -> None:
-        if self.page is not None:
-            top = max(0, len(self.page.lines) - 5)
-            self.page = replace(self.page, offset=min(top, max(0, self.page.offset + rows)))
-        else:
-            self.log_back = min(len(self.bridge.publisher.snapshot.log), max(0, self.log_back - rows))
+    def _scroll(self, pages: int) -> None:
+        """The open page, else the log, by as many rows as the screen shows of it."""
+        moved = scrolled(self.model(), *self.size, pages)
+        if self.ending is not None and self.page is self.ending:
+            self.ending = moved.page
+        self.page = moved.page
+        self.log_top = moved.log_top
 
     # ----------------------------------------------------------------- lines
 
@@ -194,9 +207,24 @@ class Client:
                 self.page = None
                 for text in lines:
                     self.bridge.publisher.note(text, "class:log.path")
-                self.echo = Echo("the way is lit up on the map and told in the log" if routes else lines[0])
+                if not routes:
+                    self.echo = Echo(lines[0])
+                elif self.has_map():
+                    self.echo = Echo("the way is lit up on the map and told in the log")
+                else:  # no map at this size: the words are all there is
+                    self.echo = Echo(lines[0] if len(lines) == 1 else "each way is told in the log below")
+            case outcomes.ShowNetwork(seat, lines):
+                self.focus = seat
+                self.page = None
+                if seat is None:
+                    self.echo = Echo("the map shows every player's routes again" if self.has_map()
+                                     else "map SEAT tells one player's network (a map shows from 100x30 up)")
+                elif self.has_map():
+                    self.echo = Echo(f"alone on the map: {lines[0]} (map all shows everyone's)")
+                else:
+                    self.echo = Echo("; ".join(lines))
             case outcomes.Redraw():
-                self.log_back = 0
+                self.log_top = None
                 self._show_table()
             case outcomes.Start():
                 if self.bridge.publisher.snapshot.role == "host":

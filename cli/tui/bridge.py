@@ -17,7 +17,7 @@ from p2p_ttr.client.explain import stale_move_problem
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.events import Action
 from p2p_ttr.net.console import Console
-from p2p_ttr.net.loop import Input, Leave, Move, Seen
+from p2p_ttr.net.playerinput import Input, Leave, Move, Seen
 
 class TuiConsole(Console):
     """The loop's notes go to the screen's log, not to a terminal it owns."""
@@ -53,7 +53,7 @@ class Bridge:
 
     def publish(self) -> None:
         now = self.seen()
-        if self.publisher.update(now.table, now.seat, now.names, now.lobby) is not None:
+        if self.publisher.update(now.table, now.seat, now.names, now.lobby, now.ends) is not None:
             self.changed()
 
     def turned(self) -> None:

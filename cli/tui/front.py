@@ -7,15 +7,17 @@ import asyncio
 import threading
 from collections.abc import Callable
 
+from p2p_ttr.client.pagetext import lay_out
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.net.console import Console
-from p2p_ttr.net.loop import Ending, RunLoop, Seen
+from p2p_ttr.net.playerinput import Ending, RunLoop, Seen
 from p2p_ttr.table.peer import Decider
 
 from .app import Client
 from .bridge import Bridge, TuiConsole
 
 JOIN_WAIT_S = 10.0  # for the loop to close its sockets after the screen is gone
+UNWRAPPED = 1 << 16  # columns: lines printed to the terminal's scrollback are left for it to wrap
 
 
 class TuiFront:
@@ -61,8 +63,10 @@ class TuiFront:
         client.app.run(pre_run=start)
         if client.ending is not None:
             # Keep the end in the terminal's scrollback once the screen is gone.
-            notes = [text for _, text in self.publisher.snapshot.log[-4:]]
-            print("\n".join([client.ending.title, *client.ending.lines, "", *notes]), flush=True)
+            notes = [text for _, text in self.publisher.snapshot.log[-4:] if text not in client.ending.lines]
+            # Each line whole: the terminal wraps it, and a command in it is copied in one piece.
+            lines = lay_out(client.ending.lines, UNWRAPPED)
+            print("\n".join([client.ending.title, *lines, "", *notes]), flush=True)
         error = outcome.get("error")
         if isinstance(error, BaseException):
             raise error

@@ -51,6 +51,7 @@ def build_style() -> Style:
         "label.ticket": "reverse bold",
         "label.done": "underline",
         "path": "reverse",
+        "recent": "underline bold",  # what the others claimed since your turn (reverse is the path's)
         "note": "fg:ansibrightblack",
         "log.mine": "bold",
         "log.move": "",

@@ -23,13 +23,17 @@ def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -
     player their routes, tickets, stations (and what each borrowed) and trail."""
     score = final_score(state)
     lines = ["FINAL SCORE" + (" (the game stalled: nobody could do anything)" if state.stalled else "")
-             + (_conceded(state, names) if state.conceded else ""), ""]
+             + (": the game was conceded" if state.conceded else ""), ""]
+    if state.conceded:
+        lines += [_conceded(state, names, me), ""]
     lines.append(f"{'':4}{'player':<14}{'total':>6}{'routes':>8}{'tickets':>9}{'stations':>10}"
                  f"{'express':>9}{'trail':>7}")
     for p in score.ranking:
         sc = score.players[p]
+        # First whatever the points: the row says why, beside the points it beats.
+        why = "  ◀ conceded" if p == state.conceded_to else ""
         lines.append(f"{score.places[p]:>2}. {names[p][:14]:<14}{sc.total:>6}{sc.routes:>8}{sc.tickets:>+9}"
-                     f"{sc.stations:>10}{sc.express:>9}{sc.longest_path:>7}")
+                     f"{sc.stations:>10}{sc.express:>9}{sc.longest_path:>7}{why}")
     lines += _tiebreaks(score.ranking, score.players, names)
     for p in score.ranking:
         lines.append("")
@@ -44,11 +48,15 @@ def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -
     return lines
 
 
-def _conceded(state: GameState, names: tuple[str, ...]) -> str:
+def _conceded(state: GameState, names: tuple[str, ...], me: int | None) -> str:
+    """Why the ranking does not follow the points: the game was conceded to the last seat in play."""
     winner = state.conceded_to
     if winner is None:
-        return " (conceded: nobody was left playing; ranked by the usual count)"
-    return f" (conceded: {names[winner]}, the last one playing, is ranked first; the others by the usual count)"
+        return ("Every seat had left (forfeited or carried on), so nobody won: the game is scored as it stood "
+                "and ranked by the usual count.")
+    return (f"The game was conceded to {who(winner, me, names)}, the last seat in play: the others left "
+            "(forfeited, or were carried on). The last seat in play is ranked first whatever the points "
+            "(protocol.md §6); the others are ranked by the usual count.")
 
 
 def _tiebreaks(ranking: tuple[int, ...], players: tuple[PlayerScore, ...], names: tuple[str, ...]) -> list[str]:

@@ -125,7 +125,8 @@ def route_problem(view: GameState, seat: int, route: Route, names: tuple[str, ..
 def payment_problem(view: GameState, seat: int, route: Route) -> str:
     """Why the hand cannot pay for ``route`` (it is open to ``seat``)."""
     hand = hand_words(hand_counts(view, seat))
-    need = f"{route.length} {route.color} cards" if route.color != GRAY else f"{route.length} cards of one colour"
+    need = plural(route.length, f"{route.color} card") if route.color != GRAY else \
+        f"{plural(route.length, 'card')} of one colour"
     if route.ferry_locomotives:
         need += f", {plural(route.ferry_locomotives, 'locomotive')} among them"
     return f"{route_name(route)} needs {need} (locomotives stand in for any colour); you hold {hand}"

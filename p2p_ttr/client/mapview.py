@@ -9,9 +9,12 @@ or ``^`` for a tunnel and ``~`` for a ferry; a claimed route's cars show its
 owner's seat number; an open route too short to count shows its length as a
 digit among its letters (``r4r``: 4 cars). The two sides of a double route run as two parallel
 tracks, one cell apart; a side closed for good (a game of 2 or 3 players, its
-twin taken) is drawn ``x``. Labels are the cities' names (their first three
-letters where room is short), touching their dot, and kept a blank cell
-away from any route on their row.
+twin taken) is drawn ``x``. Labels are the cities' names where they fit
+(their first three letters where a whole name would hide more of a route),
+beside their dot on its row where they can be, else centred above or below
+it, and kept a blank cell away from any route on their row. What the others
+claimed since the player's last turn is lit up; ``map SEAT`` shows one
+seat's network, the rest faint.
 
 The geometry (where cities, routes and labels go) depends only on the size,
 so it is worked out once per size; what changes during a game (owners,
@@ -27,6 +30,7 @@ from functools import cache
 from p2p_ttr.engine.board import GRAY
 from p2p_ttr.engine.state import GameState
 
+from .lastturn import LastTurns
 from .styled import Line, merge
 from .tickets import ticket_rows
 from .words import BOARD
@@ -55,11 +59,18 @@ class MapMarks:
     done_cities: frozenset[str] = frozenset()  # ends of finished ones
     highlight: frozenset[int] = frozenset()  # routes of a path being shown
     closed: frozenset[int] = frozenset()  # sides of double routes no one can claim any more
+    recent: frozenset[int] = frozenset()  # routes the others claimed since our last turn: lit up
+    recent_stations: frozenset[str] = frozenset()  # cities where they built a station since then
+    focus: int | None = None  # the one seat whose network is shown (``map SEAT``); None: everyone's
 
 
-def marks_for(view: GameState | None, seat: int | None, highlight: frozenset[int] = frozenset()) -> MapMarks:
+def marks_for(view: GameState | None, seat: int | None, highlight: frozenset[int] = frozenset(),
+              turns: LastTurns | None = None, focus: int | None = None) -> MapMarks:
+    """What the map shows of ``view`` to ``seat``: ``highlight`` a path,
+    ``turns`` what the others did since our last turn, ``focus`` one seat's network."""
     if view is None:
         return MapMarks((None,) * len(BOARD.routes), highlight=highlight)
+    since = turns.others_since(seat, view) if turns is not None and seat is not None else []
     stations = tuple((city, p) for p, ps in enumerate(view.players) for city in ps.stations)
     open_cities: set[str] = set()
     done_cities: set[str] = set()
@@ -69,7 +80,8 @@ def marks_for(view: GameState | None, seat: int | None, highlight: frozenset[int
     closed = frozenset(r.id for r in BOARD.routes if r.twin is not None and view.route_owner[r.id] is None
                        and view.route_owner[r.twin] is not None and view.n_players < DOUBLE_ROUTES_MIN_PLAYERS)
     return MapMarks(view.route_owner, stations, seat, frozenset(open_cities), frozenset(done_cities - open_cities),
-                    highlight, closed)
+                    highlight, closed, frozenset(r for t in since for r in t.claimed),
+                    frozenset(c for t in since for c in t.built), focus)
 
 
 # ------------------------------------------------------------------ geometry
@@ -140,46 +152,89 @@ def _line(a: Cell, b: Cell) -> list[Cell]:
     return cells[:-1]
 
 
-def _label_texts(city: str, long: bool) -> list[str]:
-    short = city[:3].upper()
-    return [city.upper(), short] if long else [short]
+# What a label costs where it goes: a car it hides costs most (the route's
+# length can no longer be counted); a gap between cars it covers, or a route
+# cell blanked at either end of it, less; a label off its dot's row (above or
+# below) about as much as hiding a car, for a name a row off reads as another's.
+HIDDEN_CAR, COVERED_CELL, OFF_ROW = 6, 2, 7
+# Narrower than this a map is cramped (the 100x30 terminal's): its cities get
+# their three-letter codes, above or below their dots where that spares a car.
+ROOMY_COLUMNS = 70
+CRAMPED_OFF_ROW = 1
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where a label may go, and what it costs there."""
+
+    cell: Cell  # its first letter
+    cost: int
+    hidden: int  # cars it hides (at either end too: those are blanked)
+
+
+def _spots(cell: Cell, n: int, off_row: int) -> list[tuple[Cell, int]]:
+    """Where a label of ``n`` letters may go, touching its dot, each with
+    what it costs in itself: on the dot's row (right, left), else centred
+    above or below it, else (a three-letter code) starting or ending at its column."""
+    c, r = cell
+    beside = [(c + 1, r), (c - n, r)]
+    centred = [(c - n // 2, r - 1), (c - n // 2, r + 1)]
+    # A longer name starting or ending over its dot reaches over the next one's.
+    corners = [(c, r - 1), (c, r + 1), (c - n + 1, r - 1), (c - n + 1, r + 1)] if n <= 3 else []
+    return [(spot, rank) for rank, spot in enumerate(beside)] + \
+        [(spot, off_row + rank) for rank, spot in enumerate(centred + corners)]
+
+
+class _Labels:
+    """Labels being placed on a map: where each goes and what it covers."""
+
+    def __init__(self, width: int, height: int, nodes: dict[str, Cell], runs: dict[int, tuple[Cell, ...]]) -> None:
+        self.width, self.height, self.nodes = width, height, nodes
+        self.off_row = OFF_ROW if width >= ROOMY_COLUMNS else CRAMPED_OFF_ROW
+        self.route_cells = {cell for run in runs.values() for cell in run}
+        self.car_cells = {run[i] for r, run in runs.items() for i in car_cells(len(run), BOARD.routes[r].length)}
+        self.node_cells = set(nodes.values())
+        self.placed: dict[str, tuple[Cell, str]] = {}
+        self.used: set[Cell] = set()
+
+    def best(self, city: str, text: str) -> Spot | None:
+        """The cheapest free spot for ``text`` as ``city``'s label."""
+        n = len(text)
+        best: Spot | None = None
+        for (sc, sr), rank in _spots(self.nodes[city], n, self.off_row):
+            if sc < 0 or sc + n > self.width or not 0 <= sr < self.height:
+                continue
+            cells = [(sc + i, sr) for i in range(n)]
+            # Keep a blank between two labels on one row, never cover a city.
+            if any(x in self.node_cells or x in self.used for x in cells) or \
+                    (sc - 1, sr) in self.used or (sc + n, sr) in self.used:
+                continue
+            covered = [x for x in cells + [(sc - 1, sr), (sc + n, sr)] if x in self.route_cells]
+            hidden = sum(x in self.car_cells for x in covered)
+            cost = hidden * HIDDEN_CAR + (len(covered) - hidden) * COVERED_CELL + rank
+            if best is None or cost < best.cost:
+                best = Spot((sc, sr), cost, hidden)
+        return best
+
+    def put(self, city: str, spot: Spot, text: str) -> None:
+        self.placed[city] = (spot.cell, text)
+        self.used.update((spot.cell[0] + i, spot.cell[1]) for i in range(len(text)))
 
 
 def _place_labels(width: int, height: int, nodes: dict[str, Cell],
                   runs: dict[int, tuple[Cell, ...]]) -> dict[str, tuple[Cell, str]]:
-    route_cells = {cell for run in runs.values() for cell in run}
-    node_cells = set(nodes.values())
-    used: set[Cell] = set()
-    labels: dict[str, tuple[Cell, str]] = {}
-    long = width >= 90
+    """Each city's label: its whole name where it fits (it hides no more cars
+    than the three-letter code would), else the code."""
+    labels = _Labels(width, height, nodes, runs)
     # Hubs first: a city with many routes is the one a player looks for.
     for city in sorted(BOARD.cities, key=lambda c: (-len(BOARD.routes_at[c]), c)):
-        c, r = nodes[city]
-        best: tuple[int, Cell, str] | None = None
-        for text in _label_texts(city, long):
-            n = len(text)
-            # Touching the dot: beside it on its row, or above or below it, starting or ending at its column.
-            spots = [(c + 1, r), (c - n, r), (c, r - 1), (c, r + 1), (c - n + 1, r - 1), (c - n + 1, r + 1),
-                     (c - n // 2, r - 1), (c - n // 2, r + 1)]
-            for rank, (sc, sr) in enumerate(spots):
-                cells = [(sc + i, sr) for i in range(n)]
-                if sc < 0 or sc + n > width or not 0 <= sr < height:
-                    continue
-                # Keep a blank between two labels on one row, never cover a city.
-                if any(x in node_cells or x in used for x in cells) or (sc - 1, sr) in used or (sc + n, sr) in used:
-                    continue
-                # Hiding a route's cells costs most; a route cell right at either end is blanked when drawn.
-                ends = sum(x in route_cells for x in ((sc - 1, sr), (sc + n, sr)))
-                cost = sum(x in route_cells for x in cells) * 6 + ends * 2 + rank
-                if best is None or cost < best[0]:
-                    best = (cost, (sc, sr), text)
-            if best is not None:
-                break
-        if best is not None:
-            _, (sc, sr), text = best
-            labels[city] = ((sc, sr), text)
-            used.update((sc + i, sr) for i in range(len(text)))
-    return labels
+        code = labels.best(city, city[:3].upper())
+        name = labels.best(city, city.upper()) if width >= ROOMY_COLUMNS else None
+        if name is not None and (code is None or name.hidden <= code.hidden):
+            labels.put(city, name, city.upper())
+        elif code is not None:
+            labels.put(city, code, city[:3].upper())
+    return labels.placed
 
 
 def _runs(nodes: dict[str, Cell], width: int, height: int) -> dict[int, tuple[Cell, ...]]:
@@ -250,8 +305,11 @@ def draw_map(marks: MapMarks, width: int, height: int) -> list[Line]:
         owner = stations.get(city)
         if owner is None:
             put(cell, CITY, "class:city")
+        elif marks.focus is not None and owner != marks.focus:
+            put(cell, CITY, "class:dim")  # another's station: only the network shown counts now
         else:
-            put(cell, MY_STATION if owner == marks.me else STATION, f"class:owner.{owner} class:station")
+            lit = " class:recent" if city in marks.recent_stations else ""
+            put(cell, MY_STATION if owner == marks.me else STATION, f"class:owner.{owner} class:station{lit}")
     for city, (cell, text) in geo.labels.items():
         style = "class:label"
         if city in marks.open_cities:
@@ -267,10 +325,14 @@ def draw_map(marks: MapMarks, width: int, height: int) -> list[Line]:
 
 
 def _paint_order(marks: MapMarks) -> list[int]:
-    """Open routes first, then claimed ones, then a highlighted path: what
-    matters most is drawn last, on top where runs cross."""
+    """Open routes first, then claimed ones, then the last moves, then a
+    highlighted path (or the network shown): what matters most is drawn
+    last, on top where runs cross."""
     def rank(r: int) -> tuple[int, int]:
-        return (2 if r in marks.highlight else 1 if marks.owners[r] is not None else 0, r)
+        if marks.focus is not None:
+            return (2 if marks.owners[r] == marks.focus else 0, r)
+        shown = 3 if r in marks.highlight else 2 if r in marks.recent else 1 if marks.owners[r] is not None else 0
+        return (shown, r)
     return sorted(range(len(BOARD.routes)), key=rank)
 
 
@@ -279,10 +341,20 @@ def _paint_route(route_id: int, marks: MapMarks, geo: Geometry, node_cells: set[
     route = BOARD.routes[route_id]
     run = geo.runs[route_id]
     owner = marks.owners[route_id]
+    if marks.focus is not None and owner is not None and owner != marks.focus:
+        # One seat's network: another's routes are faint dots, taken but not theirs to tell apart.
+        for cell in run:
+            put(cell, GAP, "class:dim")
+        return
+    if marks.focus is not None and owner is None:
+        style = "class:dim"  # open routes faint: the network shown stands out
+    else:
+        style = f"class:owner.{owner} class:claimed" if owner is not None else f"class:route.{route.color}"
     glyph = route_glyph(route_id, owner, geo)
-    style = f"class:owner.{owner} class:claimed" if owner is not None else f"class:route.{route.color}"
     if route_id in marks.highlight:
         style += " class:path"
+    elif route_id in marks.recent and marks.focus is None:
+        style += " class:recent"
     if route_id in marks.closed:
         for cell in run:
             put(cell, CLOSED, "class:dim")
@@ -311,8 +383,10 @@ def car_cells(cells: int, cars: int) -> set[int]:
         return set(range(cells))
     if cars == 1:
         return {cells // 2}
-    step = (cells - 1) / (cars - 1)
-    return {round(i * step) for i in range(cars)}
+    # With room for it, a gap at each end too: a city's label beside it covers a gap, not a car.
+    margin = 1 if cells >= 2 * cars + 1 else 0
+    step = (cells - 1 - 2 * margin) / (cars - 1)
+    return {margin + round(i * step) for i in range(cars)}
 
 
 def legend() -> Line:

@@ -5,10 +5,28 @@ screen and the line prompt."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TypeAlias
 
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.state import GameState
+
+from .pagetext import Block
+
+
+class EndMeans(Enum):
+    """What `end` does for this player now: the quit question offers only that."""
+
+    PAUSE_ALL = "pause_all"  # we relay (the host, or the seat the relay moved to): every seat stops for now
+    STEP_AWAY = "step_away"  # the game waits for us: the same command comes back
+    CARRIED_ON = "carried_on"  # escrow: once we are silent, the others carry our seat on; back, we watch
+
+
+def end_means(relaying: bool, escrow: bool) -> EndMeans:
+    """``relaying``: our seat relays the game (or holds the lobby)."""
+    if relaying:
+        return EndMeans.PAUSE_ALL
+    return EndMeans.CARRIED_ON if escrow else EndMeans.STEP_AWAY
 
 
 @dataclass(frozen=True)
@@ -21,6 +39,7 @@ class Context:
     names: tuple[str, ...]
     hosting: bool = False  # the host's `end` pauses everyone (its joiners are told)
     asked: Ask | None = None  # the question the next line may answer (Tab offers its choices)
+    ends: EndMeans | None = None  # what `end` does now (None: as ``hosting`` says)
 
 
 @dataclass(frozen=True)
@@ -47,10 +66,10 @@ class Note:
 
 @dataclass(frozen=True)
 class Show:
-    """A page of text: help, the rules."""
+    """A page of text: help, the rules (laid out at the width it is shown at)."""
 
     title: str
-    lines: tuple[str, ...]
+    lines: tuple[Block, ...]
 
 
 @dataclass(frozen=True)
@@ -58,6 +77,14 @@ class ShowWay:
     """Highlight ``routes`` on the map and say ``lines`` (no routes: clear)."""
 
     routes: frozenset[int]
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ShowNetwork:
+    """Show ``seat``'s network alone on the map and say ``lines`` (None: everyone's, nothing to say)."""
+
+    seat: int | None
     lines: tuple[str, ...]
 
 
@@ -98,7 +125,7 @@ class Ask:
         return self.question + "  " + "   ".join(f"{c.key}) {c.label}" for c in self.choices)
 
 
-Outcome: TypeAlias = Play | Refuse | Note | Show | ShowWay | Leave | Redraw | Start | Ask
+Outcome: TypeAlias = Play | Refuse | Note | Show | ShowWay | ShowNetwork | Leave | Redraw | Start | Ask
 
 CANCEL = Choice("cancel", "never mind", Note("cancelled"))
 

@@ -10,7 +10,7 @@ from .panel import claim_details, forfeited_lines, hand_lines, row_lines
 from .claimable import claimable
 from .styled import text_of
 from .tickets import ticket_rows, way_between
-from .words import DASH
+from .words import DASH, plural
 
 WIDE = 200  # the page wraps its own lines: the sections are laid out as wide as they like
 
@@ -18,17 +18,18 @@ WIDE = 200  # the page wraps its own lines: the sections are laid out as wide as
 def overview(view: GameState, seat: int, names: tuple[str, ...], forfeited: tuple[int, ...]) -> tuple[str, ...]:
     lines = [text_of(line) for line in hand_lines(view, seat, WIDE) + row_lines(view, WIDE)]
     rows = ticket_rows(view, seat)
-    lines += ["", f"YOUR TICKETS  {sum(r.done for r in rows)}/{len(rows)} done, {view.players[seat].trains} trains left"]
+    lines += ["", f"YOUR TICKETS  {sum(r.done for r in rows)}/{len(rows)} done, "
+                  f"{plural(view.players[seat].trains, 'train')} left"]
     for i, row in enumerate(rows, 1):
         way = way_between(view, seat, row.ticket.a, row.ticket.b)
         lines.append(f"{i:>2} " + way.lines(row.ticket.points)[0])
     if not rows:
         lines.append("   none yet")
     found = claimable(view, seat)
-    lines += ["", f"YOUR HAND PAYS FOR  {len(found)} routes (claim CITY CITY)"]
+    lines += ["", f"YOUR HAND PAYS FOR  {plural(len(found), 'route')} (claim CITY CITY)"]
     for c in found:
         serves = f"  → ticket {', '.join(map(str, c.tickets))}" if c.tickets else ""
-        lines.append(f"   {c.route.a}{DASH}{c.route.b} ({claim_details(c.route)}, {c.points} points){serves}")
+        lines.append(f"   {c.route.a}{DASH}{c.route.b} ({claim_details(c.route)}, {plural(c.points, 'point')}){serves}")
     if not found:
         lines.append("   no route yet: draw cards")
     gone = [text_of(line) for line in forfeited_lines(view, seat, names, forfeited, WIDE)]

@@ -11,38 +11,79 @@ from p2p_ttr.engine.rules import hand_counts
 from p2p_ttr.engine.state import GameState, Phase
 
 from .claimable import claimable
+from .lastturn import LastTurns
+from .network import trail
 from .explain import kinds
 from .phrases import cards_words
-from .styled import Line, wrap
+from .styled import Line, text_of, wrap
 from .tickets import ticket_rows, way_between
-from .words import BOARD, DASH, KINDS, kind_name, seat_colour, ticket_name
+from .words import BOARD, DASH, KINDS, kind_name, plural, seat_colour, ticket_name
 
 PLAYER_STYLE = "class:owner.{}"
 COUNTS_W = 19  # ' pts trn crd tkt st'
+TRAIL_W, NAME_MIN = 4, 6  # ' trl', the longest trail; the narrowest a name is cut to for it
+TURN, CHOOSING = "▶", "…"  # whose turn it is; still choosing their first tickets
+NEW = "•"  # a turn played since yours
 
 
-def players_lines(view: GameState, seat: int, names: tuple[str, ...], width: int,
+def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], width: int,
                   forfeited: tuple[int, ...] = ()) -> list[Line]:
-    name_w = max(3, width - 10 - COUNTS_W)  # after the turn mark, seat, colour; before the counts
-    lines: list[Line] = [[("class:title", f"{'PLAYERS':<{name_w + 10}}"), ("class:dim", " pts trn crd tkt st")]]
+    """Every seat: its number, colour and player, route points, trains,
+    cards, tickets, stations left, and its longest trail where there is room
+    (a name keeps at least NAME_MIN columns)."""
+    trails = width - 10 - COUNTS_W - TRAIL_W >= NAME_MIN
+    name_w = max(3, width - 10 - COUNTS_W - (TRAIL_W if trails else 0))  # after the mark, seat and colour
+    heads = " pts trn crd tkt st" + (" trl" if trails else "")
+    lines: list[Line] = [[("class:title", f"{'PLAYERS':<{name_w + 10}}"), ("class:dim", heads)]]
     for p, ps in enumerate(view.players):
+        # ▶ marks whose turn it is, so at most one seat: while everyone chooses
+        # their first tickets at once, those still choosing are marked … instead.
         if view.phase is Phase.SETUP_TICKETS:
-            turn = bool(ps.offered)  # everyone chooses at once
+            mark = CHOOSING if ps.offered else " "
         else:
             turn = p == view.current and view.phase not in (Phase.SETUP, Phase.SCORING, Phase.OVER)
+            mark = TURN if turn else " "
         style = PLAYER_STYLE.format(p)
         name = names[p] if p < len(names) else f"player {p + 1}"
         # A seat that left is played by the table (the caretaker); said in words, not only in style.
         tag = "left" if p in forfeited else "you" if p == seat else ""
         name_style = "class:you" if p == seat else "class:dim" if tag == "left" else ""
         lines.append([
-            ("class:turn", "▶" if turn else " "),
+            ("class:turn", mark),
             (style, f"{p + 1} {seat_colour(p):<6}"),
             ("", " "),
             (name_style, f"{_who(name, tag, name_w):<{name_w}}"),
-            ("", f" {_points(view, p):>3} {ps.trains:>3} {len(ps.hand):>3} {len(ps.tickets):>3} {ps.stations_left:>2}"),
+            ("", f" {_points(view, p):>3} {ps.trains:>3} {len(ps.hand):>3} {len(ps.tickets):>3} {ps.stations_left:>2}"
+                 + (f" {trail(tuple(sorted(ps.routes))):>3}" if trails else "")),
         ])
     return lines
+
+
+def turn_lines(turns: LastTurns, view: GameState, seat: int, width: int, beside: bool) -> list[Line]:
+    """Each player's last turn in a few words: what happened since yours.
+    ``beside`` the players' table, a row for every seat in its order (ours
+    too) after a title row level with the table's; else a section of its own,
+    the others only, each row led by the seat's number. A turn played since
+    your last one is marked • (one from before it is dimmed as well)."""
+    lines: list[Line] = [[("class:title", "LAST TURN"), ("class:dim", f" ({NEW} since yours)")]]
+    for p in range(view.n_players):
+        if p == seat and not beside:
+            continue
+        turn = turns.of(p)
+        words = turn.words() if turn is not None else ""
+        lead: Line = [] if beside else [(PLAYER_STYLE.format(p), f" {p + 1}")]
+        if not words:
+            lines.append(lead + [("class:dim", "   -" if p != seat else "")])
+            continue
+        new = p != seat and turns.since(p, seat, view)
+        room = width - len(text_of(lead)) - 3
+        lines.append(lead + [("class:turn", f" {NEW if new else ' '} "), ("" if new else "class:dim", clip(words, room))])
+    return lines
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` in ``width`` columns, cut with '…' where it is longer."""
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
 
 
 def _who(name: str, tag: str, width: int) -> str:
@@ -62,7 +103,7 @@ def _points(view: GameState, p: int) -> int:
 def hand_lines(view: GameState, seat: int, width: int) -> list[Line]:
     counts = hand_counts(view, seat)
     unread = len(view.players[seat].hand) - sum(counts.values())
-    title = f"YOUR HAND  {len(view.players[seat].hand)} cards" + (f" ({unread} being read)" if unread else "")
+    title = f"YOUR HAND  {plural(len(view.players[seat].hand), 'card')}" + (f" ({unread} being read)" if unread else "")
     lines: list[Line] = [[("class:title", title)]]
     per_row = 5 if width >= 1 + 5 * 11 else 3  # a kind is 11 columns: 'purple  1  '
     for i in range(0, len(KINDS), per_row):
@@ -122,8 +163,11 @@ def ticket_lines(view: GameState, seat: int, width: int, room: int) -> list[Line
     if not rows or room < 1:
         return []
     done = sum(r.done for r in rows)
-    lines: list[Line] = [[("class:title", f"TICKETS {done}/{len(rows)} done"),
-                          ("class:dim", f" · {len(view.ticket_pile)} left · path N")]]
+    title = f"TICKETS {done}/{len(rows)} done"
+    # The count of the pile, said as one: a bare "28 left" beside "done" reads as points.
+    pile = f" · {len(view.ticket_pile)} in pile"
+    hint = " · path N" if len(title + pile) + len(" · path N") <= width else ""
+    lines: list[Line] = [[("class:title", title), ("class:dim", pile + hint)]]
     shown = rows if len(rows) < room else rows[: max(0, room - 2)]
     for i, row in enumerate(shown):
         if row.done:
@@ -144,7 +188,7 @@ def claim_lines(view: GameState, seat: int, width: int, room: int) -> list[Line]
     if room < 2 or view.phase in (Phase.SETUP, Phase.SETUP_TICKETS, Phase.SCORING, Phase.OVER):
         return []
     found = claimable(view, seat)
-    lines: list[Line] = [[("class:title", "YOUR HAND PAYS FOR"), ("class:dim", f" {len(found)} routes (→ #ticket)")]]
+    lines: list[Line] = [[("class:title", "YOUR HAND PAYS FOR"), ("class:dim", f" {plural(len(found), 'route')} (→ #ticket)")]]
     if not found:
         return lines + wrap([("class:dim", " no route yet: draw cards")], width)
     for i, c in enumerate(found):

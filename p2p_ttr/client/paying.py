@@ -6,18 +6,20 @@ the client asks instead of guessing.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from p2p_ttr.engine.board import GRAY, LOCOMOTIVE
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, TUNNEL_CARDS, Route
+from p2p_ttr.engine.rules import hand_counts
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.payments import Payment, payment_of
 from p2p_ttr.engine.state import GameState
 
-from .explain import kinds
+from .explain import hand_words, kinds
 from .outcomes import CANCEL, Ask, Choice, Outcome, Play, Refused
-from .words import kinds_matching, plural
+from .words import kinds_matching, plural, route_name
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,7 @@ class Option:
     label: str  # short: the question names the route or city already
     locomotives: int
     said: str  # what the player is told once it is played
+    pay: Payment | None = None
 
 
 def payment_in(view: GameState, cards: tuple[CardRef, ...]) -> Payment:
@@ -114,3 +117,25 @@ def settle(options: list[Option], question: str) -> Outcome:
     ordered = sorted(unique, key=lambda o: o.locomotives)
     choices = tuple(Choice(str(i + 1), o.label, Play(o.action, o.said)) for i, o in enumerate(ordered))
     return Ask(question, choices + (CANCEL,))
+
+
+def tunnel_claim(view: GameState, seat: int, route: Route, option: Option, pay: Payment) -> Play | Ask:
+    """A tunnel claimed with the cards its length needs: say first how many
+    more it may ask for (each turned card of the colour played, or a
+    locomotive, asks one) and what the hand holds beyond the payment to pay
+    them. Where that is fewer than the most it may ask, ask before claiming."""
+    asked = pay.color if pay.color is not None else LOCOMOTIVE
+    counts = hand_counts(view, seat)
+    spare = Counter({k: counts.get(k, 0) for k in {asked, LOCOMOTIVE}})
+    spare[asked] -= pay.colored if pay.color is not None else pay.locomotives
+    if pay.color is not None:
+        spare[LOCOMOTIVE] -= pay.locomotives
+    spare = +spare  # only what is left
+    matching = f"{pay.color} cards or locomotives" if pay.color is not None else "locomotives"
+    held = hand_words(spare) if spare else "none"
+    note = (f"{route_name(route)} is a tunnel: it turns {TUNNEL_CARDS} cards and may ask for up to {TUNNEL_CARDS} more "
+            f"{matching}; beyond the {pay.describe()} you pay, you hold {held}")
+    if sum(spare.values()) >= TUNNEL_CARDS:
+        return Play(option.action, f"{option.said} ({note.split(': ', 1)[1]})")
+    return Ask(f"{note}. Claim it?", (Choice("claim", f"yes, with {pay.describe()}", Play(option.action, option.said)),
+                                      CANCEL))

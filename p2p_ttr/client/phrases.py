@@ -14,15 +14,27 @@ from dataclasses import dataclass
 from enum import Enum
 
 from p2p_ttr.engine.board import LOCOMOTIVE
-from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.rules import pass_problem
-from p2p_ttr.engine.state import GameState, Phase, PlayerState
+from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.table.obligations import Obligation, Owed
 
-from .explain import kinds
+from .happened import (
+    SETUP,
+    Built,
+    Claimed,
+    DrewBlind,
+    DrewTickets,
+    Fact,
+    GaveUpTunnel,
+    KeptTickets,
+    Passed,
+    ReadOwn,
+    TookFaceUp,
+    TunnelTurned,
+    WentForTunnel,
+    facts,
+)
 from .words import BOARD, DASH, plural, route_name, route_points, ticket_name, who, whose
-
-_SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
 
 
 def cards_words(found: Iterable[str]) -> str:
@@ -64,21 +76,21 @@ def told(before: GameState, after: GameState, me: int | None, names: tuple[str, 
     """What happened between two views of one game, in the order a player
     would tell it, each line marked with what it is about."""
     lines: list[Told] = []
-    if before.phase in _SETUP and after.phase is Phase.TURN:
+    if before.phase in SETUP and after.phase is Phase.TURN:
         lines.append(Told(f"everyone has chosen their tickets; {who(after.current, me, names)} "
                           f"{'play' if after.current == me else 'plays'} first"))
-    lines += _tunnel(before, after, me, names)
-    for p, (b, a) in enumerate(zip(before.players, after.players)):
-        lines += [Told(t, Kind.MINE if p == me else Kind.MOVE) for t in _player(before, after, p, b, a, me, names)]
+    # Our own cards from the deck are told once read, by name (ReadOwn), not when drawn.
+    moves = [f for f in facts(before, after, me) if not (isinstance(f, DrewBlind) and f.seat == me)]
+    lines += [Told(sentence(f, me, names), Kind.MINE if f.seat == me else Kind.MOVE)
+              for f in moves if not isinstance(f, Passed)]
     if before.final_turns_left is None and after.final_turns_left is not None:
         last = before.current
         have = "have" if last == me else "has"
         lines.append(Told(f"FINAL ROUND: {who(last, me, names, True)} {have} "
                           f"{plural(after.players[last].trains, 'train')} left; everyone plays one last turn",
                           Kind.FINAL))
-    if after.passes > before.passes:
-        lines.append(Told(f"{who(before.current, me, names, True)} passed: nothing left to draw, claim or build",
-                          Kind.MINE if before.current == me else Kind.MOVE))
+    lines += [Told(sentence(f, me, names), Kind.MINE if f.seat == me else Kind.MOVE)
+              for f in moves if isinstance(f, Passed)]
     if before.epoch >= 0 and after.epoch > before.epoch:
         lines.append(Told("the discard pile was shuffled into a new deck"))
     if after.phase in (Phase.SCORING, Phase.OVER) and before.phase not in (Phase.SCORING, Phase.OVER):
@@ -87,6 +99,38 @@ def told(before: GameState, after: GameState, me: int | None, names: tuple[str, 
                           else "the game is over: every ticket is turned over for the final count", Kind.FINAL
                           if after.conceded else Kind.MOVE))
     return lines
+
+
+def sentence(fact: Fact, me: int | None, names: tuple[str, ...]) -> str:
+    """One fact as a line of the log: 'Bob claimed Paris–Frankfurt (orange, 3) for 4 points'."""
+    name = who(fact.seat, me, names, True)
+    match fact:
+        case Claimed(route=r):
+            route = BOARD.routes[r]
+            return (f"{name} claimed {route.a}{DASH}{route.b} ({route.color}, {route.length}) "
+                    f"for {plural(route_points(route), 'point')}")
+        case Built(city=city):
+            return f"{name} built a station in {city}"
+        case TookFaceUp(kinds=taken):
+            return f"{name} took {cards_words(taken)} from the face-up row"
+        case ReadOwn(kinds=read):
+            return f"{name} drew {cards_words(read)} from the deck"
+        case DrewBlind(count=n):
+            return f"{name} drew {plural(n, 'card')} from the deck"
+        case DrewTickets(count=n):
+            return f"{name} drew {plural(n, 'destination ticket')}"
+        case KeptTickets(count=n, returned=back, tickets=named):
+            what = and_list([ticket_name(BOARD.tickets[t]) for t in named]) if named else plural(n, "ticket")
+            return f"{name} kept {what}" + (f"; returned {back}" if back > 0 else "")
+        case WentForTunnel(route=r):
+            return f"{name} went for the tunnel {route_name(BOARD.routes[r])}"
+        case TunnelTurned(kinds=turned, extra=extra):
+            return (f"the tunnel turned up {cards_words(turned)}: {who(fact.seat, me, names)} must pay {extra} more "
+                    "or give it up")
+        case GaveUpTunnel(route=r):
+            return f"{name} gave up the tunnel {BOARD.routes[r].a}{DASH}{BOARD.routes[r].b}"
+        case Passed():
+            return f"{name} passed: nothing left to draw, claim or build"
 
 
 def conceded_words(state: GameState, me: int | None, names: tuple[str, ...]) -> str:
@@ -136,71 +180,6 @@ def carry_on_asks(before: Mapping[int, Collection[int]], after: Mapping[int, Col
             lines.append(f"{who(target, me, names, True)} {back} back: the requests to carry "
                          f"{'your' if target == me else 'their'} seat on lapse")
     return lines
-
-
-def _player(before: GameState, after: GameState, p: int, b: PlayerState, a: PlayerState, me: int | None,
-            names: tuple[str, ...]) -> list[str]:
-    lines: list[str] = []
-    name = who(p, me, names, True)
-    for r in a.routes[len(b.routes):]:
-        route = BOARD.routes[r]
-        lines.append(f"{name} claimed {route.a}{DASH}{route.b} ({route.color}, {route.length}) "
-                     f"for {plural(route_points(route), 'point')}")
-    for city in a.stations[len(b.stations):]:
-        lines.append(f"{name} built a station in {city}")
-    if after.phase not in _SETUP:
-        lines += _drawn(before, after, b, a, name, p == me)
-    if not b.offered and a.offered and after.phase is Phase.TICKETS:
-        lines.append(f"{name} drew {plural(len(a.offered), 'destination ticket')}")
-    kept = a.tickets[len(b.tickets):]
-    if kept:
-        back = len(b.offered) - len(kept) if b.offered else 0
-        what = and_list([ticket_name(BOARD.tickets[t]) for t in _faces(after, kept)]) if p == me else \
-            plural(len(kept), "ticket")
-        lines.append(f"{name} kept {what}" + (f"; returned {back}" if back > 0 else ""))
-    return lines
-
-
-def _drawn(before: GameState, after: GameState, b: PlayerState, a: PlayerState, name: str,
-           mine: bool) -> list[str]:
-    """Train cards that came into a hand: taken face up, or drawn blind."""
-    lines: list[str] = []
-    had = set(b.hand)
-    added = [r for r in a.hand if r not in had]
-    row = {r for r in before.face_up if r is not None}
-    taken = [r for r in added if r in row]
-    if taken:
-        lines.append(f"{name} took {cards_words(kinds(after, taken))} from the face-up row")
-    blind = [r for r in added if r not in row]
-    if mine:
-        # Our blind cards are read a moment after they are drawn: say them then.
-        newly = [r for r in a.hand if r not in row and after.face(r) is not None
-                 and (r not in had or before.face(r) is None)]
-        if newly:
-            lines.append(f"{name} drew {cards_words(kinds(after, newly))} from the deck")
-    elif blind:
-        lines.append(f"{name} drew {plural(len(blind), 'card')} from the deck")
-    return lines
-
-
-def _faces(state: GameState, refs: Iterable[CardRef]) -> list[int]:
-    return [f for r in refs if (f := state.face(r)) is not None]
-
-
-def _tunnel(before: GameState, after: GameState, me: int | None, names: tuple[str, ...]) -> list[Told]:
-    lines: list[str] = []
-    old, new = before.tunnel, after.tunnel
-    player = before.current if old is not None else after.current
-    name = who(player, me, names, True)
-    if new is not None and (old is None or old.route != new.route):
-        lines.append(f"{name} went for the tunnel {route_name(BOARD.routes[new.route])}")
-    if new is not None and new.extra and after.phase is Phase.TUNNEL and before.phase is not Phase.TUNNEL:
-        turned = cards_words(kinds(after, new.revealed))
-        lines.append(f"the tunnel turned up {turned}: {who(player, me, names)} must pay {new.extra} more "
-                     "or give it up")
-    if old is not None and new is None and after.route_owner[old.route] is None:
-        lines.append(f"{name} gave up the tunnel {BOARD.routes[old.route].a}{DASH}{BOARD.routes[old.route].b}")
-    return [Told(t, Kind.MINE if player == me else Kind.MOVE) for t in lines]
 
 
 # ------------------------------------------------------------------ waiting

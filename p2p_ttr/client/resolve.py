@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from p2p_ttr.engine.board import GRAY, Route
+from p2p_ttr.engine.board import GRAY, TUNNEL_CARDS, Route
 from p2p_ttr.engine.events import (
     AbandonTunnel,
     Action,
@@ -35,6 +35,7 @@ from .outcomes import (
     Ask,
     Choice,
     Context,
+    EndMeans,
     Leave,
     Note,
     Outcome,
@@ -45,8 +46,9 @@ from .outcomes import (
     Show,
     ShowWay,
     Start,
+    end_means,
 )
-from .paying import Option, PaySpec, pay_spec, payment_in, settle
+from .paying import Option, PaySpec, pay_spec, payment_in, settle, tunnel_claim
 from .tickets import ticket_rows, way_between
 from .words import (
     BOARD,
@@ -141,8 +143,11 @@ def _leave(verb: str, ctx: Context) -> Outcome:
     started = ctx.view is not None
     # The question and its choices share one line of a 100-column screen: keep
     # them short (`help quit` says the rest).
-    if ctx.hosting:
-        end = Choice("end", "stop for everyone (ttr host --resume)", Leave(False))
+    ends = ctx.ends or end_means(ctx.hosting, False)
+    if ends is EndMeans.PAUSE_ALL:
+        end = Choice("end", "stop for everyone" + (" (ttr host --resume)" if ctx.hosting else ""), Leave(False))
+    elif ends is EndMeans.CARRIED_ON:  # escrow: nothing waits for a seat that is gone
+        end = Choice("end", "go: the others carry your seat on", Leave(False))
     else:
         end = Choice("end", "for now (ttr join again comes back)", Leave(False))
     forfeit = Choice("forfeit", "for good", Leave(True))
@@ -281,11 +286,19 @@ def claim_move(words: list[str], view: GameState, seat: int, names: tuple[str, .
                 # Both sides of a double route open: the side's colour tells them apart.
                 label = pay.describe() if len(ids) == 1 else f"{route.color} side, {pay.describe()}"
                 options.append(Option(action, label, pay.locomotives,
-                                      f"claiming {route_name(route)} with {pay.describe()}"))
+                                      f"claiming {route_name(route)} with {pay.describe()}", pay))
     if not options:
         raise Refused(_cannot_pay(spec, route_name(open_routes[0]), explain.payment_problem(view, seat, open_routes[0])))
     asked = route_name(open_routes[0]) if len(open_routes) == 1 else f"{a}{DASH}{b}"
-    return settle(options, f"How do you pay for {asked}?")
+    outcome = settle(options, f"How do you pay for {asked}?")
+    if not open_routes[0].tunnel:
+        return outcome
+    if isinstance(outcome, Ask):
+        return Ask(outcome.question + f" (a tunnel: it may ask for up to {TUNNEL_CARDS} more of the colour you pay "
+                   "with, or locomotives)", outcome.choices)
+    chosen = next(o for o in options if isinstance(outcome, Play) and o.action == outcome.action)
+    assert isinstance(chosen.action, ClaimRoute) and chosen.pay is not None
+    return tunnel_claim(view, seat, BOARD.routes[chosen.action.route], chosen, chosen.pay)
 
 
 def _routes_between(a: str, b: str) -> list[Route]:

@@ -4,14 +4,16 @@ snapshot of the game and of what the player has on screen.
 From 100x30 up, the map of Europe beside the panel::
 
     header                         (game, turn, whose turn, final round)
-    map of Europe   | players, hand, face-up row, tickets, routes to claim
-    ---- log --------------- map key
+    map of Europe   | players, hand, face-up row, tickets, last turns, routes to claim
+    ---- log --------------- map key (or, scrolled back, where in the log)
     the log of moves in words
     status: what the table waits for
     echo: the answer to the last command, or a question and its choices
 
 Below that (80x24, the classic terminal, included) the same panel without
-the map, in two columns where they fit. Every line wraps or is laid out to
+the map, in two columns where they fit, each player's last turn level with
+their row (what happened since your turn is always on screen, however
+little of the log is). Every line wraps or is laid out to
 fit the width: a question's choices are a list of their own, all shown.
 The input line below it belongs to the terminal app. A page (help, the
 rules, the final score) takes the place of the map and the panel.
@@ -20,7 +22,8 @@ rules, the final score) takes the place of the map and the panel.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from p2p_ttr.engine.state import Phase
 
@@ -35,9 +38,12 @@ from .panel import (
     row_lines,
     ticket_lines,
     tunnel_lines,
+    turn_lines,
 )
+from .pagetext import Block, lay_out
 from .snapshot import Snapshot
 from .styled import Fragment, Line, fit, join, text_of, wrap
+from .words import plural
 
 MAP_COLUMNS, MAP_ROWS = 100, 30  # the whole terminal, the input line included, from which the map is drawn
 TWO_COLUMNS = 72  # narrower than this, the compact panel is one column
@@ -50,8 +56,8 @@ class Page:
     """Text that takes the place of the map and panel until closed."""
 
     title: str
-    lines: tuple[str, ...]
-    offset: int = 0
+    lines: tuple[Block, ...]
+    offset: int = 0  # rows of the page, as laid out at the screen's width, scrolled past
     footer: str = "Esc closes · PageUp/PageDown scroll"
 
 
@@ -73,14 +79,26 @@ class ScreenModel:
     echo: Echo = field(default_factory=Echo)
     highlight: frozenset[int] = frozenset()
     page: Page | None = None
-    log_back: int = 0  # lines the log is scrolled back
+    log_top: int | None = None  # the log's first row shown (rows as wrapped at the width); None: its end
+    focus: int | None = None  # the seat whose network the map shows alone (``map SEAT``)
 
 
-def render(model: ScreenModel, width: int, height: int) -> list[Line]:
-    """``height`` lines of exactly ``width`` columns (the terminal's rows less the input line)."""
+@dataclass(frozen=True)
+class Frame:
+    """How one frame's rows are shared out at a given size."""
+
+    top: list[Line]  # the header
+    bottom: list[Line]  # the status and the echo
+    body: int  # rows for the map and panel, or a page
+    log: int  # rows for the log
+    with_map: bool
+
+
+def frame(model: ScreenModel, width: int, height: int) -> Frame | None:
+    """The rows of each part at this size (None: too small for more than words)."""
     bottom = status_lines(model.snap.status, width) + echo_lines(model.echo, width)
     if width < MIN_COLUMNS or height < MIN_ROWS - 1:
-        return too_small(width, height, bottom)
+        return None
     with_map = width >= MAP_COLUMNS and height >= MAP_ROWS - 1
     top = [fit(line, width, "class:header") for line in header_lines(model.snap, width)]
     bottom = bottom[: max(1, height - len(top) - 8)]  # a question never hides the whole table
@@ -88,18 +106,62 @@ def render(model: ScreenModel, width: int, height: int) -> list[Line]:
     # Rows the question and a second header line need come from the log first.
     spare = height - len(top) - 1 - len(bottom) - log_h - (MAP_ROWS - 1 - 10 if with_map else 13)
     log_h = max(1, log_h + min(0, spare))
-    body_h = height - len(top) - 1 - len(bottom) - log_h
-    lines = list(top)
+    return Frame(top, bottom, height - len(top) - 1 - len(bottom) - log_h, log_h, with_map)
+
+
+def render(model: ScreenModel, width: int, height: int) -> list[Line]:
+    """``height`` lines of exactly ``width`` columns (the terminal's rows less the input line)."""
+    parts = frame(model, width, height)
+    if parts is None:
+        return too_small(width, height, status_lines(model.snap.status, width) + echo_lines(model.echo, width))
+    lines = list(parts.top)
     if model.page is not None:
-        lines += page_lines(model.page, width, body_h)
-    elif with_map:
-        lines += map_body(model, width, body_h)
+        lines += page_lines(model.page, width, parts.body)
+    elif parts.with_map:
+        lines += map_body(model, width, parts.body)
     else:
-        lines += compact_body(model.snap, width, body_h)
-    rule: Line = [("class:rule", "─ log ─  ")] + (legend() if with_map and model.page is None else [])
+        lines += compact_body(model.snap, width, parts.body)
+    rows = log_rows(model.snap.log, width)
+    top = log_start(len(rows), parts.log, model.log_top)
+    rule: Line = [("class:rule", "─ log ─  ")]
+    if top + parts.log < len(rows):
+        # Scrolled back: where in the log, said on the rule so that every row below shows a line.
+        newer = len(rows) - top - parts.log
+        rule.append(("class:dim", f"rows {top + 1}–{top + parts.log} of {len(rows)}, "
+                                  f"{plural(newer, 'newer row')} below (PageDown)"))
+    elif parts.with_map and model.page is None:
+        rule += legend()
     lines.append(fit(rule, width, "class:rule"))
-    lines += log_lines(model.snap.log, width, log_h, model.log_back)
-    return lines + bottom
+    shown = rows[top: top + parts.log]
+    lines += [fit([], width) for _ in range(parts.log - len(shown))] + shown
+    return lines + parts.bottom
+
+
+# ------------------------------------------------------------------ scrolling
+
+
+def log_start(rows: int, height: int, top: int | None) -> int:
+    """The first of ``rows`` log rows shown in ``height`` rows: ``top``, kept
+    where a whole pane of rows still follows it; the end when ``top`` is None."""
+    last = max(0, rows - height)
+    return last if top is None else max(0, min(top, last))
+
+
+def scrolled(model: ScreenModel, width: int, height: int, pages: int) -> ScreenModel:
+    """``model`` scrolled by ``pages`` panes (back when negative): the open
+    page, else the log. A pane is what is on screen, so every row is seen and
+    none is skipped; the first and the last row stop it."""
+    parts = frame(model, width, height)
+    if parts is None:
+        return model
+    if model.page is not None:
+        pane = max(1, parts.body - 2)
+        last = max(0, len(page_rows(model.page, width)) - pane)
+        return replace(model, page=replace(model.page, offset=max(0, min(last, model.page.offset + pages * pane))))
+    rows = len(log_rows(model.snap.log, width))
+    top = log_start(rows, parts.log, model.log_top) + pages * parts.log
+    # At the end again: follow it, as new lines come.
+    return replace(model, log_top=None if top >= rows - parts.log else max(0, top))
 
 
 def map_body(model: ScreenModel, width: int, height: int) -> list[Line]:
@@ -107,7 +169,7 @@ def map_body(model: ScreenModel, width: int, height: int) -> list[Line]:
     snap = model.snap
     side_w = SIDE + min(20, (width - MAP_COLUMNS) // 4)
     map_w = width - side_w - 1
-    board = draw_map(marks_for(snap.view, snap.seat, model.highlight), map_w, height)
+    board = draw_map(marks_for(snap.view, snap.seat, model.highlight, snap.turns, model.focus), map_w, height)
     panel = side_panel(snap, side_w, height)
     return [join((m, map_w), (s, side_w), sep=("class:rule", "│")) for m, s in zip(board, panel)]
 
@@ -124,7 +186,10 @@ def compact_body(snap: Snapshot, width: int, height: int) -> list[Line]:
     right_w = width - 1 - left_w
     left = players_lines(view, seat, snap.names, left_w, snap.forfeited) + [[]]
     left += hand_lines(view, seat, left_w) + row_lines(view, left_w)
-    right = tunnel_lines(view, right_w) + offered_lines(view, seat, right_w)
+    # Level with the players' table, each seat's last turn: what happened since
+    # yours is always on screen, however fast the log scrolls.
+    right = turn_lines(snap.turns, view, seat, right_w, beside=True)
+    right += tunnel_lines(view, right_w) + offered_lines(view, seat, right_w)
     right += forfeited_lines(view, seat, snap.names, snap.forfeited, right_w)
     right += ticket_lines(view, seat, right_w, height - len(right))
     right += claim_lines(view, seat, right_w, height - len(right))
@@ -176,39 +241,64 @@ def choice_lines(choices: tuple[tuple[str, str], ...], width: int) -> list[Line]
 
 
 def header_lines(snap: Snapshot, width: int) -> list[Line]:
-    """The header in one line, or two where it does not fit (the address
-    friends join with on a line of its own, whole)."""
-    line = header(snap)
-    if snap.view is None and snap.role == "host" and snap.address and len(text_of(line)) > width:
-        return wrap(line[:-1], width, 1)[:1] + wrap([("class:header", f" friends join with: {snap.address}")], width)[:1]
-    return wrap(line, width, 1)[:2]
+    """The header in one line where it fits; else without the game's title;
+    else in two, each part whole ("FINAL ROUND: 2 turns left" is never cut
+    in two), the address friends join with on a line of its own."""
+    title, *parts = header_parts(snap)
+    if snap.view is None and snap.role == "host" and snap.address and _width_of([title, *parts]) > width:
+        return wrap(title + parts[0], width, 1)[:1] + wrap([("class:header", f" friends join with: {snap.address}")], width)[:1]
+    if _width_of([title, *parts]) <= width:
+        return [[f for part in (title, *parts) for f in part]]
+    if _width_of(parts) <= width:
+        return [[f for part in parts for f in part]]
+    return pack([title, *parts], width)[:2]
 
 
-def header(snap: Snapshot) -> Line:
-    line: Line = [("class:header.title", " Ticket to Ride: Europe ")]
+def _width_of(parts: list[Line]) -> int:
+    return sum(len(text_of(part)) for part in parts)
+
+
+def pack(parts: list[Line], width: int) -> list[Line]:
+    """``parts`` on as few rows of ``width`` as they fit in whole, in order;
+    a part wider than a row is wrapped on rows of its own."""
+    rows: list[Line] = []
+    row: Line = []
+    for part in parts:
+        if row and len(text_of(row)) + len(text_of(part)) > width:
+            rows.append(row)
+            row = []
+        if len(text_of(part)) > width:
+            rows += wrap(part, width, 1)
+        else:
+            row = row + part
+    return rows + ([row] if row else [])
+
+
+def header_parts(snap: Snapshot) -> list[Line]:
+    """The header's parts, each kept whole on screen: the game's title first."""
+    parts: list[Line] = [[("class:header.title", " Ticket to Ride: Europe ")]]
     view = snap.view
     if view is None:
         if snap.role == "host":
             who_in = ", ".join(snap.lobby) or "just you"
-            line.append(("class:header", f" lobby: {who_in} · Enter (or start) starts the game "))
+            parts.append([("class:header", f" lobby: {who_in} · Enter (or start) starts the game ")])
             if snap.address:
-                line.append(("class:header", f"· friends join with: {snap.address}"))
+                parts.append([("class:header", f"· friends join with: {snap.address}")])
         else:
-            line.append(("class:header", " waiting for the game to start"))
-        return line
-    line.append(("class:header", f" game {snap.game[:8]} · turn {view.turn + 1} · "))
+            parts.append([("class:header", " waiting for the game to start")])
+        return parts
+    parts.append([("class:header", f" game {snap.game[:8]} · turn {view.turn + 1} · ")])
     if view.phase in (Phase.SCORING, Phase.OVER) or snap.finished:
-        line.append(("class:header", "the game is over "))
+        parts.append([("class:header", "the game is over ")])
     elif view.phase in (Phase.SETUP, Phase.SETUP_TICKETS):
-        line.append(("class:header", "setting up: everyone keeps tickets "))
+        parts.append([("class:header", "setting up: everyone keeps tickets ")])
     elif view.current == snap.seat:
-        line.append(("class:header.you", " your turn "))
+        parts.append([("class:header.you", " your turn ")])
     else:
-        line.append((PLAYER_STYLE.format(view.current), f" {snap.names[view.current]}'s turn "))
+        parts.append([(PLAYER_STYLE.format(view.current), f" {snap.names[view.current]}'s turn ")])
     if view.final_turns_left is not None and not view.over:
-        left = view.final_turns_left
-        line.append(("class:final", f" FINAL ROUND: {left} turn{'s' if left != 1 else ''} left "))
-    return line
+        parts.append([("class:final", f" FINAL ROUND: {plural(view.final_turns_left, 'turn')} left ")])
+    return parts
 
 
 # ------------------------------------------------------------------ panel
@@ -229,6 +319,9 @@ def side_panel(snap: Snapshot, width: int, height: int) -> list[Line]:
     lines += offered_lines(view, seat, width)
     lines += forfeited_lines(view, seat, snap.names, snap.forfeited, width)
     lines += ticket_lines(view, seat, width, height - len(lines))
+    turns = turn_lines(snap.turns, view, seat, width, beside=False)
+    if len(lines) + len(turns) <= height:
+        lines += turns
     lines += claim_lines(view, seat, width, height - len(lines))
     return _pad(lines, width, height)
 
@@ -241,33 +334,35 @@ def _pad(lines: list[Line], width: int, height: int) -> list[Line]:
 # ------------------------------------------------------------------ log, pages
 
 
-def log_lines(log: tuple[Fragment, ...], width: int, height: int, back: int) -> list[Line]:
-    """The last ``height`` rows of the log (``back`` entries ago), long entries wrapped."""
-    end = max(0, len(log) - back)
-    rows: list[Line] = []
-    for style, text in reversed(log[max(0, end - height):end]):
-        wrapped = textwrap.wrap(text, width - 1, subsequent_indent="    ") or [""]
-        rows[:0] = [fit([(style, " " + part)], width) for part in wrapped]
-        if len(rows) >= height:
-            break
-    rows = rows[-height:]
-    if back and rows:
-        rows[-1] = fit([("class:dim", f" ... {back} newer lines below (PageDown)")], width)
-    return [fit([], width) for _ in range(height - len(rows))] + rows
+def log_rows(log: tuple[Fragment, ...], width: int) -> list[Line]:
+    """Every row of the log at ``width`` columns, long entries wrapped."""
+    return [row for style, text in log for row in _log_entry(style, text, width)]
+
+
+@lru_cache(maxsize=8192)
+def _log_entry(style: str, text: str, width: int) -> tuple[Line, ...]:
+    # One entry's rows, worked out once: the whole log is laid out on each frame.
+    wrapped = textwrap.wrap(text, width - 1, subsequent_indent="    ") or [""]
+    return tuple(fit([(style, " " + part)], width) for part in wrapped)
 
 
 def page_lines(page: Page, width: int, height: int) -> list[Line]:
-    """The page's rows from its offset, long lines wrapped (a path, a log file's name)."""
-    rows = [row for text in page.lines for row in wrap([("", " " + text)], width, 3)]
+    """The page laid out at the screen's width, from its offset (in rows)."""
+    rows = page_rows(page, width)
     body = rows[page.offset: page.offset + max(0, height - 2)]
     lines = [fit([("class:title", f" {page.title}")], width)][:height]
-    lines += [fit(row, width) for row in body]
+    lines += [fit([("", row)], width) for row in body]
     lines += [fit([], width) for _ in range(height - 1 - len(lines))]
     more = len(rows) - page.offset - len(body)
-    footer = page.footer + (f" · {more} more lines" if more > 0 else "")
+    footer = page.footer + (f" · {plural(more, 'more line')}" if more > 0 else "")
     if height >= 2:
         lines += [fit(line, width) for line in wrap([("class:dim", " " + footer)], width)[:1]]
     return lines
+
+
+def page_rows(page: Page, width: int) -> list[str]:
+    """Every row of the page at ``width`` columns, a column of margin on the left."""
+    return [" " + row for row in lay_out(page.lines, width - 1)]
 
 
 def screen_text(model: ScreenModel, width: int, height: int) -> str:

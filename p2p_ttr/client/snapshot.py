@@ -15,9 +15,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from p2p_ttr.engine.state import GameState
-from p2p_ttr.engine.view import view_for
+from p2p_ttr.engine.view import public_view, view_for
 from p2p_ttr.table.table import Table
 
+from .outcomes import EndMeans
+from .lastturn import LastTurns
 from .phrases import Kind, carry_on_asks, forfeits, status_of, told
 from .styled import Fragment
 
@@ -37,13 +39,16 @@ class Snapshot:
     names: tuple[str, ...] = ()
     view: GameState | None = None
     log: tuple[Fragment, ...] = ()  # (style, text), oldest first
+    noted: int = 0  # lines noted in all (the log keeps the last MAX_LOG)
     status: str = ""
     our_move: bool = False  # the status asks this player to move
     game: str = ""  # game id, hex
     address: str = ""  # where friends join (the host's screen)
     lobby: tuple[str, ...] = ()  # who is in, before the start
     forfeited: tuple[int, ...] = ()  # seats that left for good, or were carried on: the table plays them
+    turns: LastTurns = LastTurns()  # every seat's latest turn, for "since your turn"
     finished: bool = False
+    ends: EndMeans | None = None  # what `end` does now (None: as the role says)
     version: int = 0  # grows with every change
 
     @property
@@ -60,9 +65,11 @@ class Publisher:
         self._lock = threading.Lock()
         self._snap = Snapshot(role=role)
         self._log: list[Fragment] = []
+        self._noted = 0
         self._dirty = True
         self._engine: GameState | None = None
         self._before: GameState | None = None
+        self._turns = LastTurns()
         self._length = -1
         self._forfeited: tuple[int, ...] = ()
         self._asks: Mapping[int, frozenset[int]] = {}
@@ -79,11 +86,12 @@ class Publisher:
     def note(self, text: str, style: str = "class:note") -> None:
         with self._lock:
             self._log.append((style, text))
+            self._noted += 1
             del self._log[:-MAX_LOG]
             self._dirty = True
 
     def update(self, table: Table | None, seat: int | None, names: tuple[str, ...],
-               lobby: tuple[str, ...] = ()) -> Snapshot | None:
+               lobby: tuple[str, ...] = (), ends: EndMeans | None = None) -> Snapshot | None:
         """A new snapshot if anything the screen shows changed, else None."""
         now = self.clock()
         engine = table.engine if table is not None else None
@@ -98,8 +106,9 @@ class Publisher:
         view = self._snap.view
         if engine is not self._engine:
             self._engine = engine
-            if engine is not None and seat is not None:
-                view = view_for(engine, seat)
+            if engine is not None:
+                # A watcher (no seat) sees what everyone sees, and nothing more.
+                view = view_for(engine, seat) if seat is not None else public_view(engine)
                 self._log_moves(view, seat, names)
         if table is not None and now - self._status_at >= STATUS_EVERY_S:
             self._status_at = now
@@ -110,13 +119,15 @@ class Publisher:
                 self._status, self._our_move, self._dirty = text, status.our_move, True
         snap = self._snap
         with self._lock:
-            if not self._dirty and view is snap.view and names == snap.names and lobby == snap.lobby:
+            if not self._dirty and view is snap.view and names == snap.names and lobby == snap.lobby \
+                    and ends == snap.ends:
                 return None
             self._dirty = False
             self._snap = Snapshot(
-                role=snap.role, seat=seat, names=names, view=view, log=tuple(self._log), status=self._status, our_move=self._our_move,
+                role=snap.role, seat=seat, names=names, view=view, log=tuple(self._log), noted=self._noted, status=self._status, our_move=self._our_move,
                 game=table.game_id.hex() if table is not None and table.game_id else "", address=self.address,
-                lobby=lobby, forfeited=self._forfeited, finished=table is not None and table.finished,
+                lobby=lobby, forfeited=self._forfeited, turns=self._turns,
+                finished=table is not None and table.finished, ends=ends,
                 version=snap.version + 1)
             return self._snap
 
@@ -134,8 +145,9 @@ class Publisher:
                 self.note(line, "class:log.forfeit")
             self._forfeited = forfeited
 
-    def _log_moves(self, view: GameState, seat: int, names: tuple[str, ...]) -> None:
+    def _log_moves(self, view: GameState, seat: int | None, names: tuple[str, ...]) -> None:
         if self._before is not None:
             for line in told(self._before, view, seat, names):
                 self.note(line.text, _LOG_STYLES[line.kind])
+            self._turns = self._turns.after(self._before, view, seat)
         self._before = view

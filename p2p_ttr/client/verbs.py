@@ -17,6 +17,7 @@ from .complete import (
     station_args,
 )
 from .helptext import help_lines, verb_help
+from .network import map_args, on_map
 from .outcomes import CANCEL, Ask, Context, Outcome, Refuse, Refused, Show
 from .resolve import (
     abandon_move,
@@ -76,6 +77,9 @@ VERBS = Registry((
          "(your hand is shown to prove it)", move(pass_move), ("pass",)),
     Verb("path", "path [N | CITY CITY | off]", "show the shortest way to finish ticket N over open routes",
          on_path, ("path", "path 2", "path Lisboa Danzig", "path off"), ("p",), args=path_args),
+    Verb("map", "map [SEAT | all]", "one player's network alone on the map (their routes, stations and longest "
+         "trail, said in words too); map all shows everyone's again", on_map, ("map 2", "map Bob", "map all"),
+         args=map_args),
     Verb("start", "start", "start the game now (the host, in the lobby; Enter does the same)", on_start,
          ("start",), whole=True),
     Verb("show", "show", "your table in full: hand, face-up row, each ticket's way, the routes your hand pays for",

@@ -37,8 +37,9 @@ Protocol flow for a game ``game_id`` with seats ``0..n-1``:
 
 Escrow (opt-in; the table's ``escrow`` messages): ``deal_escrow`` splits a
 seat's key (``deal_exponent`` any exponent, such as its seed) among all the
-other seats with Feldman commitments, each share sealed to its recipient;
-``open_escrow_share`` / ``escrow_complaint`` / ``escrow_dealer_cheated`` /
+other seats with Feldman commitments, each share sealed to its recipient's
+seal key (``announce_seal_key`` / ``check_seal_key``: a key of its own,
+never revealed); ``open_escrow_share`` / ``escrow_complaint`` / ``escrow_dealer_cheated`` /
 ``check_escrow_share`` / ``reconstruct_key`` (see :mod:`.escrow`).
 
 Every public record has ``to_wire()`` (plain lists of ints, bytes and str,
@@ -80,6 +81,8 @@ from .errors import (
     VerificationError,
 )
 from .escrow import (
+    announce_seal_key,
+    check_seal_key,
     Complaint,
     EscrowDeal,
     SealedShare,
@@ -107,13 +110,15 @@ from .shares import (
     verify_share,
     verify_shares,
 )
-from .shuffle import Masks, ShuffleStep, shuffle_masks, shuffle_permutation, shuffle_step
+from .shuffle import ShuffleStep, shuffle_permutation, shuffle_step
 from .shuffleproof import ShuffleProof, prove_shuffle, verify_shuffle, verify_shuffles
 from .transcript import CardOpening, Record, SecretReveal, Transcript, record_from_wire, record_to_wire
 from .wire import expect_bytes, expect_int, expect_list
 
 __all__ = [
     "announce_key",
+    "announce_seal_key",
+    "check_seal_key",
     "audit",
     "AuditReport",
     "BackendUnavailable",
@@ -164,7 +169,6 @@ __all__ = [
     "KeyCheck",
     "make_share",
     "MalformedWire",
-    "Masks",
     "move_to_bottom",
     "open_escrow_share",
     "open_played_card",
@@ -193,7 +197,6 @@ __all__ = [
     "SeedCommitment",
     "set_backend",
     "ShareCheck",
-    "shuffle_masks",
     "shuffle_permutation",
     "shuffle_step",
     "ShuffleCheck",

@@ -27,7 +27,7 @@ raises on a bad transcript: every problem becomes a line of the report.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -49,12 +49,18 @@ _WEIGHT_BYTES = 8
 _R = TypeVar("_R", KeyAnnouncement, SeedCommitment, SecretReveal)
 
 
+Locate = Callable[[int | None], str]
+"""How a report line names where a record came from: by default "record N"
+(its index in the transcript); ``ttr verify`` names the log entry instead."""
+
+
 def _mark(ok: bool) -> str:
     return "ok  " if ok else "FAIL"
 
 
-def _where(record: int | None) -> str:
-    return "-" if record is None else str(record)
+def by_record(record: int | None) -> str:
+    """The default :data:`Locate`: the record's index in the transcript."""
+    return "record -" if record is None else f"record {record}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +72,8 @@ class KeyCheck:
     ok: bool
     detail: str
 
-    def line(self) -> str:
-        return f"{_mark(self.ok)} key      record {self.record}: seat {self.seat} {self.detail}"
+    def line(self, at: Locate = by_record) -> str:
+        return f"{_mark(self.ok)} key      {at(self.record)}: seat {self.seat} {self.detail}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +90,8 @@ class RevealCheck:
     def ok(self) -> bool:
         return self.seed_ok and self.key_ok
 
-    def line(self) -> str:
-        return f"{_mark(self.ok)} reveal   record {_where(self.record)}: seat {self.seat} {self.detail}"
+    def line(self, at: Locate = by_record) -> str:
+        return f"{_mark(self.ok)} reveal   {at(self.record)}: seat {self.seat} {self.detail}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +110,9 @@ class ShuffleCheck:
     def ok(self) -> bool:
         return self.reproduced
 
-    def line(self) -> str:
+    def line(self, at: Locate = by_record) -> str:
         return (
-            f"{_mark(self.ok)} {self.kind:<8} record {self.record}: {self.deck}/{self.epoch} "
+            f"{_mark(self.ok)} {self.kind:<8} {at(self.record)}: {self.deck}/{self.epoch} "
             f"seat {self.seat} {self.detail}"
         )
 
@@ -125,8 +131,8 @@ class DeckCheck:
     blamed: tuple[int, ...]
     detail: str
 
-    def line(self) -> str:
-        return f"{_mark(self.ok)} deck     record {self.record}: {self.deck}/{self.epoch} {self.detail}"
+    def line(self, at: Locate = by_record) -> str:
+        return f"{_mark(self.ok)} deck     {at(self.record)}: {self.deck}/{self.epoch} {self.detail}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +145,8 @@ class ShareCheck:
     ok: bool
     detail: str
 
-    def line(self) -> str:
-        return f"{_mark(self.ok)} share    record {self.record}: {self.ref} seat {self.seat} {self.detail}"
+    def line(self, at: Locate = by_record) -> str:
+        return f"{_mark(self.ok)} share    {at(self.record)}: {self.ref} seat {self.seat} {self.detail}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,9 +161,9 @@ class OpeningCheck:
     ok: bool
     detail: str
 
-    def line(self) -> str:
+    def line(self, at: Locate = by_record) -> str:
         return (
-            f"{_mark(self.ok)} opening  record {self.record}: {self.ref} seat {self.claimant} "
+            f"{_mark(self.ok)} opening  {at(self.record)}: {self.ref} seat {self.claimant} "
             f"{self.detail}"
         )
 
@@ -171,9 +177,9 @@ class Deviation:
     kind: str
     detail: str
 
-    def line(self) -> str:
+    def line(self, at: Locate = by_record) -> str:
         who = "no seat" if self.seat is None else f"seat {self.seat}"
-        return f"CHEAT    record {_where(self.record)}: {who}: {self.kind}: {self.detail}"
+        return f"CHEAT    {at(self.record)}: {who}: {self.kind}: {self.detail}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,8 +204,9 @@ class AuditReport:
         """Every seat named by a deviation, ascending."""
         return tuple(sorted({d.seat for d in self.deviations if d.seat is not None}))
 
-    def lines(self) -> tuple[str, ...]:
-        """One human-readable line per item, then the deviations and a verdict."""
+    def lines(self, at: Locate = by_record) -> tuple[str, ...]:
+        """One human-readable line per item, then the deviations and a verdict;
+        ``at`` names where each item's record came from."""
         items: list[KeyCheck | RevealCheck | ShuffleCheck | DeckCheck | ShareCheck | OpeningCheck]
         items = [*self.keys, *self.reveals, *self.shuffles, *self.decks, *self.shares, *self.openings]
         verdict = (
@@ -207,7 +214,7 @@ class AuditReport:
             if self.ok
             else f"audit FAILED: {len(self.deviations)} deviation(s), seats {list(self.blamed_seats)}"
         )
-        return (*(item.line() for item in items), *(d.line() for d in self.deviations), verdict)
+        return (*(item.line(at) for item in items), *(d.line(at) for d in self.deviations), verdict)
 
 
 @dataclass

@@ -9,13 +9,22 @@ secret sharing is an additive split:
 
 Anyone checks the product against the dealer's public key, so the shares
 together are the key; each recipient checks its own share against its
-commitment. A share travels sealed to its recipient: an ephemeral
-Diffie-Hellman ``R = G^r``, ``K = y_j^r``, and AES-256-GCM under a key
-hashed from ``K`` and the deal's context (game, dealer, recipient, ``C_j``).
+commitment. A share travels sealed to its recipient's **seal key**
+``E_j = G^e_j``: an ephemeral Diffie-Hellman ``R = G^r``, ``K = E_j^r``, and
+AES-256-GCM under a key hashed from ``K`` and the deal's context (game,
+dealer, recipient, ``C_j``).
+
+The seal key is a key of its own, announced with its own proof of knowledge
+(``announce_seal_key``: bound to game, seat and purpose) and never revealed:
+not when its seat forfeits or is carried on (the deck key ``x_j`` then
+becomes public), not at the audit. So a seat that leaves takes the shares it
+held with it: nobody, and no group short of every seat a secret was dealt
+to, ever reads another seat's share. Its price: once any seat has left, no
+seat can be carried on any more (its share of each secret is gone).
 
 A recipient whose share does not open, or opens to something that is not
-``C_j``'s exponent, publishes a **complaint**: ``K = R^x_j`` with a proof that
-it used its own key (log_G y_j = log_R K). Anyone can then open the sealed
+``C_j``'s exponent, publishes a **complaint**: ``K = R^e_j`` with a proof that
+it used its own seal key (log_G E_j = log_R K). Anyone can then open the sealed
 share with ``K`` and see the dealer cheated; a false complaint is caught by
 its proof or because the share opens fine. Reconstruction checks every share
 against its commitment and the sum against the dealer's key, so a false
@@ -37,8 +46,8 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from .drbg import RandomSource, fresh_bytes
 from .errors import BadEscrow, MalformedWire
 from .group import ELEMENT_BYTES, IDENTITY, G, Q, check_element, element_to_bytes, exp, mul
-from .hashing import DOMAIN_ESCROW_KEY, DOMAIN_ESCROW_PROOF, challenge, encode_fields
-from .keys import SecretKey, proof_nonce
+from .hashing import DOMAIN_ESCROW_KEY, DOMAIN_ESCROW_PROOF, DOMAIN_SEAL_KEY_PROOF, challenge, encode_fields
+from .keys import KeyAnnouncement, SecretKey, announce_key, proof_nonce
 from .wire import expect_bytes, expect_game_id, expect_list, expect_seat, expect_uint_bytes
 
 SHARE_BYTES = ELEMENT_BYTES  # a share is an exponent mod Q, written like an element
@@ -119,7 +128,7 @@ class Complaint:
 
     dealer: int
     recipient: int
-    key: int  # K = R^x_recipient
+    key: int  # K = R^e_recipient (its seal key's secret)
     challenge: int
     response: int
 
@@ -134,8 +143,20 @@ class Complaint:
                    expect_uint_bytes(c, "challenge", 16), expect_uint_bytes(z, "response", _RESPONSE_BYTES))
 
 
+def announce_seal_key(secret: SecretKey, source: RandomSource | None = None) -> KeyAnnouncement:
+    """The announcement of a seat's seal key ``E = G^e`` with its proof of
+    knowledge, bound to the game, the seat and this purpose (a deck key's
+    proof does not stand for it, nor the other way round)."""
+    return announce_key(secret, source, DOMAIN_SEAL_KEY_PROOF)
+
+
+def check_seal_key(announcement: KeyAnnouncement, game_id: bytes) -> None:
+    """Raise :class:`InvalidKeyProof` unless ``announcement`` proves its seal key for this game and seat."""
+    announcement.verify(game_id, DOMAIN_SEAL_KEY_PROOF)
+
+
 def deal_escrow(secret: SecretKey, recipients: Mapping[int, int], source: RandomSource | None = None) -> EscrowDeal:
-    """Split ``secret`` among every seat of ``recipients`` (seat -> public
+    """Split ``secret`` among every seat of ``recipients`` (seat -> seal
     key) but its own, each share sealed to its recipient."""
     return deal_exponent(secret.game_id, secret.seat, secret.x, recipients, source)
 
@@ -177,7 +198,7 @@ def check_escrow_share(deal: EscrowDeal, recipient: int, part: int) -> bool:
 
 
 def open_escrow_share(deal: EscrowDeal, me: SecretKey) -> int:
-    """This seat's share of the deal, checked against its commitment.
+    """This seat's share of the deal (``me``: its seal key), checked against its commitment.
 
     Raises:
         BadEscrow: it does not open, or opens to another exponent (then
@@ -188,7 +209,7 @@ def open_escrow_share(deal: EscrowDeal, me: SecretKey) -> int:
 
 
 def escrow_complaint(deal: EscrowDeal, me: SecretKey, source: RandomSource | None = None) -> Complaint:
-    """The complaint that shows the dealer sealed this seat a false share."""
+    """The complaint that shows the dealer sealed this seat a false share (``me``: its seal key)."""
     share = deal.share_for(me.seat)
     key = exp(share.ephemeral, me.x)
     w = proof_nonce(me, source, DOMAIN_ESCROW_PROOF, deal.dealer, element_to_bytes(share.ephemeral))
@@ -198,8 +219,9 @@ def escrow_complaint(deal: EscrowDeal, me: SecretKey, source: RandomSource | Non
 
 
 def escrow_dealer_cheated(deal: EscrowDeal, complaint: Complaint, recipient_key: int) -> bool:
-    """Judge a complaint in public: True if the dealer sealed a false share,
-    False if the complaint is false (its proof fails, or the share opens)."""
+    """Judge a complaint in public (``recipient_key``: the complainer's seal
+    key): True if the dealer sealed a false share, False if the complaint is
+    false (its proof fails, or the share opens)."""
     if complaint.dealer != deal.dealer:
         return False
     share = deal.share_for(complaint.recipient)

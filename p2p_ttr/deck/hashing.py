@@ -29,6 +29,8 @@ DOMAIN_REMASK_PROOF: Final = _PREFIX + b"remask-proof"
 DOMAIN_PROOF_RANDOMNESS: Final = _PREFIX + b"chain-proof-randomness"
 DOMAIN_ESCROW_KEY: Final = _PREFIX + b"escrow-key"
 DOMAIN_ESCROW_PROOF: Final = _PREFIX + b"escrow-complaint"
+DOMAIN_SEAL_KEY_PROOF: Final = _PREFIX + b"seal-key-proof"
+DOMAIN_CHAIN_INPUT: Final = _PREFIX + b"chain-input"
 
 Field = bytes | int | str
 

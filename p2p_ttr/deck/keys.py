@@ -163,10 +163,8 @@ def proof_nonce(secret: SecretKey, source: RandomSource | None, *statement: Fiel
     return drbg.integer("nonce", 0, NONCE_BITS)
 
 
-def _key_challenge(game_id: bytes, seat: int, y: int, t: int) -> int:
-    return challenge(
-        DOMAIN_KEY_PROOF, game_id, seat, element_to_bytes(G), element_to_bytes(y), element_to_bytes(t)
-    )
+def _key_challenge(game_id: bytes, seat: int, y: int, t: int, domain: bytes = DOMAIN_KEY_PROOF) -> int:
+    return challenge(domain, game_id, seat, element_to_bytes(G), element_to_bytes(y), element_to_bytes(t))
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,9 +204,10 @@ class KeyAnnouncement:
             expect_uint_bytes(s, "key proof response", RESPONSE_BYTES),
         )
 
-    def verify(self, game_id: bytes) -> None:
-        """Raise :class:`InvalidKeyProof` unless the proof holds for this game and seat."""
-        c = _key_challenge(expect_game_id(game_id), self.seat, self.public_key, self.commitment)
+    def verify(self, game_id: bytes, domain: bytes = DOMAIN_KEY_PROOF) -> None:
+        """Raise :class:`InvalidKeyProof` unless the proof holds for this game
+        and seat (and purpose: ``domain``, the deck key's unless said)."""
+        c = _key_challenge(expect_game_id(game_id), self.seat, self.public_key, self.commitment, domain)
         expected = canonical(self.commitment * exp(self.public_key, c) % P)
         if generator_table().pow(self.response) != expected:
             raise InvalidKeyProof(
@@ -218,12 +217,17 @@ class KeyAnnouncement:
             )
 
 
-def announce_key(secret: SecretKey, source: RandomSource | None = None) -> KeyAnnouncement:
-    """The announcement of ``secret``'s public key with a fresh proof."""
+def announce_key(secret: SecretKey, source: RandomSource | None = None,
+                 domain: bytes = DOMAIN_KEY_PROOF) -> KeyAnnouncement:
+    """The announcement of ``secret``'s public key with a fresh proof (for
+    the purpose ``domain``: the deck key's unless said; escrow.py announces
+    a seal key with its own, so that neither proof stands for the other)."""
     y = secret.public_key
-    w = proof_nonce(secret, source, "key", element_to_bytes(y))
+    # (the deck key's nonce statement is as it always was: seeded games replay)
+    purpose: tuple[Field, ...] = () if domain == DOMAIN_KEY_PROOF else (domain,)
+    w = proof_nonce(secret, source, "key", element_to_bytes(y), *purpose)
     t = g_pow(w)
-    c = _key_challenge(secret.game_id, secret.seat, y, t)
+    c = _key_challenge(secret.game_id, secret.seat, y, t, domain)
     return KeyAnnouncement(secret.seat, y, t, w + c * secret.x)
 
 

@@ -11,14 +11,15 @@ the revealed seed must reproduce the published step bit for bit.
 
 Speed: the 2n exponentiations are by the two fixed bases ``G`` and ``Y``,
 through their fixed-base tables (31 mulmods each instead of ~330 for
-``pow``); the rest is 2 mulmods and one HMAC per card. The factors
-``(G^r_i, Y^r_i)`` depend on neither the inputs nor the permutation, so a seat
-computes them (:func:`shuffle_masks`) while the seats before it work: the
-chain's sequential cost is then the mulmods alone.
+``pow``); the rest is 2 mulmods and one HMAC per card. The DRBG is keyed by
+the step's input too (:func:`chain_input_digest`), so nothing of a step can
+be made before its input is known: a seat shown two inputs for one step
+makes two unrelated steps.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Self
@@ -34,8 +35,8 @@ from .elgamal import (
     ciphertexts_to_wire,
 )
 from .fixedbase import generator_table
-from .group import EXPONENT_BITS, P, canonical
-from .hashing import DOMAIN_SHUFFLE
+from .group import EXPONENT_BITS, P, canonical, element_to_bytes
+from .hashing import DOMAIN_CHAIN_INPUT, DOMAIN_SHUFFLE, encode_fields
 from .keys import JointKey
 from .wire import expect_deck_name, expect_epoch, expect_list, expect_seat
 
@@ -87,50 +88,36 @@ class ShuffleStep(ChainStep):
     WHAT: ClassVar[str] = "a shuffle step"
 
 
-@dataclass(frozen=True, slots=True)
-class Masks:
-    """A seat's re-randomising factors ``(G^r_i, Y^r_i)`` for one step, made in
-    advance. Secret until the seed is revealed: they link the step's outputs
-    to its inputs. Never logged; repr redacts."""
-
-    step: tuple[bytes, int, int, str, int]  # game id, joint key, seat, deck, epoch
-    pairs: tuple[tuple[int, int], ...]
-
-    def __repr__(self) -> str:
-        return f"Masks(seat={self.step[2]}, deck={self.step[3]!r}, epoch={self.step[4]}, <{len(self.pairs)} redacted>)"
+def chain_input_digest(inputs: Sequence[Ciphertext]) -> bytes:
+    """``SHA256("chain-input"; E(a_0) E(b_0) E(a_1) …)``: what a shuffle step is
+    made from. A step's permutation and re-randomisers are drawn from the
+    seed *and its input*: a seat shown two inputs for one step (two logs)
+    would make two unrelated steps, never the same permutation and masks on
+    both (which, compared, would show how it permuted)."""
+    flat = b"".join(element_to_bytes(a) + element_to_bytes(b) for a, b in inputs)
+    return hashlib.sha256(encode_fields(DOMAIN_CHAIN_INPUT, flat)).digest()
 
 
-def shuffle_masks(joint: JointKey, seed: Seed, seat: int, deck: str, epoch: int, size: int) -> Masks:
-    """The factors :func:`shuffle_step` will use for ``size`` cards, computed now."""
-    drbg = _shuffle_drbg(joint.game_id, seed, seat, deck, epoch)
-    g_pow_raw = generator_table().raw_pow
-    y_pow_raw = joint.table().raw_pow
-    pairs = []
-    for i in range(size):
-        r = drbg.nonzero_integer("rerandomise", i, EXPONENT_BITS)
-        pairs.append((int(g_pow_raw(r)), int(y_pow_raw(r))))
-    return Masks((joint.game_id, joint.element, seat, deck, epoch), tuple(pairs))
-
-
-def _shuffle_drbg(game_id: bytes, seed: Seed, seat: int, deck: str, epoch: int) -> Drbg:
-    return Drbg(seed.value, DOMAIN_SHUFFLE, game_id, seat, deck, epoch)
+def _shuffle_drbg(game_id: bytes, seed: Seed, seat: int, deck: str, epoch: int, digest: bytes) -> Drbg:
+    return Drbg(seed.value, DOMAIN_SHUFFLE, game_id, seat, deck, epoch, digest)
 
 
 def shuffle_permutation(
-    game_id: bytes, seed: Seed, seat: int, deck: str, epoch: int, size: int
+    game_id: bytes, seed: Seed, seat: int, deck: str, epoch: int, inputs: Sequence[Ciphertext]
 ) -> tuple[int, ...]:
-    """The permutation seat's step applies: ``out[i]`` comes from ``in[result[i]]``."""
-    return fisher_yates(size, _shuffle_drbg(game_id, seed, seat, deck, epoch).stream("permutation"))
+    """The permutation seat's step applies to ``inputs``: ``out[i]`` comes from ``in[result[i]]``."""
+    drbg = _shuffle_drbg(game_id, seed, seat, deck, epoch, chain_input_digest(inputs))
+    return fisher_yates(len(inputs), drbg.stream("permutation"))
 
 
 def shuffle_witness(
-    game_id: bytes, seed: Seed, seat: int, deck: str, epoch: int, size: int
+    game_id: bytes, seed: Seed, seat: int, deck: str, epoch: int, inputs: Sequence[Ciphertext]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """What the seat's step did, for its proof of shuffle: the permutation and
-    the re-randomiser ``r_i`` of each output position ``i``."""
-    drbg = _shuffle_drbg(game_id, seed, seat, deck, epoch)
-    permutation = fisher_yates(size, drbg.stream("permutation"))
-    return permutation, tuple(drbg.nonzero_integer("rerandomise", i, EXPONENT_BITS) for i in range(size))
+    """What the seat's step did to ``inputs``, for its proof of shuffle: the
+    permutation and the re-randomiser ``r_i`` of each output position ``i``."""
+    drbg = _shuffle_drbg(game_id, seed, seat, deck, epoch, chain_input_digest(inputs))
+    permutation = fisher_yates(len(inputs), drbg.stream("permutation"))
+    return permutation, tuple(drbg.nonzero_integer("rerandomise", i, EXPONENT_BITS) for i in range(len(inputs)))
 
 
 def rerandomised(
@@ -154,19 +141,11 @@ def shuffle_step(
     deck: str,
     epoch: int,
     inputs: Sequence[Ciphertext],
-    masks: Masks | None = None,
 ) -> ShuffleStep:
-    """Seat's step on ``inputs`` (the previous step's output, or the canonical
-    deck); ``masks`` from :func:`shuffle_masks` for this very step, if made."""
+    """Seat's step on ``inputs`` (the previous step's output, or the canonical deck)."""
     check_inputs(inputs)
-    drbg = _shuffle_drbg(joint.game_id, seed, seat, deck, epoch)
+    digest = chain_input_digest(inputs)
+    drbg = _shuffle_drbg(joint.game_id, seed, seat, deck, epoch, digest)
     permutation = fisher_yates(len(inputs), drbg.stream("permutation"))
     permuted = [inputs[source] for source in permutation]
-    if masks is None:
-        return ShuffleStep(deck, epoch, seat, rerandomised(joint, drbg, "rerandomise", permuted))
-    if masks.step != (joint.game_id, joint.element, seat, deck, epoch) or len(masks.pairs) != len(inputs):
-        raise DeckUsageError("these masks were made for another shuffle step")
-    out = tuple(
-        (canonical(a * ga % P), canonical(b * yb % P)) for (a, b), (ga, yb) in zip(permuted, masks.pairs)
-    )
-    return ShuffleStep(deck, epoch, seat, out)
+    return ShuffleStep(deck, epoch, seat, rerandomised(joint, drbg, "rerandomise", permuted))

@@ -329,7 +329,7 @@ def prove_shuffle(
     n = len(inputs)
     if len(step.ciphertexts) != n:
         raise DeckUsageError("a step has one output per input")
-    permutation, rerandomisers = shuffle_witness(joint.game_id, seed, step.seat, step.deck, step.epoch, n)
+    permutation, rerandomisers = shuffle_witness(joint.game_id, seed, step.seat, step.deck, step.epoch, inputs)
     statement = statement_digest(joint, "shuffle", step, inputs)
     drbg = proof_randomness(seed, "shuffle", statement)
     hs = generators(n)

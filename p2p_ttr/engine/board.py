@@ -26,6 +26,7 @@ STARTING_TRAINS: Final = 45
 STARTING_STATIONS: Final = 3
 STATION_POINTS: Final = 4
 EXPRESS_POINTS: Final = 10
+TUNNEL_CARDS: Final = 3  # cards a tunnel turns over: each of the colour played, or a locomotive, asks one more
 
 
 @dataclass(frozen=True, slots=True)

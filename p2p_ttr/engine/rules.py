@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from .board import LOCOMOTIVE, Route, europe
+from .board import LOCOMOTIVE, TUNNEL_CARDS, Route, europe
 from .cards import CardRef, Deck
 from .errors import BadChance, IllegalMove, MalformedEvent, OutOfTurn, UnknownCard
 from .events import (
@@ -422,7 +422,7 @@ def _claim(state: GameState, p: int, route_id: int, cards: tuple[CardRef, ...]) 
     if route.tunnel:
         tunnel = Tunnel(route=route_id, cards=cards, color=pay.color)
         state = state.evolve(tunnel=tunnel)
-        return _push(state, StepTunnelReveal(3), StepTunnelResolve())
+        return _push(state, StepTunnelReveal(TUNNEL_CARDS), StepTunnelResolve())
     return _take_route(state, p, route, cards)
 
 

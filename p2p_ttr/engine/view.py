@@ -32,3 +32,8 @@ def hidden_from(state: GameState, player: int) -> dict[CardRef, int]:
     """The faces ``state`` knows that ``player`` must not see (for tests and audits)."""
     mine = own_cards(state, player)
     return {ref: card for ref, card in state.private.items() if ref not in mine}
+
+
+def public_view(state: GameState) -> GameState:
+    """``state`` as someone with no seat sees it (a watcher): no private face at all."""
+    return replace(state, private={})

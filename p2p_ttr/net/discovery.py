@@ -121,7 +121,7 @@ class Found:
     def describe(self) -> str:
         a = self.announcement
         state = (f"{a.seats_free} seat{'s' if a.seats_free != 1 else ''} free" if a.seats_free
-                 else "started (only its players can rejoin)" if a.game_id else "full")
+                 else "started (only its players can rejoin; anyone may watch it)" if a.game_id else "full")
         return f"{a.name}'s game at {self.join_address}: {a.players} in, {state}"
 
 

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import msgpack
 
+from p2p_ttr.client.giveup import Why
 from p2p_ttr.table.envelope import GAME_ID_BYTES, HASH_BYTES, MAX_ENVELOPE_BYTES, MAX_SEATS, pack
 from p2p_ttr.table.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES
 from p2p_ttr.table.logfile import MAX_ENTRIES
@@ -25,7 +26,12 @@ from p2p_ttr.table.messages import MAX_NAME
 # 4: a host that stops for now tells its joiners (pause)
 # 5: the relay can move: a seat tells the next relay it follows it (follow),
 #    entries are signed by the relay of the moment, any seat may be welcomed
-NET_VERSION = 5
+# 6: a seat shows another seat its own envelope the relay holds back (witness)
+# 7: the relay says who is silent in every game (silent), and a peer that
+#    gives up on the game says so, to every screen (give_up, gave_up)
+# 8: a watcher (no seat, no secret) is admitted by a hello of its own (watch),
+#    and follows the public log (watchers.py)
+NET_VERSION = 8
 CHALLENGE_BYTES = 32
 MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
 MAX_REASON = 400
@@ -66,7 +72,12 @@ def _seats(v: Any) -> bool:
             and len(set(v)) == len(v))
 
 
+def _why(v: Any) -> bool:
+    return isinstance(v, str) and v in {w.value for w in Why}
+
+
 _INDEX = _int(0, MAX_ENTRIES)
+_SECONDS = _int(0, 10**6)
 _ENVELOPE: Check = lambda v: isinstance(v, bytes) and 0 < len(v) <= MAX_ENVELOPE_BYTES
 _GAME_ID: Check = lambda v: v is None or _bin(GAME_ID_BYTES)(v)
 
@@ -82,6 +93,12 @@ TO_HOST: dict[str, tuple[Check, ...]] = {
     "have": (_INDEX, _ENVELOPE, _bin(SIGNATURE_BYTES)),  # an entry the host asked for (fetch), with its signature
     # the relay left: I follow you from my log of this length ending at this head (signed, table/relaying.py)
     "follow": (_int(1, MAX_ENTRIES), _bin(HASH_BYTES), _bin(SIGNATURE_BYTES)),
+    # I give up on the game, why, on which seats, after how many seconds (the relay tells everyone)
+    "give_up": (_why, _seats, _SECONDS),
+    # my signed envelope, which the relay has not sequenced though it is alive: see it yourself (witness.py)
+    "witness": (_ENVELOPE,),
+    # admit me as a watcher (no seat, no name, no key): the version and the challenge of this connection
+    "watch": (_int(0, 2**16), _bin(CHALLENGE_BYTES)),
 }
 # What the host sends to a peer.
 TO_PEER: dict[str, tuple[Check, ...]] = {
@@ -97,7 +114,10 @@ TO_PEER: dict[str, tuple[Check, ...]] = {
     "ping": (_INDEX,),  # heartbeat, with the log length
     "fetch": (_INDEX,),  # send me your entries from this index on: my log lost them (after a crash)
     "pause": (_INDEX, _bin(SIGNATURE_BYTES)),  # the host stops for now at this log length (signed: pause.py)
+    "silent": (_seats,),  # the seats the relay has not heard for the relay timeout (every game)
+    "gave_up": (_int(0, MAX_SEATS - 1), _why, _seats, _SECONDS),  # that seat gave up: a give_up passed on
     "silent": (_seats,),  # the seats the relay has not heard for the relay timeout (escrow: carry them on?)
+    "watching": (_GAME_ID, _INDEX),  # admitted as a watcher: the game (nil in the lobby), the log's length
 }
 
 
@@ -268,13 +288,69 @@ class Silent:
     KIND: ClassVar[str] = "silent"
 
 
-ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have | Follow
-ToPeer = Challenge | Welcome | LobbyNews | Refused | Entry | Rejected | Ping | Fetch | Pause | Silent
+@dataclass(frozen=True)
+class GiveUp:
+    """The sender gives up on the game and leaves: ``why``, waiting for the
+    seats ``about``, after ``seconds`` (the relay passes it on as ``GaveUp``)."""
+
+    why: Why
+    about: tuple[int, ...]
+    seconds: int
+    KIND: ClassVar[str] = "give_up"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "why", Why(self.why))  # read off the wire as a str
+
+
+@dataclass(frozen=True)
+class GaveUp:
+    """``seat`` gave up on the game: its ``GiveUp``, passed on by the relay to every connection."""
+
+    seat: int
+    why: Why
+    about: tuple[int, ...]
+    seconds: int
+    KIND: ClassVar[str] = "gave_up"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "why", Why(self.why))
+
+
+@dataclass(frozen=True)
+class Witness:
+    """The sender's own signed envelope, sent to another seat directly: the
+    relay, alive, has not sequenced it (protocol.md §9, Held back)."""
+
+    envelope: bytes
+    KIND: ClassVar[str] = "witness"
+
+
+@dataclass(frozen=True)
+class Watch:
+    """Admit me as a watcher: no seat, no name, no key; it answers this
+    connection's challenge, so that a pause can be signed for it."""
+
+    version: int
+    challenge: bytes
+    KIND: ClassVar[str] = "watch"
+
+
+@dataclass(frozen=True)
+class Watching:
+    """Admitted as a watcher: the game under way (None in the lobby) and the log's length."""
+
+    game_id: bytes | None
+    length: int
+    KIND: ClassVar[str] = "watching"
+
+
+ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have | Follow | Witness | GiveUp | Watch
+ToPeer = Challenge | Welcome | LobbyNews | Refused | Entry | Rejected | Ping | Fetch | Pause | Silent | GaveUp | Watching
 Frame = ToHost | ToPeer
 _TO_HOST_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Hi, Hello, Env, Sync, Ping, Leave, Have,
-                                                                         Follow)}
+                                                                         Follow, Witness, GiveUp, Watch)}
 _TO_PEER_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Challenge, Welcome, LobbyNews, Refused, Entry, Rejected,
-                                                             Ping, Fetch, Pause, Silent)}
+                                                             Ping, Fetch, Pause, Silent, GaveUp, Watching)}
 
 
 def _typed(types: dict[str, type[Any]], kind: str, fields: list[Any]) -> Any:

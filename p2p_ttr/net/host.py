@@ -23,7 +23,7 @@ from p2p_ttr.table.table import Table
 from .console import Console
 from .lobby import Lobby
 from .node import RELAY_TIMEOUT_S, Node, NodeExit, NodeOptions
-from .store import DataDir, StoreError
+from .store import DataDir, StoreError, WriteFailed
 
 HostExit = NodeExit  # one way to end a peer's run, host or not
 
@@ -44,6 +44,7 @@ class HostOptions:
     trace: Path | None = None  # bench timings
     relay_timeout: float = RELAY_TIMEOUT_S
     escrow: bool = False  # every seat deals its key to the others at the start (protocol.md §6, Escrow)
+    advertise: tuple[str, int] | None = None  # where the others dial us, if not where we listen (reach)
 
 
 class Host(Node):
@@ -54,20 +55,20 @@ class Host(Node):
                  on_port: Callable[[int], None] | None = None) -> None:
         super().__init__(NodeOptions(options.data, "", options.port, options.name, options.timeout,
                                      options.scripted, options.trace, bind=options.bind, listen=options.port,
-                                     relay_timeout=options.relay_timeout),
+                                     relay_timeout=options.relay_timeout, advertise=options.advertise),
                          decide, console, Lobby(options.name, options.data.identity().public,
                                                 options.players or MAX_SEATS), options.players)
         self.h = options
         self.on_port = on_port
         self.start_now = False
-        self.relay.escrow = options.escrow
+        self.relay.admission.escrow = options.escrow
         if options.escrow:
             console.say(f"escrow is on: {ESCROW_TRADE_OFF}")
 
     @property
     def lobby(self) -> Lobby:
-        assert self.relay.lobby is not None
-        return self.relay.lobby
+        assert self.replica.lobby is not None
+        return self.replica.lobby
 
     # ------------------------------------------------------------- setup
 
@@ -92,8 +93,13 @@ class Host(Node):
             # Opening it would write an empty log there, and the game could no longer be told apart.
             raise StoreError(f"{store.log_path} is missing: this host cannot resume game {game[:8]} without "
                              f"its log; {from_a_joiner}")
+        if store.never_started():
+            raise StoreError(f"game {game[:8]} never started: its first entry was never written (a full disk, "
+                             "or a crash), so nothing of it reached anyone; `ttr host --new` starts a new game")
         try:
             entries = store.open()
+        except WriteFailed:
+            raise  # the disk, not the log: it says what to do
         except StoreError as exc:
             raise StoreError(f"{exc}; {from_a_joiner}") from None
         table, history = self.replay(store, entries, f"; {from_a_joiner}")
@@ -107,14 +113,14 @@ class Host(Node):
                              "finished": table.complete})
             self.console.say(f"rebuilt {store.meta_path} from the log")
         self.use_table(table, store)
-        self.relay.lobby = None
-        self.relay.gated = not table.complete and self.relaying
+        self.replica.lobby = None
+        self.relay.catchup.gated = not table.complete and self.relaying
         self.console.say(f"resumed game {game} at entry {len(table.log)}")
         for line in history.told():
             self.console.say(line)
         if not self.relaying and not table.complete:
             self.console.say(f"the relay moved to {self.names[table.relay]} in this game: connecting there")
-            self.turn_to(table.relay)
+            self.succession.turn_to(table.relay)
 
     def start(self) -> None:
         if self.h.escrow and len(self.lobby.names) < 3:
@@ -127,12 +133,11 @@ class Host(Node):
         store.open()
         store.save_meta({"role": "host", "name": self.h.name, "port": self.port, "finished": False})
         self.use_table(Table(), store)
-        self.relay.seat = 0
-        opener = Peer(0, self.identity, self.decide)
-        self.relay.sequence(opener.open_game(tuple(members), game_id, escrow=self.h.escrow), None)
+        opener = Peer(0, self.identity, self.replica.decide)
+        self.relay.sequencer.sequence(opener.open_game(tuple(members), game_id, escrow=self.h.escrow), None)
         self.relay.flush()
-        self.relay.seated([m.identity for m in members])
-        self.relay.lobby = None
+        self.relay.admission.seated([m.identity for m in members])
+        self.replica.lobby = None
         seats = ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(self.names))
         self.console.say(f"game {game_id.hex()} started: {seats}")
 
@@ -149,13 +154,26 @@ class Host(Node):
     def lobby_step(self) -> bool:
         if self.table is not None:
             return False
-        self.relay.drop_silent_members()
+        admission = self.relay.admission
+        members = len(self.lobby.names)
+        admission.drop_silent_members()
+        if self.start_now and len(self.lobby.names) < members:
+            # Someone asked to start with a member that is gone: ask again.
+            self.start_now = False
+            self.console.say("the game did not start: press Enter to start with "
+                             + ", ".join(self.lobby.names) if len(self.lobby.names) >= 2
+                             else "the game did not start: wait for someone to join")
         wanted = self.h.players
         if self.start_now or (wanted and len(self.lobby.names) >= wanted):
+            if not admission.all_answered():  # start only with members heard just now
+                return True
             self.start()
             return False
+        if wanted and len(self.lobby.names) < members:
+            self.console.say(f"waiting for {wanted - len(self.lobby.names)} more to join")
         self.progress.update(len(self.lobby.names))
         if self.o.scripted and self.progress.timed_out:
+            self.relay.pause()  # its members hear that the lobby closed, at once
             raise NodeExit(1, f"only {len(self.lobby.names)} of {wanted} players joined in {self.o.timeout:.0f} s")
         return True
 

@@ -1,21 +1,75 @@
-"""Liveness: who we are waiting for, for how long, and when to give up."""
+"""Liveness: who we are waiting for, whether they are alive, and when to give up.
+
+Liveness is not progress (design.md §4). A seat whose heartbeats reach the
+relay is alive however long its player thinks: no peer gives up on a live
+seat that owes only a move. Only two things end a wait:
+
+- silence: the seat sent no heartbeat for our ``--timeout`` (the relay's
+  word, ``silent``, tells every follower which seats it has not heard);
+- a live seat that withholds, for our ``--timeout``, a duty its software
+  does at once (keys, a shuffle, a proof, shares, the audit): it
+  misbehaves, and is named.
+
+``Presence`` keeps what we know of who is alive; ``watch`` looks at a
+stalled table and returns a ``Verdict`` when a scripted peer must give up
+(a person is asked instead, and only offered `wait` where it can help).
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
+from p2p_ttr.client.giveup import GaveUp, Stall, Waiting, Why, giving_up_words, stalled_prompt
+from p2p_ttr.table.obligations import Owed
 from p2p_ttr.table.table import Table
 
 STALL_NOTE_S = 4.0  # say whom we wait for once the log has not grown for this long
 
 HEARTBEAT_S = 1.0
 HOST_SILENT_S = 3.0
+SILENT_NEWS_S = 5.0  # the relay's word on who is silent holds this long (it comes every second)
 
 
 def waiting_for(table: Table, me: int | None) -> list[int]:
     """The seats (other than ours) the table waits for now."""
     return sorted({o.seat for o in table.obligations() if o.seat != me})
+
+
+class Presence:
+    """Which seats are silent, as the relay sees it: its ``silent`` word (or,
+    while we relay, our own count), and the seats that said they gave up.
+    ``heard`` is called once a second with the seats the relay has not heard
+    for ``after`` seconds."""
+
+    def __init__(self, after: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.after = after
+        self.clock = clock
+        self.silent_since: dict[int, float] = {}  # seat -> since when it has been silent
+        self.gave_up: dict[int, GaveUp] = {}  # seat -> its word when it gave up (in this run)
+        self._news_at: float | None = None
+
+    def heard(self, silent: tuple[int, ...]) -> None:
+        """The relay's word: these seats have not been heard for ``after`` seconds."""
+        now = self.clock()
+        for seat in silent:
+            self.silent_since.setdefault(seat, now - self.after)
+        for seat in list(self.silent_since):
+            if seat not in silent:
+                del self.silent_since[seat]
+        self._news_at = now
+
+    def left(self, news: GaveUp) -> None:
+        self.gave_up[news.seat] = news
+
+    def silent_for(self, seat: int) -> float | None:
+        """How long ``seat`` has been silent (None: alive, or we cannot tell: no fresh word from the relay)."""
+        now = self.clock()
+        since = self.silent_since.get(seat)
+        if since is None or self._news_at is None or now - self._news_at > SILENT_NEWS_S:
+            return None
+        return now - since
 
 
 class Progress:
@@ -58,21 +112,82 @@ class Progress:
         self.since = self.clock()
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """A scripted peer gives up: why, on which seats, after how long, and its last words."""
+
+    why: Why
+    about: tuple[int, ...]
+    seconds: int
+    message: str
+
+
+def stalls(table: Table, me: int | None, presence: Presence, stalled_for: float) -> list[Stall]:
+    """Each seat the table waits for, and what it is doing."""
+    owed: dict[int, list[Owed]] = {}
+    for o in table.obligations():
+        if o.seat != me:
+            owed.setdefault(o.seat, []).append(o.what)
+    found = []
+    for seat in sorted(owed):
+        silent = presence.silent_for(seat)
+        if seat in presence.gave_up:
+            waiting, seconds = Waiting.GAVE_UP, stalled_for
+        elif silent is not None:
+            waiting, seconds = Waiting.SILENT, silent
+        elif all(what is Owed.MOVE for what in owed[seat]):
+            waiting, seconds = Waiting.THINKING, stalled_for
+        else:
+            waiting, seconds = Waiting.WITHHOLDING, stalled_for
+        found.append(Stall(seat, waiting, tuple(owed[seat]), int(seconds)))
+    return found
+
+
 def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ...], scripted: bool,
-          log: str, then: str = "") -> str | None:
-    """One look at a running game, the same for the host and a joiner: say
-    whom the table waits for while it is stalled; at the timeout, offer a
-    person `wait` / `end`, or return why a scripted run must stop (and
-    ``then``, what to do next)."""
+          presence: Presence, log: str, then: str = "") -> Verdict | None:
+    """One look at a running game, the same for the relay and a follower: say
+    whom the table waits for while it is stalled; once it has stalled for the
+    timeout, a scripted peer gives up (the verdict) on a seat silent that
+    long or alive and withholding a duty, never on one thinking over a move;
+    a person is asked instead (``then``: what to do next, for the last words)."""
     progress.update(len(table.log))
-    waiting = waiting_for(table, me) if progress.stalled_for > STALL_NOTE_S else []
-    if waiting:
-        progress.note(", ".join(names[s] for s in waiting))
-    if progress.timed_out and (waiting or scripted):
-        who = ", ".join(names[s] for s in waiting) or "nobody"
-        if scripted:
-            return f"no progress for {progress.timeout:.0f} s (waiting for {who}); the log so far is {log}{then}"
-        progress.say(f"no progress for {int(progress.stalled_for)} s (waiting for {who}): "
-                     "type `wait` to keep waiting or `end` to stop")
+    if progress.stalled_for <= STALL_NOTE_S:
+        return None
+    waiting = waiting_for(table, me)
+    if not waiting:
+        return None
+    progress.note(", ".join(names[s] for s in waiting))
+    if not progress.timed_out:
+        return None
+    timeout = progress.timeout
+    blamed = [s for s in stalls(table, me, presence, progress.stalled_for)
+              if s.waiting in (Waiting.WITHHOLDING, Waiting.GAVE_UP)
+              or (s.waiting is Waiting.SILENT and s.seconds >= timeout)]
+    if not blamed:
+        return None  # only people thinking (or seats not silent for long enough yet): wait on
+    if not scripted:
+        progress.say(stalled_prompt(blamed, names, int(progress.stalled_for)))
         progress.extend()
-    return None
+        return None
+    withheld = [s for s in blamed if s.waiting is Waiting.WITHHOLDING]
+    why = Why.WITHHELD if withheld else Why.SILENT
+    chosen = withheld or blamed
+    about = tuple(s.seat for s in chosen)
+    seconds = max(s.seconds for s in chosen)
+    who = ", ".join(names[s] for s in waiting)
+    return Verdict(why, about, seconds, f"no progress for {timeout:.0f} s (waiting for {who}): "
+                                        f"{giving_up_words(why, about, seconds, names)}; the log so far is {log}{then}")
+
+
+def held_back_verdict(relay: int, names: tuple[str, ...], progress: Progress) -> Verdict:
+    """A scripted peer gives up on a live relay that holds back a message its
+    author showed us directly (witness.py): the relay withholds, nobody else."""
+    return Verdict(Why.WITHHELD, (relay,), int(progress.stalled_for),
+                   f"no progress for {progress.timeout:.0f} s: the relay ({names[relay]}) holds back a seat's "
+                   "message that seat showed us directly; the game cannot go on without a relay that sequences it")
+
+
+def not_back_verdict(away: tuple[int, ...], progress: Progress, then: str) -> Verdict:
+    """A resumed relay gives up on the seats that never came back to say what they hold."""
+    return Verdict(Why.SILENT, away, int(progress.stalled_for),
+                   f"no progress for {progress.timeout:.0f} s: not every seat came back after the restart{then}")

@@ -104,7 +104,8 @@ class SeatPlayer:
             if secrets is None:
                 if seat in self.table.keys:
                     raise StoreError("our key is in the log but our secrets are not on disk: this seat cannot go on")
-                secrets = PeerSecrets(seat, SecretKey.generate(self.table.game_id, seat), Seed.generate())
+                seal = SecretKey.generate(self.table.game_id, seat) if self.table.escrow else None
+                secrets = PeerSecrets(seat, SecretKey.generate(self.table.game_id, seat), Seed.generate(), seal)
                 self.store.save_secrets(secrets)  # durable before the keys message exists
             self.table.me = secrets
         peer = Peer(seat, self.identity, self.decide)

@@ -73,7 +73,13 @@ class Reach:
             elif kind == zmq.EVENT_HANDSHAKE_SUCCEEDED:
                 self.handshaken_at = now
             elif self.handshaken_at is None:  # closed, or a failed handshake, before any success
-                self.failed = "closed the connection" if kind == zmq.EVENT_DISCONNECTED else "failed the handshake"
+                if kind != zmq.EVENT_DISCONNECTED:
+                    self.failed = "it failed the handshake of a ZeroMQ connection"
+                elif self.connected_at is not None and now - self.connected_at >= HANDSHAKE_S - 0.5:
+                    # libzmq gave up on a handshake that never came (HANDSHAKE_IVL): a silent server.
+                    self.failed = "it accepted the connection but said nothing (it does not speak ZeroMQ)"
+                else:
+                    self.failed = "it closed the ZeroMQ connection"
 
     def verdict(self) -> str | None:
         """Why this address is no ttr host, once that is known (call often)."""
@@ -82,7 +88,7 @@ class Reach:
         self._events()
         now = self.clock()
         if self.failed is not None:
-            return f"{self.where} is not a ttr game: it {self.failed} of a ZeroMQ connection (wrong address or port?)"
+            return f"{self.where} is not a ttr game: {self.failed} (wrong address or port?)"
         if self.connected_at is None:
             if now - self.started >= min(self.timeout, REFUSED_GRACE_S):
                 return f"nothing answered at {self.where}: is `ttr host` running there, on that port?"

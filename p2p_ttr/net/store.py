@@ -6,7 +6,7 @@ host's receipts, its own secrets and a little metadata.
     DATA/games/<game id hex>/game.log     logfile.py format, one entry appended per
                                       sequenced message; fsync'ed before anything depends on it
     DATA/games/<id>/receipts          msgpack [index, sha256(entry), host signature]*
-    DATA/games/<id>/secrets           msgpack [seat, secret key wire, seed], mode 0600
+    DATA/games/<id>/secrets           msgpack [seat, secret key wire, seed, seal key wire?], mode 0600
     DATA/games/<id>/meta.json         role, seat, name, port
     DATA/games/<id>/equivocation-<i>.bin  a proof, if the host ever equivocated
 
@@ -44,6 +44,12 @@ class StoreError(Exception):
     """The data directory cannot be used; the message says why."""
 
 
+class WriteFailed(StoreError):
+    """A write failed (a full disk, most often): what is on disk is sound,
+    and the same command resumes once the cause is gone. Not a damaged file:
+    nothing needs deleting or copying."""
+
+
 def disk_trouble(path: Path, exc: OSError) -> str:
     """A failed write in the player's words."""
     if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
@@ -58,7 +64,7 @@ def writing(path: Path) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        raise StoreError(disk_trouble(path, exc)) from None
+        raise WriteFailed(disk_trouble(path, exc)) from None
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -121,7 +127,7 @@ class DataDir:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as exc:
-            raise StoreError(f"cannot use data directory {self.path}: {exc.strerror}") from None
+            raise WriteFailed(disk_trouble(path, exc)) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -129,8 +135,11 @@ class DataDir:
             os.close(fd)
             raise StoreError(f"{self.path} is in use by another ttr (pid {holder}): one player per data "
                              "directory (give this one its own --data-dir)") from None
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+        except OSError:
+            pass  # a full disk: the lock holds all the same, only without our pid in it
         self._lock = fd
 
     def unfinished(self, role: str) -> list[GameStore]:
@@ -144,7 +153,8 @@ class DataDir:
                 continue
             store = GameStore(folder, game_id)
             meta = store.load_meta()
-            if len(game_id) == GAME_ID_BYTES and meta.get("role") == role and meta.get("finished") is False:
+            if (len(game_id) == GAME_ID_BYTES and meta.get("role") == role and meta.get("finished") is False
+                    and not meta.get("left")):
                 found.append(store)
         return sorted(found, key=lambda g: g.meta_path.stat().st_mtime, reverse=True)
 
@@ -262,7 +272,7 @@ class GameStore:
         refuses every later write: the process stops and, resumed, goes on
         from the last whole record."""
         if self._broken is not None:
-            raise StoreError(self._broken)
+            raise WriteFailed(self._broken)
         try:
             _write_all(fd, data)
         except OSError as exc:
@@ -271,10 +281,23 @@ class GameStore:
                 os.ftruncate(fd, size)
             except OSError:
                 pass  # the torn tail is cut at the next load instead
-            raise StoreError(self._broken) from None
+            raise WriteFailed(self._broken) from None
         return size + len(data)
 
     # ---------------------------------------------------------------- log
+
+    def never_started(self) -> bool:
+        """The log is there but holds no whole entry: the game's first entry
+        was never written (the disk was full, or the host was killed while
+        writing it), so nothing of it ever reached anyone. (A missing log
+        is not that: it was lost, and a joiner's copy may replace it.)"""
+        try:
+            size = self.log_path.stat().st_size
+            if size > len(header(self.game_id)) + MAX_ENVELOPE_BYTES + 16:
+                return False  # room for a whole entry at least: read no further
+            return not self._read_entries()[0]
+        except (OSError, StoreError):
+            return False
 
     def stored_entries(self) -> list[bytes]:
         """The whole entries on disk, read without opening the store for writing."""
@@ -343,7 +366,7 @@ class GameStore:
     def sync(self) -> None:
         """Make every appended entry durable: call before acting on them or relaying them."""
         if self._broken is not None:
-            raise StoreError(self._broken)
+            raise WriteFailed(self._broken)
         if self._unsynced and self._log is not None:
             try:
                 os.fsync(self._log)
@@ -353,7 +376,7 @@ class GameStore:
                     os.fsync(self._receipts)
             except OSError as exc:
                 self._broken = disk_trouble(self.log_path, exc)
-                raise StoreError(self._broken) from None
+                raise WriteFailed(self._broken) from None
             self._unsynced = False
 
     # ------------------------------------------------------------ receipts
@@ -394,15 +417,19 @@ class GameStore:
     def save_secrets(self, secrets: PeerSecrets) -> None:
         with writing(self.path):
             self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
-        _write_private(self.secrets_path, pack([secrets.seat, secrets.key.to_wire(), secrets.seed.to_wire()]))
+        seal = [secrets.seal.to_wire()] if secrets.seal is not None else []
+        _write_private(self.secrets_path, pack([secrets.seat, secrets.key.to_wire(), secrets.seed.to_wire(), *seal]))
 
     def load_secrets(self) -> PeerSecrets | None:
         if not self.secrets_path.exists():
             return None
         try:
             value = unpack_bounded(self.secrets_path.read_bytes(), "secrets")
-            seat, key, seed = value
-            return PeerSecrets(int(seat), SecretKey.from_wire(key), Seed.from_wire(seed))
+            seat, key, seed, *seal = value
+            if len(seal) > 1:
+                raise ValueError("too many fields")
+            return PeerSecrets(int(seat), SecretKey.from_wire(key), Seed.from_wire(seed),
+                               SecretKey.from_wire(seal[0]) if seal else None)
         except (Malformed, MalformedWire, ValueError, TypeError):
             raise StoreError(f"{self.secrets_path} is corrupt: this seat's secrets are lost") from None
 
@@ -425,6 +452,14 @@ class GameStore:
         meta = self.load_meta()
         if meta and not meta.get("finished"):
             self.save_meta({**meta, "finished": True})
+
+    def mark_left(self) -> None:
+        """Note in meta.json that our seat forfeited: the game goes on (or
+        ended) without us, so it is no game of ours to resume, nor one that
+        keeps us from joining another."""
+        meta = self.load_meta()
+        if meta and not meta.get("left"):
+            self.save_meta({**meta, "left": True})
 
     def load_meta(self) -> dict[str, Any]:
         try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
+from p2p_ttr.deck import CardRef as DeckRef
 from p2p_ttr.deck import (
     Ciphertext,
     DeckCreation,
@@ -31,7 +32,7 @@ from p2p_ttr.deck import (
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.state import NeedRemask, NeedShuffle
 
-from .cards import DECK_NAMES
+from .cards import DECK_NAMES, deck_ref
 from .errors import Malformed, NotExpected
 
 Need = NeedShuffle | NeedRemask
@@ -77,6 +78,20 @@ Progress = ChainDone | FalseStep | None
 
 def describe(need: Need) -> str:
     return f"{DECK_NAMES[need.deck]} epoch {need.epoch}"
+
+
+def check_source(need: Need, named: tuple[int, ...] | tuple[DeckRef, ...]) -> None:
+    """A step names what its chain starts from (protocol.md §5): the card ids
+    a shuffle shuffles, or the cards a re-masking re-masks, in order. It must
+    be what the game asks for, so that the log alone tells an auditor each
+    epoch's input.
+
+    Raises:
+        NotExpected: it names other cards.
+    """
+    wanted = need.cards if isinstance(need, NeedShuffle) else tuple(deck_ref(ref) for ref in need.refs)
+    if named != wanted:
+        raise NotExpected(f"the step names other cards than {describe(need)} is made of")
 
 
 class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
@@ -176,6 +191,10 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
         built = self._chains.get((need.deck, need.epoch))
         if proof.seat != seat:
             raise Malformed("a proof names its author's seat")
+        if isinstance(need, NeedShuffle) != isinstance(proof, ShuffleProof):
+            # The checker is the chain's, whatever the proof claims to be: a
+            # re-masking keeps the order, which a proof of shuffle never shows.
+            raise Malformed(f"{describe(need)} takes a proof of {'shuffle' if isinstance(need, NeedShuffle) else 're-masking'}")
         if built is None or seat >= len(built.steps) or seat in built.proven or seat in built.proofs:
             raise NotExpected(f"seat {seat} owes no proof of {describe(need)} now")
         built.proofs[seat] = (proof, entry)
@@ -232,10 +251,18 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
         """Check these seats' proofs of their steps of ``built`` (shuffle proofs
         in one batch); raise InvalidChainProof naming the first false one."""
         assert self.joint is not None
-        shuffles = [(self.record(need, seat), built.step_input(seat), proof)
-                    for seat, proof in proofs if isinstance(proof, ShuffleProof)]
-        if shuffles:
-            verify_shuffles(self.joint, shuffles)
+        if isinstance(need, NeedShuffle):  # the chain's kind chooses the checker, never the proof's
+            shuffles = []
+            for seat, proof in proofs:
+                if not isinstance(proof, ShuffleProof):
+                    raise InvalidChainProof(f"seat {seat}'s proof of {describe(need)} is not a proof of shuffle",
+                                            seat=seat)
+                shuffles.append((self.record(need, seat), built.step_input(seat), proof))
+            if shuffles:
+                verify_shuffles(self.joint, shuffles)
+            return
         for seat, proof in proofs:
-            if isinstance(proof, RemaskProof):
-                verify_remask(self.joint, self.record(need, seat), built.step_input(seat), proof)
+            if not isinstance(proof, RemaskProof):
+                raise InvalidChainProof(f"seat {seat}'s proof of {describe(need)} is not a proof of re-masking",
+                                        seat=seat)
+            verify_remask(self.joint, self.record(need, seat), built.step_input(seat), proof)

@@ -6,6 +6,11 @@ The book checks each escrow message against what the log holds and keeps
 it; the table decides when to act on it (``ready`` -> carry the seat on)
 and plays a carried-on seat exactly as a forfeited one. Nothing here is
 secret: every value the book holds is in the log.
+
+Shares are sealed to each recipient's seal key, which is never revealed: a
+seat that leaves (forfeits, or is carried on) takes the shares it held with
+it. So a seat can be carried on only while every seat it dealt to is still
+in play (``request_problem``); after a first departure, nobody can be.
 """
 
 from __future__ import annotations
@@ -23,7 +28,6 @@ from p2p_ttr.deck import (
     check_escrow_share,
     check_seed,
     escrow_dealer_cheated,
-    open_escrow_share,
     reconstruct_key,
 )
 
@@ -45,10 +49,22 @@ class Carried:
 @dataclass(frozen=True)
 class DealerCheated:
     """Rebuilding showed the seat's own deal false (its seed deal is not the
-    seed it committed to, or a forfeited recipient's share does not open)."""
+    seed it committed to)."""
 
     seat: int
     reason: str
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """Why the ``silent`` seats cannot be carried on: ``gone`` left the game
+    at entry ``gone_at``, taking its share of every seat's escrow with it;
+    or (``gone`` None) they are silent at once, and carrying one on takes
+    every other seat in play."""
+
+    silent: tuple[int, ...]
+    gone: int | None
+    gone_at: int | None
 
 
 class EscrowBook:
@@ -65,6 +81,7 @@ class EscrowBook:
         self.carrying: set[int] = set()
         self.reveals: dict[int, dict[int, tuple[int, int]]] = {}  # target -> seat -> (key share, seed share)
         self.carried_on: dict[int, int] = {}  # seat -> index of the log entry that completed its carry-on
+        self.back_at: dict[int, int] = {}  # seat -> index of its latest accepted message (it was heard then)
 
     # ------------------------------------------------------------ the deals
 
@@ -73,8 +90,9 @@ class EscrowBook:
         forfeited seat owes none: its secrets are public."""
         return tuple(s for s in sorted(in_play) if s not in self.deals) if self.enabled else ()
 
-    def deal(self, seat: int, escrow: Escrow, game_id: bytes, keys: Mapping[int, int]) -> None:
-        """Check and keep ``seat``'s deal. ``keys``: every seat's public key.
+    def deal(self, seat: int, escrow: Escrow, game_id: bytes, key: int, seals: Mapping[int, int]) -> None:
+        """Check and keep ``seat``'s deal: ``key``, its public key; ``seals``,
+        every seat's seal key (the recipients).
 
         Raises:
             NotExpected: not an escrow game, keys missing, or dealt already.
@@ -89,14 +107,14 @@ class EscrowBook:
             if deal.game_id != game_id or deal.dealer != seat:
                 raise Malformed("an escrow deals the author's own secrets for this game")
         try:
-            escrow.key.check(keys[seat], keys)
-            escrow.seed.check(escrow.seed_image, keys)
+            escrow.key.check(key, seals)
+            escrow.seed.check(escrow.seed_image, seals)
         except BadEscrow as exc:
             raise BadProof(str(exc)) from None
         self.deals[seat] = escrow
 
-    def judge(self, seat: int, message: EscrowComplaint, keys: Mapping[int, int]) -> int:
-        """The dealer a complaint by ``seat`` shows to have cheated.
+    def judge(self, seat: int, message: EscrowComplaint, seals: Mapping[int, int]) -> int:
+        """The dealer a complaint by ``seat`` shows to have cheated (``seals``: every seat's seal key).
 
         Raises:
             NotExpected: no such deal, or a complaint for another recipient.
@@ -107,15 +125,18 @@ class EscrowBook:
             raise NotExpected(f"seat {seat} can only complain of its own share")
         if complaint.dealer not in self.deals or complaint.dealer == seat:
             raise NotExpected(f"there is no escrow of seat {complaint.dealer} for seat {seat} to complain of")
-        if not escrow_dealer_cheated(self._deal(complaint.dealer, message.secret), complaint, keys[seat]):
+        if not escrow_dealer_cheated(self._deal(complaint.dealer, message.secret), complaint, seals[seat]):
             raise BadProof(f"seat {seat}'s complaint is false: its share of seat {complaint.dealer}'s "
                            f"{message.secret} opens, or the complaint's proof fails")
         return complaint.dealer
 
     # ----------------------------------------------------------- carrying on
 
-    def request_problem(self, seat: int | None, target: int, in_play: Collection[int], finished: bool) -> str | None:
-        """Why ``seat`` (None: anyone in play) may not ask to carry ``target`` on now, or None."""
+    def request_problem(self, seat: int | None, target: int, in_play: Collection[int], finished: bool,
+                        left: Mapping[int, int] | None = None) -> str | None:
+        """Why ``seat`` (None: anyone in play) may not ask to carry ``target``
+        on now, or None. ``left``: the seats that left, and the entry each
+        left at."""
         if not self.enabled:
             return "this game was seated without escrow: a seat that vanishes can only end the game"
         if finished:
@@ -124,6 +145,12 @@ class EscrowBook:
             return "not every seat's escrow is in yet"
         if target not in in_play:
             return f"seat {target} is not in play"
+        gone = sorted((entry, s) for s, entry in (left or {}).items() if s != target)
+        if gone:
+            entry, holder = gone[0]
+            return (f"seat {holder} left the game at entry {entry}, taking its share of seat {target}'s escrow "
+                    "with it (sealed to a key only it holds): escrow carries a seat on only with every seat "
+                    "it dealt to, so no seat can be carried on any more")
         if target in self.carrying:
             return f"seat {target} is being carried on already"
         if seat is not None:
@@ -133,20 +160,43 @@ class EscrowBook:
                 return f"seat {seat} already asked to carry seat {target} on"
         return None
 
-    def request(self, seat: int, target: int, in_play: Collection[int], finished: bool) -> None:
+    def blocked(self, awaited: Collection[int], silent: Collection[int], in_play: Collection[int], finished: bool,
+                left: Mapping[int, int]) -> Blocked | None:
+        """Why none of the ``awaited`` silent seats can be carried on (None:
+        one can, or none is awaited): a seat left before (its shares left
+        with it), or another seat in play is ``silent`` too (carrying one on
+        takes every other seat in play, the other silent one too)."""
+        targets = tuple(sorted(s for s in awaited if s in in_play))
+        if not self.enabled or finished or not targets or self.missing_deals(in_play):
+            return None
+        gone = sorted((entry, s) for s, entry in left.items())
+        if gone:
+            return Blocked(targets, gone[0][1], gone[0][0])
+        quiet = tuple(sorted(s for s in silent if s in in_play))
+        return Blocked(quiet, None, None) if len(quiet) > 1 else None
+
+    def request(self, seat: int, target: int, in_play: Collection[int], finished: bool,
+                left: Mapping[int, int]) -> None:
         """Keep ``seat``'s request for ``target``.
 
         Raises:
             NotExpected: ``request_problem`` says why not.
         """
-        problem = self.request_problem(seat, target, in_play, finished)
+        problem = self.request_problem(seat, target, in_play, finished, left)
         if problem is not None:
             raise NotExpected(problem)
         self.requests.setdefault(target, set()).add(seat)
 
-    def back(self, seat: int) -> None:
-        """``seat`` signed a message the log accepted: it is back, and the
-        requests to carry it on lapse (unless handing over has begun)."""
+    def new_term(self) -> None:
+        """The relay moved: the requests of the last term count for nothing
+        now (each term counts its own); handing over that began goes on."""
+        self.requests = {t: asked for t, asked in self.requests.items() if t in self.carrying}
+
+    def back(self, seat: int, index: int) -> None:
+        """``seat`` signed a message the log accepted at ``index``: it is back,
+        and the requests to carry it on lapse (unless handing over has begun);
+        so does any request written before it, wherever it is sequenced."""
+        self.back_at[seat] = index
         if seat not in self.carrying:
             self.requests.pop(seat, None)
 
@@ -189,19 +239,16 @@ class EscrowBook:
             raise Cheating(f"seat {seat} handed over a false share of seat {target}'s seed")
         self.reveals.setdefault(target, {})[seat] = (message.key_share, message.seed_share)
 
-    def ready(self, forfeited: Mapping[int, SecretKey], keys: Mapping[int, int],
-              commitments: Mapping[int, SeedCommitment], game_id: bytes) -> Carried | DealerCheated | None:
-        """The lowest target whose every share is known (handed over, or
-        opened here with a forfeited recipient's published key), rebuilt and
-        checked against its public key and seed commitment (``keys``,
-        ``commitments``: every seat's); None if none is."""
+    def ready(self, keys: Mapping[int, int], commitments: Mapping[int, SeedCommitment],
+              game_id: bytes) -> Carried | DealerCheated | None:
+        """The lowest target every recipient handed its shares over for,
+        rebuilt and checked against its public key and seed commitment
+        (``keys``, ``commitments``: every seat's); None if none is."""
         for target in sorted(self.carrying):
             deal = self.deals[target]
             handed = self.reveals.get(target, {})
-            recipients = [s.recipient for s in deal.key.shares]
-            if not all(r in handed or r in forfeited for r in recipients):
-                continue
-            return self._rebuild(target, handed, forfeited, keys[target], commitments[target], game_id)
+            if all(s.recipient in handed for s in deal.key.shares):
+                return self._rebuild(target, handed, keys[target], commitments[target], game_id)
         return None
 
     def carried(self, seat: int, index: int) -> None:
@@ -215,18 +262,12 @@ class EscrowBook:
         escrow = self.deals[dealer]
         return escrow.key if secret == "key" else escrow.seed
 
-    def _rebuild(self, target: int, handed: Mapping[int, tuple[int, int]], forfeited: Mapping[int, SecretKey],
-                 key: int, commitment: SeedCommitment, game_id: bytes) -> Carried | DealerCheated:
+    def _rebuild(self, target: int, handed: Mapping[int, tuple[int, int]], key: int, commitment: SeedCommitment,
+                 game_id: bytes) -> Carried | DealerCheated:
         escrow = self.deals[target]
         key_shares = {s: v[0] for s, v in handed.items()}
         seed_shares = {s: v[1] for s, v in handed.items()}
         try:
-            for seat, secret in forfeited.items():
-                if seat != target and seat not in handed:
-                    # The fold opens a gone recipient's shares itself; one that
-                    # does not open was sealed false by the dealer.
-                    key_shares[seat] = open_escrow_share(escrow.key, secret)
-                    seed_shares[seat] = open_escrow_share(escrow.seed, secret)
             x = reconstruct_key(escrow.key, key_shares, key)
             number = reconstruct_key(escrow.seed, seed_shares, escrow.seed_image)
             if number >= 1 << (8 * SEED_BYTES):

@@ -78,6 +78,10 @@ class LogChain:
         if envelope.head not in self._head_index:
             raise UnknownHead(f"seat {envelope.seat} wrote at a log head this table never had")
 
+    def written_after(self, head: bytes) -> int:
+        """How many entries the author of a message written at ``head`` had applied (a known head)."""
+        return self._head_index[head]
+
     def append(self, raw: bytes, envelope: Envelope) -> None:
         """Add an entry that passed ``open`` or ``check``."""
         self.entries.append(raw)

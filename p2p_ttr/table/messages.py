@@ -3,9 +3,13 @@
     seating = ["seating", RULES, [[name, identity], ...], escrow?]
                                                              seat 0 opens the game; escrow
                                                              (a bool, absent = false): §6 Escrow
-    keys    = ["keys", key_announcement, seed_commitment]    each seat, once
-    shuffle = ["shuffle", shuffle_step]                      a seat's step of a chain
-    remask  = ["remask", remask_step]                        a seat's re-masking step
+    keys    = ["keys", key_announcement, seed_commitment, seal_key?]
+                                                             each seat, once; in an escrow
+                                                             game with its seal key (§6)
+    shuffle = ["shuffle", shuffle_step, [card, ...]]         a seat's step of a chain, and the
+                                                             cards the chain shuffles
+    remask  = ["remask", remask_step, [card_ref, ...]]       a seat's re-masking step, and the
+                                                             cards the chain re-masks
     shuffle_proof = ["shuffle_proof", shuffle_proof]         its proof, sent after the step
     remask_proof  = ["remask_proof", remask_proof]           the same for a re-masking step
     shares  = ["shares", [decryption_share, ...]]            shares the author owes
@@ -35,6 +39,7 @@ import ipaddress
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias, TypeGuard
 
+from p2p_ttr.deck import CardRef as DeckRef
 from p2p_ttr.deck import (
     Q,
     Complaint,
@@ -62,9 +67,14 @@ from .errors import Malformed
 from .identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES
 from .relaying import FollowRequest
 
-# 4: the conceded ending (fewer than two seats in play), escrow; 3: pass only
-# with no other action (it shows the hand); 2: proven chains
-RULES = "ttr-europe/4"
+# 5: relay terms (a follow request binds the term and the exact log the
+# hand-over continues; a carry-on request counts only in the term it was
+# written in), escrow sealed to seal keys that are never revealed (no
+# carry-on once a seat has left), and a chain step names the chain's input
+# (shuffled cards, re-masked cards); 4: the conceded ending (fewer than two
+# seats in play), escrow; 3: pass only with no other action (it shows the
+# hand); 2: proven chains
+RULES = "ttr-europe/5"
 MAX_NAME = 24
 
 
@@ -75,6 +85,8 @@ def valid_name(name: object) -> TypeGuard[str]:
     return (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()
             and name.strip() == name)
 MAX_SHARES = 128
+MAX_CARD = 109  # the highest card id of any deck (train cards 0..109)
+MAX_REMASKED = 3  # tickets returned at once: at most 3 are drawn
 ESCROW_MIN_SEATS = 3  # with two, the other player alone would hold a seat's key
 EXPONENT_BYTES = 256  # an escrowed share or image: a number below Q, or a group element
 ESCROWED = ("key", "seed")  # what a deal escrows: the secret exponent, the shuffle seed
@@ -106,36 +118,47 @@ class Seating:
 
 @dataclass(frozen=True, slots=True)
 class Keys:
-    """A seat's ElGamal key (with its proof) and its seed commitment."""
+    """A seat's ElGamal key (with its proof) and its seed commitment; in an
+    escrow game also its seal key (with its own proof): the key the others
+    seal their escrow shares to, never revealed (protocol.md §6, Escrow)."""
 
     key: KeyAnnouncement
     commitment: SeedCommitment
+    seal: KeyAnnouncement | None = None
     KIND = "keys"
 
     def to_wire(self) -> list[Any]:
-        return [self.KIND, self.key.to_wire(), self.commitment.to_wire()]
+        tail = [self.seal.to_wire()] if self.seal is not None else []
+        return [self.KIND, self.key.to_wire(), self.commitment.to_wire(), *tail]
 
 
 @dataclass(frozen=True, slots=True)
 class Shuffle:
-    """A seat's step of a shuffle chain."""
+    """A seat's step of a shuffle chain, naming what the chain shuffles: the
+    card ids of the epoch, ascending (the canonical deck seat 0 starts from).
+    The fold refuses any other list; carried in the log so that an auditor
+    knows each epoch's input without replaying the rules (protocol.md §3)."""
 
     step: ShuffleStep
+    cards: tuple[int, ...]
     KIND = "shuffle"
 
     def to_wire(self) -> list[Any]:
-        return [self.KIND, self.step.to_wire()]
+        return [self.KIND, self.step.to_wire(), list(self.cards)]
 
 
 @dataclass(frozen=True, slots=True)
 class Remask:
-    """A seat's step of a re-masking chain."""
+    """A seat's step of a re-masking chain, naming what the chain re-masks:
+    the returned tickets, in the order they go under the pile (each
+    position's input is that card's ciphertext)."""
 
     step: RemaskStep
+    sources: tuple[DeckRef, ...]
     KIND = "remask"
 
     def to_wire(self) -> list[Any]:
-        return [self.KIND, self.step.to_wire()]
+        return [self.KIND, self.step.to_wire(), [ref.to_wire() for ref in self.sources]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,6 +339,28 @@ def _request(value: object) -> FollowRequest:
                          expect_bytes(signature, "signature", SIGNATURE_BYTES))
 
 
+def _card_ids(value: object, size: int) -> tuple[int, ...]:
+    """A shuffle's cards: one id per ciphertext of its step, ascending."""
+    items = expect_list(value, "shuffled cards")
+    if len(items) != size:
+        raise Malformed(f"a shuffle names one card per ciphertext: {size}, not {len(items)}")
+    cards = tuple(expect_int(card, "card", 0, MAX_CARD) for card in items)
+    if any(a >= b for a, b in zip(cards, cards[1:])):
+        raise Malformed("a shuffle names its cards ascending, each once")
+    return cards
+
+
+def _sources(value: object, size: int) -> tuple[DeckRef, ...]:
+    """A re-masking's cards: one reference per ciphertext of its step, each once."""
+    items = expect_list(value, "re-masked cards")
+    if len(items) != size:
+        raise Malformed(f"a re-masking names one card per ciphertext: {size}, not {len(items)}")
+    refs = tuple(DeckRef.from_wire(item) for item in items)
+    if len(set(refs)) != len(refs):
+        raise Malformed("a re-masking names each card once")
+    return refs
+
+
 def _shares(value: object) -> tuple[DecryptionShare, ...]:
     items = expect_list(value, "shares")
     if not 0 < len(items) <= MAX_SHARES:
@@ -369,17 +414,22 @@ def _decode(body: list[Any]) -> Message:
                             "player alone would hold a seat's key")
         return Seating(tuple(seats), escrow)
     if kind == Keys.KIND:
-        _, key, commitment = expect_list(body, "keys", 3)
-        return Keys(KeyAnnouncement.from_wire(key), SeedCommitment.from_wire(commitment))
+        items = expect_list(body, "keys")
+        if len(items) not in (3, 4):
+            raise Malformed("keys are [kind, key, seed commitment] or [kind, key, seed commitment, seal key]")
+        _, key, commitment, *seal = items
+        return Keys(KeyAnnouncement.from_wire(key), SeedCommitment.from_wire(commitment),
+                    KeyAnnouncement.from_wire(seal[0]) if seal else None)
     if kind == Shuffle.KIND:
-        _, step = expect_list(body, "shuffle", 2)
-        return Shuffle(ShuffleStep.from_wire(step))
+        _, step, cards = expect_list(body, "shuffle", 3)
+        shuffle = ShuffleStep.from_wire(step)
+        return Shuffle(shuffle, _card_ids(cards, len(shuffle.ciphertexts)))
     if kind == Remask.KIND:
-        _, step = expect_list(body, "remask", 2)
+        _, step, sources = expect_list(body, "remask", 3)
         remask = RemaskStep.from_wire(step)
-        if not 0 < len(remask.ciphertexts) <= 3:
-            raise Malformed("a remask step holds the 1..3 returned tickets")
-        return Remask(remask)
+        if not 0 < len(remask.ciphertexts) <= MAX_REMASKED:
+            raise Malformed(f"a remask step holds the 1..{MAX_REMASKED} returned tickets")
+        return Remask(remask, _sources(sources, len(remask.ciphertexts)))
     if kind == ProveShuffle.KIND:
         _, proof = expect_list(body, "shuffle proof", 2)
         return ProveShuffle(ShuffleProof.from_wire(proof))

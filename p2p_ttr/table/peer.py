@@ -13,11 +13,11 @@ import os
 from collections.abc import Callable
 from p2p_ttr.deck import (
     BadEscrow,
-    Masks,
     RandomSource,
     SecretKey,
     Seed,
     announce_key,
+    announce_seal_key,
     commit_seed,
     deal_exponent,
     escrow_complaint,
@@ -27,7 +27,6 @@ from p2p_ttr.deck import (
     prove_remask,
     prove_shuffle,
     remask_step,
-    shuffle_masks,
     shuffle_step,
 )
 from p2p_ttr.engine.events import Action
@@ -35,7 +34,7 @@ from p2p_ttr.engine.rules import actors
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedShuffle
 from p2p_ttr.engine.view import view_for
 
-from .envelope import GAME_ID_BYTES, seal
+from .envelope import GAME_ID_BYTES, open_envelope, seal
 from .identity import Identity
 from .messages import (
     ESCROWED,
@@ -57,6 +56,7 @@ from .messages import (
     Seating,
     Shares,
     Shuffle,
+    message_from_wire,
 )
 from .relaying import FollowRequest, sign_follow
 from .cards import DECK_NAMES, deck_ref
@@ -79,7 +79,6 @@ class Peer:
         self.source = source
         self.table = Table()
         self.seq = 0
-        self._masks: Masks | None = None  # for our next shuffle step, made while we wait
         # Our shares of the others' escrow deals, opened as each deal comes in:
         # (dealer, "key" | "seed") -> the share, or None when it did not open
         # (then we complained). Never logged: they are the others' secrets.
@@ -101,8 +100,17 @@ class Peer:
         if self.table.me is None:
             assert self.table.game_id is not None
             key = SecretKey.generate(self.table.game_id, self.seat, self.source)
-            self.table.me = PeerSecrets(self.seat, key, Seed.generate(self.source))
+            seed = Seed.generate(self.source)
+            seal = SecretKey.generate(self.table.game_id, self.seat, self.source) if self.table.escrow else None
+            self.table.me = PeerSecrets(self.seat, key, seed, seal)
         return self.table.me
+
+    def reseal(self, raw: bytes) -> bytes:
+        """One of our messages written earlier, signed again as our next
+        message at the head we hold now (its body unchanged). A new relay's
+        messages in flight to the old one: its ``relay`` entry took the next
+        sequence number, so the old envelopes would be replays."""
+        return self._seal(message_from_wire(open_envelope(raw).body))
 
     def _seal(self, message: Message) -> bytes:
         assert self.table.game_id is not None
@@ -119,7 +127,8 @@ class Peer:
         me = self._secrets()
         if self.seat not in table.keys:
             commitment = commit_seed(table.game_id, self.seat, me.seed)
-            return [self._seal(Keys(announce_key(me.key, self.source), commitment))]
+            seal = announce_seal_key(me.seal, self.source) if me.seal is not None else None
+            return [self._seal(Keys(announce_key(me.key, self.source), commitment, seal))]
         if self.seat in table.forfeited or self.seat in table.carrying:
             return []  # the fold plays this seat now, or will once the others' shares are in
         if table.halted is not None or table.suspicion is not None:
@@ -183,11 +192,13 @@ class Peer:
         if table.finished:
             return out  # what is left is the audit
         book = table.escrowbook
+        if me.seal is None:
+            return out  # secrets made before the seating asked for escrow: nothing can be opened
         if self.seat in book.missing_deals(table.in_play):
-            keys = {s: k.public_key for s, k in table.keys.items()}
+            seals = dict(table.seal_keys)
             seed = int.from_bytes(me.seed.value, "big")
-            out.append(Escrow(deal_exponent(table.game_id, self.seat, me.key.x, keys, self.source),
-                              deal_exponent(table.game_id, self.seat, seed, keys, self.source),
+            out.append(Escrow(deal_exponent(table.game_id, self.seat, me.key.x, seals, self.source),
+                              deal_exponent(table.game_id, self.seat, seed, seals, self.source),
                               escrow_image(seed)))
         for dealer, escrow in sorted(book.deals.items()):
             if dealer == self.seat:
@@ -196,10 +207,10 @@ class Peer:
                 if (dealer, secret) in self._escrowed:
                     continue
                 try:
-                    self._escrowed[dealer, secret] = open_escrow_share(deal, me.key)
+                    self._escrowed[dealer, secret] = open_escrow_share(deal, me.seal)
                 except BadEscrow:
                     self._escrowed[dealer, secret] = None
-                    out.append(EscrowComplaint(secret, escrow_complaint(deal, me.key, self.source)))
+                    out.append(EscrowComplaint(secret, escrow_complaint(deal, me.seal, self.source)))
         for target in book.owed_reveals(table.in_play).get(self.seat, ()):
             key_share, seed_share = self._escrowed.get((target, "key")), self._escrowed.get((target, "seed"))
             if key_share is not None and seed_share is not None:
@@ -214,7 +225,7 @@ class Peer:
         """Our signed word that we leave relay ``old`` for ``new``, holding the log we hold now."""
         table = self.table
         assert table.game_id is not None
-        return sign_follow(self.identity, self.seat, table.game_id, old, new, len(table.log), table.head)
+        return sign_follow(self.identity, self.seat, table.game_id, table.term, old, new, len(table.log), table.head)
 
     def take_relay(self, receipt: bytes, requests: tuple[FollowRequest, ...]) -> bytes:
         """Our first entry as the new relay (we are the table's successor):
@@ -230,21 +241,13 @@ class Peer:
         joint = self.table.joint
         assert joint is not None and self.table.me is not None
         seed, deck = self.table.me.seed, DECK_NAMES[need.deck]
-        if turn > self.seat:
-            return None  # our step of this chain is in
-        if isinstance(need, NeedShuffle):
-            step = (joint.game_id, joint.element, self.seat, deck, need.epoch)
-            if self._masks is None or self._masks.step != step:
-                # While the seats before us work, make our factors: our step
-                # is then a few multiplications when its input arrives.
-                self._masks = shuffle_masks(joint, seed, self.seat, deck, need.epoch, len(need.cards))
         if turn != self.seat:
-            return None
+            return None  # not our turn in this chain (or our step is in)
         inputs = built.output if built else self.table.chain_inputs(need)
         if isinstance(need, NeedShuffle):
-            masks, self._masks = self._masks, None
-            return Shuffle(shuffle_step(joint, seed, self.seat, deck, need.epoch, inputs, masks))
-        return Remask(remask_step(joint, seed, self.seat, deck, need.epoch, inputs))
+            # Made from its input too (deck/shuffle.py): no factors can be made before the input is here.
+            return Shuffle(shuffle_step(joint, seed, self.seat, deck, need.epoch, inputs), need.cards)
+        return Remask(remask_step(joint, seed, self.seat, deck, need.epoch, inputs), tuple(deck_ref(r) for r in need.refs))
 
     def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | None:
         """The proof of our step, once the log holds the step: the next seat

@@ -34,6 +34,7 @@ from p2p_ttr.deck import (
     Seed,
     SeedCommitment,
     ShuffleStep,
+    check_seal_key,
     check_seed,
     own_share,
 )
@@ -47,10 +48,10 @@ from p2p_ttr.errorcodes import ErrorCode
 
 from .acts import CardMove, PendingAct, VoidedAct, hidden_cards
 from .cards import engine_deck
-from .chains import ChainBook, ChainDone, FalseStep, Progress
+from .chains import ChainBook, ChainDone, FalseStep, Progress, check_source
 from .envelope import Envelope, open_envelope
 from .errors import BadProof, BadSignature, Cheating, Malformed, NotExpected, TableError
-from .escrowbook import Carried, DealerCheated, EscrowBook
+from .escrowbook import Blocked, Carried, DealerCheated, EscrowBook
 from .forfeits import CaretakerMove, DeriveStep, OpenCards, next_duty
 from .logchain import LogChain
 from .messages import (
@@ -75,23 +76,27 @@ from .messages import (
     message_from_wire,
 )
 from .obligations import Obligation, obligations, owed_shares
-from .relaying import EMPTY_HEAD, HandedOver, follow_valid, receipt_valid, successor
+from .relaying import EMPTY_HEAD, HandedOver, check_handover, successor
 from .sharebook import ShareBook
 
 
 MAX_REACH = 64  # a seat says where it is once per run of its peer: this many is plenty
+MAX_REJECTIONS = 1000  # refusals a table remembers (the latest; a flood is counted by the peer's drop log)
 
 
 @dataclass(frozen=True)
 class PeerSecrets:
-    """One seat's secrets for one game. Never logged; repr redacts."""
+    """One seat's secrets for one game: its deck key, its seed and, in an
+    escrow game, its seal key (the key escrow shares are sealed to, never
+    revealed). Never logged; repr redacts."""
 
     seat: int
     key: SecretKey
     seed: Seed
+    seal: SecretKey | None = None
 
     def __repr__(self) -> str:
-        return f"PeerSecrets(seat={self.seat}, key=<redacted>, seed=<redacted>)"
+        return f"PeerSecrets(seat={self.seat}, key=<redacted>, seed=<redacted>, seal=<redacted>)"
 
 
 @dataclass(frozen=True)
@@ -130,6 +135,7 @@ class Table:
         self.rejected: list[Rejection] = []
         self.keys: dict[int, KeyAnnouncement] = {}
         self.commitments: dict[int, SeedCommitment] = {}
+        self.seal_keys: dict[int, int] = {}  # escrow games: seat -> the seal key escrow shares are sealed to
         self.joint: JointKey | None = None
         self.chains = ChainBook()
         self.shares = ShareBook(self.ciphertext, audit_secret, eager_proofs)
@@ -236,7 +242,13 @@ class Table:
             return f"there is no seat {target}"
         if by is not None and (by not in self.in_play or by in self.escrowbook.carrying):
             return f"seat {by} is not in play"
-        return self.escrowbook.request_problem(by, target, self.in_play, self.engine is None or self.finished)
+        return self.escrowbook.request_problem(by, target, self.in_play, self.engine is None or self.finished,
+                                               self.left)
+
+    def carry_on_blocked(self, awaited: Iterable[int], silent: Iterable[int]) -> Blocked | None:
+        """Why none of the ``awaited`` silent seats can be carried on now, if so (escrowbook.py)."""
+        return self.escrowbook.blocked(set(awaited), set(silent), self.in_play, self.engine is None or self.finished,
+                                       self.left)
 
     def can_carry_on(self, target: int, by: int | None = None) -> bool:
         """Whether a request to carry ``target`` on would be accepted now."""
@@ -251,6 +263,21 @@ class Table:
     def successor(self) -> int | None:
         """The seat that relays next if the relay leaves now (relaying.py)."""
         return successor(self.relay, self.in_play)
+
+    @property
+    def term(self) -> int:
+        """The relay's term: 0 for seat 0's, one more at each hand-over (relaying.py)."""
+        return len(self.handovers)
+
+    @property
+    def term_start(self) -> int:
+        """How many entries the log held when this term began (after its ``relay`` entry)."""
+        return self.handovers[-1].index + 1 if self.handovers else 0
+
+    @property
+    def left(self) -> dict[int, int]:
+        """The seats that left the game (forfeited, or carried on) -> the entry each left at."""
+        return {**self.forfeit_entries, **self.carried_on}
 
     @property
     def relay_gone(self) -> bool:
@@ -367,6 +394,8 @@ class Table:
         except (TableError, EngineError) as exc:
             seat, seq = _claimed(raw)
             self.rejected.append(Rejection(seat, seq, exc.code, str(exc)))
+            if len(self.rejected) > 2 * MAX_REJECTIONS:  # a flood of refused messages: keep the latest
+                del self.rejected[:-MAX_REJECTIONS]
             raise
         self.entries.append(raw, envelope)
         if self.halted is not None:
@@ -388,15 +417,17 @@ class Table:
             self.escrowbook.enabled = message.escrow
             return envelope
         self.entries.check(envelope)
-        self._apply(envelope.seat, message)
+        self._apply(envelope.seat, message, self.entries.written_after(envelope.head))
         return envelope
 
     # ---------------------------------------------------------- per message
 
-    def _apply(self, seat: int, message: Message) -> None:
+    def _apply(self, seat: int, message: Message, written_after: int) -> None:
+        """Apply ``seat``'s ``message``, written once its author had applied
+        ``written_after`` entries (the head it names)."""
         if isinstance(message, Relay):
             self._handover(seat, message)
-            self.escrowbook.back(seat)  # a seat the others asked to carry on is back
+            self.escrowbook.back(seat, len(self.log))  # a seat the others asked to carry on is back
             return
         if self.relay_gone:
             raise NotExpected(f"the relay (seat {self.relay}) left the game: the next entry is its "
@@ -407,10 +438,10 @@ class Table:
             raise NotExpected(f"seat {seat} is carried on by the others: the table plays its seat now")
         if seat in self.forfeited:
             raise NotExpected(f"seat {seat} forfeited: the table plays its seat now")
-        self._apply_message(seat, message)
-        self.escrowbook.back(seat)  # a seat the others asked to carry on is back
+        self._apply_message(seat, message, written_after)
+        self.escrowbook.back(seat, len(self.log))  # a seat the others asked to carry on is back
 
-    def _apply_message(self, seat: int, message: Message) -> None:
+    def _apply_message(self, seat: int, message: Message, written_after: int) -> None:
         match message:
             case Reach(ip, port):
                 sent = self._reach_sent.get(seat, 0)
@@ -420,11 +451,12 @@ class Table:
                 self.reach[seat] = (ip, port)
             case Seating():
                 raise NotExpected("the game already has its seating")
-            case Keys(key, commitment):
-                self._keys(seat, key, commitment)
-            case Shuffle(step) | Remask(step):
+            case Keys(key, commitment, seal):
+                self._keys(seat, key, commitment, seal)
+            case Shuffle(step, source) | Remask(step, source):
                 need = self._due(NeedShuffle if isinstance(message, Shuffle) else NeedRemask, message.KIND,
                                  step.deck, step.epoch)
+                check_source(need, source)
                 self._progress(self.chains.add_step(need, seat, step.seat, step.ciphertexts))
             case ProveShuffle(proof) | ProveRemask(proof):
                 need = self._due(NeedShuffle if isinstance(message, ProveShuffle) else NeedRemask, message.KIND,
@@ -444,60 +476,43 @@ class Table:
             case EscrowComplaint():
                 self._complaint(seat, message)
             case CarryOn(target):
-                self._carry_on(seat, target)
+                self._carry_on(seat, target, written_after)
             case EscrowReveal():
                 if self.finished:
                     raise NotExpected("the game is over")
                 self.escrowbook.reveal(seat, message)
 
     def _handover(self, seat: int, relay: Relay) -> None:
-        """The relay moves to ``seat``: its successor, with the old relay's
-        receipt of our last entry and a follow request from every other seat
-        in play whose log is a prefix of ours (relaying.py)."""
+        """The relay moves to ``seat``, if the hand-over holds (relaying.py)."""
         assert self.game_id is not None
-        if seat != self.successor:
-            raise NotExpected(f"seat {seat} is not the next relay (that is seat {self.successor})")
-        if relay.old != self.relay:
-            raise NotExpected(f"the relay is seat {self.relay}, not seat {relay.old}")
-        if not self.escrow and not self.relay_gone:
-            # Without escrow a relay still in play is never replaced: its
-            # shares open every card, so the game waits for it; and a seat
-            # that could replace it at will could read a card, then rewrite
-            # the entries after it with the old relay's receipt alone.
-            raise NotExpected(f"the relay (seat {self.relay}) is in play: without escrow only its leaving moves it")
         last = len(self.log) - 1
-        if not receipt_valid(self.seats[self.relay].identity, self.game_id, last, self.prev_head(last),
-                             self.log[last], relay.receipt):
-            raise BadSignature(f"the receipt of entry {last} is not the relay's (seat {self.relay}) signature")
-        wanted = set(self.in_play) - {relay.old, seat}
-        if {r.seat for r in relay.requests} != wanted:
-            raise NotExpected("a hand-over carries a follow request from every other seat in play: "
-                              + (", ".join(f"seat {s}" for s in sorted(wanted)) or "none"))
-        since = self.handovers[-1].index if self.handovers else 0
-        for request in relay.requests:
-            if not follow_valid(self.seats[request.seat].identity, self.game_id, relay.old, seat, request):
-                raise BadSignature(f"seat {request.seat}'s follow request is not its signature")
-            if request.length > len(self.log) or self.heads[request.length] != request.head:
-                raise NotExpected(f"seat {request.seat} follows from a log this one does not continue")
-            if request.length <= since:
-                # A request signed for an earlier hand-over between the same
-                # two seats (the relay went 0 -> 1 -> 0): it says nothing of now.
-                raise NotExpected(f"seat {request.seat}'s follow request is older than the last hand-over")
+        check_handover(seat, relay.old, relay.receipt, relay.requests, relay=self.relay, successor=self.successor,
+                       movable=self.escrow or self.relay_gone, in_play=self.in_play,
+                       identities=[s.identity for s in self.seats], game_id=self.game_id, term=self.term,
+                       last=(last, self.prev_head(last), self.log[last]), head=self.head)
         self.handovers.append(HandedOver(len(self.log), relay.old, seat))  # this entry's index
         self.relay = seat
+        self.escrowbook.new_term()
 
-    def _keys(self, seat: int, key: KeyAnnouncement, commitment: SeedCommitment) -> None:
+    def _keys(self, seat: int, key: KeyAnnouncement, commitment: SeedCommitment,
+              seal: KeyAnnouncement | None) -> None:
         assert self.game_id is not None
         if seat in self.keys:
             raise NotExpected(f"seat {seat} already announced its key")
-        if key.seat != seat or commitment.seat != seat:
+        if key.seat != seat or commitment.seat != seat or (seal is not None and seal.seat != seat):
             raise Malformed("a key announcement names its own seat")
+        if (seal is not None) != self.escrow:
+            raise Malformed("keys carry a seal key in an escrow game, and only there")
         try:
             key.verify(self.game_id)
+            if seal is not None:
+                check_seal_key(seal, self.game_id)
         except DeckError as exc:
             raise BadProof(str(exc)) from None
         self.keys[seat] = key
         self.commitments[seat] = commitment
+        if seal is not None:
+            self.seal_keys[seat] = seal.public_key
         if len(self.keys) == self.n:
             self.joint = JointKey(self.game_id, tuple(self.keys[s].public_key for s in range(self.n)))
             self.chains.start(self.n, self.joint)
@@ -603,6 +618,9 @@ class Table:
     def _forfeit(self, seat: int, forfeit: Forfeit) -> None:
         if self.finished:
             raise NotExpected("the game is over: reveal secrets with an audit, not a forfeit")
+        if seat in self.escrowbook.owed_reveals(self.in_play):
+            # Its shares leave with it otherwise, and the seat being carried on never would be.
+            raise NotExpected(f"seat {seat} owes its shares of a seat being carried on: those first")
         self._check_reveal(seat, forfeit)
         self._play_on(seat, forfeit.secret, forfeit.seed)
         self.forfeit_entries[seat] = len(self.log)  # this entry's index: it is appended next
@@ -628,21 +646,29 @@ class Table:
             raise NotExpected("an escrow is dealt once every key is in")
         if self.finished:
             raise NotExpected("the game is over")
-        self.escrowbook.deal(seat, escrow, self.game_id, self._public_keys())
+        self.escrowbook.deal(seat, escrow, self.game_id, self._public_keys()[seat], self.seal_keys)
 
     def _complaint(self, seat: int, complaint: EscrowComplaint) -> None:
         if self.finished:
             raise NotExpected("the game is over")
-        dealer = self.escrowbook.judge(seat, complaint, self._public_keys())
+        dealer = self.escrowbook.judge(seat, complaint, self.seal_keys)
         # Signed evidence that the dealer sealed a false share: nobody could
         # carry that seat on, so the game stops and the audit names it.
         self._halt(f"seat {dealer} dealt seat {seat} a false share of its {complaint.secret} in escrow", dealer)
 
-    def _carry_on(self, seat: int, target: int) -> None:
+    def _carry_on(self, seat: int, target: int, written_after: int) -> None:
         problem = self.carry_on_problem(target, seat)
+        if problem is None and written_after < self.term_start:
+            # Asked of the relay before the last hand-over: each term counts its own requests.
+            problem = f"seat {seat} asked to carry seat {target} on before the relay moved (at entry " \
+                      f"{self.term_start - 1}): a request counts only in the relay's term it was written in"
+        if problem is None and written_after <= self.escrowbook.back_at.get(target, -1):
+            # Written before the target's latest message: it was back by then.
+            problem = f"seat {seat} asked to carry seat {target} on before seat {target}'s message at entry " \
+                      f"{self.escrowbook.back_at[target]}: it was back by then"
         if problem is not None:
             raise NotExpected(problem)
-        self.escrowbook.request(seat, target, self.in_play, self.finished)
+        self.escrowbook.request(seat, target, self.in_play, self.finished, self.left)
 
     def _carry_escrowed(self) -> bool:
         """Start handing over for a seat every other seat in play asked to
@@ -653,9 +679,7 @@ class Table:
             return True
         if not book.carrying or self.game_id is None:
             return False
-        gone = {s: f.key for s, f in self.forfeited.items()}
-        keys = self._public_keys()
-        done = book.ready(gone, keys, self.commitments, self.game_id)
+        done = book.ready(self._public_keys(), self.commitments, self.game_id)
         match done:
             case Carried(seat, key, seed):
                 self._play_on(seat, key, seed)

@@ -72,6 +72,22 @@ class Verdict:
     deck: AuditReport | None
     score: GameScore | None
     table: Table
+    # The log entry of each deck-audit record (the record's index in the
+    # transcript is not the log's: a message may make several records).
+    record_entries: tuple[int, ...] = ()
+
+    def entry_of(self, record: int | None) -> int | None:
+        """The log entry that made deck-audit record ``record``."""
+        return self.record_entries[record] if record is not None and record < len(self.record_entries) else None
+
+    def locate(self, record: int | None) -> str:
+        """Where a deck-audit record came from, numbered as the log numbers
+        its entries (0 = the seating). A card opening is not an entry: it is
+        checked against the faces the folded game made public."""
+        entry = self.entry_of(record)
+        if entry is not None:
+            return f"entry {entry}"
+        return "entry -" if record is None else "public face"
 
     @property
     def fair(self) -> bool:
@@ -106,7 +122,7 @@ def verify_entries(entries: list[bytes]) -> Verdict:
     other = _other_rules(entries)
     if other is not None:
         return Verdict(len(entries), (), (other,), None, None, Table())
-    secret = _joint_secret(entries)
+    secret = joint_secret(entries)
     verdict = _verify(entries, secret)
     if secret is not None and (verdict.findings or not _same_secrets(verdict.table, secret)):
         # Checking every proof as the game went names the first bad entry
@@ -117,7 +133,7 @@ def verify_entries(entries: list[bytes]) -> Verdict:
 
 def _verify(entries: list[bytes], secret: int | None) -> Verdict:
     table = Table(audit_secret=secret, eager_proofs=True)
-    findings: list[Finding] = []
+    refused: Finding | None = None
     records: list[Record] = []
     record_entry: list[int] = []
     for index, raw in enumerate(entries):
@@ -127,7 +143,7 @@ def _verify(entries: list[bytes], secret: int | None) -> Verdict:
         try:
             envelope = table.receive(raw)
         except (TableError, EngineError) as exc:
-            findings.append(Finding(index, _blame(table, raw, exc), exc.code, str(exc)))
+            refused = Finding(index, _blame(table, raw, exc), exc.code, str(exc))
             break
         added = _deck_records(before, envelope.body)
         # Steps the fold took for forfeited seats, caused by this entry.
@@ -140,12 +156,11 @@ def _verify(entries: list[bytes], secret: int | None) -> Verdict:
         records += added
         record_entry += [index] * len(added)
     names = tuple(s.name for s in table.seats)
-    if not findings and table.halted is not None:
-        findings.append(Finding(table.halted_at, table.culprit, ErrorCode.HALTED, f"the game was halted: {table.halted}"))
-    if not table.complete and not any(f.code not in (ErrorCode.HALTED,) for f in findings):
+    findings = _found_in_play(table, refused)
+    if not table.complete and refused is None:
         findings += _incomplete(table)
     if (findings and not (table.halted and table.complete)) or table.engine is None or table.game_id is None:
-        return Verdict(len(entries), names, tuple(findings), None, None, table)
+        return Verdict(len(entries), names, _in_log_order(findings), None, None, table, tuple(record_entry))
     for ref, card in sorted(table.engine.public.items()):
         if ref in table.shares:
             records.append(CardOpening(deck_ref(ref), card, min(table.shares[ref])))
@@ -153,17 +168,44 @@ def _verify(entries: list[bytes], secret: int | None) -> Verdict:
     for d in report.deviations:
         entry = record_entry[d.record] if d.record is not None and d.record < len(record_entry) else None
         findings.append(Finding(entry, d.seat, ErrorCode.DECK_AUDIT, f"{d.kind}: {d.detail}"))
-    if table.stopper is not None and table.culprit is None and len(findings) == 1:
-        # The reveal that halted the game found nothing the audit can confirm.
-        findings = [Finding(table.halted_at, table.stopper, ErrorCode.HALTED_WITHOUT_CAUSE,
-                            f"seat {table.stopper} halted the game, but every shuffle, share and move checks out")]
+    if table.stopper is not None and table.culprit is None and not report.deviations:
+        # The reveal that halted the game found nothing the audit can confirm:
+        # the halt is the stopper's deviation (an entry refused after it stays).
+        without_cause = Finding(table.halted_at, table.stopper, ErrorCode.HALTED_WITHOUT_CAUSE,
+                                f"seat {table.stopper} halted the game, but every shuffle, share and move checks out")
+        findings = [without_cause if f.code is ErrorCode.HALTED else f for f in findings]
     score = final_score(table.engine) if table.engine.over else None
-    # The first deviation in log order leads (a false shuffle before the halt it caused).
-    ordered = sorted(findings, key=lambda f: (f.entry is None, f.entry or 0, f.seat is None))
-    return Verdict(len(entries), names, tuple(ordered), report, score, table)
+    return Verdict(len(entries), names, _in_log_order(findings), report, score, table, tuple(record_entry))
 
 
-def _joint_secret(entries: list[bytes]) -> int | None:
+def _in_log_order(findings: list[Finding]) -> tuple[Finding, ...]:
+    """The first deviation in log order leads (a false shuffle before the halt
+    it caused, a false proof before the entries refused after its halt)."""
+    return tuple(sorted(findings, key=lambda f: (f.entry is None, f.entry or 0, f.seat is None)))
+
+
+def _found_in_play(table: Table, refused: Finding | None) -> list[Finding]:
+    """What the fold itself found, ``refused`` being the first entry it
+    refused (the fold stops there). A log may go on past its first deviation:
+    a halt names its own cause (a false proof: the proof's seat and entry,
+    before the entry that completed its chain and before any entry refused
+    because the game was halted); a false proof whose chain never completed
+    is found by checking the proofs the chain holds. Either comes before the
+    refusal, which is listed too."""
+    found: list[Finding] = []
+    if table.halted is not None:
+        found.append(Finding(table.halted_at, table.culprit, ErrorCode.HALTED, f"the game was halted: {table.halted}"))
+    elif refused is not None:
+        false = table.false_pending_proof()
+        if false is not None:
+            seat, entry, reason = false
+            found.append(Finding(entry, seat, ErrorCode.BAD_PROOF, f"a false proof of a chain step: {reason}"))
+    if refused is not None:
+        found.append(refused)
+    return found
+
+
+def joint_secret(entries: list[bytes]) -> int | None:
     """X = sum of the seats' revealed exponents, if the log reveals one per seat
     and each matches the key that seat announced; None otherwise."""
     keys: dict[int, int] = {}

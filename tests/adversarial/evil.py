@@ -29,7 +29,7 @@ from p2p_ttr.engine.rules import actors
 from p2p_ttr.net import frames
 from p2p_ttr.net.host import Host
 from p2p_ttr.net.node import Node
-from p2p_ttr.net.relay import Relay
+from p2p_ttr.net.sequencer import Sequencer
 from p2p_ttr.net.seqsig import entry_hash, prev_head, sign_entry
 from p2p_ttr.table.envelope import open_envelope, pack, seal
 from p2p_ttr.table.messages import Keys
@@ -68,7 +68,7 @@ class BatteryNode(Node):
 
     def act(self) -> None:
         table, player = self.table, self.player
-        if table is not None and player is not None and self.welcomed and len(table.log) >= self.host_len \
+        if table is not None and player is not None and self.uplink.welcomed and len(table.log) >= self.uplink.length \
                 and table.game_id is not None and player.ready() and player.seat is not None:
             seat = player.seat
             honest = player.peer.seq if player.peer is not None else 0
@@ -83,7 +83,7 @@ class BatteryNode(Node):
                 if raw is None:
                     continue
                 self.sent[entry_hash(raw)] = name
-                self.sock.send(pack(["env", raw]))  # not frames.encode: it would refuse the oversized one
+                self.uplink.sock.send(pack(["env", raw]))  # not frames.encode: it would refuse the oversized one
                 if name in DROPPED:
                     self.answers[name] = "dropped"
                 self._write()
@@ -111,9 +111,9 @@ class WithholdingNode(Node):
         super().act()
 
 
-class EquivocatingRelay(Relay):
+class EquivocatingSequencer(Sequencer):
     def sequence(self, raw: bytes, author: bytes | None) -> bool:
-        table = self.table
+        table = self.replica.table
         ok = super().sequence(raw, author)
         if not ok or table is None or len(table.log) != 2 or author is not None or table.game_id is None:
             return ok
@@ -124,16 +124,36 @@ class EquivocatingRelay(Relay):
         other = Keys(announce_key(me.key), commit_seed(table.game_id, 0, me.seed)).to_wire()
         alt = seal(self.identity, table.game_id, 0, env.seq, env.head, other).raw
         sig = sign_entry(self.identity, table.game_id, 1, prev_head(table, 1), alt)
-        victim = self.c.conn.get(table.seats[1].identity)
-        self._outgoing = [[rid, frames.encode("entry", 1, alt, sig) if rid == victim else frame]
-                          for rid, frame in self._outgoing]
+        victim = self.admission.c.conn.get(table.seats[1].identity)
+        self.router.queued = [[rid, frames.encode("entry", 1, alt, sig) if rid == victim else frame]
+                              for rid, frame in self.router.queued]
         return ok
+
+
+class SharesWithholdingSequencer(Sequencer):
+    """Sequences a seat's act, takes the shares that play its cards, and never
+    sequences them (it has read the cards; the game stalls on the author)."""
+
+    def sequence(self, raw: bytes, author: bytes | None) -> bool:
+        table = self.replica.table
+        pending = table.pending_act if table is not None else None
+        if author is not None and pending is not None and open_envelope(raw).seat == pending.seat \
+                and open_envelope(raw).body[0] == "shares":
+            self.trace.event("withheld", seat=pending.seat)
+            return False  # not sequenced, not refused: held back
+        return super().sequence(raw, author)
+
+
+class SharesWithholdingHost(Host):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.relay.sequencer.__class__ = SharesWithholdingSequencer
 
 
 class EquivocatingHost(Host):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.relay.__class__ = EquivocatingRelay  # the same relay, lying to seat 1 once
+        self.relay.sequencer.__class__ = EquivocatingSequencer  # the same sequencer, lying to seat 1 once
 
 
 def main(argv: list[str]) -> int:
@@ -150,7 +170,7 @@ def main(argv: list[str]) -> int:
         return ttr(["join", *rest])
     import cli.commands.host as host_command
 
-    host_command.Host = {"equivocate": EquivocatingHost}[cheat]  # type: ignore[misc]
+    host_command.Host = {"equivocate": EquivocatingHost, "withhold_shares": SharesWithholdingHost}[cheat]  # type: ignore[misc]
     return ttr(["host", *rest])
 
 

@@ -154,7 +154,7 @@ class Run:
         replica and message count: from now on that seat plays as ``kind``."""
         old = self.peers[seat]
         new = kind(seat, old.identity, old.decide, old.source)
-        new.table, new.seq, new._masks = old.table, old.seq, old._masks
+        new.table, new.seq = old.table, old.seq
         self.peers[seat] = new
         return new
 

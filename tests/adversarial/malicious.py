@@ -393,7 +393,7 @@ def second_key(m: Malicious) -> bytes | None:
     return m.send(Keys(announce_key(m.key), commit_seed(m.table.game_id, m.seat, m.table.me.seed)))
 
 
-def _my_chain_turn(m: Malicious) -> tuple[ShuffleStep | RemaskStep, type[Shuffle] | type[Remask]] | None:
+def _my_chain_turn(m: Malicious) -> tuple[ShuffleStep | RemaskStep, Shuffle | Remask] | None:
     """Our honest step of the chain being built, if it is our turn in it."""
     e = m.engine
     if e is None:
@@ -403,7 +403,7 @@ def _my_chain_turn(m: Malicious) -> tuple[ShuffleStep | RemaskStep, type[Shuffle
     step = helper._chain_step(e)
     if step is None:
         return None
-    return step.step, type(step)
+    return step.step, step
 
 
 @cheat("malformed")
@@ -412,9 +412,9 @@ def shuffle_dropping_a_card(m: Malicious) -> bytes | None:
     mine = _my_chain_turn(m)
     if mine is None or len(mine[0].ciphertexts) < 2:
         return None
-    step, kind = mine
+    step, message = mine
     short = dataclasses.replace(step, ciphertexts=step.ciphertexts[:-1])
-    return m.send(kind(short))  # type: ignore[arg-type]
+    return m.send(dataclasses.replace(message, step=short))
 
 
 @cheat("not_expected")
@@ -427,7 +427,8 @@ def shuffle_out_of_turn(m: Malicious) -> bytes | None:
     if (len(built.steps) if built else 0) == m.seat:
         return None
     inputs = built.output if built else m.table.chain_inputs(need)
-    return m.send(Shuffle(shuffle_step(m.table.joint, m.table.me.seed, m.seat, DECK_NAMES[need.deck], need.epoch, inputs)))
+    step = shuffle_step(m.table.joint, m.table.me.seed, m.seat, DECK_NAMES[need.deck], need.epoch, inputs)
+    return m.send(Shuffle(step, need.cards))
 
 
 def _proofs_in_log(m: Malicious, seat: int) -> list[list[Any]]:
@@ -450,8 +451,8 @@ def proof_before_its_step(m: Malicious) -> bytes | None:
         return None
     built = m.table.chains.get((need.deck, need.epoch))
     inputs = built.output if built else m.table.chain_inputs(need)
-    step, kind = mine
-    if kind is Shuffle:
+    step, message = mine
+    if isinstance(message, Shuffle):
         return m.send(ProveShuffle(shuffleproof.prove_shuffle(m.table.joint, m.table.me.seed, step, inputs)))
     return m.send(ProveRemask(remaskproof.prove_remask(m.table.joint, m.table.me.seed, step, inputs)))
 
@@ -634,7 +635,7 @@ class ChainTurn:
         from the in-order witness our seed gives."""
         if isinstance(self.honest, ShuffleStep):
             h = self.honest
-            permutation, rs = shuffle_witness(self.joint.game_id, self.seed, h.seat, h.deck, h.epoch, len(self.inputs))
+            permutation, rs = shuffle_witness(self.joint.game_id, self.seed, h.seat, h.deck, h.epoch, self.inputs)
             swapped = (permutation[1], permutation[0], *permutation[2:])
             return h, (swapped, rs)
         cts = self.honest.ciphertexts
@@ -738,7 +739,7 @@ class ChainCheater(Peer):
             self.forged = epoch, self.forge(ChainTurn(self.table, need, inputs, step.step))
         if self.forged is None or self.forged[0] != epoch:
             return step
-        return Shuffle(self.forged[1].step) if isinstance(step, Shuffle) else Remask(self.forged[1].step)  # type: ignore[arg-type]
+        return dataclasses.replace(step, step=self.forged[1].step)  # the forged step, naming the chain's cards
 
     def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | None:
         need = engine.awaiting

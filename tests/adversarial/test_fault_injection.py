@@ -89,7 +89,7 @@ def test_killed_and_resumed_peers_finish_the_same_game(fault_seed: int, tmp_path
     port = free_port()
     try:
         run.host("host", port, "--players", str(len(labels)))
-        time.sleep(0.2)
+        run.up("host", deadline)
         for j in joiners:
             run.join(j, port)
         done = []

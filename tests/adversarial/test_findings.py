@@ -53,15 +53,15 @@ def test_a_joiner_stops_cleanly_when_the_host_signs_shares_before_the_keys(tmp_p
     data = DataDir(tmp_path)
     (data.path / "identity.key").write_bytes(game.peers[1].identity.to_bytes())
     node = Node(NodeOptions(data, "127.0.0.1", 1, NAMES[1]), lambda v, s: None, Console(True))
-    node.host_public = game.peers[0].identity.public
+    node.uplink.public = game.peers[0].identity.public
     host = game.peers[0].identity
     gid = replica(None, 1).game_id
     assert gid is not None
-    node.entry(0, seating, sign_entry(host, gid, 0, EMPTY_HEAD, seating))
+    node.follower.entry(0, seating, sign_entry(host, gid, 0, EMPTY_HEAD, seating))
     assert node.table is not None
     try:
         with pytest.raises(NodeExit, match="host misbehaved"):
-            node.entry(1, shares, sign_entry(host, gid, 1, node.table.head, shares))
+            node.follower.entry(1, shares, sign_entry(host, gid, 1, node.table.head, shares))
     finally:
         if node.store is not None:
             node.store.close()
@@ -77,18 +77,18 @@ def test_after_the_start_the_host_knows_each_lobby_member_by_its_seat(tmp_path: 
     lingered DONE_GRACE_S at the end of every game waiting for peers that
     were long done."""
     host = Host(HostOptions(DataDir(tmp_path / "host"), "H", players=2), lambda v, s: None, Console(True))
-    host.relay.sock = FakeSocket()  # type: ignore[assignment]
+    host.relay.router.sock = FakeSocket()  # type: ignore[assignment]
     joiner = Identity.generate()
     rid = b"\x00conn1"
     host.relay.handle([rid, encode("hi", NET_VERSION)])
-    nonce = frames.decode(host.relay.sock.sent[-1][1], frames.TO_PEER)[1][2]  # type: ignore[attr-defined]
+    nonce = frames.decode(host.relay.router.sock.sent[-1][1], frames.TO_PEER)[1][2]  # type: ignore[attr-defined]
     host.relay.handle([rid, encode("hello", NET_VERSION, "J", joiner.public, nonce,
                              sign_hello(joiner, "J", host.identity.public, nonce))])
-    assert host.relay.known[rid] == -1  # in the lobby
+    assert host.relay.admission.c.known[rid] == -1  # in the lobby
     host.start()
-    assert host.relay.known[rid] == 1
+    assert host.relay.admission.c.known[rid] == 1
     host.relay.handle([rid, encode("ping", 7)])
-    assert host.relay.peer_len[1] == 7
+    assert host.relay.catchup.peer_len[1] == 7
     try:
         host.relay.handle([rid, encode("env", b"junk")])
         assert host.table is not None and host.table.rejected

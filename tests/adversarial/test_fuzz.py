@@ -237,13 +237,13 @@ def running_host() -> Host:
     """The host (seat 0) of the honest game at its middle, seat 1 connected."""
     game = honest_game()
     host = Host(HostOptions(_data_dir(game.peers[0].identity), NAMES[0]), lambda v, s: None, Console(True))
-    host.relay.sock = FakeSocket()  # type: ignore[assignment]
+    host.relay.router.sock = FakeSocket()  # type: ignore[assignment]
     table = base(0, 195)
     assert table.game_id is not None
     store = host.o.data.game(table.game_id)
     store.open()
     host.use_table(table, store)
-    host.relay.c.admit(SEAT1_CONN, game.peers[1].identity.public, 1, b"c" * 32)
+    host.relay.admission.c.admit(SEAT1_CONN, game.peers[1].identity.public, 1, b"c" * 32)
     return host
 
 
@@ -270,13 +270,13 @@ def test_the_host_survives_any_frame_from_a_seated_peer_or_a_stranger(data: st.D
     assert table is not None
     rid = data.draw(st.sampled_from([SEAT1_CONN, b"\x00" + bytes(4), b"x"]))
     raw = frame_for(data, list(frames.TO_HOST), forged(data, table))
-    before, sent = snapshot(table), len(host.relay.sock.sent)  # type: ignore[attr-defined]
+    before, sent = snapshot(table), len(host.relay.router.sock.sent)  # type: ignore[attr-defined]
     parts = data.draw(st.sampled_from([[rid, raw], [rid, raw, raw], [raw]]))
     host.relay.handle(parts)
-    relayed = [p for p in host.relay.sock.sent[sent:] if frames.decode(p[1], frames.TO_PEER)[0] == "entry"]  # type: ignore[attr-defined]
-    if not relayed and not host.relay._outgoing:
+    relayed = [p for p in host.relay.router.sock.sent[sent:] if frames.decode(p[1], frames.TO_PEER)[0] == "entry"]  # type: ignore[attr-defined]
+    if not relayed and not host.relay.router.queued:
         assert snapshot(table) == before
-    host.relay._outgoing.clear()
+    host.relay.router.queued.clear()
 
 
 @functools.cache
@@ -294,13 +294,13 @@ def test_a_joiner_survives_any_frame_from_its_host(data: st.DataObject) -> None:
     game = honest_game()
     table, dir_ = joiner_setup()
     node = Node(NodeOptions(dir_, "127.0.0.1", 1, NAMES[1]), lambda v, s: None, Console(True))
-    node.sock = FakeSocket()  # type: ignore[assignment]
-    node.host_public = game.peers[0].identity.public
-    node.table = copy.deepcopy(table)
+    node.uplink.sock = FakeSocket()  # type: ignore[assignment]
+    node.uplink.public = game.peers[0].identity.public
+    node.replica.table = copy.deepcopy(table)
     assert node.table.game_id is not None
-    node.store = dir_.game(node.table.game_id)
+    node.replica.store = dir_.game(node.table.game_id)
     node.store.open()
-    node.welcomed, node.challenge = True, b"n" * 32
+    node.uplink.welcomed, node.uplink.challenge = True, b"n" * 32
     envelope = forged(data, node.table)
     raw = frame_for(data, list(frames.TO_PEER), envelope)
     if data.draw(st.booleans()):  # a well-formed entry, signed by the host, at the next index

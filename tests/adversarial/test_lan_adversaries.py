@@ -46,7 +46,7 @@ def test_every_cheat_sent_over_the_network_is_refused_and_the_game_is_unharmed(t
     report = tmp_path / "answers.json"
     try:
         run.host("host", port, "--players", "2")
-        time.sleep(0.2)
+        run.up("host", deadline)
         run.start("Mallory", evil("join", "battery", report, *joiner_args(run, "Mallory", port)))
         run.wait_all(["host", "Mallory"], deadline)
         answers = json.loads(report.read_text())
@@ -65,13 +65,16 @@ def test_a_joiner_that_withholds_is_named_and_the_host_gives_up_after_its_timeou
     port = free_port()
     try:
         run.start("host", command("host") + host_args(run, "host", port, timeout=6))
-        time.sleep(0.2)
+        run.up("host", deadline)
         run.start("Walt", evil("join", "withhold", tmp_path / "unused", *joiner_args(run, "Walt", port)))
         code = run.procs["host"].wait(timeout=max(1.0, deadline - time.monotonic()))
         said = run.errors("host")
         assert code == 1, said
         assert "waiting for Walt (" in said
         assert "no progress for 6 s (waiting for Walt)" in said
+        assert "Walt stayed connected but withheld for" in said
+        # The host said so to Walt's screen too before it left (gave_up).
+        run.wait_said("Walt", "Bot0 gave up on the game and left: you stayed connected but withheld", deadline)
         assert run.procs["Walt"].poll() is None  # it stalls; it did not crash
     finally:
         run.kill_all()
@@ -83,7 +86,7 @@ def test_a_host_that_shows_a_joiner_another_log_is_caught_with_a_proof(tmp_path:
     port = free_port()
     try:
         run.start("host", evil("host", "equivocate", tmp_path / "unused", *host_args(run, "host", port, timeout=8)))
-        time.sleep(0.2)
+        run.up("host", deadline)
         run.start("Vic", command("join") + joiner_args(run, "Vic", port, timeout=3))
         code = run.procs["Vic"].wait(timeout=max(1.0, deadline - time.monotonic()))
         said = run.errors("Vic")
@@ -153,7 +156,7 @@ def test_a_hello_recorded_off_the_lan_and_replayed_admits_nobody_and_the_game_pl
     mallories: list[zmq.Socket[bytes]] = []
     try:
         run.start("host", command("host") + host_args(run, "host", port))
-        time.sleep(0.2)
+        run.up("host", deadline)
         run.start("Vic", command("join") + joiner_args(run, "Vic", tapped))
         wait_for_entries(run, "host", 10, deadline)
         recorded = tap.hello()
@@ -169,15 +172,15 @@ def test_a_hello_recorded_off_the_lan_and_replayed_admits_nobody_and_the_game_pl
                 sock.setsockopt(zmq.ROUTING_ID, routing_id)
             sock.connect(f"tcp://127.0.0.1:{port}")
             mallories.append(sock)
+            got = []
             for frame in (recorded, encode("hi", NET_VERSION), recorded, encode("sync", 0), recorded):
                 sock.send(frame)
-                time.sleep(0.1)
-        time.sleep(1.0)
-        for sock in mallories:
-            got = []
+                # Each frame of a connection not admitted is answered at once: wait for that answer.
+                assert sock.poll(max(1, int(1000 * (deadline - time.monotonic())))), got
+                got.append(frames.decode(sock.recv(), frames.TO_PEER)[0])
             while sock.poll(0):
                 got.append(frames.decode(sock.recv(), frames.TO_PEER)[0])
-            assert got and set(got) == {"challenge"}, got  # challenged, never welcomed, never sent an entry
+            assert set(got) == {"challenge"}, got  # challenged, never welcomed, never sent an entry
         run.wait_all(["host", "Vic"], deadline)  # the rightful seat played to the end
         check_game(run, ["host", "Vic"])
         assert "dropped a hello that does not answer its connection's challenge" in run.errors("host")

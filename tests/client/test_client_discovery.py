@@ -80,5 +80,13 @@ def test_picking_a_game() -> None:
     answers = iter(["7", "2"])
     said.clear()
     assert pick(games, lambda _: next(answers), said.append) is games[1]
-    assert "type a number from 1 to 2" in said and any("started (only its players can rejoin)" in s for s in said)
+    assert "type a number from 1 to 2" in said and any("started (only its players can rejoin; anyone may watch it)" in s for s in said)
     assert pick(games, None, said.append) is None and said[-1] == "name one: ttr join ADDRESS"
+
+
+def test_ttr_watch_finds_games_as_ttr_join_does(capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    port = free_udp_port()
+    assert main(["watch", "--beacon", f"127.0.0.1:{port}", "--listen", "0.2", "--plain"]) == 1
+    assert "no game is announced on this LAN" in capsys.readouterr().out

@@ -48,7 +48,9 @@ class Terminal:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.session)
 
-    def wait_for(self, pattern: str, timeout: float = 30.0) -> str:
+    def wait_for(self, pattern: str, timeout: float = 90.0) -> str:
+        """The screen once ``pattern`` shows on it (an event; ``timeout`` only
+        bounds the wait, generously: the machine may be busy)."""
         end = time.monotonic() + timeout
         while True:
             screen = self.screen()
@@ -99,7 +101,7 @@ def test_host_with_bots_on_the_full_screen(terminal: Terminal, tmp_path: Path) -
     terminal.type("quit")
     terminal.wait_for(r"Leave the game\?")
     terminal.type("end")
-    screen = terminal.wait_for(r"resume with: ttr host --resume [0-9a-f]{8} --port \d+ --bind 127.0.0.1", timeout=20)
+    screen = terminal.wait_for(r"resume with: ttr host --resume [0-9a-f]{8} --port \d+ --bind 127.0.0.1", timeout=120)
     assert re.search(r"paused at turn \d+ \(game [0-9a-f]{8}\): nothing is lost", screen), screen
     terminal.key("Enter")
     end = time.monotonic() + 20

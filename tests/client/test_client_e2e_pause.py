@@ -31,7 +31,7 @@ def whole(term: Terminal) -> str:
 
 def exit_code(tmp: Path, name: str) -> str:
     path = tmp / (name + ".exit")
-    end = time.monotonic() + 20
+    end = time.monotonic() + 60
     while not path.exists() and time.monotonic() < end:
         time.sleep(0.1)
     code = path.read_text().strip()

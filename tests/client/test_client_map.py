@@ -156,8 +156,10 @@ def test_a_closed_side_is_drawn_closed() -> None:
     marks = MapMarks(tuple(owners), closed=frozenset({white}))
     geo = geometry(111, 38)
     rows = plain(draw_map(marks, 111, 38)).splitlines()
-    drawn = {rows[r][c] for c, r in geo.runs[white]}
-    assert "x" in drawn and drawn <= {"x", " "}  # (a blank beside a label)
+    others = {cell for r, run in geo.runs.items() if r != white for cell in run}
+    labels = {(c + i, r) for (c, r), text in geo.labels.values() for i in range(-1, len(text) + 1)}
+    own = [cell for cell in geo.runs[white] if cell not in others and cell not in labels]
+    assert own and {rows[r][c] for c, r in own} == {"x"}  # where no other route crosses it, nor a label
     assert "2" in {rows[r][c] for c, r in geo.runs[taken]}
 
 
@@ -177,3 +179,71 @@ def test_the_screen_matches_its_capture(size: tuple[int, int]) -> None:
         capture.parent.mkdir(exist_ok=True)
         capture.write_text(text + "\n")
     assert text + "\n" == capture.read_text()
+
+
+# ------------------------------------------------------------------ #23 item 5: names, the last move, one network
+
+
+def test_at_120x40_cities_have_their_whole_names_at_their_dots() -> None:
+    """Whole names where they fit; on the dot's row where they can be, else
+    centred above or below it: never a name reaching over the next city's dot."""
+    width, height = _map_size(120, 40)
+    geo = geometry(width, height)
+    full = [city for city, (_, text) in geo.labels.items() if text == city.upper()]
+    assert len(geo.labels) == 47 and len(full) >= 28
+    for city in ("EDINBURGH", "KOBENHAVN", "BARCELONA", "PALERMO", "BUCURESTI"):
+        assert city in {text for _, text in geo.labels.values()}, city
+    on_row = 0
+    for city, ((c, r), text) in geo.labels.items():
+        nc, nr = geo.nodes[city]
+        if r == nr:
+            on_row += 1
+            assert c == nc + 1 or c + len(text) == nc, city  # touching the dot, left or right
+        elif len(text) > 3:
+            assert c <= nc < c + len(text) and abs(c + len(text) // 2 - nc) <= 1, city  # centred over it
+    assert on_row >= 2 * len(geo.labels) // 3
+    # A cramped map (100x30's) keeps the codes: a whole name there would hide cars.
+    assert all(len(text) == 3 for _, text in geometry(*_map_size(100, 30)).labels.values())
+
+
+def test_the_others_last_claims_are_lit_up() -> None:
+    states = game_states()
+    from p2p_ttr.client.snapshot import Publisher
+    from client_states import FakeTable
+    from p2p_ttr.client.mapview import marks_for
+
+    publisher, table = Publisher("join"), FakeTable()
+    # Up to the first of our turns after someone else claimed a route.
+    for i, state in enumerate(states):
+        table.engine, table.log = state, [b""] * i
+        publisher.update(table, 0, NAMES)  # type: ignore[arg-type]
+        snap = publisher.snapshot
+        if snap.view is not None and snap.view.current == 0 and snap.turns.others_since(0, snap.view) and any(
+                t.claimed for t in snap.turns.others_since(0, snap.view)):
+            break
+    assert snap.view is not None
+    claimed = {r for t in snap.turns.others_since(0, snap.view) for r in t.claimed}
+    marks = marks_for(snap.view, 0, turns=snap.turns)
+    assert marks.recent == claimed and claimed
+    lines = draw_map(marks, 109, 31)
+    geo = geometry(109, 31)
+    lit = {(c, r) for r, line in enumerate(lines) for c, (style, _) in enumerate(
+        (style, ch) for style, text in line for ch in text) if "class:recent" in style}
+    for route_id in claimed:
+        assert set(geo.runs[route_id]) & lit, BOARD.routes[route_id].label
+
+
+def test_map_seat_shows_one_network_alone() -> None:
+    owners: list[int | None] = [None] * len(BOARD.routes)
+    mine, theirs = route("Paris", "Frankfurt", "orange"), route("Edinburgh", "London", "orange")
+    owners[mine], owners[theirs] = 0, 1
+    marks = MapMarks(tuple(owners), (("Wien", 1), ("Roma", 0)), me=0, focus=1)
+    geo = geometry(109, 31)
+    lines = draw_map(marks, 109, 31)
+    rows = plain(lines).splitlines()
+    assert {rows[r][c] for c, r in geo.runs[theirs]} <= {"2", "·"}  # Bob's, shown
+    assert "1" not in {rows[r][c] for c, r in geo.runs[mine]}  # ours, faint dots: not the network shown
+    c, r = geo.nodes["Wien"]
+    assert rows[r][c] == STATION
+    c, r = geo.nodes["Roma"]
+    assert rows[r][c] == CITY  # our station is not Bob's network

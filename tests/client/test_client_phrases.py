@@ -18,7 +18,7 @@ from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.scoring import PlayerScore
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
-from p2p_ttr.net.loop import Seen
+from p2p_ttr.net.playerinput import Seen
 from p2p_ttr.table.obligations import Obligation, Owed
 
 
@@ -140,6 +140,10 @@ def test_the_last_page_of_the_full_screen(tmp_path: Path) -> None:
     table.complete = False
     title, lines = end_page(Seen(table, 0, NAMES), tmp_path / "game.log", 1)  # type: ignore[arg-type]
     assert title == "The game stopped" and "ttr verify" in lines[-1]
+    # Refused before any game (no log): why, in full, and no "None" for a log.
+    why = "the host at 127.0.0.1:7311 opened a new game, but game 1234abcd with it is not finished: " * 2
+    title, lines = end_page(Seen(stopped=why), None, 1)
+    assert title == "Not in a game" and lines == [why]
 
 
 def test_the_status_says_when_passing_is_all_that_is_left() -> None:

@@ -9,7 +9,7 @@ from client_states import NAMES, FakeTable, a_turn_of
 from engine_scenario import position
 
 from cli.plain import Human
-from p2p_ttr.net.loop import Leave
+from p2p_ttr.net.playerinput import Leave
 
 SEATS = tuple(SimpleNamespace(name=name) for name in NAMES)
 

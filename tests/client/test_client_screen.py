@@ -39,7 +39,7 @@ def test_a_100x30_terminal_shows_map_hand_row_players_tickets_log_and_status() -
     assert "PLAYERS" in text and "1 red    you" in text and "2 blue   Bob" in text and "3 green  Cid" in text
     assert "red     2" in text and "loco    1" in text and "blue    0" in text
     assert "FACE-UP" in text and "1 red" in text and "4 loco" in text
-    assert "TICKETS 0/2 done · 10 left · path N" in text and "Athina–Angora (5)" in text
+    assert "TICKETS 0/2 done · 10 in pile" in text and "Athina–Angora (5)" in text  # the pile, not points
     assert "Bob claimed Paris–Frankfurt (orange, 3) for 4 points" in text
     assert rows[-2].strip() == "waiting for Bob's share"
 
@@ -67,7 +67,7 @@ def test_80x24_shows_the_table_without_the_map() -> None:
     lines = render(ScreenModel(snap(state), Echo("taking blue from slot 2")), 80, 23)
     assert len(lines) == 23 and all(len(text_of(line)) == 80 for line in lines)
     text = "\n".join(text_of(line) for line in lines)
-    for seen in ("your turn", "1 red    Ann (you)", "2 blue   Bob", "YOUR HAND  5 cards", "red     2",
+    for seen in ("your turn", "1 red    you", "2 blue   Bob", "st trl", "YOUR HAND  5 cards", "red     2",
                  "FACE-UP", "4 loco", "TICKETS 0/2 done", "Athina–Angora (5)", "YOUR HAND PAYS FOR",
                  "Bob claimed Paris–Frankfurt", "waiting for Bob's share", "taking blue from slot 2"):
         assert seen in text, seen

@@ -16,7 +16,7 @@ from cli.tui.app import Client
 from cli.tui.bridge import Bridge, TuiConsole
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.events import DrawBlind, DrawFaceUp
-from p2p_ttr.net.loop import Leave, Move, Seen, Start
+from p2p_ttr.net.playerinput import Leave, Move, Seen, Start
 
 
 @pytest.fixture

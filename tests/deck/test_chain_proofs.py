@@ -1,14 +1,11 @@
 """Proofs of shuffle and of re-masking: complete, sound against every
 forgery a cheating seat can try, bound to their exact step, strict on the
-wire, identical across backends, and pinned by a test vector (protocol.md §3)."""
+wire, and identical across backends (the test vectors: test_vectors.py)."""
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 from collections.abc import Callable
-from pathlib import Path
 
 import msgpack
 import pytest
@@ -34,9 +31,6 @@ from p2p_ttr.deck.fixedbase import g_pow
 from p2p_ttr.deck.group import P, Q, canonical, exp
 from p2p_ttr.deck.remaskproof import RemaskProof, prove_remask, verify_remask
 from p2p_ttr.deck.shuffleproof import ShuffleProof, generator, prove_shuffle, verify_shuffle
-
-VECTOR = Path(__file__).parent / "vectors" / "shuffle_proof_v1.json"
-
 
 def honest(game: Game, deck: DeckCreation, seat: int) -> tuple[tuple[Ciphertext, ...], ShuffleStep]:
     inputs = deck.ciphertexts() if seat == 0 else game.chain(deck)[seat - 1].ciphertexts
@@ -219,57 +213,3 @@ def test_both_backends_make_the_same_proof_and_accept_each_others(game_of: Calla
     finally:
         set_backend(None)
     assert pure == fast
-
-
-def vector_case() -> dict[str, object]:
-    """The test vector of protocol.md §3: everything fixed, nothing random."""
-    game_id = bytes(range(16))
-    secrets = [SecretKey(game_id, 0, 0x1111), SecretKey(game_id, 1, 0x2222)]
-    joint = JointKey(game_id, tuple(s.public_key for s in secrets))
-    seed = Seed(b"\x5a" * 32)
-    deck = create_deck("train", 0, (0, 50, 100))
-    inputs = deck.ciphertexts()
-    step = shuffle_step(joint, seed, 0, "train", 0, inputs)
-    proof = prove_shuffle(joint, seed, step, inputs)
-    verify_shuffle(joint, step, inputs, proof)
-    remask = remask_step(joint, seed, 1, "tickets", 1, step.ciphertexts[:2])
-    remask_proof = prove_remask(joint, seed, remask, step.ciphertexts[:2])
-
-    def h(wire: object) -> str:
-        return hashlib.sha256(msgpack.packb(wire)).hexdigest()
-
-    return {
-        "game_id": game_id.hex(),
-        "secrets_x": [hex(s.x) for s in secrets],
-        "seed": seed.value.hex(),
-        "deck": ["train", 0, [0, 50, 100]],
-        "joint_key": hex(joint.element),
-        "step_sha256": h(step.to_wire()),
-        "shuffle_proof_sha256": h(proof.to_wire()),
-        "shuffle_proof": _hexed(proof.to_wire()),
-        "remask_input": "the first two ciphertexts of the step, as tickets epoch 1, by seat 1 with the same seed",
-        "remask_step_sha256": h(remask.to_wire()),
-        "remask_proof_sha256": h(remask_proof.to_wire()),
-        "remask_proof": _hexed(remask_proof.to_wire()),
-    }
-
-
-def _hexed(value: object) -> object:
-    if isinstance(value, bytes):
-        return value.hex()
-    if isinstance(value, list):
-        return [_hexed(v) for v in value]
-    return value
-
-
-def test_the_test_vector_of_the_protocol_holds() -> None:
-    """protocol.md §3 quotes these digests; a third-party peer checks against the JSON file."""
-    expected = json.loads(VECTOR.read_text())
-    assert vector_case() == expected
-    text = (Path(__file__).parents[2] / "protocol.md").read_text()
-    assert expected["shuffle_proof_sha256"] in text and expected["remask_proof_sha256"] in text
-
-
-if __name__ == "__main__":  # regenerate the vector (only when the proof format changes on purpose)
-    VECTOR.parent.mkdir(exist_ok=True)
-    VECTOR.write_text(json.dumps(vector_case(), indent=1) + "\n")

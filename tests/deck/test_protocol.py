@@ -60,13 +60,13 @@ def test_a_step_permutes_as_its_seed_says_and_rerandomises_everything(game_of) -
     inputs = creation.ciphertexts()
     for seat, step in enumerate(steps):
         assert step.seat == seat and len(step.ciphertexts) == 6
-        permutation = shuffle_permutation(game.game_id, game.seeds[seat], seat, "train", 0, 6)
+        permutation = shuffle_permutation(game.game_id, game.seeds[seat], seat, "train", 0, inputs)
         before = [codec.card(m) for m in decrypt_with_exponent(inputs, game.secret_sum)]
         after = [codec.card(m) for m in decrypt_with_exponent(step.ciphertexts, game.secret_sum)]
         assert after == [before[permutation[i]] for i in range(6)]
         assert not set(step.ciphertexts) & set(inputs)  # every ciphertext is fresh
         again = shuffle_step(game.joint, game.seeds[seat], seat, "train", 0, inputs)
-        assert again == step  # a function of the seed alone
+        assert again == step  # a function of the seed and the input alone
         inputs = step.ciphertexts
     other = shuffle_step(game.joint, Seed(bytes(32)), 0, "train", 0, creation.ciphertexts())
     assert other != steps[0]
@@ -216,7 +216,7 @@ def test_any_chain_is_a_permutation_of_the_deck(
     ciphertexts = creation.ciphertexts()
     for seat, seed in enumerate(seeds):
         step = shuffle_step(joint, Seed(seed), seat, "train", epoch, ciphertexts)
-        permutation = shuffle_permutation(game_id, Seed(seed), seat, "train", epoch, len(cards))
+        permutation = shuffle_permutation(game_id, Seed(seed), seat, "train", epoch, ciphertexts)
         expected = [expected[i] for i in permutation]
         ciphertexts = step.ciphertexts
     codec = creation.codec()

@@ -34,11 +34,12 @@ def start(run: Run, label: str, port: int, players: int, *extra: str) -> None:
 
 
 def game_of(run: Run, players: int) -> int:
+    """A game of ``players`` with seats in the order of NAMES (each joiner starts once the one before is in)."""
     port = free_port()
     start(run, "host", port, players)
-    for label in NAMES[1:players]:
-        time.sleep(0.25)  # seats in join order
-        start(run, label, port, players)
+    run.up("host", time.monotonic() + DEADLINE_S)
+    run.join_in_order(list(NAMES[1:players]), lambda label: start(run, label, port, players),
+                      time.monotonic() + DEADLINE_S)
     return port
 
 
@@ -162,14 +163,18 @@ def test_a_joiner_vanishes_is_carried_on_and_watches_when_it_comes_back(tmp_path
         run.kill_all()
 
 
-def test_two_hand_overs_in_one_game(tmp_path: Path) -> None:
-    """The host vanishes, then the seat that took over from it: the relay
-    moves twice, both seats are carried on (the second with the first's
-    escrow share opened by the table), and the last two finish."""
+def test_two_hand_overs_and_a_seat_that_cannot_be_carried_on_comes_back(tmp_path: Path) -> None:
+    """The host vanishes for good and is carried on; then J1, relaying by
+    then, is killed. The relay moves again (J2 takes over, with J3's
+    request), but J1 cannot be carried on: the host left, taking its share
+    of J1's escrow with it. J2 and J3 say so and wait. J1 is started again
+    with the same command: it finds the relay moved on without it, follows
+    J2, and the three finish one game with the host's seat played by the
+    table."""
     run = Run(tmp_path)
     deadline = time.monotonic() + DEADLINE_S
     try:
-        game_of(run, 4)
+        port = game_of(run, 4)
         kill_the_host_when(run, in_turns, deadline)
         seen = Watcher(run, "J2")
         while not seen.fold(log_of(run, "J2")).carried_on:
@@ -177,11 +182,14 @@ def test_two_hand_overs_in_one_game(tmp_path: Path) -> None:
             time.sleep(0.1)
         wait_for_entries(run, "J2", len(seen.table.log) + 20, deadline)
         kill(run, "J1")
-        run.wait_all(["J2", "J3"], deadline)
-        check_game(run, ["J2", "J3"])
+        for label in ("J2", "J3"):
+            run.wait_said(label, "J1 is silent and cannot be carried on: Bot0 left the game", deadline)
+        start(run, "J1", port, 4)  # the same command again
+        run.wait_all(["J1", "J2", "J3"], deadline)
+        check_game(run, ["J1", "J2", "J3"])
         verdict = verdict_of(run, "J3")
         assert [(h.old, h.new) for h in verdict.table.handovers] == [(0, 1), (1, 2)]
-        assert sorted(verdict.table.carried_on) == [0, 1]
+        assert list(verdict.table.carried_on) == [0]
     finally:
         run.kill_all()
 
@@ -276,10 +284,8 @@ def test_a_host_alive_but_unreachable_from_one_joiner_makes_one_game_not_two(tmp
     proxy = Proxy(port)
     try:
         start(run, "host", port, 4)
-        for label in ("J1", "J2"):
-            time.sleep(0.25)
-            start(run, label, port, 4)
-        time.sleep(0.25)
+        run.up("host", deadline)
+        run.join_in_order(["J1", "J2"], lambda label: start(run, label, port, 4), deadline)
         run.start("J3", command("join") + [f"127.0.0.1:{proxy.port}", "--name", "J3", "--as-bot", "--json",
                                            "--data-dir", str(tmp_path / "J3"), "--timeout", "30",
                                            "--relay-timeout", RELAY_TIMEOUT])

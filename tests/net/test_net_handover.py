@@ -1,5 +1,7 @@
 """The relay moves (protocol.md §9 "Hand-over"), with real processes on
-127.0.0.1: the host forfeits and the next seat relays to the end."""
+127.0.0.1: the host forfeits and the next seat relays to the end; a host
+that forfeits a 2-player game ends it. Every wait is on an event (a line
+said, an entry in a log), never on the order processes happen to start in."""
 
 from __future__ import annotations
 
@@ -13,6 +15,24 @@ from p2p_ttr.table.logfile import read_log
 from p2p_ttr.table.verify import verify_entries
 
 
+def person_host(run: Run, port: int, players: int, timeout: int = 60) -> subprocess.Popen[bytes]:
+    """`ttr host --plain` for a person typing on stdin; what it says goes to host.1.out."""
+    run.runs["host"] = 1
+    with open(run.tmp / "host.1.out", "wb") as out:
+        host = subprocess.Popen(
+            command("host") + ["--bind", "127.0.0.1", "--port", str(port), "--plain", "--players", str(players),
+                               "--name", "Hoster", "--data-dir", str(run.tmp / "host"), "--timeout", str(timeout)],
+            stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT)
+    run.procs["host"] = host
+    return host
+
+
+def type_line(proc: subprocess.Popen[bytes], line: str) -> None:
+    assert proc.stdin is not None
+    proc.stdin.write(line.encode() + b"\n")
+    proc.stdin.flush()
+
+
 def test_the_host_forfeits_and_the_next_seat_relays_to_the_end(tmp_path: Path) -> None:
     """Without escrow: the host's player types `forfeit` mid-game. Its secrets
     go into the log, the table plays its seat, seat 2 takes over the relay
@@ -22,27 +42,20 @@ def test_the_host_forfeits_and_the_next_seat_relays_to_the_end(tmp_path: Path) -
     deadline = time.monotonic() + DEADLINE_S
     port = free_port()
     try:
-        host = subprocess.Popen(
-            command("host") + ["--bind", "127.0.0.1", "--port", str(port), "--plain", "--players", "3",
-                               "--name", "Hoster", "--data-dir", str(tmp_path / "host"), "--timeout", "60"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        run.procs["host"] = host
-        time.sleep(0.3)
-        run.join("J", port)
-        time.sleep(0.3)
-        run.join("K", port)
+        host = person_host(run, port, 3)
+        run.wait_said("host", "hosting on port", deadline)
+        run.join_in_order(["J", "K"], lambda label: run.join(label, port), deadline)  # J is seat 2, K seat 3
         wait_for_entries(run, "J", 12, deadline)  # the keys are in
-        assert host.stdin is not None
-        host.stdin.write(b"forfeit\nforfeit\n")  # the second confirms
-        host.stdin.flush()
-        out, _ = host.communicate(timeout=max(1.0, deadline - time.monotonic()))
-        said = out.decode()
-        assert host.returncode == 0, said[-3000:]
-        assert "you forfeited this game" in said and "the next seat relays" in said
+        type_line(host, "forfeit")
+        run.wait_said("host", "Forfeit for good?", deadline)
+        type_line(host, "forfeit")  # the second confirms
+        assert host.wait(timeout=max(1.0, deadline - time.monotonic())) == 0, run.said("host")[-3000:]
+        said = run.said("host")
+        assert "you forfeited this game; the others play on" in said and "the next seat relays" in said
         run.wait_all(["J", "K"], deadline)
         check_game(run, ["J", "K"])
-        assert "we relay from now on" in run.errors("J") + run.output("J")
-        assert "turning to J, who relays next" in run.errors("K") + run.output("K")
+        assert "we relay from now on" in run.said("J")
+        assert "turning to J, who relays next" in run.said("K")
         for label in ("J", "K"):
             (log,) = (tmp_path / label / "games").glob("*/game.log")
             verdict = verify_entries(read_log(log)[1])
@@ -51,5 +64,40 @@ def test_the_host_forfeits_and_the_next_seat_relays_to_the_end(tmp_path: Path) -
             assert (handed.old, handed.new) == (0, 1) and handed.index == verdict.table.forfeit_entries[0] + 1
         # The host's own log stops where it left: at its forfeit, or just after.
         assert entries_in(tmp_path / "host") <= verdict.table.forfeit_entries[0] + 2
+    finally:
+        run.kill_all()
+
+
+def test_a_host_that_forfeits_a_two_player_game_ends_it_and_goes(tmp_path: Path) -> None:
+    """Two players: the host's forfeit leaves one seat in play, so the game is
+    conceded to the other. The host is told the game ended (not that the
+    others play on) and goes as soon as the other holds its forfeit, not
+    after its --timeout (here far beyond the test's deadline); the other
+    takes the relay, finishes the conceded game and wins; `ttr host` then
+    offers no game to resume."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    try:
+        host = person_host(run, port, 2, timeout=3600)
+        run.wait_said("host", "hosting on port", deadline)
+        run.join("J", port)
+        run.wait_said("host", "your move", deadline)  # the first tickets: the game is under way
+        type_line(host, "forfeit")
+        run.wait_said("host", "Forfeit for good?", deadline)
+        type_line(host, "forfeit")
+        assert host.wait(timeout=max(1.0, deadline - time.monotonic())) == 0, run.said("host")[-3000:]
+        said = run.said("host")
+        assert "the game is conceded: J is the last one playing" in said
+        assert "you forfeited this game, and it ended with that" in said and "the others play on" not in said
+        run.wait_all(["J"], deadline)
+        (summary,) = check_game(run, ["J"])
+        assert summary["conceded"] and summary["conceded_to"] == 1  # to J, seat 2
+        again = subprocess.run(command("host") + ["--as-bot", "--bind", "127.0.0.1", "--port", "0", "--beacon", "off",
+                                                  "--data-dir", str(tmp_path / "host"), "--players", "2",
+                                                  "--timeout", "2"],
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=180)
+        told = again.stdout + again.stderr
+        assert "resuming it" not in told and "only 1 of 2 players joined" in told, told  # a new lobby
     finally:
         run.kill_all()

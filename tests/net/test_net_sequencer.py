@@ -39,7 +39,7 @@ class FakeSocket:
 def test_host_lobby_sequencing_and_refusals(tmp_path: Path) -> None:
     host = Host(HostOptions(DataDir(tmp_path / "host"), "H", players=2), lambda v, s: None, Console(True))
     sock = FakeSocket()
-    host.relay.sock = sock  # type: ignore[assignment]
+    host.relay.router.sock = sock  # type: ignore[assignment]
     joiner = Identity.generate()
     rid, other_conn = b"\x00conn1", b"\x00conn2"
     host.relay.handle([rid, encode("ping", 0)])  # unknown connection: challenged
@@ -48,7 +48,7 @@ def test_host_lobby_sequencing_and_refusals(tmp_path: Path) -> None:
     assert challenge[1] == host.identity.public and len(nonce) == 32
     hello = encode("hello", NET_VERSION, "J", joiner.public, nonce, sign_hello(joiner, "J", host.identity.public, nonce))
     host.relay.handle([other_conn, hello])  # the same hello on another connection admits nobody
-    assert not sock.to(other_conn, "welcome") and other_conn not in host.relay.known
+    assert not sock.to(other_conn, "welcome") and other_conn not in host.relay.admission.c.known
     (other_challenge,) = sock.to(other_conn, "challenge")  # that connection is given its own
     assert other_challenge[2] != nonce
     host.relay.handle([rid, encode("hi", NET_VERSION)])  # asked again before answering: the same challenge
@@ -79,8 +79,8 @@ def test_host_lobby_sequencing_and_refusals(tmp_path: Path) -> None:
     host.relay.handle([rid, encode("sync", 0)])  # catch-up resends from the log with the same signatures
     assert sock.to(rid, "entry")[2:] == entries
     # A resumed host (gated) takes an entry back only at its log's end and under its own signature.
-    host.relay.gated = True
-    assert host.relay.known[rid] == 1  # a seat: what it sends back is looked at
+    host.relay.catchup.gated = True
+    assert host.relay.admission.c.known[rid] == 1  # a seat: what it sends back is looked at
     length, relayed = len(host.table.log), len(sock.sent)
     host.relay.handle([rid, encode("have", length, b"junk", sign_entry(joiner, host.table.game_id, length,
                                                                  host.table.head, b"junk"))])  # the joiner's
@@ -92,14 +92,14 @@ def test_host_lobby_sequencing_and_refusals(tmp_path: Path) -> None:
 def test_peer_halts_when_the_host_signs_an_entry_the_table_refuses(tmp_path: Path) -> None:
     host, data = Identity.generate(), DataDir(tmp_path)
     node = Node(NodeOptions(data, "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
-    node.host_public = host.public
+    node.uplink.public = host.public
     seats = (Seat("H", host.public), Seat("P", data.identity().public))
     seating = Peer(0, host, lambda v, s: None).open_game(seats, GID)
-    node.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))
+    node.follower.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))
     assert node.table is not None
     again = Peer(0, host, lambda v, s: None).open_game(seats, GID)  # a second seating is never valid
     with pytest.raises(NodeExit, match="host misbehaved"):
-        node.entry(1, again, sign_entry(host, GID, 1, node.table.head, again))
+        node.follower.entry(1, again, sign_entry(host, GID, 1, node.table.head, again))
 
 
 def test_a_joiner_stops_only_for_a_pause_its_host_signed_on_this_connection(tmp_path: Path) -> None:
@@ -108,7 +108,7 @@ def test_a_joiner_stops_only_for_a_pause_its_host_signed_on_this_connection(tmp_
     from another connection, is dropped and changes nothing)."""
     host, stranger, challenge = Identity.generate(), Identity.generate(), b"c" * 32
     node = Node(NodeOptions(DataDir(tmp_path), "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
-    node.host_public, node.challenge = host.public, challenge
+    node.uplink.public, node.uplink.challenge = host.public, challenge
     node.handle(encode("pause", 0, sign_pause(stranger, challenge, None, 0)))
     node.handle(encode("pause", 0, sign_pause(host, b"d" * 32, None, 0)))
     assert node.paused is None
@@ -124,7 +124,7 @@ def seat_node(tmp_path: Path, me: Identity, name: str, table: Any) -> tuple[Node
     (data.path / "identity.key").write_bytes(me.to_bytes())
     node = Node(NodeOptions(data, "127.0.0.1", 1, name), lambda v, s: None, Console(True))
     sock = FakeSocket()
-    node.relay.sock = sock  # type: ignore[assignment]
+    node.relay.router.sock = sock  # type: ignore[assignment]
     assert table.game_id is not None
     store = GameStore(data.path / "games" / table.game_id.hex(), table.game_id)
     store.open()
@@ -167,17 +167,17 @@ def test_the_successor_takes_over_only_with_every_request_and_the_longest_log(tm
         assert sock.to(rid, "welcome")[0][0] == 2 and not node.relaying
         longer = folded(g.log, f + 1)
         assert longer.relay_gone and longer.successor == 1
-        request = sign_follow(seat2, 2, table.game_id, 0, 1, f + 1, longer.head)
+        request = sign_follow(seat2, 2, table.game_id, 0, 0, 1, f + 1, longer.head)
         node.relay.handle([rid, encode("follow", request.length, request.head, b"\0" * 64)])
         assert node.relay.requests == {}  # not seat 2's signature
         node.relay.handle([rid, encode("follow", request.length, request.head, request.signature)])
         assert node.relay.requests == {2: request} and sock.to(rid, "fetch") == [[f]]
-        assert not node.relay.ready_to_take_over(lambda _: None)  # seat 2 holds the forfeit, we do not
+        assert not node.relay.standby.ready_to_take_over(lambda _: None)  # seat 2 holds the forfeit, we do not
         node.relay.handle([rid, encode("have", f, g.log[f], sign_entry(relay0, table.game_id, f, table.head,
                                                                         g.log[f]))])
         assert len(table.log) == f + 1 and table.relay_gone
-        node.turned, node.dial_seat = True, 1
-        node.take_over(0.0)
+        node.succession.turned, node.uplink.seat = True, 1
+        node.succession.take_over(0.0)
         assert node.relaying and table.relay == 1 and [(h.old, h.new) for h in table.handovers] == [(0, 1)]
         (entry,) = sock.to(rid, "entry")
         assert entry[0] == f + 1 and entry_signed(g.peers[1].identity.public, table.game_id, f + 1,
@@ -212,13 +212,13 @@ def test_an_old_relay_drops_what_only_it_held_for_a_valid_hand_over(tmp_path: Pa
         receipt = sign_entry(g.peers[0].identity, table.game_id, i - 1, prefix.prev_head(i - 1), g.log[i - 1])
         successor = Peer(1, g.peers[1].identity, lambda v, s: None)
         successor.table, successor.seq = prefix, prefix.last_seq[1]
-        request = sign_follow(g.peers[2].identity, 2, table.game_id, 0, 1, i, prefix.head)
+        request = sign_follow(g.peers[2].identity, 2, table.game_id, 0, 0, 1, i, prefix.head)
         relay_raw = successor.take_relay(receipt, (request,))
         sig = sign_entry(g.peers[1].identity, table.game_id, i, prefix.head, relay_raw)
-        node.host_public = g.peers[1].identity.public
-        node.entry(i, relay_raw, b"\0" * 64)  # not the successor's signature: dropped
+        node.uplink.public = g.peers[1].identity.public
+        node.follower.entry(i, relay_raw, b"\0" * 64)  # not the successor's signature: dropped
         assert len(node.table.log) == i + 1 and node.table.relay == 0
-        node.entry(i, relay_raw, sig)
+        node.follower.entry(i, relay_raw, sig)
         assert node.table is not table and len(node.table.log) == i + 1 and node.table.relay == 1
         assert node.table.log[i] == relay_raw and not node.relaying
         assert store.stored_entries() == g.log[:i] + [relay_raw]
@@ -273,11 +273,11 @@ def test_a_successor_drops_a_false_word_and_does_not_stop(tmp_path: Path) -> Non
     try:
         rid, seat2 = b"\x00seat2", g.peers[2].identity
         admit(node, sock, rid, seat2, "Chiara")
-        wrong = sign_follow(seat2, 2, table.game_id, 0, 1, i - 3, b"\7" * 32)
+        wrong = sign_follow(seat2, 2, table.game_id, 0, 0, 1, i - 3, b"\7" * 32)
         node.relay.handle([rid, encode("follow", wrong.length, wrong.head, wrong.signature)])
         assert node.relay.requests == {}
         longer = folded(g.log, i + 2)
-        request = sign_follow(seat2, 2, table.game_id, 0, 1, i + 2, longer.head)
+        request = sign_follow(seat2, 2, table.game_id, 0, 0, 1, i + 2, longer.head)
         node.relay.handle([rid, encode("follow", request.length, request.head, request.signature)])
         assert node.relay.requests == {2: request}
         # Seat 2's own "relay" entry at our log's end, signed by itself: refused by the fold, dropped.

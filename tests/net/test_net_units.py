@@ -3,6 +3,7 @@ equivocation detection, the lobby."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import stat
@@ -23,7 +24,7 @@ from p2p_ttr.net.transport import format_address, parse_address
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.messages import Seat
 from p2p_ttr.table.peer import Peer
-from p2p_ttr.table.table import PeerSecrets
+from p2p_ttr.table.table import PeerSecrets, Table
 from p2p_ttr.deck import SecretKey, Seed
 
 GID = bytes(range(16))
@@ -195,15 +196,15 @@ def test_node_detects_equivocation(tmp_path: Path) -> None:
     host, other = Identity.generate(), DataDir(tmp_path / "peer")
     me = other.identity()
     node = Node(NodeOptions(other, "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
-    node.host_public = host.public
+    node.uplink.public = host.public
     seating = Peer(0, host, lambda v, s: None).open_game((Seat("H", host.public), Seat("P", me.public)), GID)
-    node.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))
-    node.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))  # a repeat is fine
+    node.follower.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))
+    node.follower.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))  # a repeat is fine
     assert node.table is not None and len(node.table.log) == 1
     bad = Peer(0, host, lambda v, s: None).open_game((Seat("H", host.public), Seat("Q", me.public)), GID)
-    node.entry(0, bad, b"\0" * 64)  # unsigned: dropped
+    node.follower.entry(0, bad, b"\0" * 64)  # unsigned: dropped
     with pytest.raises(NodeExit, match="equivocated"):
-        node.entry(0, bad, sign_entry(host, GID, 0, EMPTY_HEAD, bad))
+        node.follower.entry(0, bad, sign_entry(host, GID, 0, EMPTY_HEAD, bad))
     proofs = list((tmp_path / "peer" / "games" / GID.hex()).glob("equivocation-*.bin"))
     assert len(proofs) == 1 and EquivocationProof.from_bytes(proofs[0].read_bytes()).valid()
 
@@ -211,30 +212,30 @@ def test_node_detects_equivocation(tmp_path: Path) -> None:
 def test_node_detects_equivocation_later_in_the_log(tmp_path: Path) -> None:
     host, data = Identity.generate(), DataDir(tmp_path / "peer")
     node = Node(NodeOptions(data, "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
-    node.host_public = host.public
+    node.uplink.public = host.public
     opener = Peer(0, host, lambda v, s: None)
     seating = opener.open_game((Seat("H", host.public), Seat("P", data.identity().public)), GID)
-    node.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))
+    node.follower.entry(0, seating, sign_entry(host, GID, 0, EMPTY_HEAD, seating))
     opener.table.receive(seating)
     prev = opener.table.head
     keys = opener.outbox()[0]
-    node.entry(1, keys, sign_entry(host, GID, 1, prev, keys))
+    node.follower.entry(1, keys, sign_entry(host, GID, 1, prev, keys))
     assert node.table is not None and len(node.table.log) == 2
     assert prev_head(node.table, 1) == prev
     opener.seq -= 1
     other = opener.outbox()[0]  # the host's keys again, freshly randomised: another entry 1
     assert other != keys
     with pytest.raises(NodeExit, match="index 1"):
-        node.entry(1, other, sign_entry(host, GID, 1, prev, other))
+        node.follower.entry(1, other, sign_entry(host, GID, 1, prev, other))
 
 
 def test_node_refuses_badly_signed_entry(tmp_path: Path) -> None:
     host = Identity.generate()
     data = DataDir(tmp_path)
     node = Node(NodeOptions(data, "127.0.0.1", 1, "P"), lambda v, s: None, Console(True))
-    node.host_public = host.public
+    node.uplink.public = host.public
     seating = Peer(0, host, lambda v, s: None).open_game((Seat("H", host.public), Seat("P", data.identity().public)), GID)
-    node.entry(0, seating, sign_entry(Identity.generate(), GID, 0, EMPTY_HEAD, seating))
+    node.follower.entry(0, seating, sign_entry(Identity.generate(), GID, 0, EMPTY_HEAD, seating))
     assert node.table is not None and node.table.log == []
 
 
@@ -283,29 +284,105 @@ def test_challenges_are_per_connection_fresh_and_single_use() -> None:
     assert len(challenges) == 3 and not challenges.take(b"c2", two)  # the oldest was forgotten
 
 
-def test_watch_says_whom_we_wait_for_then_offers_wait_or_end() -> None:
+@functools.cache
+def _two_seat_log() -> tuple[bytes, ...]:
     from p2p_ttr.bots.random_bot import RandomBot
     from p2p_ttr.local.crypto_game import play_crypto_game
-    from p2p_ttr.net.liveness import Progress, watch
-    from p2p_ttr.table.table import Table
 
-    g = play_crypto_game(1, [RandomBot(1), RandomBot(2)], ("Ann", "Bob"))
+    return tuple(play_crypto_game(1, [RandomBot(1), RandomBot(2)], ("Ann", "Bob")).log)
+
+
+def _table_where(owes: str) -> tuple[Table, int]:
+    """A 2-seat table folded up to the first entry where only seat 1 owes
+    (a move, or a duty its software does at once), and that seat."""
+    from p2p_ttr.table.obligations import Owed
+
     table = Table()
-    for raw in g.log[:2]:  # the seating and one key: the other seat owes its own
+    for raw in _two_seat_log():
         table.receive(raw)
+        owed = table.obligations()
+        if owed and {o.seat for o in owed} == {1} and all((o.what is Owed.MOVE) == (owes == "move") for o in owed):
+            return table, 1
+    raise AssertionError(f"no moment where Bob owes only a {owes}")
+
+
+def test_watch_never_gives_up_on_a_live_seat_that_thinks_over_a_move() -> None:
+    """Liveness is not progress: Bob's heartbeats arrive (the relay does not
+    call him silent) and he owes a move: a bot waits as long as it takes,
+    and a person is never asked `wait` or `end`."""
+    from p2p_ttr.net.liveness import Presence, Progress, watch
+
+    table, bob = _table_where("move")
     now = [0.0]
     said: list[str] = []
+    presence = Presence(20.0, clock=lambda: now[0])
     progress = Progress(30.0, said.append, clock=lambda: now[0])
-    assert watch(progress, table, 0, ("Ann", "Bob"), False, "game.log") is None and said == []
+    for t in range(0, 3600, 7):
+        now[0] = float(t)
+        presence.heard(())  # the relay's word each second: nobody is silent
+        assert watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log") is None
+        assert watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log") is None
+    assert said and all(line.startswith("waiting for Bob (") for line in said)  # only the notes
+
+
+def test_watch_gives_up_on_a_seat_that_withholds_a_duty_and_names_it() -> None:
+    """Bob is alive but owes a duty his software does at once (his keys): at
+    the timeout a person is asked (wait may help: it may be slow), a bot gives up naming him."""
+    from p2p_ttr.client.giveup import Why
+    from p2p_ttr.net.liveness import Presence, Progress, watch
+
+    table, bob = _table_where("duty")
+    now = [0.0]
+    said: list[str] = []
+    presence = Presence(20.0, clock=lambda: now[0])
+    progress = Progress(30.0, said.append, clock=lambda: now[0])
+    assert watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log") is None and said == []
     now[0] = 6.0
-    watch(progress, table, 0, ("Ann", "Bob"), False, "game.log")
+    watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log")
     assert said == ["waiting for Bob (6 s)"]
     now[0] = 31.0
-    assert watch(progress, table, 0, ("Ann", "Bob"), False, "game.log") is None
-    assert "type `wait` to keep waiting or `end` to stop" in said[-1]
+    assert watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log") is None
+    assert "Bob is connected but has not sent its" in said[-1] and "Type `wait` to keep waiting, or `end`" in said[-1]
     now[0] = 62.0
-    stop = watch(progress, table, 0, ("Ann", "Bob"), True, "game.log")
-    assert stop is not None and "waiting for Bob" in stop and "game.log" in stop
+    stop = watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log")
+    assert stop is not None and stop.why is Why.WITHHELD and stop.about == (bob,)
+    assert "no progress for 30 s (waiting for Bob)" in stop.message and "game.log" in stop.message
+
+
+def test_watch_gives_up_on_a_silent_seat_only_after_the_timeout_of_silence() -> None:
+    """Bob owes a move but sends no heartbeat (the relay says he is silent):
+    he is gone, and a bot gives up once he has been silent for the timeout."""
+    from p2p_ttr.client.giveup import GaveUp, Why
+    from p2p_ttr.net.liveness import Presence, Progress, watch
+
+    table, bob = _table_where("move")
+    now = [0.0]
+    said: list[str] = []
+    presence = Presence(20.0, clock=lambda: now[0])
+    progress = Progress(30.0, said.append, clock=lambda: now[0])
+    watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log")
+    now[0] = 31.0
+    presence.heard((bob,))  # silent for 20 s, says the relay: 20 < 30
+    assert watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log") is None
+    now[0] = 41.0
+    presence.heard((bob,))
+    stop = watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log")
+    assert stop is not None and stop.why is Why.SILENT and stop.about == (bob,) and stop.seconds == 30
+    # A person is asked, and `wait` is offered: he may come back.
+    assert watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log") is None
+    assert "Bob has sent no heartbeat for 30 seconds" in said[-1] and "`wait`" in said[-1]
+    # Once he said he gave up, waiting cannot help: only `end` is offered.
+    presence.left(GaveUp(bob, Why.SILENT, (0,), 120))
+    now[0] = 80.0
+    presence.heard((bob,))
+    watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log")
+    assert "Bob gave up on the game and left" in said[-1] and "`wait`" not in said[-1] and "`end`" in said[-1]
+    # Old news from the relay (none for 5 s) says nothing: no verdict on it.
+    now[0] = 200.0
+    fresh = Presence(20.0, clock=lambda: now[0])
+    fresh.heard((bob,))
+    now[0] = 300.0
+    assert fresh.silent_for(bob) is None
 
 
 def test_verify_blames_the_host_for_an_entry_it_signed_on_another_log(
@@ -362,7 +439,8 @@ def test_one_process_per_data_directory(tmp_path: Path) -> None:
 
 
 def test_the_addresses_offered_to_friends() -> None:
-    from cli.commands.host import bot_host, join_addresses
+    from cli.botseats import bot_host
+    from cli.commands.host import join_addresses
     from p2p_ttr.net.transport import local_addresses
 
     found = local_addresses()
@@ -397,7 +475,7 @@ def test_a_forfeit_asked_after_the_end_is_dropped_not_a_crash(tmp_path: Path) ->
     data = DataDir(tmp_path)
     (data.path / "identity.key").write_bytes(g.peers[1].identity.to_bytes())
     node = Node(NodeOptions(data, "127.0.0.1", 1, "Bob"), lambda v, s: None, Console(True))
-    node.host_public = host.public
+    node.uplink.public = host.public
     gid = g.peers[0].table.game_id
     assert gid is not None
     me = g.peers[1].table.me
@@ -406,27 +484,29 @@ def test_a_forfeit_asked_after_the_end_is_dropped_not_a_crash(tmp_path: Path) ->
     try:
         for i, raw in enumerate(g.log):
             prev = node.table.head if node.table is not None and node.table.log else EMPTY_HEAD
-            node.entry(i, raw, sign_entry(host, gid, i, prev, raw))
+            node.follower.entry(i, raw, sign_entry(host, gid, i, prev, raw))
         assert node.table is not None and node.table.complete
-        node.welcomed, node.forfeiting = True, True
+        node.uplink.welcomed, node.duties.forfeiting = True, True
         node.act()  # the game is over: nothing to forfeit, and no ValueError
-        assert node.forfeiting is False and node.pending == {}
+        assert node.duties.forfeiting is False and node.duties.pending == {}
     finally:
         if node.store is not None:
             node.store.close()
 
 
 def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused() -> None:
+    from p2p_ttr.client.giveup import Why
     from p2p_ttr.net import frames as f
 
     sig, key, digest, gid = b"s" * 64, b"k" * 32, b"d" * 32, b"g" * 16
     to_host = [f.Hi(4), f.Hello(4, "Ann", key, b"c" * 32, sig), f.Env(b"envelope"), f.Sync(3), f.Ping(7), f.Leave(),
-               f.Have(2, b"envelope", sig), f.Follow(40, digest, sig)]
+               f.Have(2, b"envelope", sig), f.Follow(40, digest, sig), f.GiveUp(Why.WITHHELD, (2,), 120),
+               f.GiveUp(Why.SILENT, (0, 3), 0)]
     to_peer = [f.Challenge(4, key, b"c" * 32, None), f.Challenge(4, key, b"c" * 32, gid),
                f.Welcome(-1, None, 0, ("Host", "Ann")), f.Welcome(1, gid, 12, ("Host", "Ann")),
                f.LobbyNews(("Host",), 3, False), f.LobbyNews(("Host",), 0, True), f.Refused("full", "the game is full"), f.Entry(5, b"envelope", sig),
                f.Rejected(digest, "replay", "seat 1 already sent message 3"), f.Ping(9), f.Fetch(4), f.Pause(12, sig),
-               f.Silent(()), f.Silent((0, 3))]
+               f.Silent(()), f.Silent((0, 3)), f.GaveUp(1, Why.SILENT, (0,), 121)]
     for frame in to_host:
         assert f.decode_to_host(f.encode_frame(frame)) == frame
     for frame in to_peer:
@@ -440,3 +520,10 @@ def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused()
             f.decode_to_peer(bad)
     with pytest.raises(f.FrameError, match="malformed"):
         f.decode_to_host(f.encode("follow", 0, digest, sig))  # a request names a log of at least the seating
+    # Giving up: a reason we know, seats of a table, a bounded count of seconds.
+    for bad in (f.encode("give_up", "bored", [1], 3), f.encode("give_up", "silent", [7], 3),
+                f.encode("give_up", "silent", [1], -1), f.encode("give_up", "silent", [1], 10**7)):
+        with pytest.raises(f.FrameError, match="malformed"):
+            f.decode_to_host(bad)
+    given = f.decode_to_peer(f.encode("gave_up", 2, "withheld", [1], 9))
+    assert isinstance(given, f.GaveUp) and given.why is Why.WITHHELD and given.about == (1,)

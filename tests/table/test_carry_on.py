@@ -9,12 +9,22 @@ import functools
 from dataclasses import replace
 
 import pytest
+from test_forfeit import forfeiting_at
 
 from p2p_ttr.bots.levels import make_bot
-from p2p_ttr.deck import EscrowDeal, deal_exponent, escrow_complaint, escrow_image
-from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
+from p2p_ttr.deck import (
+    BadEscrow,
+    EscrowDeal,
+    SecretKey,
+    check_escrow_share,
+    deal_exponent,
+    escrow_complaint,
+    escrow_image,
+    open_escrow_share,
+)
+from p2p_ttr.local.crypto_game import CryptoGame, GameStuck, play_crypto_game
 from p2p_ttr.table.envelope import open_envelope, seal
-from p2p_ttr.table.errors import BadProof, Cheating, NotExpected
+from p2p_ttr.table.errors import BadProof, Cheating, Malformed, NotExpected
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.messages import (
     CarryOn,
@@ -149,22 +159,44 @@ def test_a_false_reveal_is_refused_and_names_its_seat() -> None:
     table.receive(g.log[first])  # the true one still goes in
 
 
-def test_a_second_seat_is_carried_on_after_the_first_and_the_last_one_wins_by_concession() -> None:
-    g = game(3, TWO)
-    tables = [p.table for p in g.peers]
-    assert all(t.complete and t.rejected == [] for t in tables)
-    assert len({t.digest() for t in tables}) == 1
-    table = tables[0]
-    assert set(table.carried_on) == {1, 2} and table.carried_on[2] < table.carried_on[1]
-    # Seat 2 handed over nothing for seat 1: the fold opened its share from its rebuilt key.
-    reveals = [(s, m.seat) for s, m in kinds(g.log) if isinstance(m, EscrowReveal)]
-    assert sorted(reveals) == [(0, 1), (0, 2), (1, 2)]
-    assert table.conceded and table.engine is not None and table.engine.conceded_to == 0
-    verdict = verify_entries(g.log)
-    assert verdict.fair, [f.line() for f in verdict.findings]
-    assert [seat for _, seat in verdict.carried_on] == [2, 1]
-    assert verdict.conceded and verdict.conceded_to == 0
-    assert verdict.score is not None and verdict.score.ranking[0] == 0 and verdict.score.places[0] == 1
+def test_once_a_seat_has_left_no_other_can_be_carried_on_and_the_table_says_why() -> None:
+    """Seat 2 is carried on; then seat 1 falls silent too. Its share of seat
+    1's escrow left with seat 2 (sealed to seat 2's seal key, which nobody
+    else holds): the game cannot carry seat 1 on, and says exactly why."""
+    g = game(3, ONE)
+    index = g.peers[0].table.carried_on[2]
+    table = folded(g.log, index + 1)
+    problem = table.carry_on_problem(1, 0)
+    assert problem is not None and f"seat 2 left the game at entry {index}" in problem
+    assert "no seat can be carried on any more" in problem
+    with pytest.raises(GameStuck):
+        game(3, TWO)  # seat 1 vanishes after seat 2 was carried on: nobody can play it on
+
+
+@pytest.mark.parametrize("how", ["carried_on", "forfeit"])
+def test_nobody_reads_another_seat_because_a_third_left(how: str) -> None:
+    """With 3 seats, once seat 2 leaves (carried on: its key rebuilt in the
+    open; or forfeited: its key published), seat 0 holds its own share of
+    seat 1's secrets and every public value, and still cannot open seat 2's
+    share of them: it was sealed to seat 2's seal key, never revealed."""
+    if how == "carried_on":
+        g = game(3, ONE)
+        gone = g.peers[0].table.forfeited[2].key
+    else:
+        bots = [make_bot("medium", 5 + p) for p in range(3)]
+        g = play_crypto_game(5, bots, NAMES[:3], [Peer, Peer, forfeiting_at(6)], escrow=True)
+        gone = g.peers[0].table.forfeited[2].key
+    book = g.peers[0].table.escrowbook
+    me = g.peers[0].table.me
+    assert me is not None and me.seal is not None
+    for deal in (book.deals[1].key, book.deals[1].seed):
+        mine = open_escrow_share(deal, me.seal)  # seat 0's own share opens
+        assert check_escrow_share(deal, 0, mine)
+        with pytest.raises(BadEscrow):
+            open_escrow_share(deal, gone)  # seat 2's does not, with all it made public
+        seal_as_key = SecretKey(gone.game_id, 2, me.seal.x)  # nor with any key but seat 2's seal key
+        with pytest.raises(BadEscrow):
+            open_escrow_share(deal, seal_as_key)
 
 
 def test_five_seats_carry_one_on() -> None:
@@ -306,15 +338,15 @@ def test_a_false_complaint_is_refused_and_names_the_complainer() -> None:
     table = peers[0].table
     deal = table.escrowbook.deals[2].seed
     me = peers[1].table.me
-    assert me is not None
-    raw = peers[1]._seal(EscrowComplaint("seed", escrow_complaint(deal, me.key)))
+    assert me is not None and me.seal is not None
+    raw = peers[1]._seal(EscrowComplaint("seed", escrow_complaint(deal, me.seal)))
     with pytest.raises(BadProof, match="complaint is false"):
         table.receive(raw)
     assert table.rejected[-1].seat == 1 and table.halted is None
     # Complaining of another recipient's share, or of a deal that does not exist, is refused too.
     other = peers[0].table.me
-    assert other is not None
-    raw = peers[1]._seal(EscrowComplaint("key", escrow_complaint(table.escrowbook.deals[2].key, other.key)))
+    assert other is not None and other.seal is not None
+    raw = peers[1]._seal(EscrowComplaint("key", escrow_complaint(table.escrowbook.deals[2].key, other.seal)))
     with pytest.raises(NotExpected, match="its own share"):
         table.receive(raw)
 
@@ -327,8 +359,8 @@ class DealsAnotherSeed(Peer):
         out = super()._escrow_duties()
         table = self.table
         assert table.game_id is not None
-        keys = {s: k.public_key for s, k in table.keys.items()}
-        return [replace(m, seed=deal_exponent(table.game_id, self.seat, 12345, keys), seed_image=escrow_image(12345))
+        seals = dict(table.seal_keys)
+        return [replace(m, seed=deal_exponent(table.game_id, self.seat, 12345, seals), seed_image=escrow_image(12345))
                 if isinstance(m, Escrow) else m for m in out]
 
 
@@ -349,3 +381,55 @@ def test_a_seed_deal_that_is_not_the_committed_seed_halts_the_carry_on_blaming_t
     assert table.halted_at == last
     verdict = verify_entries(g.log)
     assert not verdict.fair and verdict.findings[0].seat == 2
+
+
+def test_an_escrow_game_needs_each_seats_seal_key_with_a_proof_of_its_own() -> None:
+    """Keys in an escrow game carry the seat's seal key; without one, with
+    another seat's, or proven as a deck key (whose proof must not stand for
+    it), they are refused. A game without escrow takes none."""
+    from p2p_ttr.deck import announce_key, announce_seal_key, commit_seed
+    from p2p_ttr.table.messages import Keys
+
+    def newcomer(peers: list[Peer]) -> tuple[Table, Peer]:
+        """A table holding only the seating, and seat 1 writing on it."""
+        table = Table()
+        table.receive(peers[0].table.log[0])
+        writer = Peer(1, peers[1].identity, peers[1].decide, None)
+        writer.table = table
+        return table, writer
+
+    fresh, writer = newcomer(setup(3, True, upto=0))
+    gid = fresh.game_id
+    assert gid is not None and fresh.escrow
+    me = escrowed_three()[1].table.me
+    assert me is not None and me.seal is not None
+    me_here = SecretKey(gid, 1, me.key.x)
+    seal_here = SecretKey(gid, 1, me.seal.x)
+    key, commitment = announce_key(me_here), commit_seed(gid, 1, me.seed)
+    for seal, error, reason in ((None, Malformed, "seal key in an escrow game"),
+                                (announce_key(seal_here), BadProof, "proof"),
+                                (announce_seal_key(SecretKey(gid, 2, me.seal.x)), Malformed, "own seat")):
+        with pytest.raises(error, match=reason):
+            fresh.receive(writer._seal(Keys(key, commitment, seal)))
+    fresh.receive(writer._seal(Keys(key, commitment, announce_seal_key(seal_here))))
+    assert fresh.seal_keys[1] == seal_here.public_key
+    other, plain_writer = newcomer(setup(3, False, upto=0))
+    ogid = other.game_id
+    assert ogid is not None and not other.escrow
+    with pytest.raises(Malformed, match="only there"):
+        other.receive(plain_writer._seal(Keys(announce_key(SecretKey(ogid, 1, me.key.x)),
+                                              commit_seed(ogid, 1, me.seed),
+                                              announce_seal_key(SecretKey(ogid, 1, me.seal.x)))))
+
+
+def test_a_request_written_before_the_target_spoke_again_counts_for_nothing() -> None:
+    """Seat 0 asks to carry seat 2 on; before that request is sequenced, seat
+    2's own message is (it is back). The request, written before it, is
+    refused wherever it lands: an old signature decides nothing."""
+    peers = [copy_peer(p) for p in escrowed_three()]
+    stale = peers[0].carry_on(2)  # written now, sequenced later
+    deliver(peers, peers[2].carry_on(1))  # seat 2 speaks: it is back
+    with pytest.raises(NotExpected, match="it was back by then"):
+        peers[1].table.receive(stale)
+    deliver(peers, peers[0].carry_on(2))  # asked again, after: it counts
+    assert peers[1].table.carry_on_requests[2] == frozenset({0})

@@ -86,9 +86,9 @@ def test_a_hand_over_without_every_request_a_false_receipt_or_a_wrong_author_is_
     # A request signed by another key, or over a head this log never had.
     r = real.requests[0]
     cases.append((1, Relay(0, real.receipt, (FollowRequest(2, r.length, r.head, b"\2" * 64),)), BadSignature))
-    other = sign_follow(g.peers[2].identity, 2, game_id, 0, 1, r.length, b"\3" * 32)
+    other = sign_follow(g.peers[2].identity, 2, game_id, 0, 0, 1, r.length, b"\3" * 32)
     cases.append((1, Relay(0, real.receipt, (other,)), NotExpected))
-    longer = sign_follow(g.peers[2].identity, 2, game_id, 0, 1, h + 5, r.head)
+    longer = sign_follow(g.peers[2].identity, 2, game_id, 0, 0, 1, h + 5, r.head)
     cases.append((1, Relay(0, real.receipt, (longer,)), NotExpected))
     for author, body, error in cases:
         table, raw = _forge(g, h, author, body)
@@ -128,3 +128,71 @@ def test_reach_is_an_ip_and_a_port_and_bounded() -> None:
         table.receive(peer.reach("10.0.0.2", 7311))
     with pytest.raises(NotExpected):
         table.receive(peer.reach("10.0.0.3", 7311))
+
+
+# ------------------------------------------------------------------ terms
+
+
+def _escrow_game() -> CryptoGame:
+    from test_carry_on import game as escrow_game
+
+    return escrow_game(3, ())  # an escrow game: a relay in play may be replaced, with every other seat's request
+
+
+def _hand_over_at(g: CryptoGame, i: int, request: FollowRequest) -> tuple[Table, bytes]:
+    """Seat 1's hand-over (0 -> 1) as entry ``i`` of ``g``'s log, with ``request`` from seat 2."""
+    table = folded(g.log, i)
+    assert table.game_id is not None
+    receipt = sign_receipt(g.peers[0].identity, table.game_id, i - 1, table.prev_head(i - 1), g.log[i - 1])
+    return table, _fresh(g, 1, table).take_relay(receipt, (request,))
+
+
+def test_a_follow_request_counts_only_at_its_exact_log_and_term() -> None:
+    """The issue's case: a request signed at entry 40 used to take the relay
+    at entry 95, away from a live relay. A request is a promise about one log
+    end in one term: at another length, or for another term, it is refused."""
+    g = _escrow_game()
+    early, late = 40, 95
+    at_early = folded(g.log, early)
+    assert at_early.game_id is not None and at_early.escrow
+    kept = sign_follow(g.peers[2].identity, 2, at_early.game_id, 0, 0, 1, early, at_early.head)
+    table, raw = _hand_over_at(g, late, kept)
+    with pytest.raises(NotExpected, match=f"log of {early} entries"):
+        table.receive(raw)
+    assert table.relay == 0
+    now = folded(g.log, late)
+    other_term = sign_follow(g.peers[2].identity, 2, at_early.game_id, 1, 0, 1, late, now.head)
+    table, raw = _hand_over_at(g, late, other_term)
+    with pytest.raises(BadSignature, match="relay term 0"):
+        table.receive(raw)
+    exact = sign_follow(g.peers[2].identity, 2, at_early.game_id, 0, 0, 1, late, now.head)
+    table, raw = _hand_over_at(g, late, exact)
+    table.receive(raw)
+    assert table.relay == 1 and table.term == 1 and table.term_start == late + 1
+
+
+def test_a_carry_on_request_counts_only_in_the_term_it_was_written_in() -> None:
+    """Seat 0 asks the relay (itself) to carry seat 2 on; then the relay moves.
+    The tally of the old term is void, and the same request, signed before
+    the hand-over and sequenced after it, is refused: an old signature in a
+    new place decides nothing."""
+    from p2p_ttr.table.messages import CarryOn
+
+    g = _escrow_game()
+    i = 95
+    table = folded(g.log, i)
+    assert table.game_id is not None
+    asker = _fresh(g, 0, table)
+    stale = asker._seal(CarryOn(2))  # written at entry i's head, in term 0
+    table.receive(stale)
+    assert table.carry_on_requests == {2: frozenset({0})}
+    receipt = sign_receipt(g.peers[0].identity, table.game_id, i, table.prev_head(i), table.log[i])
+    request = sign_follow(g.peers[2].identity, 2, table.game_id, 0, 0, 1, i + 1, table.head)
+    table.receive(_fresh(g, 1, table).take_relay(receipt, (request,)))
+    assert table.term == 1 and table.carry_on_requests == {}
+    replayed = seal(g.peers[0].identity, table.game_id, 0, asker.seq + 1, open_envelope(stale).head,
+                    CarryOn(2).to_wire()).raw
+    with pytest.raises(NotExpected, match="before the relay moved"):
+        table.receive(replayed)
+    table.receive(_fresh(g, 0, table)._seal(CarryOn(2)))  # asked again in the new term: it counts
+    assert table.carry_on_requests == {2: frozenset({0})}

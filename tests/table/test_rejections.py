@@ -30,12 +30,13 @@ def finished() -> CryptoGame:
 
 def midgame() -> tuple[Table, CryptoGame, int]:
     """A fresh replica of seat 0, folded to the middle of the game, at a point
-    where a player is to act; and the index reached."""
+    where a player is to act (no move waiting for its cards); and the index
+    reached."""
     g = finished()
     table = Table(g.peers[0].table.me)
     for i, raw in enumerate(g.log):
         table.receive(raw)
-        if i > len(g.log) // 2 and table.engine is not None and actors(table.engine):
+        if i > len(g.log) // 2 and table.engine is not None and actors(table.engine) and table.pending_act is None:
             return table, g, i
     raise AssertionError("no decision point found")
 

@@ -197,3 +197,21 @@ def test_the_fold_owes_a_forfeited_seat_its_chain_steps_then_its_cards_then_its_
         assert after.engine is not None
         if 2 in after.forfeited and (need := after.chain_due()) is not None and after.chains.turn(need) == 2:
             raise AssertionError("the fold left a forfeited seat's chain step undone")
+
+
+def test_a_chain_takes_only_proofs_of_its_own_kind() -> None:
+    """The checker is the chain's, by construction: a proof of shuffle offered
+    for a re-masking (which must keep the order) is refused by the chain
+    book itself, not only by the fold's order of checks."""
+    from p2p_ttr.deck import ShuffleProof
+    from p2p_ttr.engine.cards import Deck
+    from p2p_ttr.engine.state import NeedRemask
+    from p2p_ttr.table.messages import ProveShuffle
+
+    g = game()
+    proof = next(m.proof for m in (message_from_wire(open_envelope(r).body) for r in g.log)
+                 if isinstance(m, ProveShuffle))
+    assert isinstance(proof, ShuffleProof)
+    remask = NeedRemask(Deck.TICKETS, 1, (CardRef(Deck.TICKETS, 0, 0),))
+    with pytest.raises(Malformed, match="re-masking"):
+        ChainBook().add_proof(remask, proof.seat, proof, 99)

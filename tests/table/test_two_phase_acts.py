@@ -54,11 +54,14 @@ def outsider(log: list[bytes], upto: int) -> Table:
 
 
 def first_hidden_claim(g: CryptoGame) -> tuple[int, ClaimRoute]:
-    """The log index of the first act that claims a route with cards nobody else has seen."""
+    """The log index of the first act that claims a route that is not a tunnel
+    (whose claim waits for the tunnel's cards too) with cards nobody else has seen."""
     table = Table()
+    routes = europe().routes
     for i, raw in enumerate(g.log):
         message = message_from_wire(open_envelope(raw).body)
-        if isinstance(message, Act) and isinstance(message.action, ClaimRoute) and table.engine is not None:
+        if (isinstance(message, Act) and isinstance(message.action, ClaimRoute) and table.engine is not None
+                and not routes[message.action.route].tunnel):
             if any(r not in table.engine.public for r in message.action.cards):
                 return i, message.action
         table.receive(raw)
@@ -168,7 +171,12 @@ def test_verify_names_a_seat_that_withholds_its_final_reveal() -> None:
     g = finished()
     last = max(i for i, raw in enumerate(g.log) if open_envelope(raw).seat == 1
                and isinstance(message_from_wire(open_envelope(raw).body), Audit))
-    verdict = verify_entries(g.log[:last] + g.log[last + 1:])
+    # The entries after it, as their authors would have written them without it.
+    log = g.log[:last]
+    for raw in g.log[last + 1:]:
+        envelope = open_envelope(raw)
+        log.append(signed(g, outsider(log, len(log)), envelope.seat, envelope.body))
+    verdict = verify_entries(log)
     assert [(f.seat, f.code) for f in verdict.findings] == [(1, "withheld_audit")]
 
 
@@ -186,6 +194,13 @@ def test_verify_names_a_seat_that_halts_the_game_for_nothing() -> None:
     assert table.halted is not None and table.stopper == 0 and table.complete
     verdict = verify_entries(log)
     assert [(f.entry, f.seat, f.code) for f in verdict.findings] == [(cut, 0, "halted_without_cause")]
+    # The log goes on with a move after the halt: refused, and reported after
+    # the halt, which stays the first deviation (the stopper's).
+    later = open_envelope(g.log[cut])
+    log.append(signed(g, table, later.seat, later.body))
+    verdict = verify_entries(log)
+    assert [(f.entry, f.seat, f.code) for f in verdict.findings] == [
+        (cut, 0, "halted_without_cause"), (cut + 2, later.seat, "not_expected")]
 
 
 def leaving_between_step_and_proof(tamper: bool) -> type[Peer]:
@@ -198,7 +213,7 @@ def leaving_between_step_and_proof(tamper: bool) -> type[Peer]:
             if tamper and isinstance(step, Shuffle) and step.step.deck == "train" and step.step.epoch == 0:
                 s, cts = step.step, list(step.step.ciphertexts)
                 cts[0], cts[1] = cts[1], cts[0]
-                return Shuffle(ShuffleStep(s.deck, s.epoch, s.seat, tuple(cts)))
+                return Shuffle(ShuffleStep(s.deck, s.epoch, s.seat, tuple(cts)), step.cards)
             return step
 
         def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | None:

@@ -131,7 +131,7 @@ class UncommittedShuffler(Peer):
             s = step.step
             assert self.table.joint is not None
             inputs = self.table.chains[(Deck.TRAIN, 0)].step_input(self.seat)
-            return Shuffle(shuffle_step(self.table.joint, OTHER_SEED, s.seat, s.deck, s.epoch, inputs))
+            return Shuffle(shuffle_step(self.table.joint, OTHER_SEED, s.seat, s.deck, s.epoch, inputs), step.cards)
         return step
 
     def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | None:
@@ -153,7 +153,7 @@ class DuplicatingShuffler(Peer):
             cts = list(step.step.ciphertexts)
             cts[60:110] = cts[0:50]  # half the deck twice: it shows before long
             s = step.step
-            return Shuffle(ShuffleStep(s.deck, s.epoch, s.seat, tuple(cts)))
+            return Shuffle(ShuffleStep(s.deck, s.epoch, s.seat, tuple(cts)), step.cards)
         return step
 
 

@@ -1,0 +1,172 @@
+"""What the players did between two views of one game, as typed facts.
+
+Read off the difference of the two states the client already has: a route
+that gained an owner was claimed, a hand that gained a face-up card took it.
+The log tells each fact in a sentence (``phrases``); the summary of each
+player's last turn tells them in a few words (``lastturn``). A player's own
+view knows their cards, so their own blind draws are facts once read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.engine.state import GameState, Phase, PlayerState
+
+from .explain import kinds
+
+SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
+
+
+@dataclass(frozen=True)
+class Claimed:
+    seat: int
+    route: int
+
+
+@dataclass(frozen=True)
+class Built:
+    """A station built in ``city``."""
+
+    seat: int
+    city: str
+
+
+@dataclass(frozen=True)
+class TookFaceUp:
+    seat: int
+    kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DrewBlind:
+    """Cards drawn from the deck (the drawer's own are read later: ``ReadOwn``)."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True)
+class ReadOwn:
+    """The reader's own cards from the deck, once their faces are read (after the draw, often after the turn)."""
+
+    seat: int
+    kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DrewTickets:
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True)
+class KeptTickets:
+    """Tickets kept: ``tickets`` names them where the reader may see them (their own)."""
+
+    seat: int
+    count: int
+    returned: int
+    tickets: tuple[int, ...] = ()
+    first: bool = False  # the first tickets, at the start of the game
+
+
+@dataclass(frozen=True)
+class WentForTunnel:
+    seat: int
+    route: int
+
+
+@dataclass(frozen=True)
+class TunnelTurned:
+    """The tunnel's cards are turned: they ask ``extra`` more (some do; none is not told)."""
+
+    seat: int
+    route: int
+    kinds: tuple[str, ...]
+    extra: int
+
+
+@dataclass(frozen=True)
+class GaveUpTunnel:
+    seat: int
+    route: int
+
+
+@dataclass(frozen=True)
+class Passed:
+    seat: int
+
+
+Fact: TypeAlias = (Claimed | Built | TookFaceUp | DrewBlind | ReadOwn | DrewTickets | KeptTickets | WentForTunnel
+                   | TunnelTurned | GaveUpTunnel | Passed)
+
+
+def facts(before: GameState, after: GameState, me: int | None) -> list[Fact]:
+    """The players' moves between two views, in the order a player would
+    tell them: the tunnel, then each seat's claims, stations, cards and
+    tickets, then a pass."""
+    found: list[Fact] = _tunnel(before, after)
+    for p, (b, a) in enumerate(zip(before.players, after.players)):
+        found += _player(before, after, p, b, a, p == me)
+    if after.passes > before.passes:
+        found.append(Passed(before.current))
+    return found
+
+
+def _player(before: GameState, after: GameState, p: int, b: PlayerState, a: PlayerState,
+            mine: bool) -> list[Fact]:
+    found: list[Fact] = [Claimed(p, r) for r in a.routes[len(b.routes):]]
+    found += [Built(p, city) for city in a.stations[len(b.stations):]]
+    if after.phase not in SETUP:
+        found += _drawn(before, after, p, b, a, mine)
+    if not b.offered and a.offered and after.phase is Phase.TICKETS:
+        found.append(DrewTickets(p, len(a.offered)))
+    kept = a.tickets[len(b.tickets):]
+    if kept:
+        returned = max(0, len(b.offered) - len(kept)) if b.offered else 0
+        named = tuple(_faces(after, kept)) if mine else ()
+        found.append(KeptTickets(p, len(kept), returned, named, first=before.phase in SETUP))
+    return found
+
+
+def _drawn(before: GameState, after: GameState, p: int, b: PlayerState, a: PlayerState,
+           mine: bool) -> list[Fact]:
+    """Train cards that came into a hand: taken face up, or drawn blind."""
+    found: list[Fact] = []
+    had = set(b.hand)
+    added = [r for r in a.hand if r not in had]
+    row = {r for r in before.face_up if r is not None}
+    taken = [r for r in added if r in row]
+    if taken:
+        found.append(TookFaceUp(p, tuple(kinds(after, taken))))
+    blind = [r for r in added if r not in row]
+    if blind:
+        found.append(DrewBlind(p, len(blind)))
+    if mine:
+        # Our blind cards are read a moment after they are drawn (often after the turn).
+        newly = [r for r in a.hand if r not in row and after.face(r) is not None
+                 and (r not in had or before.face(r) is None)]
+        if newly:
+            found.append(ReadOwn(p, tuple(kinds(after, newly))))
+    return found
+
+
+def _faces(state: GameState, refs: Iterable[CardRef]) -> list[int]:
+    return [f for r in refs if (f := state.face(r)) is not None]
+
+
+def _tunnel(before: GameState, after: GameState) -> list[Fact]:
+    found: list[Fact] = []
+    old, new = before.tunnel, after.tunnel
+    player = before.current if old is not None else after.current
+    if new is not None and (old is None or old.route != new.route):
+        found.append(WentForTunnel(player, new.route))
+    if new is not None and new.extra and after.phase is Phase.TUNNEL and before.phase is not Phase.TUNNEL:
+        found.append(TunnelTurned(player, new.route, tuple(kinds(after, new.revealed)), new.extra))
+    if old is not None and new is None and after.route_owner[old.route] is None:
+        found.append(GaveUpTunnel(player, old.route))
+    return found

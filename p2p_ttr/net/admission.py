@@ -1,0 +1,183 @@
+"""Who is on our ROUTER: admitting connections, and the host's lobby.
+
+A connection counts as a seat, or as a lobby member before the game, only
+once a hello that answers the challenge issued to that very connection
+admitted it (lobby.py); any frame from a connection not admitted is
+answered with its challenge. ``Connections`` is what we know of the
+admitted ones; ``Admission`` challenges, admits and refuses, and keeps the
+lobby (joins, leaves, silent members) until the seating.
+
+It never folds, sequences nor sends an entry.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from p2p_ttr.errorcodes import ErrorCode
+from p2p_ttr.table.envelope import MAX_SEATS
+
+from . import frames
+from .console import Console
+from .droplog import DropLog
+from .frames import NET_VERSION, clip
+from .lobby import Challenges, Lobby, Refusal
+from .replica import Replica
+from .router import Router
+
+LOBBY_SILENT_S = 5.0  # a lobby member unheard this long (it pings every second) has left
+
+
+@dataclass
+class Connections:
+    """Admitted connections and what we know of each."""
+
+    challenges: Challenges = field(default_factory=Challenges)  # outstanding, per connection not admitted
+    known: dict[bytes, int] = field(default_factory=dict)  # admitted connection -> seat (-1 in the lobby)
+    answered: dict[bytes, bytes] = field(default_factory=dict)  # admitted connection -> the challenge it answered
+    conn: dict[bytes, bytes] = field(default_factory=dict)  # identity key -> its admitted connection (the latest)
+    heard: dict[bytes, float] = field(default_factory=dict)  # admitted connection -> when it last sent anything
+
+    def admit(self, rid: bytes, public: bytes, seat: int, challenge: bytes) -> None:
+        """``rid`` is now ``public``'s connection; an earlier one of that key no longer is."""
+        old = self.conn.get(public)
+        if old is not None and old != rid:
+            self.forget(old)
+        self.conn[public] = rid
+        self.known[rid] = seat
+        self.answered[rid] = challenge
+        self.heard[rid] = time.monotonic()
+
+    def forget(self, rid: bytes) -> None:
+        self.known.pop(rid, None)
+        self.heard.pop(rid, None)
+        self.answered.pop(rid, None)
+
+    def seat_of(self, rid: bytes) -> int:
+        """The seat of an admitted connection (-1: a lobby member, or not admitted)."""
+        return self.known.get(rid, -1)
+
+
+class Admission:
+    """Challenges, hellos and the lobby on our ROUTER."""
+
+    def __init__(self, replica: Replica, router: Router, console: Console, players: int = 0,
+                 drops: DropLog | None = None) -> None:
+        self.replica = replica
+        self.drops = drops or DropLog(console.say)
+        self.router = router
+        self.console = console
+        self.players = players  # the lobby starts when this many are in (0: when the host says)
+        self.escrow = False  # the host's game will escrow every seat's key (told in the lobby)
+        self.c = Connections()
+        self.roll_call: float | None = None  # when the lobby filled: who answered since may be seated
+
+    def challenge(self, rid: bytes) -> None:
+        """Send a connection not admitted its challenge (the same until a hello uses it)."""
+        table = self.replica.table
+        game_id = table.game_id if table is not None else None
+        self.router.send(rid, frames.Challenge(NET_VERSION, self.replica.identity.public,
+                                               self.c.challenges.issue(rid), game_id))
+
+    def hello(self, rid: bytes, version: int, name: str, public: bytes, challenge: bytes, sig: bytes) -> None:
+        if rid in self.c.known:
+            self.drops.drop("dropped a second hello on an admitted connection")
+            return
+        if not self.c.challenges.take(rid, challenge):
+            # Not the challenge this connection was sent (a hello recorded on
+            # another connection, or one sent before a restart): it admits
+            # nobody; the connection gets its own challenge to answer.
+            self.drops.drop("dropped a hello that does not answer its connection's challenge")
+            self.challenge(rid)
+            return
+        table, lobby, me = self.replica.table, self.replica.lobby, self.replica.seat
+        try:
+            if table is not None and table.seated:
+                seat = next((s for s, seat in enumerate(table.seats) if seat.identity == public), None)
+                probe = Lobby(self.replica.who(me) if me is not None else "-", self.replica.identity.public,
+                              MAX_SEATS + 1)
+                probe.join(version, name, public, challenge, sig)  # version and signature checks
+                if seat is None or seat == me:
+                    raise Refusal(ErrorCode.STARTED, "the game has already started")
+                self.c.admit(rid, public, seat, challenge)
+                self.router.send(rid, frames.Welcome(seat, table.game_id, len(table.log), self.replica.names))
+                self.console.say(f"{self.replica.who(seat)} is back" if self.replica.relaying
+                                 else f"{self.replica.who(seat)} reached us (we relay next if the relay is gone)")
+                return
+            if lobby is None:
+                raise Refusal(ErrorCode.STARTED, "no game here yet")
+            new = lobby.join(version, name, public, challenge, sig)
+        except Refusal as refusal:
+            self.drops.drop(f"refused a hello ({refusal.code})", f"{name!r}: {refusal.reason}")
+            self.router.send(rid, frames.Refused(refusal.code, clip(refusal.reason)))
+            return
+        self.c.admit(rid, public, -1, challenge)
+        self.router.send(rid, frames.Welcome(-1, None, 0, tuple(lobby.names)))
+        if new:
+            wanted = self.players
+            self.console.say(
+                f"{name} joined ({len(lobby.names)}" + (f" of {wanted})" if wanted else ")")
+                + ("" if wanted else ": press Enter to start")
+            )
+            self.lobby_news()
+
+    def seat_connections(self) -> list[bytes]:
+        """The admitted connection of each seat but ours that has one in this run."""
+        table = self.replica.table
+        assert table is not None
+        me = self.replica.seat
+        rids = (self.c.conn.get(seat.identity) for s, seat in enumerate(table.seats) if s != me)
+        return [rid for rid in rids if rid is not None]
+
+    def lobby_news(self) -> None:
+        lobby = self.replica.lobby
+        assert lobby is not None
+        for member in self.c.known:
+            self.router.send(member, frames.LobbyNews(tuple(lobby.names), self.players, self.escrow))
+
+    def seated(self, members: list[bytes]) -> None:
+        """The seating is in: lobby members (-1) now have their seats (in ``members`` order)."""
+        for seat, public in enumerate(members):
+            rid = self.c.conn.get(public)
+            if rid is not None and rid in self.c.known:
+                self.c.known[rid] = seat
+
+    def left(self, rid: bytes) -> None:
+        """A lobby member said it leaves (before the start)."""
+        if self.c.seat_of(rid) == -1 and self.replica.table is None:
+            self.drop_member(rid, "left")
+
+    def drop_member(self, rid: bytes, why: str) -> None:
+        """A lobby member left, or went silent: free its place and tell the others."""
+        public = next((pub for pub, conn in self.c.conn.items() if conn == rid), None)
+        self.c.forget(rid)
+        self.roll_call = None  # the lobby changed: call the roll again when it is full
+        lobby = self.replica.lobby
+        if public is None or lobby is None:
+            return
+        del self.c.conn[public]
+        name = lobby.leave(public)
+        if name is None:
+            return
+        self.console.say(f"{name} {why}: {len(lobby.names)} in the lobby ({', '.join(lobby.names)})")
+        self.lobby_news()
+
+    def all_answered(self) -> bool:
+        """The roll call before the seating: True once every lobby member has
+        been heard since the lobby filled (they ping every second). A member
+        whose process died just before stays silent: it is dropped after
+        ``LOBBY_SILENT_S`` (``drop_silent_members``) and never seated, where
+        nothing hidden is dealt yet and the lobby simply waits again."""
+        if self.roll_call is None:
+            self.roll_call = time.monotonic()
+            self.console.say("the lobby is full: the game starts once every member answers (one silent for "
+                             f"{LOBBY_SILENT_S:.0f} s is dropped)")
+        since = self.roll_call
+        return all(self.c.heard.get(rid, 0.0) > since for rid, seat in self.c.known.items() if seat == -1)
+
+    def drop_silent_members(self) -> None:
+        now = time.monotonic()
+        for rid, seat in list(self.c.known.items()):
+            if seat == -1 and now - self.c.heard.get(rid, now) > LOBBY_SILENT_S:
+                self.drop_member(rid, f"left the lobby (silent for {LOBBY_SILENT_S:.0f} s)")

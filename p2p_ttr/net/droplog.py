@@ -1,0 +1,63 @@
+"""What a peer drops or refuses, said at a bounded pace.
+
+Every bad frame, every refused message is worth a line: the first of each
+kind is said at once, with its reason; after that a flood of them (2.77
+million one-byte frames in 10 s once wrote 87 MB of log) is counted and
+summed up once every ``every`` seconds per kind ("dropped 12,345 more bad
+frames in the last 10 s"). So what a peer writes about its doors is bounded
+by the number of kinds, not by what arrives.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+SUMMARY_S = 10.0
+MAX_KINDS = 64  # distinct kinds summed up (each a fixed phrase, never a peer's bytes)
+MAX_DETAIL = 200  # the first drop's reason, cut (it may quote what a peer sent)
+
+
+class DropLog:
+    """Says the first drop of each kind, then a count of the rest every ``every`` seconds."""
+
+    def __init__(self, say: Callable[[str], None], every: float = SUMMARY_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.say = say
+        self.every = every
+        self.clock = clock
+        self._count: dict[str, int] = {}  # kind -> drops since it was last said
+        self._said: dict[str, float] = {}  # kind -> when it was last said
+
+    def drop(self, kind: str, detail: str = "") -> None:
+        """One more ``kind`` (a fixed phrase, "dropped a bad frame"); ``detail`` says why, the first time."""
+        now = self.clock()
+        last = self._said.get(kind)
+        if last is None:
+            if len(self._said) >= MAX_KINDS:
+                kind = "dropped or refused something else"
+                if kind in self._said:
+                    self._count[kind] = self._count.get(kind, 0) + 1
+                    return
+            self._said[kind] = now
+            self.say(f"{kind}{': ' + detail[:MAX_DETAIL] if detail else ''}"
+                     " (more like it are counted, and said every "
+                     f"{self.every:.0f} s)")
+            return
+        self._count[kind] = self._count.get(kind, 0) + 1
+        if now - last >= self.every:
+            self.flush(kind, now)
+
+    def flush(self, kind: str, now: float | None = None) -> None:
+        count = self._count.pop(kind, 0)
+        if count:
+            now = self.clock() if now is None else now
+            span = now - self._said.get(kind, now)
+            self.say(f"{kind}: {count:,} more in the last {span:.0f} s")
+            self._said[kind] = now
+
+    def tick(self) -> None:
+        """Say what is due (called from the loop, so that a flood that stops is still summed up)."""
+        now = self.clock()
+        for kind in [k for k, c in self._count.items() if c and now - self._said[k] >= self.every]:
+            self.flush(kind, now)

@@ -1,0 +1,354 @@
+"""The follower: every frame from the peer our DEALER reaches (the relay, or
+the successor we turned to), and above all each entry of the log.
+
+An entry is taken only at the next index, only with the receipt of the
+relay of that entry (its signature over index, previous head and entry
+hash), and only if our table folds it; it is then stored with its receipt
+and made durable before we act on it (seatduties.py syncs before sending).
+A larger index makes us ask ``sync``; a different entry at an index we hold
+is either a valid hand-over that cuts our log back (handover.py) or, signed
+by its relay, a proof of equivocation that stops the game.
+
+It also answers the challenge of each connection, and hears the lobby, the
+pause, the relay's word on silent seats and its requests for our entries.
+
+It never sends an envelope of ours (seatduties.py does) and never decides
+that the relay is gone (handover.py does).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Protocol
+
+from p2p_ttr.client.giveup import GaveUp, gave_up_words
+from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
+from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.table.envelope import open_envelope
+from p2p_ttr.table.errors import TableError
+from p2p_ttr.table.identity import Identity
+from p2p_ttr.table.table import Table
+
+from . import frames
+from .catchup import CatchUp
+from .console import Console
+from .exits import PeerExit
+from .frames import NET_VERSION, FrameError
+from .liveness import Presence
+from .lobby import sign_hello
+from .pause import Paused, pause_signed, paused_at
+from .replica import Replica
+from .seatduties import SeatDuties
+from .seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head
+from .store import GameStore
+from .trace import Trace
+from .uplink import Uplink
+
+SYNC_EVERY_S = 0.5  # the least time between two `sync` asks
+
+
+class FollowerHooks(Protocol):
+    """What the follower asks of the peer it belongs to."""
+
+    def open_game(self, game_id: bytes) -> None:
+        """Set up (or reload) our replica of ``game_id``."""
+
+    def relay_moved(self, old: int, new: int) -> None:
+        """The log moved the relay from ``old`` to ``new``."""
+
+    def hand_over_at(self, index: int, raw: bytes, sig: bytes) -> bool:
+        """A hand-over at ``index`` where our log goes on without it: cut back to it (True), or not ours."""
+
+    def joined_game(self) -> None:
+        """The peer we reach welcomed us into our game: send again what is in flight."""
+
+    def paused_by_host(self, paused: Paused) -> None:
+        """The host stopped the game for now."""
+
+    def refused_elsewhere(self, digest: bytes, code: str) -> None:
+        """The relay refused a message that was not ours (one a seat showed us: witness.py)."""
+
+
+class Follower:
+    """Checks, folds and stores what the peer we follow sends."""
+
+    def __init__(self, replica: Replica, uplink: Uplink, duties: SeatDuties, catchup: CatchUp,
+                 identity: Identity, name: str, console: Console, trace: Trace,
+                 ongoing: list[GameStore], hooks: FollowerHooks, presence: Presence) -> None:
+        self.replica = replica
+        self.uplink = uplink
+        self.duties = duties
+        self.catchup = catchup
+        self.identity = identity
+        self.name = name
+        self.console = console
+        self.trace = trace
+        self.ongoing = ongoing  # our unfinished games with this host: we join no other while one is under way
+        self.hooks = hooks
+        self.presence = presence  # who is alive, as the relay says (liveness.py)
+        self.lobby_names: tuple[str, ...] = ()  # who is in, as the host last said before the start
+        self.told_escrow = False
+        self.data_flag = ""  # ` --data-dir DIR` when ours is not the default one (for the commands we print)
+        self._fork_checked = -1  # the log length at which we last re-fetched the log to look for a fork
+        self._last_sync = 0.0
+
+    # ------------------------------------------------------------- frames
+
+    def handle(self, raw: bytes) -> None:
+        up = self.uplink
+        try:
+            frame = frames.decode_to_peer(raw)
+        except FrameError as exc:
+            self.catchup.drops.drop("dropped a bad frame from the peer we follow", str(exc))
+            return
+        up.heard_now()
+        table = self.replica.table
+        match frame:
+            case frames.Challenge(version, public, challenge, game_id):
+                self.challenged(version, public, challenge, game_id)
+            case frames.Refused(_, reason):
+                raise PeerExit(1, f"the host refused us: {reason}")
+            case frames.Welcome(_, game_id, log_len, names):
+                up.welcomed = True
+                up.length = max(up.length, log_len)
+                if game_id is None:
+                    self.not_a_new_game()
+                    if names != self.lobby_names:  # a welcome and the lobby's news may say the same
+                        self.console.say(f"in the lobby: {', '.join(names)}")
+                    self.lobby_names = names
+                else:
+                    if table is not None and table.game_id != game_id:
+                        raise PeerExit(1, self.other_game(f"game {game_id.hex()[:8]}"))
+                    self.hooks.open_game(game_id)
+                    assert self.replica.table is not None
+                    up.send(frames.Sync(len(self.replica.table.log)))
+                    self.hooks.joined_game()
+            case frames.LobbyNews(names, wanted, escrow):
+                if escrow and not self.told_escrow:
+                    self.told_escrow = True
+                    self.console.say(f"this game uses escrow: {ESCROW_TRADE_OFF}; `end` leaves the lobby "
+                                     "if you do not agree")
+                if names != self.lobby_names:
+                    self.console.say(f"in the lobby: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
+                self.lobby_names = names
+            case frames.Entry(index, envelope, signature):
+                if up.public is not None:
+                    self.entry(index, envelope, signature)
+            case frames.Rejected(digest, code, reason):
+                if not self.duties.refused(digest, code, reason):
+                    self.hooks.refused_elsewhere(digest, code)
+            case frames.Ping(length):
+                up.length = max(up.length, length)
+                if table is not None and length > len(table.log) and time.monotonic() - self._last_sync > 2.0:
+                    self.sync(len(table.log))
+            case frames.Fetch(start):
+                self.send_held(start)
+            case frames.Pause(length, signature):
+                self.host_paused(length, signature)
+            case frames.Silent(seats):
+                self.duties.silent = (seats, time.monotonic())
+                if not self.replica.relaying:  # the word of the relay we follow; while we relay, ours
+                    self.presence.heard(seats)
+            case frames.GaveUp(seat, why, about, seconds):
+                if table is not None and table.seated and seat < table.n and all(s < table.n for s in about):
+                    news = GaveUp(seat, why, about, seconds)
+                    self.presence.left(news)
+                    self.console.say(gave_up_words(news, self.replica.names, self.replica.seat))
+
+    def challenged(self, version: int, public: bytes, challenge: bytes, game_id: bytes | None) -> None:
+        """A challenge: answered with our signed hello, once per connection, if
+        it is the peer we expect and the game we play."""
+        up, table = self.uplink, self.replica.table
+        if version != NET_VERSION:
+            raise PeerExit(1, f"the host speaks LAN protocol {version}, we speak {NET_VERSION}: update ttr")
+        ours = {g.game_id for g in self.ongoing} | ({table.game_id} if table is not None else set())
+        if ours and game_id not in ours:  # never join another game while ours is under way: say why
+            raise PeerExit(1, self.other_game("a new game" if game_id is None else f"game {game_id.hex()[:8]}"))
+        expected = self.expected_key()
+        if expected is not None and public != expected:
+            raise PeerExit(1, "a different host answers at this address")
+        if challenge != up.challenge:  # a new connection's: answer it once (a repeat is the same one)
+            up.challenge, up.public, up.welcomed = challenge, public, False
+            up.send(frames.Hello(NET_VERSION, self.name, self.identity.public, challenge,
+                                 sign_hello(self.identity, self.name, public, challenge)))
+
+    def expected_key(self) -> bytes | None:
+        """The key that must answer where our DEALER points (None: whoever hosts the game we join)."""
+        table = self.replica.table
+        if table is None or not table.seats:
+            return None
+        return table.seats[self.uplink.seat if self.uplink.seat is not None else 0].identity
+
+    # ------------------------------------------------------------- entries
+
+    def signer(self, table: Table, raw: bytes) -> bytes | None:
+        """The key whose receipt entry ``raw`` must carry at the end of ``table``'s log."""
+        if not table.seated:
+            return self.uplink.public
+        return table.seats[table.sequencer_of(raw)].identity
+
+    def entry(self, index: int, raw: bytes, sig: bytes) -> None:
+        """One entry of the log from the peer we follow: checked, folded, stored."""
+        assert self.uplink.public is not None
+        if self.replica.table is None:
+            if index != 0:
+                self.sync(0)
+                return
+            try:
+                self.hooks.open_game(open_envelope(raw).game_id)
+            except TableError:
+                self.console.say("dropped a malformed first entry from the host")
+                return
+        table, store = self.replica.table, self.replica.store
+        assert table is not None and store is not None
+        game_id = table.game_id if table.game_id is not None else open_envelope(raw).game_id
+        if index < len(table.log):
+            if entry_hash(table.log[index]) != entry_hash(raw):
+                self.conflict(index, raw, sig)
+            return
+        if index > len(table.log):
+            self.sync(len(table.log))
+            return
+        prev = table.head if table.log else EMPTY_HEAD
+        key = self.signer(table, raw)
+        if key is None or not entry_signed(key, game_id, index, prev, raw, sig):
+            self.catchup.drops.drop("dropped an entry whose relay's signature is not valid", f"entry {index}")
+            # The relay may have signed it after another prefix than ours: it
+            # showed us a fork. Fetching the whole log again lets conflict()
+            # find the two signed entries at one index (once per length).
+            self.check_for_fork()
+            return
+        relay_before, gone_before = table.relay, table.relay_gone
+        try:
+            table.receive(raw)
+        except (TableError, EngineError) as exc:
+            raise PeerExit(1, f"{self.relay_name()} sequenced entry {index}, which our table refuses "
+                              f"({exc.code}: {exc}): the host misbehaved; the game stops")
+        if index == 0:
+            self.seated()
+        store.add_receipt(index, entry_hash(raw), sig)
+        store.append(raw)  # durable (store.sync) before we act on it: see SeatDuties.act
+        if self.replica.relaying and self.uplink.seat is not None:
+            # A resumed relay's log lost this entry; the successor it looked
+            # for sent it back under our own receipt (as a fetch would).
+            self.catchup.fetched.setdefault(self.replica.who(self.uplink.seat), []).append(index)
+        self.duties.sequenced(raw)
+        self.trace.folded(table, self.replica.seat)
+        self.uplink.length = max(self.uplink.length, len(table.log))
+        if table.relay_gone and not gone_before:
+            # The relay forfeited: it stops once every seat holds its forfeit,
+            # and we are about to turn away from it. Tell it now.
+            self.uplink.send(frames.Ping(len(table.log)))
+        if table.relay != relay_before:
+            self.hooks.relay_moved(relay_before, table.relay)
+
+    def seated(self) -> None:
+        """The seating (entry 0) is in: it names our seat, or the game started without us."""
+        if self.replica.player is not None and self.replica.seat is None:
+            raise PeerExit(1, "the game started without us")
+        seat, names = self.replica.seat, self.replica.names
+        if seat is not None:
+            self.console.say(f"the game starts: you are seat {seat + 1} ({COLOURS[seat]}); "
+                             + ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(names)))
+
+    def dialled_name(self) -> str:
+        """Who our DEALER reaches, for the player: the host, the relay, or the seat that relays next."""
+        table, seat = self.replica.table, self.uplink.seat
+        if seat is None or table is None or not table.seats:
+            return "the host"
+        if seat == table.relay:
+            return self.relay_name()
+        return f"{self.replica.who(seat)} (who relays next)"
+
+    def relay_name(self) -> str:
+        table, names = self.replica.table, self.replica.names
+        seat = self.uplink.seat if self.uplink.seat is not None else 0
+        if names and table is not None and table.handovers:
+            return f"the relay ({names[seat]})"
+        return f"the host ({names[0]})" if names else "the host"
+
+    # ---------------------------------------------------------------- forks
+
+    def conflict(self, index: int, raw: bytes, sig: bytes) -> None:
+        """Another entry at an index we hold: a hand-over that cuts our log
+        back, or, signed by the relay of that index, its equivocation."""
+        table, store = self.replica.table, self.replica.store
+        assert table is not None and store is not None and table.game_id is not None
+        prev = prev_head(table, index)
+        relay = table.relay_at(index)
+        if self.hooks.hand_over_at(index, raw, sig):
+            return
+        key = table.seats[relay].identity
+        if not entry_signed(key, table.game_id, index, prev, raw, sig):
+            self.console.say(f"dropped a conflicting entry {index} its relay did not sign")
+            return
+        mine = store.receipts().get(index)
+        if mine is None:
+            return
+        proof = EquivocationProof(key, table.game_id, index, prev, table.log[index], mine[1], raw, sig)
+        if proof.valid():
+            path = store.save_proof(index, proof.to_bytes())
+            raise PeerExit(1, f"{self.relay_name()} signed two different entries at index {index}: "
+                              f"it equivocated; the proof is in {path}")
+
+    def check_for_fork(self) -> None:
+        table = self.replica.table
+        if table is not None and self._fork_checked != len(table.log):
+            self._fork_checked = len(table.log)
+            self._last_sync = 0.0
+            self.sync(0)
+
+    def sync(self, start: int) -> None:
+        now = time.monotonic()
+        if now - self._last_sync > SYNC_EVERY_S:
+            self._last_sync = now
+            self.uplink.send(frames.Sync(start))
+
+    def send_held(self, start: int) -> None:
+        """The relay lacks the tail of the log (it lost it in a crash, or it
+        takes over from a shorter log) and asks for it: send our entries from
+        ``start`` with their relays' signatures from our receipts."""
+        table, store = self.replica.table, self.replica.store
+        if table is None or store is None or not start < len(table.log):
+            return
+        receipts = store.receipts()
+        for index in range(start, len(table.log)):
+            sig = receipts.get(index, (b"", b""))[1]
+            if len(sig) != 64:
+                return  # no receipt from here on (it was never fsync'ed): the relay will say so
+            self.uplink.send(frames.Have(index, table.log[index], sig))
+
+    # ------------------------------------------------------- lobby and pause
+
+    def host_paused(self, length: int, sig: bytes) -> None:
+        """The host stops for now. Signed over the challenge we answered on
+        this connection: nobody else can stop us, nor replay a pause of
+        another connection or game. We keep everything and stop; the log we
+        have not caught up with yet comes when the game resumes."""
+        table, up = self.replica.table, self.uplink
+        game_id = table.game_id if table is not None else None
+        if up.public is None or up.challenge is None or not pause_signed(up.public, sig, up.challenge, game_id,
+                                                                         length):
+            self.console.say("dropped a pause the host did not sign")
+            return
+        if table is None or game_id is None:
+            raise PeerExit(0, "the host closed its lobby before the game started")
+        self.hooks.paused_by_host(paused_at(table, ours=False))
+
+    def not_a_new_game(self) -> None:
+        """The host put us in its lobby: fine for a first join, never while a
+        game of ours with it is under way (the host restarted without it)."""
+        if self.replica.table is not None or self.ongoing:
+            self.uplink.send(frames.Leave())
+            raise PeerExit(1, self.other_game("a new game"))
+
+    def other_game(self, what: str) -> str:
+        table = self.replica.table
+        mine = (table.game_id if table is not None and table.game_id is not None
+                else self.ongoing[0].game_id if self.ongoing else None)
+        ours = f"game {mine.hex()[:8]}" if mine is not None else "our game"
+        where = self.uplink.where
+        return (f"the host at {where} opened {what}, but {ours} with it is not finished: it was restarted "
+                f"without it. Ask the host to resume it (`ttr host` in the same data directory resumes it, or "
+                f"`ttr host --resume {ours.split()[-1]}`); our copy is kept. `ttr join {where} --new"
+                f"{self.data_flag}` joins the new game instead")

@@ -1,0 +1,244 @@
+"""Where the relay moves: losing the relay, turning to its successor,
+taking over, and an old relay's log cut back to a hand-over.
+
+When the relay leaves (its seat forfeited, or, in an escrow game, silent
+past the relay timeout), every replica names the same successor from its
+log (the lowest seat in play other than the relay, table/relaying.py). The
+others connect to it at the address its ``reach`` put in the log and send it
+their signed follow requests; once every other seat in play follows it and
+it holds every entry any of them holds, it takes over with a ``relay`` entry
+(the fold checks it: unanimity, not silence, makes it legitimate).
+
+An old relay that finds a valid hand-over at an index where its own log
+goes on (it was away, or resumed) drops its entries from there: no seat in
+play held them (each signed a request from a shorter log).
+
+It never sequences anything but our own ``relay`` entry.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.table.envelope import open_envelope
+from p2p_ttr.table.errors import TableError
+from p2p_ttr.table.messages import Relay as RelayMessage
+from p2p_ttr.table.messages import message_from_wire
+
+from . import frames
+from .console import Console
+from .exits import PeerExit
+from .liveness import HOST_SILENT_S
+from .relay import Relay
+from .replica import Replica, fold_log
+from .seatduties import SeatDuties
+from .seqsig import entry_hash, entry_signed
+from .trace import Trace
+from .uplink import Uplink
+
+
+class Succession:
+    """Who relays next, as this peer sees it, and the moves that change it."""
+
+    def __init__(self, replica: Replica, uplink: Uplink, relay: Relay, duties: SeatDuties, console: Console,
+                 trace: Trace, relay_timeout: float, note: Callable[[str], None],
+                 held_back: Callable[[float], bool] = lambda now: False) -> None:
+        self.replica = replica
+        self.uplink = uplink
+        self.relay = relay
+        self.duties = duties
+        self.console = console
+        self.trace = trace
+        self.relay_timeout = relay_timeout
+        self.note = note  # says whom we wait for, at a gentle pace
+        self.turned = False  # the relay is gone: we turned to its successor (and sent it our request)
+        self.held_back = held_back  # a seat's message is held back by the relay, which answers (witness.py)
+        self.moved: Callable[[], None] = lambda: None  # told after each move of the relay
+
+    # ----------------------------------------------------------- losing the relay
+
+    def relay_gone(self, now: float) -> bool:
+        """The relay left the game, or the one we follow has been silent past the relay timeout."""
+        table = self.replica.table
+        if table is None or not table.seated or self.replica.relaying or table.complete:
+            return False
+        if table.relay_gone:
+            return True
+        # Silence, or a message it holds back, moves the relay only where the
+        # game can go on without it: with escrow its seat can be carried on;
+        # without, its shares are needed for every card, so we wait for it.
+        return (table.escrow and self.uplink.seat in (None, table.relay)
+                and (self.uplink.silent_for(now) > self.relay_timeout or self.held_back(now)))
+
+    def turn(self) -> None:
+        """The relay is gone: turn to its successor (or become it)."""
+        table, names = self.replica.table, self.replica.names
+        assert table is not None
+        new = table.successor
+        old = names[table.relay]
+        why = ("left the game" if table.relay_gone
+               else "holds back a seat's message" if self.uplink.silent_for(time.monotonic()) <= self.relay_timeout
+               else f"has been silent for {self.relay_timeout:.0f} s")
+        if new is None:
+            raise PeerExit(1, f"the relay ({old}) {why} and no seat is left to relay")
+        self.turned = True
+        self.trace.event("relay_lost", seat=self.replica.seat, relay=table.relay, forfeited=table.relay_gone)
+        if new == self.replica.seat:
+            # We sign nothing by turning, so we keep listening to the old
+            # relay: if it answers again before we take over, we go on with it.
+            self.console.say(f"the relay ({old}) {why}: we relay next, once every other seat in play turns to us")
+            return
+        self.console.say(f"the relay ({old}) {why}: turning to {names[new]}, who relays next")
+        self.turn_to(new)
+
+    def turn_to(self, seat: int) -> None:
+        """Connect to ``seat`` at the address it put in the log."""
+        table = self.replica.table
+        assert table is not None
+        where = table.reach.get(seat)
+        if where is None:
+            self.console.say(f"{self.replica.who(seat)} never said where it accepts connections: "
+                             "we cannot reach it")
+            self.uplink.disconnect()
+            self.uplink.seat = seat
+            return
+        self.uplink.connect(where[0], where[1], seat, watch_reach=False, our_length=len(table.log))
+
+    def send_follow(self) -> None:
+        """Once welcomed by the successor we turned to: our signed follow request."""
+        table, player, up = self.replica.table, self.replica.player, self.uplink
+        if not self.turned or table is None or player is None or player.peer is None:
+            return
+        if up.seat is None or up.seat != table.successor or up.seat == self.replica.seat:
+            return
+        request = player.peer.follow(table.relay, up.seat)
+        up.send(frames.Follow(request.length, request.head, request.signature))
+
+    # ------------------------------------------------------------- taking over
+
+    def take_over(self, now: float) -> None:
+        """We are the successor: take over once every other seat in play follows us."""
+        table, player, store = self.replica.table, self.replica.player, self.replica.store
+        if table is None or player is None or store is None or self.replica.relaying \
+                or table.successor != self.replica.seat:
+            return
+        standby, names = self.relay.standby, self.replica.names
+        if not self.turned and standby.all_requested():
+            # Every other seat in play lost the relay and turned to us: the
+            # relay is gone for the game even if we still hear it.
+            self.turned = True
+            self.console.say(f"every other seat lost the relay ({names[table.relay]}): we relay next")
+        elif self.turned and not table.relay_gone and self.uplink.silent_for(now) < HOST_SILENT_S \
+                and not standby.all_requested():
+            self.turned = False
+            self.console.say(f"the relay ({names[table.relay]}) answers again: we go on with it")
+        if not self.turned or not standby.ready_to_take_over(self.note):
+            return
+        last = len(table.log) - 1
+        receipt = store.receipts().get(last, (b"", b""))[1]
+        assert table.game_id is not None
+        if not entry_signed(table.seats[table.relay].identity, table.game_id, last, table.prev_head(last),
+                            table.log[last], receipt):
+            raise PeerExit(1, f"we hold no receipt of entry {last} from the relay: we cannot take over")
+        if not player.ready():
+            return
+        assert player.peer is not None
+        player.peer.seq = max(player.peer.seq, table.last_seq.get(player.peer.seat, 0))
+        old = table.relay
+        standby.take_over(player.peer.take_relay(receipt, tuple(self.relay.requests.values())))
+        self.relay.flush()
+        self.handed_over(old, table.relay)
+
+    def handed_over(self, old: int, new: int) -> None:
+        """The log moved the relay from ``old`` to ``new``."""
+        self.turned = False
+        self.relay.requests.clear()
+        names = self.replica.names
+        me = self.replica.seat
+        self.console.say(f"the relay moved from {names[old]} to {names[new]}"
+                         + (": we relay from now on" if new == me else ""))
+        if new == me:
+            self.uplink.disconnect()
+            self.relay.since = time.monotonic()  # the seats that have not found us yet get their time
+            # What we sent the old relay and never saw sequenced: ours to
+            # sequence now, signed again after our relay entry (which took the
+            # next sequence number); one the table no longer takes is refused.
+            peer = self.replica.player.peer if self.replica.player is not None else None
+            for raw in self.duties.take_pending():
+                if peer is not None:
+                    self.relay.sequencer.sequence(peer.reseal(raw), None)
+        elif self.uplink.seat != new:
+            self.turn_to(new)
+        self.duties.resend = True
+        self.moved()
+
+    def probe(self) -> None:
+        """While we relay and hear no seat (after a resume, or cut off): ask
+        our successor whether the relay moved without us. If its log holds a
+        hand-over, its entries make us a follower (``hand_over_at``)."""
+        table = self.replica.table
+        if table is None or not table.seated or table.complete or self.uplink.sock is not None:
+            return
+        new = table.successor
+        if new is None or new not in table.reach:
+            return
+        if self.relay.catchup.gated or self.relay.all_silent(self.relay_timeout):
+            host, port = table.reach[new]
+            self.uplink.connect(host, port, new, watch_reach=False, our_length=len(table.log))
+
+    # ------------------------------------------------------ an old relay's log
+
+    def hand_over_at(self, index: int, raw: bytes, sig: bytes) -> bool:
+        """A valid hand-over at ``index``, where our log goes on without it:
+        we relayed entries there that no seat in play holds (every one of them
+        signed a follow request from a shorter log), so nobody else saw them.
+        Our log is cut back to ``index`` and goes on from the hand-over."""
+        table, store, names = self.replica.table, self.replica.store, self.replica.names
+        assert table is not None and store is not None and table.game_id is not None
+        try:
+            envelope = open_envelope(raw)
+            relay = message_from_wire(envelope.body)
+        except (TableError, IndexError):
+            return False
+        me = self.replica.seat
+        if not isinstance(relay, RelayMessage) or relay.old != me or relay.old != table.relay_at(index - 1) \
+                or not 0 <= envelope.seat < table.n:
+            return False  # only the relay it replaces drops entries for a hand-over
+        # Its receipt first (cheap), before folding our whole prefix again.
+        if not entry_signed(table.seats[envelope.seat].identity, table.game_id, index, table.prev_head(index),
+                            raw, sig):
+            return False
+        # What each seat of the hand-over said it held: the new relay, the
+        # log it takes over from; each other seat, its request's length.
+        claimed = {envelope.seat: index} | {r.seat: r.length for r in relay.requests}
+        for later in table.log[index:]:
+            written = open_envelope(later)
+            seen = table.heads.index(written.head) if written.head in table.heads else 0
+            if written.seat in claimed and seen > claimed[written.seat]:
+                # That seat wrote an entry we dropped after applying more of
+                # the log than it claims to hold: it hid entries from the
+                # hand-over. (One it wrote before, sequenced by us and never
+                # relayed when we crashed, is honest: it comes again.)
+                raise PeerExit(1, f"{names[written.seat]} took part in a hand-over at entry {index} "
+                                  f"while it held entries after it (it wrote one at entry {seen}): it hid them; "
+                                  f"the game stops here (our log: {store.log_path})")
+        prefix, _ = fold_log(store, table.log[:index])
+        try:
+            prefix.receive(raw)
+        except (TableError, EngineError):
+            return False
+        dropped = len(table.log) - index
+        store.cut(index)
+        store.add_receipt(index, entry_hash(raw), sig)
+        store.append(raw)
+        store.sync()
+        self.replica.use(prefix, store)
+        self.uplink.length = len(prefix.log)
+        self.duties.forget_pending()
+        self.console.say(f"the relay moved to {names[prefix.relay]} at entry {index} while we were away: "
+                         f"our {dropped} later entr{'y' if dropped == 1 else 'ies'}, which no other seat held, "
+                         "are dropped; we play on from the hand-over")
+        self.handed_over(prefix.handovers[-1].old, prefix.relay)
+        return True

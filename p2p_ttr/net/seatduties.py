@@ -1,0 +1,277 @@
+"""Our seat's messages out: what the table says we owe, sent once we may.
+
+``SeatDuties`` sends what our seat owes (``SeatPlayer.outbox``: keys,
+shuffles, shares, the player's move...) only when we are caught up with
+the relay and our earlier messages are all sequenced or refused; while our
+seat relays, it sequences them itself. It keeps the messages sent and not
+yet seen in the log (``pending``) to send again, byte for byte, after a
+reconnection or a hand-over. It also sends what our seat says of itself:
+where it accepts connections (``reach``), a forfeit, and, in an escrow
+game, a request to carry a silent seat on.
+
+It never reads a frame nor decides who relays.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from p2p_ttr.errorcodes import ErrorCode
+from p2p_ttr.table.envelope import open_envelope
+from p2p_ttr.table.escrowbook import Blocked
+
+from . import frames
+from .console import Console
+from .exits import PeerExit
+from .liveness import waiting_for
+from .relay import Relay
+from .replica import Replica
+from .seqsig import entry_hash
+from .trace import Trace
+from .transport import local_ip_toward
+from .uplink import Uplink
+
+MAX_REFUSALS = 5
+SILENT_NEWS_S = 5.0  # a relay's word on who is silent holds this long
+
+
+def blocked_words(blocked: Blocked, names: tuple[str, ...]) -> str:
+    """Why the silent seats cannot be carried on, in a player's words."""
+    silent = " and ".join(names[s] for s in blocked.silent)
+    if blocked.gone is None:
+        return (f"{silent} are silent at once, and carrying a seat on takes every other seat in play "
+                "(escrow), so none of them can be while another is silent")
+    return (f"{silent} {'are' if len(blocked.silent) > 1 else 'is'} silent and cannot be carried on: "
+            f"{names[blocked.gone]} left the game at entry {blocked.gone_at}, taking its share of every "
+            "seat's escrowed key with it (nobody else can open it)")
+
+
+class SeatDuties:
+    """Our seat's outgoing messages, and those sent but not yet sequenced."""
+
+    def __init__(self, replica: Replica, uplink: Uplink, relay: Relay, console: Console, trace: Trace,
+                 timeout: float, relay_timeout: float) -> None:
+        self.replica = replica
+        self.uplink = uplink
+        self.relay = relay
+        self.console = console
+        self.trace = trace
+        self.timeout = timeout
+        self.relay_timeout = relay_timeout
+        self.port = 0  # where our ROUTER listens (said in the log with `reach`)
+        self.advertise: tuple[str, int] | None = None  # where the others dial us instead, if set
+        self.pending: dict[bytes, bytes] = {}  # hash -> envelope sent, not yet sequenced
+        self.sent_at: dict[bytes, float] = {}  # hash -> when it last went to the relay
+        self.resend = False
+        self.poke = False  # look at the outbox again even though the log did not grow
+        self.refusals = 0
+        self.forfeiting = False  # the player asked to leave for good
+        self.told_carried = False
+        self.silent: tuple[tuple[int, ...], float] = ((), 0.0)  # the relay's last word on silent seats, and when
+        self._outbox_len = -1
+        self._left_at: float | None = None  # when our forfeit was in our log (a relay waits for the others)
+        self.check_for_fork: Callable[[], None] = lambda: None  # the follower's (a refusal may show a fork)
+        self._told_blocked = ""
+
+    # ------------------------------------------------------------ the log moved
+
+    def sequenced(self, raw: bytes) -> None:
+        """An entry of the log: one of ours in flight, if it is in ``pending``."""
+        digest = entry_hash(raw)
+        self.sent_at.pop(digest, None)
+        if self.pending.pop(digest, None) is not None:
+            self.refusals = 0
+
+    def overdue(self, now: float, after: float) -> list[tuple[bytes, bytes, float]]:
+        """Our messages the relay has had for more than ``after`` seconds
+        without sequencing them: (digest, envelope, seconds)."""
+        if self.replica.relaying:
+            return []
+        return [(d, raw, now - self.sent_at[d]) for d, raw in self.pending.items()
+                if d in self.sent_at and now - self.sent_at[d] > after]
+
+    def refused(self, digest: bytes, code: str, reason: str) -> bool:
+        """The relay refused a message: ours, if it is pending (True then)."""
+        raw = self.pending.pop(digest, None)
+        if raw is None:
+            return False
+        self.sent_at.pop(digest, None)
+        if open_envelope(raw).body[:1] == ["carry_on"]:
+            # The seat came back (or the relay moved) before our request was
+            # sequenced: refused as it should be, nothing wrong with us.
+            self.console.say(f"our request to carry a seat on came too late ({reason})")
+            return True
+        self.refusals += 1
+        self.console.say(f"the table refused our message ({code}): {reason}")
+        if code == ErrorCode.UNKNOWN_HEAD:
+            self.check_for_fork()  # we wrote on a log the host's table never had
+        if self.refusals >= MAX_REFUSALS:
+            raise PeerExit(1, "the host keeps refusing our messages; stopping")
+        self.poke = True
+        return True
+
+    def take_pending(self) -> list[bytes]:
+        """Our messages in flight, now ours to sequence (we relay from now on)."""
+        pending, self.pending = list(self.pending.values()), {}
+        self.sent_at.clear()
+        return pending
+
+    def forget_pending(self) -> None:
+        """Our log was cut back: what we sent on the dropped entries is gone with them."""
+        self.pending.clear()
+        self.sent_at.clear()
+        self._outbox_len = -1
+
+    # ------------------------------------------------------------------ sending
+
+    def outgoing(self, raw: bytes) -> None:
+        """One message of ours: sequenced here while we relay, else sent to the relay."""
+        if self.replica.relaying:
+            self.relay.sequencer.sequence(raw, None)
+        else:
+            digest = entry_hash(raw)
+            self.pending[digest] = raw
+            self.sent_at[digest] = time.monotonic()
+            self.uplink.send(frames.Env(raw))
+
+    def ready_to_send(self) -> bool:
+        table = self.replica.table
+        if table is None or self.replica.player is None:
+            return False
+        if self.replica.relaying:
+            return not self.relay.catchup.gated
+        # Only to the relay, once it welcomed us and we caught up with it.
+        up = self.uplink
+        return (up.welcomed and len(table.log) >= up.length and table.seated
+                and up.seat in (None, table.relay) and not table.relay_gone)
+
+    def act(self) -> None:
+        """Send what our seat owes now, if we may."""
+        table, player, store = self.replica.table, self.replica.player, self.replica.store
+        if table is None or player is None:
+            return
+        seat = player.seat
+        if seat is not None and seat in table.carried_on:
+            # Told as soon as our log shows it, whoever we follow now (the
+            # relay, or the successor we turned to while cut off).
+            if not self.told_carried:
+                self.told_carried = True
+                self.console.say(f"your seat was carried on by the others at entry {table.carried_on[seat]}: "
+                                 "the others had not heard it for the relay timeout (it was away, or cut off "
+                                 "from the relay), so they opened its key from escrow and the table plays it now; "
+                                 "you watch the rest of the game")
+            return
+        if not self.ready_to_send():
+            return
+        assert store is not None
+        store.sync()  # everything we folded is on disk before we send anything
+        if seat is not None and seat in table.forfeited:
+            now = time.monotonic()
+            self._left_at = self._left_at or now
+            if table.relay == seat and not self.relay.catchup.everyone_has(len(table.log), table.in_play) \
+                    and now - self._left_at < self.timeout:
+                return  # we relayed: the others must hear of our forfeit from us before we go
+            store.mark_left()
+            if table.conceded or len(table.in_play) < 2:  # fewer than two seats left: it is conceded (§6)
+                raise PeerExit(0, f"you forfeited this game, and it ended with that (the log: {store.log_path})")
+            raise PeerExit(0, f"you forfeited this game; the others play on (the log so far: {store.log_path})")
+        if self.forfeiting and table.finished:
+            # The game ended (or halted) before our forfeit went out: nothing to
+            # forfeit now; our duties (the final reveal) go on as usual.
+            self.forfeiting = False
+            self.console.say("the game is over before our forfeit went out: nothing to forfeit")
+        owes_escrow = seat is not None and seat in table.escrowbook.owed_reveals(table.in_play)
+        if self.forfeiting and not self.pending and seat is not None and seat in table.keys and player.peer \
+                and not owes_escrow:  # (our shares of a seat being carried on go first: the fold wants them)
+            self.outgoing(player.peer.forfeit())
+            self.relay.flush()
+            return
+        if self.resend:
+            self.resend = False
+            now = time.monotonic()
+            for digest, raw in list(self.pending.items()):
+                self.sent_at[digest] = now  # (a new connection, or a new relay: its time starts now)
+                self.uplink.send(frames.Env(raw))
+        if self.pending:
+            return
+        self.say_where()
+        self.ask_to_carry_on()
+        for _ in range(1000):
+            if len(table.log) == self._outbox_len and not self.poke:
+                return
+            self._outbox_len, self.poke = len(table.log), False
+            out = player.outbox()
+            for raw in out:
+                if player.peer is not None:
+                    self.trace.sent(raw, table, player.peer.seat)
+                self.outgoing(raw)
+            self.relay.flush()
+            if not out or not self.replica.relaying:
+                return
+
+    def ask_to_carry_on(self) -> None:
+        """In an escrow game: ask to carry on each seat the table waits for
+        that the relay has not heard for the relay timeout (we relay: our
+        own count; else the relay's last ``silent``). The seat's own next
+        message cancels every request (it is back)."""
+        table, player = self.replica.table, self.replica.player
+        if table is None or player is None or player.peer is None or not table.escrow or table.finished:
+            return
+        me = player.seat
+        if me is None or me not in table.in_play:
+            return
+        if self.replica.relaying:
+            silent = self.relay.silent_seats(self.relay_timeout)
+        else:
+            seats, when = self.silent
+            silent = seats if time.monotonic() - when < SILENT_NEWS_S else ()
+        awaited = set(silent) & set(waiting_for(table, me))
+        blocked = table.carry_on_blocked(awaited, silent)
+        if blocked is not None:
+            words = blocked_words(blocked, self.replica.names)
+            if words != self._told_blocked:
+                self._told_blocked = words
+                self.console.say(f"the game cannot go on for now: {words}; it goes on if "
+                                 f"{'they come' if len(blocked.silent) > 1 else 'that player comes'} back "
+                                 "(`end` stops here; `ttr verify` on the log audits what was played)")
+            return
+        for seat in sorted(awaited):
+            if me in table.carry_on_requests.get(seat, frozenset()) or not table.can_carry_on(seat, me):
+                continue
+            self.console.say(f"{self.replica.who(seat)} has been silent for {self.relay_timeout:.0f} s: asking "
+                             "the others to carry their seat on (escrow)")
+            player.peer.seq = max(player.peer.seq, table.last_seq.get(player.peer.seat, 0))
+            self.outgoing(player.peer.carry_on(seat))
+
+    def say_where(self) -> None:
+        """Put where we accept connections in the log (we may relay one day), once per address."""
+        table, player = self.replica.table, self.replica.player
+        if (self.replica.relaying or table is None or player is None or player.peer is None
+                or self.relay.router.sock is None or player.seat is None or player.seat not in table.in_play
+                or table.finished):
+            return
+        here = self.advertise or (local_ip_toward(self.uplink.address), self.port)
+        if table.reach.get(player.seat) != here:
+            player.peer.seq = max(player.peer.seq, table.last_seq.get(player.peer.seat, 0))
+            self.outgoing(player.peer.reach(*here))
+
+    # ------------------------------------------------------------------ leaving
+
+    def forfeit(self) -> None:
+        """Leave for good. From the lobby we just leave; once the game has
+        started we forfeit (after our keys, if they are not in yet: without
+        them the others could never go on); after the end there is nothing
+        to forfeit."""
+        table, seat = self.replica.table, self.replica.seat
+        if table is None or table.game_id is None or seat is None:
+            self.uplink.send(frames.Leave())
+            raise PeerExit(0, "left the lobby before the game started")
+        if table.finished:
+            self.console.say("the game is over: there is nothing to forfeit")
+            return
+        self.console.say("forfeiting: publishing our secrets so the game goes on; "
+                         "from now on the table plays our seat"
+                         + (" and the next seat relays" if self.replica.relaying else ""))
+        self.forfeiting = True
+        self.poke = True

@@ -1,0 +1,100 @@
+"""The successor's side of a hand-over, on our ROUTER.
+
+While another seat relays, our ROUTER waits for the day the relay leaves
+and we are its successor (the lowest seat in play other than the relay,
+table/relaying.py): seats that lost the relay come to us with their signed
+follow requests. ``Standby`` keeps the latest valid request of each, says
+whether every other seat in play has turned to us and whether our log holds
+everything any of them holds, and sequences our ``relay`` entry when the
+hand-over (handover.py) decides to take over.
+
+It never decides by itself that the relay is gone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from p2p_ttr.table.relaying import FollowRequest, follow_valid
+
+from .admission import Admission
+from .catchup import CatchUp
+from .console import Console
+from .exits import PeerExit
+from .replica import Replica
+from .sequencer import Sequencer
+
+
+class Standby:
+    """Follow requests to us, the successor, and our taking over."""
+
+    def __init__(self, replica: Replica, admission: Admission, catchup: CatchUp, sequencer: Sequencer,
+                 console: Console, requests: dict[int, FollowRequest]) -> None:
+        self.replica = replica
+        self.admission = admission
+        self.catchup = catchup
+        self.sequencer = sequencer
+        self.console = console
+        self.requests = requests  # seat -> its follow request to us (shared with catch-up)
+
+    def _successor_others(self) -> list[int] | None:
+        """The seats in play other than the relay and us, if we are the successor and do not relay."""
+        table = self.replica.table
+        if table is None or not table.seated or self.replica.relaying or table.successor != self.replica.seat:
+            return None
+        return [s for s in table.in_play if s not in (table.relay, self.replica.seat)]
+
+    def follow(self, rid: bytes, length: int, head: bytes, sig: bytes) -> None:
+        """A seat that lost the relay turns to us, its successor, with its signed request."""
+        table, me = self.replica.table, self.replica.seat
+        seat = self.admission.c.seat_of(rid)
+        others = self._successor_others()
+        if table is None or table.game_id is None or others is None or seat not in others:
+            return  # only a seat in play other than the relay asks (the fold takes no other request)
+        assert me is not None
+        who = self.replica.who(seat)
+        request = FollowRequest(seat, length, head, sig)
+        if not follow_valid(table.seats[seat].identity, table.game_id, table.term, table.relay, me, request):
+            self.console.say(f"dropped a follow request from {who}: it is not its signature for this relay term")
+            return
+        if length <= len(table.log) and table.heads[length] != head:
+            self.console.say(f"dropped a follow request from {who}: its log is not a prefix of ours")
+            return
+        if seat not in self.requests:
+            self.console.say(f"{who} lost the relay ({self.replica.who(table.relay)}) and follows us now")
+        self.requests[seat] = request
+        self.catchup.reported[seat] = max(self.catchup.reported.get(seat, 0), length)
+        self.catchup.fetch(rid, seat)
+
+    def all_requested(self) -> bool:
+        """Every seat in play but the relay and us sent us its follow request."""
+        others = self._successor_others()
+        return bool(others) and all(s in self.requests for s in others or ())
+
+    def ready_to_take_over(self, note: Callable[[str], None]) -> bool:
+        """Every other seat in play follows us, and our log holds every entry any of them holds."""
+        others = self._successor_others()
+        table = self.replica.table
+        if others is None or table is None:
+            return False
+        missing = [s for s in others if s not in self.requests]
+        if missing:
+            note(", ".join(self.replica.who(s) for s in missing) + " to turn to us (the relay is gone; we relay next)")
+            return False
+        if not self.catchup.caught_up_with_all(others, " to send us the entries they hold", note):
+            return False
+        # A request counts only for a hand-over at exactly its length (the
+        # fold's rule): a seat whose log is shorter than ours catches up from
+        # us (our ROUTER answers its sync) and asks again at our length.
+        behind = [s for s in others if self.requests[s].length != len(table.log)]
+        if behind:
+            note(", ".join(self.replica.who(s) for s in behind) + " to catch up with our log and ask again")
+            return False
+        return True
+
+    def take_over(self, handover: bytes) -> None:
+        """Sequence our ``relay`` entry: from it on we relay."""
+        if not self.sequencer.sequence(handover, None):
+            raise PeerExit(1, "our own hand-over entry was refused: we cannot relay")
+        self.requests.clear()
+        self.sequencer.release()

@@ -1,0 +1,108 @@
+"""Our DEALER: the one connection to the peer we follow (the relay, or the
+successor we turned to), and what we know of the peer at its other end.
+
+``Uplink`` connects and reconnects, sends frames without ever blocking, and
+remembers what that peer showed us on this connection: its key (from its
+challenge), the challenge we answered, whether it welcomed us, how long its
+log is, and when we last heard it. A first join also watches the connection
+(reach.py) to say at once when nothing, or no ttr game, answers there.
+
+It reads no frame: the follower (follower.py) does. Every use of the socket
+holds the peer's wire lock (heartbeat.py: the pings go out on another
+thread).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import zmq
+
+from . import frames
+from .exits import PeerExit
+from .frames import encode_frame
+from .reach import Reach
+from .transport import TransportError, dealer, resolve
+
+
+LAST_WORDS_MS = 500  # a socket we close may still send what it holds (a last ping) for this long
+
+
+class Uplink:
+    """Our DEALER and what we know of the peer it reaches."""
+
+    def __init__(self, where: str, timeout: float, wire: threading.RLock | None = None) -> None:
+        self.wire = wire or threading.RLock()
+        self.where = where  # the host's address as we were given it (for the player's messages)
+        self.timeout = timeout
+        self.context: zmq.Context[zmq.Socket[bytes]] | None = None
+        self.poller: zmq.Poller | None = None
+        self.sock: zmq.Socket[bytes] | None = None
+        self.address = "127.0.0.1"  # the numeric address our DEALER reaches
+        self.seat: int | None = None  # the seat it reaches (None: the host we joined at)
+        self.public: bytes | None = None  # that peer's key (from its challenge)
+        self.challenge: bytes | None = None  # the last challenge we answered (one per connection)
+        self.welcomed = False
+        self.length = 0  # the log length that peer last told us
+        self.heard = time.monotonic()
+        self.reach: Reach | None = None  # watches a first join's connection until the host answers
+
+    def connect(self, host: str, port: int, seat: int | None, watch_reach: bool, our_length: int) -> None:
+        """Point our DEALER at ``host:port``, where ``seat`` (None: the host we join) must answer."""
+        self.disconnect()
+        assert self.context is not None
+
+        def watch(sock: zmq.Socket[bytes]) -> None:
+            if watch_reach:  # a first join: say at once if nothing there is a ttr host
+                self.reach = Reach(sock, self.where, self.timeout)
+
+        try:
+            address = resolve(host, port)
+        except TransportError as exc:
+            raise PeerExit(1, str(exc)) from None
+        with self.wire:
+            self.sock = dealer(self.context, address, port, watch)
+            if self.poller is not None:
+                self.poller.register(self.sock, zmq.POLLIN)
+        self.address = address
+        self.seat = seat
+        self.challenge, self.welcomed, self.public = None, False, None
+        self.heard = time.monotonic()
+        # What the last peer said of its log says nothing of this one's.
+        self.length = our_length
+
+    def disconnect(self) -> None:
+        with self.wire:
+            if self.sock is not None:
+                if self.poller is not None:
+                    self.poller.unregister(self.sock)
+                self.sock.close(linger=LAST_WORDS_MS)
+                self.sock = None
+        self.stop_watching()
+
+    def stop_watching(self) -> None:
+        if self.reach is not None:
+            self.reach.close()
+            self.reach = None
+
+    def send(self, frame: frames.ToHost) -> None:
+        """Send a frame if a connection can take it now. Never block: with no
+        connection up (the relay restarting, or an address that is no ttr
+        host) a frame is dropped; what matters is sent again once the relay
+        answers (hi, and pending envelopes after the welcome)."""
+        encoded = encode_frame(frame)
+        with self.wire:
+            if self.sock is not None:  # None until the loop connects, while we relay (and in unit tests)
+                try:
+                    self.sock.send(encoded, zmq.NOBLOCK)
+                except zmq.Again:
+                    pass
+
+    def heard_now(self) -> None:
+        """A frame came: the peer is alive, and it is a ttr peer."""
+        self.heard = time.monotonic()
+        self.stop_watching()
+
+    def silent_for(self, now: float) -> float:
+        return now - self.heard

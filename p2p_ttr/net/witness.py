@@ -1,0 +1,235 @@
+"""When the relay holds back a message: the author shows it to the others.
+
+A relay can sequence an author's act and then never sequence the shares
+that play its cards (it has read them, and the game stalls): every replica
+would say it waits for the author. The author knows it sent them. So:
+
+- ``Witnesses`` (the author's side): a message of ours still not sequenced
+  ``held_s`` after we sent it, while the relay answers, is sent to the relay
+  again once; still not sequenced after half as long again, it goes to every
+  other seat in play directly (a ``witness`` frame on a connection of its
+  own to each seat's ROUTER, at the address its ``reach`` put in the log),
+  and we say so.
+- ``Witnessed`` (every other seat's side): a witnessed envelope, signed by
+  the seat whose connection it came on and not in our log, is passed on to
+  our relay (if we relay, we sequence it). An honest relay sequences it, or
+  refuses it (then the author's word was wrong, and we say that). If it is
+  still not in our log ``held_s`` later while our relay answers, it is the
+  relay that holds the game back, and every screen says so, naming it; in
+  an escrow game the relay counts as gone (handover.py turns to its
+  successor, which sequences the author's message).
+
+Nothing secret is sent: a witnessed message is one its author signed for
+the log, and only once the log holds what needs it (seatduties.py).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import zmq
+
+from p2p_ttr.table.envelope import check_signature, open_envelope
+from p2p_ttr.table.errors import TableError
+from p2p_ttr.table.identity import Identity
+
+from . import frames
+from .console import Console
+from .frames import NET_VERSION, FrameError
+from .lobby import sign_hello
+from .replica import Replica
+from .seatduties import SeatDuties
+from .seqsig import entry_hash
+from .uplink import Uplink
+
+MAX_WITNESSED = 32  # envelopes we keep an eye on for other seats, at most
+LINK_S = 30.0  # how long a connection to show our message stays up without news
+
+
+@dataclass
+class Record:
+    """An envelope a seat showed us: its author, when we first saw it, whether we said it is held back."""
+
+    author: int
+    raw: bytes
+    since: float
+    told: bool = False
+
+
+class Witnessed:
+    """Envelopes other seats showed us because the relay did not sequence them."""
+
+    def __init__(self, replica: Replica, console: Console, held_s: float,
+                 forward: Callable[[bytes, bytes | None], None], relay_alive: Callable[[float], bool]) -> None:
+        """``forward``: hand an envelope to our relay (or sequence it, if we
+        relay); ``relay_alive``: whether our relay answers now."""
+        self.replica = replica
+        self.console = console
+        self.held_s = held_s
+        self.forward = forward
+        self.relay_alive = relay_alive
+        self.records: dict[bytes, Record] = {}
+
+    def received(self, seat: int, raw: bytes, rid: bytes | None = None) -> None:
+        """``seat`` (on its admitted connection ``rid``) shows us ``raw``."""
+        table = self.replica.table
+        if table is None or table.game_id is None or seat < 0 or seat not in table.in_play:
+            return
+        digest = entry_hash(raw)
+        if digest in self.records or len(self.records) >= MAX_WITNESSED:
+            return
+        try:
+            envelope = open_envelope(raw)
+            if envelope.seat != seat or envelope.game_id != table.game_id:
+                return  # only its own message, of this game
+            check_signature(envelope, table.seats[seat].identity)
+        except TableError:
+            return
+        if raw in table.log[-200:] or envelope.seq <= table.last_seq.get(seat, 0):
+            return  # in our log already (or older than what is)
+        self.records[digest] = Record(seat, raw, time.monotonic())
+        self.forward(raw, rid)
+
+    def refused(self, digest: bytes, code: str) -> bool:
+        """Our relay refused a witnessed envelope: the author's word was wrong. True if it was one."""
+        record = self.records.pop(digest, None)
+        if record is None:
+            return False
+        self.console.say(f"the relay refused the message {self.replica.who(record.author)} showed us directly "
+                         f"({code}): it was not the relay holding the game back")
+        return True
+
+    def step(self, now: float) -> None:
+        """Forget what the log now holds; say when the relay holds a message back."""
+        table = self.replica.table
+        if table is None:
+            return
+        for digest, record in list(self.records.items()):
+            if record.author not in table.in_play or record.raw in table.log[-500:] \
+                    or open_envelope(record.raw).seq <= table.last_seq.get(record.author, 0):
+                del self.records[digest]
+                continue
+            if not record.told and self.overdue(record, now):
+                record.told = True
+                names = self.replica.names
+                self.console.say(f"the relay ({names[table.relay]}) holds back {names[record.author]}'s message: "
+                                 f"{names[record.author]} sent it to us directly {now - record.since:.0f} s ago, "
+                                 "and the relay, which answers, has not sequenced it: the game waits for the "
+                                 f"relay, not for {names[record.author]}"
+                                 + ("; the relay counts as gone (escrow): we turn to the next seat"
+                                    if table.escrow else ""))
+
+    def new_relay(self) -> None:
+        """The relay moved: what the old one held back goes to the new one, whose time starts now."""
+        now, table = time.monotonic(), self.replica.table
+        for digest, record in list(self.records.items()):
+            if table is not None and record.author == table.relay:
+                del self.records[digest]  # its author relays now: it sequences its own message
+                continue
+            record.since, record.told = now, False
+            self.forward(record.raw, None)
+
+    def overdue(self, record: Record, now: float) -> bool:
+        return now - record.since > self.held_s and self.relay_alive(now)
+
+    def relay_holds_back(self, now: float) -> bool:
+        """Some seat's message is held back by our relay (it answers, and does not sequence it)."""
+        return any(self.overdue(r, now) for r in self.records.values())
+
+
+class Witnesses:
+    """Our own messages the relay holds back, shown to the other seats directly."""
+
+    def __init__(self, replica: Replica, duties: SeatDuties, identity: Identity, name: str, console: Console,
+                 held_s: float, wire: object, relay_alive: Callable[[float], bool],
+                 resend: Callable[[bytes], None]) -> None:
+        self.replica = replica
+        self.duties = duties
+        self.identity = identity
+        self.name = name
+        self.console = console
+        self.held_s = held_s
+        self.wire = wire
+        self.relay_alive = relay_alive
+        self.resend = resend  # send an envelope to the relay again
+        self.context: zmq.Context[zmq.Socket[bytes]] | None = None
+        self.poller: zmq.Poller | None = None
+        self.links: dict[int, Uplink] = {}  # seat -> our connection to it while we show it our messages
+        self._shown: dict[int, set[bytes]] = {}  # seat -> digests we sent it
+        self._resent: set[bytes] = set()
+        self._told: set[bytes] = set()
+        self._last_news = 0.0
+
+    def step(self, now: float) -> None:
+        """Resend, then show, what the relay holds back; close the links when nothing is."""
+        table = self.replica.table
+        held = self.duties.overdue(now, self.held_s) if table is not None and self.relay_alive(now) else []
+        if not held:
+            if self.links and now - self._last_news > LINK_S:
+                self.close()
+            return
+        assert table is not None
+        self._last_news = now
+        for digest, raw, waited in held:
+            if digest not in self._resent:
+                self._resent.add(digest)
+                self.resend(raw)  # the relay may simply have lost it
+                continue
+            if waited < 1.5 * self.held_s:
+                continue
+            if digest not in self._told:
+                self._told.add(digest)
+                self.console.say(f"the relay ({self.replica.who(table.relay)}) has not sequenced our message for "
+                                 f"{waited:.0f} s though it answers: we show it to the other seats directly, so "
+                                 "that they see it is the relay that holds the game back")
+            for seat in table.in_play:
+                if seat not in (table.relay, self.replica.seat) and seat in table.reach:
+                    self._show(seat, digest, raw)
+
+    def _show(self, seat: int, digest: bytes, raw: bytes) -> None:
+        link = self.links.get(seat)
+        if link is None:
+            table = self.replica.table
+            assert table is not None
+            link = Uplink(f"{self.replica.who(seat)}", 30.0, self.wire)  # type: ignore[arg-type]
+            link.context, link.poller = self.context, self.poller
+            host, port = table.reach[seat]
+            link.connect(host, port, seat, watch_reach=False, our_length=len(table.log))
+            self.links[seat] = link
+            link.send(frames.Hi(NET_VERSION))
+        if link.welcomed and digest not in self._shown.setdefault(seat, set()):
+            self._shown[seat].add(digest)
+            link.send(frames.Witness(raw))
+
+    def handle(self, seat: int, raw: bytes) -> None:
+        """A frame on our link to ``seat``: answer its challenge; once welcomed, show what is held back."""
+        link, table = self.links.get(seat), self.replica.table
+        if link is None or table is None:
+            return
+        try:
+            frame = frames.decode_to_peer(raw)
+        except FrameError:
+            return
+        link.heard_now()
+        match frame:
+            case frames.Challenge(version, public, challenge, _):
+                if version == NET_VERSION and public == table.seats[seat].identity and challenge != link.challenge:
+                    link.challenge, link.public = challenge, public
+                    link.send(frames.Hello(NET_VERSION, self.name, self.identity.public, challenge,
+                                           sign_hello(self.identity, self.name, public, challenge)))
+            case frames.Welcome(_, game_id, _, _):
+                if game_id == table.game_id:
+                    link.welcomed = True
+                    self._shown.pop(seat, None)  # a new connection: show again
+                    self._last_news = 0.0
+
+    def sockets(self) -> list[tuple[int, zmq.Socket[bytes]]]:
+        return [(seat, link.sock) for seat, link in self.links.items() if link.sock is not None]
+
+    def close(self) -> None:
+        for link in self.links.values():
+            link.disconnect()
+        self.links.clear()
+        self._shown.clear()

@@ -1,0 +1,60 @@
+"""Liveness is not progress (design.md §4), on the real full screen in tmux:
+`ttr host --bots 3` left alone, the player thinking over their first
+tickets for several times the bots' --timeout. Every bot is still there
+when the player comes back, nothing on the screen or in a bot's output says
+anyone gave up, and the bots answer the player's moves at once."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from test_client_e2e import ROOT, Terminal, pytestmark, terminal  # noqa: F401 (the fixture, the skip)
+
+TIMEOUT_S = 20  # the bots' --timeout, as the host gives them its own
+AWAY_S = 3 * TIMEOUT_S + 5  # the player steps away for well beyond it (the issue's 150 s, scaled down)
+
+
+def bot_processes(data: Path) -> dict[str, int]:
+    """The running `ttr join --as-bot` processes of this host's bots: name -> pid (Linux /proc)."""
+    found = {}
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            words = cmdline.read_bytes().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if "--as-bot" in words and "--data-dir" in words and words[words.index("--data-dir") + 1].startswith(
+                str(data / "bots")):
+            found[words[words.index("--name") + 1]] = int(cmdline.parent.name)
+    return found
+
+
+def test_bots_never_give_up_on_a_player_who_steps_away(terminal: Terminal, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    terminal.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main host --bots 3 --bind 127.0.0.1 --port 0 "
+                   f"--data-dir {data} --timeout {TIMEOUT_S} 2>{tmp_path / 'stderr'}; sleep 60")
+    terminal.wait_for(r"OFFERED  keep 2 or more", timeout=180)
+    terminal.wait_for(r"Bot3 kept \d tickets", timeout=180)  # every bot is in and waits for us alone
+    before = bot_processes(data)
+    assert sorted(before) == ["Bot1", "Bot2", "Bot3"], before
+
+    time.sleep(AWAY_S)  # the player thinks (that is what is tested: nothing happens meanwhile)
+
+    assert bot_processes(data) == before  # the very same processes, all still running
+    screen = terminal.screen()
+    for words in ("gave up", "no progress", "`wait`", "no heartbeat"):
+        assert words not in screen, screen
+    for bot in before:
+        said = (data / "bots" / bot / "bot.out").read_text()
+        assert "gave up" not in said and "giving up" not in said and "no progress" not in said, said
+    # Back at the keyboard: the bots answer at once.
+    terminal.type("keep 1 2")
+    terminal.wait_for(r"your move: draw, claim", timeout=180)
+    terminal.type("draw")
+    terminal.wait_for(r"your move: take your second card", timeout=180)
+    terminal.type("draw")
+    terminal.wait_for(r"Bot3 (drew|took|claimed|kept|built|went)", timeout=180)
+    terminal.wait_for(r"your turn", timeout=180)
+    assert bot_processes(data) == before
+    assert "Traceback" not in (tmp_path / "stderr").read_text()

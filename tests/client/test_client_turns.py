@@ -1,0 +1,155 @@
+"""What happened since your turn (#23 item 4): each player's last turn kept
+as the game goes, on screen at 80x24 whatever the log has room for; and the
+log and pages scroll by what they show, every row seen, stopping at the top."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from client_states import NAMES, FakeTable, game_states
+from engine_scenario import BOARD, play, position, route
+
+from p2p_ttr.client.lastturn import LastTurns
+from p2p_ttr.client.screen import Page, ScreenModel, frame, log_rows, page_rows, scrolled, screen_text
+from p2p_ttr.client.snapshot import Publisher, Snapshot
+from p2p_ttr.client.styled import text_of
+from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp
+from p2p_ttr.engine.state import Phase
+from p2p_ttr.engine.view import view_for
+
+
+def published(upto: int, seat: int = 0) -> Snapshot:
+    """The snapshot a player at ``seat`` has after the first ``upto`` states of the bot game."""
+    publisher = Publisher("join")
+    table = FakeTable()
+    for i, state in enumerate(game_states()[:upto]):
+        table.engine, table.log = state, [b""] * i
+        publisher.update(table, seat, NAMES)  # type: ignore[arg-type]
+    return publisher.snapshot
+
+
+def test_a_turn_in_a_few_words() -> None:
+    state, _ = position(3, hands={0: ["orange"] * 3}, face_up=("red", "blue", "green", "yellow", "black"))
+    took = play(state, DrawFaceUp(0, 1))
+    drew = play(took, DrawBlind(0))
+    turns = LastTurns()
+    for before, after in ((state, took), (took, drew)):
+        turns = turns.after(view_for(before, 1), view_for(after, 1), 1)
+    ann = turns.of(0)
+    assert ann is not None and ann.words() == "took blue, drew 1 from the deck"
+    bob, _ = position(3, hands={1: ["orange"] * 3}, current=1)
+    after = play(bob, ClaimRoute(1, route("Paris", "Frankfurt", "orange"), bob.players[1].hand))
+    turns = turns.after(view_for(bob, 0), view_for(after, 0), 0)
+    told = turns.of(1)
+    assert told is not None and told.words() == "claimed Frankfurt–Paris"
+
+
+@pytest.mark.parametrize("upto", [60, 150, 300, 420])
+def test_80x24_shows_every_other_players_last_turn(upto: int) -> None:
+    """Whatever the log has room for, the panel has a row per seat, level
+    with the players' table, saying what each did last; those played since
+    our own last turn are marked •."""
+    states = game_states()
+    # Our turn, as the screen shows it when the bell rings: everything since our last turn is to be seen.
+    upto = next(i for i in range(upto, len(states)) if states[i - 1].phase is Phase.TURN
+                and states[i - 1].current == 0 and not states[i - 1].cards_drawn)
+    snap = published(upto)
+    text = screen_text(ScreenModel(snap), 80, 23)
+    rows = text.splitlines()
+    title = next(i for i, row in enumerate(rows) if "PLAYERS" in row)
+    assert "LAST TURN (• since yours)" in rows[title]
+    for seat in (1, 2):
+        turn = snap.turns.of(seat)
+        assert turn is not None and turn.words()
+        row = rows[title + 1 + seat]
+        assert row.startswith(f" {seat + 1} ") and NAMES[seat] in row  # level with the seat's own row
+        beside = row.split("│", 1)[1]
+        assert beside.startswith(" • ") and beside[3:].rstrip().rstrip("…") in turn.words()
+
+
+def test_the_others_turns_are_what_the_log_said() -> None:
+    """The summary tells the same moves as the log: each word of a claim or a
+    draw in it is in the log lines of that turn."""
+    snap = published(300)
+    log = [text for _, text in snap.log]
+    for seat in (1, 2):
+        turn = snap.turns.of(seat)
+        assert turn is not None
+        for r in turn.claimed:
+            a, b = BOARD.routes[r].a, BOARD.routes[r].b
+            assert any(line.startswith(f"{NAMES[seat]} claimed {a}–{b}") for line in log)
+        if "from the deck" in turn.words():
+            assert any(re.match(rf"{NAMES[seat]} drew \d cards? from the deck", line) for line in log[-12:])
+
+
+# ------------------------------------------------------------------ scrolling
+
+SIZES = [(80, 23), (100, 29), (120, 39)]
+
+
+def numbered_log(n: int) -> Snapshot:
+    state, _ = position(3)
+    log = tuple(("class:log.move", f"line {i:03d} " + "word " * (i % 23)) for i in range(n))
+    return Snapshot(seat=0, names=NAMES, view=view_for(state, 0), game="3fa2c1d0", log=log)
+
+
+def log_pane(model: ScreenModel, width: int, height: int) -> list[str]:
+    parts = frame(model, width, height)
+    assert parts is not None
+    rows = screen_text(model, width, height).splitlines()
+    start = len(parts.top) + parts.body + 1
+    return rows[start: start + parts.log]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_page_up_shows_every_row_of_the_log_and_stops_at_the_top(size: tuple[int, int]) -> None:
+    width, height = size
+    model = ScreenModel(numbered_log(60))
+    every = [text_of(row).rstrip() for row in log_rows(model.snap.log, width)]
+
+    def where(pane: list[str]) -> int:
+        """The index in the log of the pane's first row (the pane is a run of the log's rows)."""
+        shown = [row.rstrip() for row in pane]
+        found = [k for k in range(len(every)) if every[k: k + len(shown)] == shown]
+        assert found, shown
+        return found[0]
+
+    pane = log_pane(model, width, height)
+    tops = [where(pane)]
+    assert tops[0] == len(every) - len(pane)  # the end, at first
+    for _ in range(60):
+        model = scrolled(model, width, height, -1)
+        pane = log_pane(model, width, height)
+        tops.append(where(pane))
+    h = len(pane)
+    moved = [a - b for a, b in zip(tops, tops[1:]) if a != b]
+    assert moved and all(m == h for m in moved[:-1]) and 0 < moved[-1] <= h  # a whole pane a press
+    seen = {i for top in tops for i in range(top, top + h)}
+    assert seen == set(range(len(every)))  # every row was on screen
+    # Past the top it stays at the top: never a blank pane.
+    assert tops[-1] == 0 and pane[0].startswith(" line 000") and all(row.strip() for row in pane)
+    assert "newer rows below (PageDown)" in screen_text(model, width, height)  # how far back, on the rule
+    # PageDown comes back to the end, which then follows new lines.
+    for _ in range(60):
+        model = scrolled(model, width, height, 1)
+    assert model.log_top is None
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_page_scrolls_by_what_it_shows(size: tuple[int, int]) -> None:
+    width, height = size
+    snap = numbered_log(3)
+    page = Page("Numbers", tuple(f"row {i:03d}" for i in range(70)))
+    model = ScreenModel(snap, page=page)
+    every = page_rows(page, width)
+    seen: set[str] = set()
+    for _ in range(30):
+        seen |= {row.rstrip() for row in screen_text(model, width, height).splitlines() if row.startswith(" row ")}
+        model = scrolled(model, width, height, 1)
+    assert seen == {row.rstrip() for row in every}
+    text = screen_text(model, width, height)
+    assert " row 069" in text and "more line" not in text  # the end: no blank page past it
+    for _ in range(30):
+        model = scrolled(model, width, height, -1)
+    assert model.page is not None and model.page.offset == 0

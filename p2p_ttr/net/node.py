@@ -127,7 +127,7 @@ class Node:
                                    self.wire, self.relay_answers, lambda raw: self.uplink.send(frames.Env(raw)))
         self.relay.on_witness = lambda rid, seat, raw: self.witnessed.received(seat, raw, rid)
         self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, console, self.trace,
-                                     options.relay_timeout, self.progress.note, self.witnessed.relay_holds_back)
+                                     options.relay_timeout, self.progress.note, self.relay_holds_back)
         self.succession.moved = self.witnessed.new_relay
         # Our unfinished games with this host: we never join another game on
         # our own while one is under way (its host was restarted without it).
@@ -230,6 +230,10 @@ class Node:
         return (table is not None and table.seated and not self.relaying and self.uplink.sock is not None
                 and self.uplink.seat in (None, table.relay) and self.uplink.silent_for(now) <= HOST_SILENT_S)
 
+    def relay_holds_back(self, now: float) -> bool:
+        """Our relay, which answers, holds back a message: one another seat showed us, or our own."""
+        return self.witnessed.relay_holds_back(now) or self.witnesses.relay_holds_back(now)
+
     def forward_witnessed(self, raw: bytes, rid: bytes | None) -> None:
         """A seat showed us its message the relay holds back: to our relay with it (we relay: sequenced)."""
         if self.relaying:
@@ -293,6 +297,7 @@ class Node:
             return self.stop_for_now()
         finally:
             self.heartbeat.stop()
+            self.relay.drops.flush_all()
             if self.uplink.sock is not None and self.uplink.welcomed and (self.table is None
                                                                           or self.table.game_id is None):
                 self.uplink.send(frames.Leave())  # in the lobby: free our place at once (a killed joiner is dropped when silent)
@@ -424,7 +429,7 @@ class Node:
                 continue
             if not self.relaying and self.wait_for_host(now):
                 continue
-            if self.o.scripted and self.witnessed.relay_holds_back(now) and self.progress.timed_out:
+            if self.o.scripted and self.relay_holds_back(now) and self.progress.timed_out:
                 raise NodeExit(1, f"no progress for {self.o.timeout:.0f} s: the relay ({self.names[table.relay]}) "
                                   "holds back a seat's message that seat showed us directly; the game cannot go "
                                   "on without a relay that sequences it")

@@ -9,7 +9,9 @@ would say it waits for the author. The author knows it sent them. So:
   again once; still not sequenced after half as long again, it goes to every
   other seat in play directly (a ``witness`` frame on a connection of its
   own to each seat's ROUTER, at the address its ``reach`` put in the log),
-  and we say so.
+  and we say so. Still not sequenced at twice ``held_s``, the relay holds
+  the game back as far as we know (in an escrow game we turn to the next
+  relay, as the seats we showed it to do).
 - ``Witnessed`` (every other seat's side): a witnessed envelope, signed by
   the seat whose connection it came on and not in our log, is passed on to
   our relay (if we relay, we sequence it). An honest relay sequences it, or
@@ -187,6 +189,15 @@ class Witnesses:
             for seat in table.in_play:
                 if seat not in (table.relay, self.replica.seat) and seat in table.reach:
                     self._show(seat, digest, raw)
+
+    def relay_holds_back(self, now: float) -> bool:
+        """A message of ours is still not sequenced ``2 * held_s`` after we
+        sent it (we showed it to the others at 1.5), while the relay answers:
+        as its author we know first that the relay holds the game back."""
+        if not self.relay_alive(now):
+            return False
+        return any(d in self._told and waited >= 2 * self.held_s
+                   for d, _, waited in self.duties.overdue(now, self.held_s))
 
     def _show(self, seat: int, digest: bytes, raw: bytes) -> None:
         link = self.links.get(seat)

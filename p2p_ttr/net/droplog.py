@@ -61,3 +61,8 @@ class DropLog:
         now = self.clock()
         for kind in [k for k, c in self._count.items() if c and now - self._said[k] >= self.every]:
             self.flush(kind, now)
+
+    def flush_all(self) -> None:
+        """Say every count not yet said (we stop: nothing dropped goes unsaid)."""
+        for kind in list(self._count):
+            self.flush(kind)

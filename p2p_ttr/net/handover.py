@@ -131,7 +131,7 @@ class Succession:
             self.turned = True
             self.console.say(f"every other seat lost the relay ({names[table.relay]}): we relay next")
         elif self.turned and not table.relay_gone and self.uplink.silent_for(now) < HOST_SILENT_S \
-                and not standby.all_requested():
+                and not self.held_back(now) and not standby.all_requested():
             self.turned = False
             self.console.say(f"the relay ({names[table.relay]}) answers again: we go on with it")
         if not self.turned or not standby.ready_to_take_over(self.note):

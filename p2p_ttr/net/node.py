@@ -55,7 +55,7 @@ from .seatduties import SeatDuties
 from .store import DataDir, GameStore, StoreError, WriteFailed, default_data_dir
 from .trace import Trace
 from .uplink import Uplink
-from .witness import Witnessed, Witnesses
+from .witness import RelayLine, Witnessed, Witnesses
 from .transport import bound_port, format_address, router
 
 RELAY_TIMEOUT_S = 20.0  # a relay silent this long is gone: its successor takes over
@@ -127,12 +127,13 @@ class Node:
         self.duties.port = options.listen
         self.duties.advertise = options.advertise
         held_s = max(4.0, 2 * options.relay_timeout)  # a message the relay holds back this long is shown to all
-        self.witnessed = Witnessed(self.replica, console, held_s, self.forward_witnessed, self.relay_answers)
+        line = RelayLine(self.replica, self.relay, self.uplink)
+        self.witnessed = Witnessed(self.replica, console, held_s, line.forward, line.answers)
         self.witnesses = Witnesses(self.replica, self.duties, self.identity, options.name, console, held_s,
-                                   self.wire, self.relay_answers, lambda raw: self.uplink.send(frames.Env(raw)))
+                                   self.wire, line.answers, lambda raw: self.uplink.send(frames.Env(raw)))
         self.relay.on_witness = lambda rid, seat, raw: self.witnessed.received(seat, raw, rid)
         self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, console, self.trace,
-                                     options.relay_timeout, self.progress.note, self.witnessed.relay_holds_back)
+                                     options.relay_timeout, self.progress.note, self.relay_holds_back)
         self.succession.moved = self.witnessed.new_relay
         # Our unfinished games with this host: we never join another game on
         # our own while one is under way (its host was restarted without it).
@@ -250,19 +251,9 @@ class Node:
     def refused_elsewhere(self, digest: bytes, code: str) -> None:
         self.witnessed.refused(digest, code)
 
-    def relay_answers(self, now: float) -> bool:
-        """We follow the relay (not a successor we turned to), and it answers."""
-        table = self.table
-        return (table is not None and table.seated and not self.relaying and self.uplink.sock is not None
-                and self.uplink.seat in (None, table.relay) and self.uplink.silent_for(now) <= HOST_SILENT_S)
-
-    def forward_witnessed(self, raw: bytes, rid: bytes | None) -> None:
-        """A seat showed us its message the relay holds back: to our relay with it (we relay: sequenced)."""
-        if self.relaying:
-            self.relay.sequencer.sequence(raw, rid)
-            self.relay.flush()
-        else:
-            self.uplink.send(frames.Env(raw))
+    def relay_holds_back(self, now: float) -> bool:
+        """Our relay, which answers, holds back a message: one another seat showed us, or our own."""
+        return self.witnessed.relay_holds_back(now) or self.witnesses.relay_holds_back(now)
 
     def adopted(self, raw: bytes) -> None:
         """The relay side fetched an entry into our log (before we take over,
@@ -321,6 +312,7 @@ class Node:
             return self.stop_for_now()
         finally:
             self.heartbeat.stop()
+            self.relay.drops.flush_all()
             if self.uplink.sock is not None and self.uplink.welcomed and (self.table is None
                                                                           or self.table.game_id is None):
                 self.uplink.send(frames.Leave())  # in the lobby: free our place at once (a killed joiner is dropped when silent)
@@ -458,7 +450,7 @@ class Node:
                 continue
             if not self.relaying and self.wait_for_host(now):
                 continue
-            if self.o.scripted and self.witnessed.relay_holds_back(now) and self.progress.timed_out:
+            if self.o.scripted and self.relay_holds_back(now) and self.progress.timed_out:
                 self.give_up(held_back_verdict(table.relay, self.names, self.progress))
             stop = watch(self.progress, table, self.seat, self.names, self.o.scripted, self.presence,
                          str(self.store.log_path if self.store else "-"), self.resume_hint())

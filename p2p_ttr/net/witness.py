@@ -9,7 +9,9 @@ would say it waits for the author. The author knows it sent them. So:
   again once; still not sequenced after half as long again, it goes to every
   other seat in play directly (a ``witness`` frame on a connection of its
   own to each seat's ROUTER, at the address its ``reach`` put in the log),
-  and we say so.
+  and we say so. Still not sequenced at twice ``held_s``, the relay holds
+  the game back as far as we know (in an escrow game we turn to the next
+  relay, as the seats we showed it to do).
 - ``Witnessed`` (every other seat's side): a witnessed envelope, signed by
   the seat whose connection it came on and not in our log, is passed on to
   our relay (if we relay, we sequence it). An honest relay sequences it, or
@@ -38,7 +40,9 @@ from p2p_ttr.table.identity import Identity
 from . import frames
 from .console import Console
 from .frames import NET_VERSION, FrameError
+from .liveness import HOST_SILENT_S
 from .lobby import sign_hello
+from .relay import Relay
 from .replica import Replica
 from .seatduties import SeatDuties
 from .seqsig import entry_hash
@@ -56,6 +60,30 @@ class Record:
     raw: bytes
     since: float
     told: bool = False
+
+
+class RelayLine:
+    """What witnessing needs of our way to the relay: whether it answers, and
+    handing it an envelope (sequencing it ourselves, if we relay)."""
+
+    def __init__(self, replica: Replica, relay: Relay, uplink: Uplink) -> None:
+        self.replica = replica
+        self.relay = relay
+        self.uplink = uplink
+
+    def answers(self, now: float) -> bool:
+        """We follow the relay (not a successor we turned to), and it answers."""
+        table, up = self.replica.table, self.uplink
+        return (table is not None and table.seated and not self.replica.relaying and up.sock is not None
+                and up.seat in (None, table.relay) and up.silent_for(now) <= HOST_SILENT_S)
+
+    def forward(self, raw: bytes, rid: bytes | None) -> None:
+        """A seat showed us its message the relay holds back: to our relay with it (we relay: sequenced)."""
+        if self.replica.relaying:
+            self.relay.sequencer.sequence(raw, rid)
+            self.relay.flush()
+        else:
+            self.uplink.send(frames.Env(raw))
 
 
 class Witnessed:
@@ -187,6 +215,15 @@ class Witnesses:
             for seat in table.in_play:
                 if seat not in (table.relay, self.replica.seat) and seat in table.reach:
                     self._show(seat, digest, raw)
+
+    def relay_holds_back(self, now: float) -> bool:
+        """A message of ours is still not sequenced ``2 * held_s`` after we
+        sent it (we showed it to the others at 1.5), while the relay answers:
+        as its author we know first that the relay holds the game back."""
+        if not self.relay_alive(now):
+            return False
+        return any(d in self._told and waited >= 2 * self.held_s
+                   for d, _, waited in self.duties.overdue(now, self.held_s))
 
     def _show(self, seat: int, digest: bytes, raw: bytes) -> None:
         link = self.links.get(seat)

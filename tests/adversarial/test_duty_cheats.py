@@ -66,7 +66,7 @@ def test_a_false_shuffle_or_share_halts_every_replica_and_the_audit_names_the_se
 
 
 def test_a_false_remasking_is_halted_at_its_proof_and_named_by_verify() -> None:
-    game = game_with("swap_remask", 51)  # seat 1 re-masks two returned tickets in the wrong order (early)
+    game = game_with("swap_remask", 54)  # seat 1 re-masks two returned tickets in the wrong order (early)
     proof = max(i for i, raw in enumerate(game.log) if open_envelope(raw).kind == "remask_proof")  # the last one
     assert open_envelope(game.log[proof]).seat == 1
     assert all(p.table.complete and p.table.halted_at == proof and p.table.culprit == 1 for p in game.peers)

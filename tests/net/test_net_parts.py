@@ -360,3 +360,6 @@ def test_drops_are_said_once_per_kind_then_counted() -> None:
     assert said[-1] == "dropped a bad frame: 999 more in the last 10 s" and len(said) == 3
     drops.tick()
     assert len(said) == 3  # nothing new: nothing said
+    drops.drop("dropped a bad frame", "not msgpack")
+    drops.flush_all()  # we stop before the next summary is due: it is said now
+    assert said[-1] == "dropped a bad frame: 1 more in the last 0 s" and len(said) == 4

@@ -89,8 +89,8 @@ def forged(g: CryptoGame, at: int, seat: int, message: Message) -> bytes:
     return seal(g.peers[seat].identity, env.game_id, seat, seq, folded(g.log, at).head, message.to_wire()).raw
 
 
-ONE = ((2, 6),)  # seat 2 vanishes at turn 6
-TWO = ((2, 6), (1, 14))  # then seat 1 too: seat 0 is left alone
+ONE = ((2, 5),)  # seat 2 vanishes at turn 5 (holding cards)
+TWO = ((2, 5), (1, 14))  # then seat 1 too: seat 0 is left alone
 
 
 def test_a_vanished_seat_is_carried_on_and_the_game_ends_normally() -> None:

@@ -89,7 +89,9 @@ class CatchUp:
         backlog = self._backlogs.get(rid)
         if backlog is None:
             self._make_room()
-            backlog = self._backlogs[rid] = Backlog(start, now)
+            # A new catch-up may still go back once at once: its first
+            # entries may show the asker a fork (follower.check_for_fork).
+            backlog = self._backlogs[rid] = Backlog(start, now - REWIND_S)
         elif start < backlog.next:
             if now - backlog.rewound < REWIND_S:
                 return  # asked again too soon: the ask under way answers it

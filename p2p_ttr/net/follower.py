@@ -45,6 +45,8 @@ from .trace import Trace
 from .uplink import Uplink
 
 SYNC_EVERY_S = 0.5  # the least time between two `sync` asks
+FORK_CHECK_S = 5.0  # the least time between two whole-log re-fetches at one log length (the relay serves
+                    # a sync that goes back at most once per catchup.REWIND_S: an ask it coalesced comes again)
 
 
 class FollowerHooks(Protocol):
@@ -88,8 +90,12 @@ class Follower:
         self.presence = presence  # who is alive, as the relay says (liveness.py)
         self.lobby_names: tuple[str, ...] = ()  # who is in, as the host last said before the start
         self.told_escrow = False
+<<<<<<< HEAD
         self.data_flag = ""  # ` --data-dir DIR` when ours is not the default one (for the commands we print)
         self._fork_checked = -1  # the log length at which we last re-fetched the log to look for a fork
+=======
+        self._fork_checked = (-1, 0.0)  # the log length at which we last re-fetched the log for a fork, and when
+>>>>>>> main
         self._last_sync = 0.0
 
     # ------------------------------------------------------------- frames
@@ -292,9 +298,14 @@ class Follower:
                               f"it equivocated; the proof is in {path}")
 
     def check_for_fork(self) -> None:
+        """Fetch the whole log again: a conflicting entry in it shows a fork
+        or a hand-over we missed (``conflict``). Once per log length, and
+        again after ``FORK_CHECK_S`` if the log has not moved since."""
         table = self.replica.table
-        if table is not None and self._fork_checked != len(table.log):
-            self._fork_checked = len(table.log)
+        now = time.monotonic()
+        if table is not None and (self._fork_checked[0] != len(table.log)
+                                  or now - self._fork_checked[1] >= FORK_CHECK_S):
+            self._fork_checked = (len(table.log), now)
             self._last_sync = 0.0
             self.sync(0)
 

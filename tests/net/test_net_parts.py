@@ -195,6 +195,20 @@ def test_catch_up_sends_each_entry_under_its_relays_receipt(tmp_path: Path) -> N
     assert [e[0] for e in sent] == list(range(15, 20)) and all(e[2] == receipt(e[0]) for e in sent)
 
 
+def test_a_new_catch_up_goes_back_at_once_then_coalesces_asks_that_go_back(tmp_path: Path) -> None:
+    """A follower whose first entries show it a fork asks for the whole log
+    at once (follower.check_for_fork): a catch-up just begun goes back for
+    it; asks that go back again within REWIND_S are the ask under way."""
+    node, router, _ = seat(tmp_path, 1, 20)
+    admit(node, router, b"\0a", 0)
+    catchup = node.relay.catchup
+    catchup.catch_up(b"\0a", 18, lambda: None)
+    catchup.catch_up(b"\0a", 0, lambda: None)  # at once: served
+    assert [e[0] for e in router.to(b"\0a", "entry")] == [18, 19, *range(20)]
+    catchup.catch_up(b"\0a", 5, lambda: None)  # right after: coalesced
+    assert len(router.to(b"\0a", "entry")) == 22
+
+
 def test_a_follower_fetches_and_adopts_nothing_behind_its_loops_back(tmp_path: Path) -> None:
     """Only a gated relay, or the successor from a seat that turned to it, takes entries outside the log."""
     node, router, _ = seat(tmp_path, 1, 20)

@@ -90,12 +90,8 @@ class Follower:
         self.presence = presence  # who is alive, as the relay says (liveness.py)
         self.lobby_names: tuple[str, ...] = ()  # who is in, as the host last said before the start
         self.told_escrow = False
-<<<<<<< HEAD
         self.data_flag = ""  # ` --data-dir DIR` when ours is not the default one (for the commands we print)
-        self._fork_checked = -1  # the log length at which we last re-fetched the log to look for a fork
-=======
         self._fork_checked = (-1, 0.0)  # the log length at which we last re-fetched the log for a fork, and when
->>>>>>> main
         self._last_sync = 0.0
 
     # ------------------------------------------------------------- frames

@@ -142,7 +142,7 @@ class Follower:
             case frames.Ping(length):
                 up.length = max(up.length, length)
                 if table is not None and length > len(table.log) and time.monotonic() - self._last_sync > 2.0:
-                    self.sync_on(len(table.log))
+                    self.sync(len(table.log))
             case frames.Fetch(start):
                 self.send_held(start)
             case frames.Pause(length, signature):
@@ -209,7 +209,7 @@ class Follower:
                 self.conflict(index, raw, sig)
             return
         if index > len(table.log):
-            self.sync_on(len(table.log))
+            self.sync(len(table.log))
             return
         prev = table.head if table.log else EMPTY_HEAD
         key = self.signer(table, raw)
@@ -304,14 +304,6 @@ class Follower:
             self._fork_checked = (len(table.log), now)
             self._last_sync = 0.0
             self.sync(0)
-
-    def sync_on(self, length: int) -> None:
-        """Ask for what follows our log of ``length``, unless the whole log is
-        on its way for a fork check: asked for from further on, the relay
-        would skip the entries that show the fork (catchup.py moves the
-        connection's backlog forward to a later ask)."""
-        if time.monotonic() - self._fork_checked[1] >= FORK_CHECK_S:
-            self.sync(length)
 
     def sync(self, start: int) -> None:
         now = time.monotonic()

@@ -172,12 +172,15 @@ class Switchboard:
 
     def _dialer_of(self, client: socket.socket) -> str | None:
         """The label of the peer process holding the other end of ``client``."""
-        port = client.getpeername()[1]
+        port, ours = client.getpeername()[1], client.getsockname()[1]
         inode = None
         with open("/proc/net/tcp") as table:
             for line in table.readlines()[1:]:
                 fields = line.split()
-                if fields[1] == f"0100007F:{port:04X}":  # 127.0.0.1:port, as the kernel writes it
+                # 127.0.0.1:port -> 127.0.0.1:ours, as the kernel writes them; an
+                # old connection on the same port (TIME_WAIT, inode 0) is not it.
+                if fields[1] == f"0100007F:{port:04X}" and fields[2] == f"0100007F:{ours:04X}" \
+                        and fields[9] != "0":
                     inode = fields[9]
                     break
         if inode is None:

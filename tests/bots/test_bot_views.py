@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from positions import decision_points
 from p2p_ttr.bots.levels import LEVELS, make_bot
 from p2p_ttr.bots.planning import hand_of
 from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.cards import CardRef
-from p2p_ttr.engine.rules import actors, apply, new_game
+from p2p_ttr.engine.rules import actors
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.local.dealer import LocalDealer
@@ -17,26 +18,8 @@ BOARD = europe()
 
 
 def _positions(n_players: int, seed: int, every: int) -> list[tuple[GameState, LocalDealer]]:
-    """Omniscient positions of a seeded medium game where someone must decide,
-    with the dealer that knows the unseen cards (sampled every ``every`` decisions)."""
-    dealer = LocalDealer(seed)
-    bots = [make_bot("medium", seed + p, "m") for p in range(n_players)]
-    state = new_game(n_players)
-    out: list[tuple[GameState, LocalDealer]] = []
-    decisions = 0
-    while not state.over:
-        chance = dealer.answer(state)
-        if chance is not None:
-            state = apply(state, chance)
-            continue
-        for peek in dealer.peeks(state):
-            state = apply(state, peek)
-        p = actors(state)[0]
-        if decisions % every == 0:
-            out.append((state, dealer))
-        decisions += 1
-        state = apply(state, bots[p].choose(view_for(state, p), p))
-    return out
+    """Omniscient positions where someone must decide, with the dealer (every ``every`` decisions)."""
+    return decision_points(n_players, seed, every)
 
 
 def _other_hidden_card(state: GameState, player: int) -> tuple[int, CardRef] | None:

@@ -5,35 +5,21 @@ from __future__ import annotations
 
 import random
 
+from positions import decision_points
 from p2p_ttr.bots.expert import ExpertBot, spread
 from p2p_ttr.bots.levels import LEVELS, make_bot
 from p2p_ttr.bots.planning import BOARD
 from p2p_ttr.bots.worlds import determinize
 from p2p_ttr.engine.events import ClaimRoute, DrawBlind
 from p2p_ttr.engine.moves import claim_actions, legal_actions
-from p2p_ttr.engine.rules import actors, apply, new_game
+from p2p_ttr.engine.rules import actors
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
-from p2p_ttr.local.dealer import LocalDealer
 
 
 def _game(n_players: int, seed: int) -> list[GameState]:
     """Every omniscient position of a seeded medium game where someone must decide."""
-    dealer = LocalDealer(seed)
-    bots = [make_bot("medium", seed + p, "m") for p in range(n_players)]
-    state = new_game(n_players)
-    out: list[GameState] = []
-    while not state.over:
-        chance = dealer.answer(state)
-        if chance is not None:
-            state = apply(state, chance)
-            continue
-        for peek in dealer.peeks(state):
-            state = apply(state, peek)
-        out.append(state)
-        p = actors(state)[0]
-        state = apply(state, bots[p].choose(view_for(state, p), p))
-    return out
+    return [state for state, _ in decision_points(n_players, seed)]
 
 
 def _swap_hidden(state: GameState, seat: int) -> GameState | None:

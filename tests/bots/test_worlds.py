@@ -6,40 +6,22 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from p2p_ttr.bots.levels import make_bot
+from positions import decision_points
 from p2p_ttr.bots.rollout import RolloutPolicy, play_out
 from p2p_ttr.bots.worlds import determinize, settle, train_refs
 from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.outcome import final_score
-from p2p_ttr.engine.rules import actors, apply, new_game
+from p2p_ttr.engine.rules import actors
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
-from p2p_ttr.local.dealer import LocalDealer
 
 BOARD = europe()
 
 
 def _positions(n_players: int, seed: int, every: int) -> list[GameState]:
     """Omniscient positions of a seeded medium game where someone must decide."""
-    dealer = LocalDealer(seed)
-    bots = [make_bot("medium", seed + p, "m") for p in range(n_players)]
-    state = new_game(n_players)
-    out: list[GameState] = []
-    decisions = 0
-    while not state.over:
-        chance = dealer.answer(state)
-        if chance is not None:
-            state = apply(state, chance)
-            continue
-        for peek in dealer.peeks(state):
-            state = apply(state, peek)
-        p = actors(state)[0]
-        if decisions % every == 0:
-            out.append(state)
-        decisions += 1
-        state = apply(state, bots[p].choose(view_for(state, p), p))
-    return out
+    return [state for state, _ in decision_points(n_players, seed, every)]
 
 
 def _ticket_refs(state: GameState) -> list:  # type: ignore[type-arg]

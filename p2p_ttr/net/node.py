@@ -134,7 +134,7 @@ class Node:
         self.relay.on_witness = lambda rid, seat, raw: self.witnessed.received(seat, raw, rid)
         self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, console, self.trace,
                                      options.relay_timeout, self.progress.note, self.relay_holds_back)
-        self.succession.moved = self.witnessed.new_relay
+        self.succession.moved = self.new_relay
         # Our unfinished games with this host: we never join another game on
         # our own while one is under way (its host was restarted without it).
         # (Dialed at the host's address, or at the relay's the log named when we last played.)
@@ -250,6 +250,11 @@ class Node:
 
     def refused_elsewhere(self, digest: bytes, code: str) -> None:
         self.witnessed.refused(digest, code)
+
+    def new_relay(self) -> None:
+        """The relay moved: both sides of witnessing give the new one its full time."""
+        self.witnessed.new_relay()
+        self.witnesses.new_relay(time.monotonic())
 
     def relay_holds_back(self, now: float) -> bool:
         """Our relay, which answers, holds back a message: one another seat showed us, or our own."""

@@ -91,6 +91,11 @@ class SeatDuties:
         return [(d, raw, now - self.sent_at[d]) for d, raw in self.pending.items()
                 if d in self.sent_at and now - self.sent_at[d] > after]
 
+    def restart_clocks(self, now: float) -> None:
+        """Every pending message counts as sent ``now`` (a new relay has it from now on)."""
+        for digest in self.pending:
+            self.sent_at[digest] = now
+
     def refused(self, digest: bytes, code: str, reason: str) -> bool:
         """The relay refused a message: ours, if it is pending (True then)."""
         raw = self.pending.pop(digest, None)

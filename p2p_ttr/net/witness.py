@@ -225,6 +225,15 @@ class Witnesses:
         return any(d in self._told and waited >= 2 * self.held_s
                    for d, _, waited in self.duties.overdue(now, self.held_s))
 
+    def new_relay(self, now: float) -> None:
+        """The relay moved: our held-back messages go to the new one, whose
+        time starts now (counted from the old relay's, it would count as
+        holding them back the moment it took over)."""
+        self.duties.restart_clocks(now)
+        self._resent.clear()
+        self._told.clear()
+        self.close()
+
     def _show(self, seat: int, digest: bytes, raw: bytes) -> None:
         link = self.links.get(seat)
         if link is None:

@@ -377,3 +377,30 @@ def test_drops_are_said_once_per_kind_then_counted() -> None:
     drops.drop("dropped a bad frame", "not msgpack")
     drops.flush_all()  # we stop before the next summary is due: it is said now
     assert said[-1] == "dropped a bad frame: 1 more in the last 0 s" and len(said) == 4
+
+
+def test_an_author_gives_a_new_relay_its_full_time_for_what_the_old_one_held_back() -> None:
+    """The author of a message the old relay held back (shown to the others,
+    counted as held back at 2 H) sends it again to the new relay after the
+    hand-over: the new relay's time starts then. Counted from the first
+    send, the author turned away from the new relay the moment it took over
+    (to a seat that could not be reached) and the game stalled."""
+    from types import SimpleNamespace
+
+    from p2p_ttr.net.seatduties import SeatDuties
+    from p2p_ttr.net.witness import Witnesses
+
+    held_s, digest, raw = 4.0, b"d" * 32, b"envelope"
+    duties: Any = SimpleNamespace(replica=SimpleNamespace(relaying=False), pending={digest: raw},
+                                  sent_at={digest: 0.0})
+    duties.overdue = functools.partial(SeatDuties.overdue, duties)
+    duties.restart_clocks = functools.partial(SeatDuties.restart_clocks, duties)
+    witnesses = Witnesses(None, duties, None, "J2", None, held_s, None,  # type: ignore[arg-type]
+                          relay_alive=lambda now: True, resend=lambda raw: None)
+    witnesses._told.add(digest)  # shown to the others at 1.5 H
+    assert witnesses.relay_holds_back(2 * held_s)
+    witnesses.new_relay(2 * held_s)  # the relay moved
+    assert not witnesses.relay_holds_back(2 * held_s + 0.1)
+    assert not witnesses.relay_holds_back(4 * held_s + 0.1)  # not shown to anyone for the new relay yet
+    assert duties.overdue(2 * held_s + 0.5, held_s) == []
+    assert duties.overdue(3 * held_s + 0.5, held_s) == [(digest, raw, held_s + 0.5)]

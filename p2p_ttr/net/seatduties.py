@@ -194,9 +194,8 @@ class SeatDuties:
             return
         if self.resend:
             self.resend = False
-            now = time.monotonic()
-            for digest, raw in list(self.pending.items()):
-                self.sent_at[digest] = now  # (a new connection, or a new relay: its time starts now)
+            self.restart_clocks(time.monotonic())  # (a new connection, or a new relay: its time starts now)
+            for raw in list(self.pending.values()):
                 self.uplink.send(frames.Env(raw))
         if self.pending:
             return

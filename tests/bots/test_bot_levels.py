@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+from positions import settle
 
 from p2p_ttr.bots.base import Bot
 from p2p_ttr.bots.levels import LEVELS, make_bot
@@ -91,7 +92,7 @@ def test_tunnels_come_up_and_stay_legal() -> None:
 def test_a_mid_game_ticket_choice_keeps_at_least_one(level: str) -> None:
     state, dealer = _mid_game_state()
     p = state.current
-    state = _settle(apply(state, DrawTickets(p)), dealer)
+    state = settle(apply(state, DrawTickets(p)), dealer)
     assert state.phase is Phase.TICKETS and actors(state) == (p,)
     view = view_for(state, p)
     action = make_bot(level, 5, level).choose(view, p)
@@ -118,24 +119,12 @@ def test_a_player_with_nothing_to_draw_acts_if_it_can_and_passes_only_if_not(lev
     assert make_bot(level, 5, level).choose(view_for(handless, p), p) == Pass(p)
 
 
-def _settle(state: GameState, dealer: LocalDealer) -> GameState:
-    """Answer chance and show players their cards until someone must decide."""
-    while True:
-        chance = dealer.answer(state)
-        if chance is not None:
-            state = apply(state, chance)
-            continue
-        for peek in dealer.peeks(state):
-            state = apply(state, peek)
-        return state
-
-
 def _mid_game_state() -> tuple[GameState, LocalDealer]:
     """A position 20 turns into a seeded game, at the start of someone's turn."""
     dealer = LocalDealer(9)
     bots = [make_bot("medium", p, "m") for p in range(3)]
-    state = _settle(new_game(3), dealer)
+    state = settle(new_game(3), dealer)
     while state.turn < 20 or state.phase is not Phase.TURN or state.cards_drawn:
         p = actors(state)[0]
-        state = _settle(apply(state, bots[p].choose(view_for(state, p), p)), dealer)
+        state = settle(apply(state, bots[p].choose(view_for(state, p), p)), dealer)
     return state, dealer

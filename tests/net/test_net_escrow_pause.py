@@ -19,7 +19,7 @@ import signal
 import time
 from pathlib import Path
 
-from test_net_escrow import Watcher, log_of
+from test_net_escrow import Watcher
 from test_net_lan import DEADLINE_S, Run, check_game, command, free_port
 from test_net_pause import Player
 
@@ -82,7 +82,7 @@ def test_a_joiners_end_in_an_escrow_game_says_the_seat_is_carried_on_and_the_com
         back = ann.wait_for(r"come back with: (ttr join [^\n]*)", deadline)[1]
         assert back == f"ttr join 127.0.0.1:{port} --data-dir {tmp_path / 'Ann'}"
         seen = Watcher(run, "host")
-        until(lambda: seen.fold(log_of(run, "host")).carried_on, "the carry-on", deadline)
+        until(lambda: seen.look().carried_on, "the carry-on", deadline)
         ann = Player(tmp_path, "Ann", printed(back, "--plain", "--timeout", "60"))  # as printed
         ann.wait_for(r"your seat was carried on by the others at entry \d+", deadline)
         assert ann.proc.wait(timeout=max(1.0, deadline - time.monotonic())) == 0, ann.text()[-3000:]
@@ -114,7 +114,7 @@ def test_the_relay_moved_to_a_person_who_pauses_and_the_printed_commands_and_the
         ann.wait_for(r"we relay from now on", deadline)
         # Ann plays her turns until the table needs the host's seat: then it is carried on.
         seen, turns = Watcher(run, "J2"), 1
-        while not seen.fold(log_of(run, "J2")).carried_on:
+        while not seen.look().carried_on:
             assert time.monotonic() < deadline, "the host's seat was never carried on"
             if ann.text().count("your move (help for commands)") > turns:
                 turns += 1

@@ -16,7 +16,6 @@ from test_net_escrow import NAMES, RELAY_TIMEOUT, Watcher, log_of, start
 from test_net_lan import DEADLINE_S, Run, free_port
 
 from p2p_ttr.table.envelope import open_envelope
-from p2p_ttr.table.logfile import LogFileError
 from p2p_ttr.table.messages import CarryOn, message_from_wire
 from p2p_ttr.table.table import Table
 from p2p_ttr.table.verify import verify_entries
@@ -42,10 +41,7 @@ def wait_until(run: Run, label: str, ready: object, deadline: float) -> Table:
     seen = Watcher(run, label)
     while True:
         assert time.monotonic() < deadline, f"{label}'s log never got there"
-        try:
-            table = seen.fold(log_of(run, label))
-        except LogFileError:  # a torn last entry being written: read again
-            continue
+        table = seen.look()
         if ready(table):  # type: ignore[operator]
             return table
         time.sleep(0.05)

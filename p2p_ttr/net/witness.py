@@ -9,9 +9,11 @@ would say it waits for the author. The author knows it sent them. So:
   again once; still not sequenced after half as long again, it goes to every
   other seat in play directly (a ``witness`` frame on a connection of its
   own to each seat's ROUTER, at the address its ``reach`` put in the log),
-  and we say so. Still not sequenced at twice ``held_s``, the relay holds
-  the game back as far as we know (in an escrow game we turn to the next
-  relay, as the seats we showed it to do).
+  and we say so. Still not sequenced ``1.5 * held_s`` after we first showed
+  it (the seats we showed it to wait ``held_s`` and say so first), or
+  ``3 * held_s`` after we sent it if no seat could be shown it, the relay
+  holds the game back as far as we know (in an escrow game we turn to the
+  next relay, as the seats we showed it to do).
 - ``Witnessed`` (every other seat's side): a witnessed envelope, signed by
   the seat whose connection it came on and not in our log, is passed on to
   our relay (if we relay, we sequence it). An honest relay sequences it, or
@@ -188,6 +190,7 @@ class Witnesses:
         self._shown: dict[int, set[bytes]] = {}  # seat -> digests we sent it
         self._resent: set[bytes] = set()
         self._told: set[bytes] = set()
+        self._first_shown: dict[bytes, float] = {}  # digest -> when a seat was first shown it
         self._last_news = 0.0
 
     def step(self, now: float) -> None:
@@ -217,12 +220,16 @@ class Witnesses:
                     self._show(seat, digest, raw)
 
     def relay_holds_back(self, now: float) -> bool:
-        """A message of ours is still not sequenced ``2 * held_s`` after we
-        sent it (we showed it to the others at 1.5), while the relay answers:
-        as its author we know first that the relay holds the game back."""
+        """A message of ours is still not sequenced, while the relay answers,
+        ``1.5 * held_s`` after we first showed it to another seat: that seat
+        has had its ``held_s`` to see the relay not sequence it and to say
+        so on its screen, and we, its author, know the relay holds the game
+        back. Shown to no seat (none could be reached), ``3 * held_s`` after
+        we sent it."""
         if not self.relay_alive(now):
             return False
-        return any(d in self._told and waited >= 2 * self.held_s
+        return any(d in self._told and (now - self._first_shown[d] >= 1.5 * self.held_s if d in self._first_shown
+                                        else waited >= 3 * self.held_s)
                    for d, _, waited in self.duties.overdue(now, self.held_s))
 
     def new_relay(self, now: float) -> None:
@@ -232,6 +239,7 @@ class Witnesses:
         self.duties.restart_clocks(now)
         self._resent.clear()
         self._told.clear()
+        self._first_shown.clear()
         self.close()
 
     def _show(self, seat: int, digest: bytes, raw: bytes) -> None:
@@ -247,6 +255,7 @@ class Witnesses:
             link.send(frames.Hi(NET_VERSION))
         if link.welcomed and digest not in self._shown.setdefault(seat, set()):
             self._shown[seat].add(digest)
+            self._first_shown.setdefault(digest, time.monotonic())
             link.send(frames.Witness(raw))
 
     def handle(self, seat: int, raw: bytes) -> None:

@@ -380,8 +380,8 @@ def test_drops_are_said_once_per_kind_then_counted() -> None:
 
 
 def test_an_author_gives_a_new_relay_its_full_time_for_what_the_old_one_held_back() -> None:
-    """The author of a message the old relay held back (shown to the others,
-    counted as held back at 2 H) sends it again to the new relay after the
+    """The author of a message the old relay held back (shown to the others
+    at 1.5 H, counted as held back 1.5 H later) sends it again to the new relay after the
     hand-over: the new relay's time starts then. Counted from the first
     send, the author turned away from the new relay the moment it took over
     (to a seat that could not be reached) and the game stalled."""
@@ -398,9 +398,42 @@ def test_an_author_gives_a_new_relay_its_full_time_for_what_the_old_one_held_bac
     witnesses = Witnesses(None, duties, None, "J2", None, held_s, None,  # type: ignore[arg-type]
                           relay_alive=lambda now: True, resend=lambda raw: None)
     witnesses._told.add(digest)  # shown to the others at 1.5 H
-    assert witnesses.relay_holds_back(2 * held_s)
-    witnesses.new_relay(2 * held_s)  # the relay moved
-    assert not witnesses.relay_holds_back(2 * held_s + 0.1)
-    assert not witnesses.relay_holds_back(4 * held_s + 0.1)  # not shown to anyone for the new relay yet
-    assert duties.overdue(2 * held_s + 0.5, held_s) == []
-    assert duties.overdue(3 * held_s + 0.5, held_s) == [(digest, raw, held_s + 0.5)]
+    witnesses._first_shown[digest] = 1.5 * held_s
+    assert witnesses.relay_holds_back(3 * held_s)
+    witnesses.new_relay(3 * held_s)  # the relay moved
+    assert not witnesses.relay_holds_back(3 * held_s + 0.1)
+    assert not witnesses.relay_holds_back(5 * held_s + 0.1)  # not shown to anyone for the new relay yet
+    assert duties.overdue(3 * held_s + 0.5, held_s) == []
+    assert duties.overdue(4 * held_s + 0.5, held_s) == [(digest, raw, held_s + 0.5)]
+
+
+def test_an_author_lets_the_seats_it_showed_its_message_name_the_relay_first() -> None:
+    """The seats an author shows a held-back message wait ``H`` for the
+    relay to sequence it before they name the relay. The author turns away
+    from the relay only ``1.5 H`` after it first showed it, so that they
+    have said so first (turning at ``2 H`` after sending, half an ``H``
+    after showing, the author moved the relay of a 3-seat game before the
+    other seat had named it); a message it could show no seat, at ``3 H``."""
+    from types import SimpleNamespace
+
+    from p2p_ttr.net.seatduties import SeatDuties
+    from p2p_ttr.net.witness import Witnesses
+
+    held_s, digest, raw = 4.0, b"d" * 32, b"envelope"
+    duties: Any = SimpleNamespace(replica=SimpleNamespace(relaying=False), pending={digest: raw},
+                                  sent_at={digest: 0.0})
+    duties.overdue = functools.partial(SeatDuties.overdue, duties)
+    witnesses = Witnesses(None, duties, None, "J2", None, held_s, None,  # type: ignore[arg-type]
+                          relay_alive=lambda now: True, resend=lambda raw: None)
+    witnesses._told.add(digest)
+    assert not witnesses.relay_holds_back(2.9 * held_s)  # shown to no seat yet
+    assert witnesses.relay_holds_back(3 * held_s)
+    witnesses._first_shown[digest] = 2 * held_s  # a seat's connection took a while to be admitted
+    assert not witnesses.relay_holds_back(3 * held_s)  # that seat waits until 3 H before it names the relay
+    assert not witnesses.relay_holds_back(3.4 * held_s)
+    assert witnesses.relay_holds_back(3.5 * held_s)
+    quiet = Witnesses(None, duties, None, "J2", None, held_s, None,  # type: ignore[arg-type]
+                      relay_alive=lambda now: False, resend=lambda raw: None)
+    quiet._told.add(digest)
+    quiet._first_shown[digest] = 1.5 * held_s
+    assert not quiet.relay_holds_back(5 * held_s)  # a silent relay is silence, not holding back

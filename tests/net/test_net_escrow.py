@@ -97,14 +97,16 @@ def kill_the_host_when(run: Run, ready: Any, deadline: float, near: Any = None) 
     while not near(own.look()):
         assert time.monotonic() < deadline, "that point of the game never came"
         assert host.poll() is None, f"the host ended early:\n{run.errors('host')[-2000:]}"
+        survivor.look()  # kept up to date here, so that a look while the host is stopped is short
         time.sleep(0.02)
     while True:
         assert time.monotonic() < deadline, "that point of the game never came"
         os.kill(host.pid, signal.SIGSTOP)
         assert host.poll() is None, f"the host ended early:\n{run.errors('host')[-2000:]}"
         if ready(own.look()):
-            # J1 may not have received all the host sent: give it a moment (the host waits stopped)
-            catch_up = time.monotonic() + 0.5
+            # J1 may not have received all the host sent: give it a moment, short
+            # beside the relay timeout (the others count the stopped host's silence)
+            catch_up = time.monotonic() + 0.3
             while not ready(survivor.look()) and time.monotonic() < catch_up:
                 time.sleep(0.01)
             if ready(survivor.table):
@@ -159,7 +161,8 @@ def test_the_host_vanishes_for_good_and_the_others_finish(tmp_path: Path, when: 
             verdict = verdict_of(run, label)
             assert [(h.old, h.new) for h in verdict.table.handovers] == [(0, 1)]
             assert list(verdict.table.carried_on) == [0]
-        assert "we relay from now on" in run.errors("J1")
+        # Seat 1 is J1 unless the lobby dropped J1 for a silence under load and it came back last.
+        assert "we relay from now on" in run.errors(verdict.table.seats[1].name)
     finally:
         run.kill_all()
 

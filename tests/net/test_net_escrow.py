@@ -84,38 +84,48 @@ class Watcher:
 
 def kill_the_host_when(run: Run, ready: Any, deadline: float, near: Any = None) -> None:
     """SIGKILL the host at a point of the game where ``ready(table)`` holds
-    for the host's own log and for J1's (what the survivors carry on from).
+    for the host's own log, once J1 (a survivor) holds all of that log too.
 
     The host's log is followed as the game runs until ``near(table)`` holds
     (by default ``ready`` itself); from there the host runs in short slices
-    (SIGCONT, a few ms, SIGSTOP) and both logs are read while it is stopped,
-    so a short moment (a final round) cannot pass between two looks however
+    (SIGCONT, a few ms, SIGSTOP) and is looked at while it is stopped, so a
+    short moment (a final round) cannot pass between two looks however
     slowly this process runs. ``near`` must hold a few turns before a short
-    moment, so that following the log as it runs cannot miss it."""
+    moment, so that following the log as it runs cannot miss it. A look
+    while the host is stopped folds only what it wrote in one slice, and
+    J1's log is only counted (the others take a host stopped for the relay
+    timeout, 2 s, for gone)."""
     host, near = run.procs["host"], near or ready
-    own, survivor = Watcher(run, "host"), Watcher(run, "J1")
+    own = Watcher(run, "host")
     while not near(own.look()):
         assert time.monotonic() < deadline, "that point of the game never came"
         assert host.poll() is None, f"the host ended early:\n{run.errors('host')[-2000:]}"
-        survivor.look()  # kept up to date here, so that a look while the host is stopped is short
         time.sleep(0.02)
     while True:
         assert time.monotonic() < deadline, "that point of the game never came"
         os.kill(host.pid, signal.SIGSTOP)
         assert host.poll() is None, f"the host ended early:\n{run.errors('host')[-2000:]}"
         if ready(own.look()):
-            # J1 may not have received all the host sent: give it a moment, short
-            # beside the relay timeout (the others count the stopped host's silence)
+            # J1 may not hold all the host sent yet: give it a moment, short
+            # beside the relay timeout. It cannot hold more than the stopped host.
             catch_up = time.monotonic() + 0.3
-            while not ready(survivor.look()) and time.monotonic() < catch_up:
+            while len(log_or_none(run, "J1")) < len(own.table.log) and time.monotonic() < catch_up:
                 time.sleep(0.01)
-            if ready(survivor.table):
+            if log_or_none(run, "J1") == own.table.log:
                 os.kill(host.pid, signal.SIGKILL)
                 host.wait()
                 return
         assert not own.table.finished, "the host's game ended between two looks"
         os.kill(host.pid, signal.SIGCONT)
         time.sleep(0.01)
+
+
+def log_or_none(run: Run, label: str) -> list[bytes]:
+    """``label``'s log as it stands; empty while its last entry is torn (being written)."""
+    try:
+        return log_of(run, label)
+    except LogFileError:
+        return []
 
 
 def in_turns(table: Table) -> bool:

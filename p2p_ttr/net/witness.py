@@ -217,7 +217,7 @@ class Witnesses:
                                  "that they see it is the relay that holds the game back")
             for seat in table.in_play:
                 if seat not in (table.relay, self.replica.seat) and seat in table.reach:
-                    self._show(seat, digest, raw)
+                    self._show(seat, digest, raw, now)
 
     def relay_holds_back(self, now: float) -> bool:
         """A message of ours is still not sequenced, while the relay answers,
@@ -228,9 +228,13 @@ class Witnesses:
         we sent it."""
         if not self.relay_alive(now):
             return False
-        return any(d in self._told and (now - self._first_shown[d] >= 1.5 * self.held_s if d in self._first_shown
-                                        else waited >= 3 * self.held_s)
-                   for d, _, waited in self.duties.overdue(now, self.held_s))
+        return any(self._turn_due(d, waited, now) for d, _, waited in self.duties.overdue(now, self.held_s))
+
+    def _turn_due(self, digest: bytes, waited: float, now: float) -> bool:
+        if digest not in self._told:
+            return False
+        shown = self._first_shown.get(digest)
+        return now - shown >= 1.5 * self.held_s if shown is not None else waited >= 3 * self.held_s
 
     def new_relay(self, now: float) -> None:
         """The relay moved: our held-back messages go to the new one, whose
@@ -242,7 +246,7 @@ class Witnesses:
         self._first_shown.clear()
         self.close()
 
-    def _show(self, seat: int, digest: bytes, raw: bytes) -> None:
+    def _show(self, seat: int, digest: bytes, raw: bytes, now: float) -> None:
         link = self.links.get(seat)
         if link is None:
             table = self.replica.table
@@ -255,7 +259,7 @@ class Witnesses:
             link.send(frames.Hi(NET_VERSION))
         if link.welcomed and digest not in self._shown.setdefault(seat, set()):
             self._shown[seat].add(digest)
-            self._first_shown.setdefault(digest, time.monotonic())
+            self._first_shown.setdefault(digest, now)
             link.send(frames.Witness(raw))
 
     def handle(self, seat: int, raw: bytes) -> None:

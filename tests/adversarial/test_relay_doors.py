@@ -60,9 +60,10 @@ def test_a_relay_that_holds_back_an_authors_shares_is_named_and_with_escrow_repl
             other = "J2" if author == "J1" else "J1"
             assert f"the relay (Bot0) holds back {author}'s message" in said[other]
             # From then on the screen never waits for the author as if it owed
-            # the message (it may wait for it as the next relay: J1 is both).
-            after = said[other].split("holds back")[-1]
-            assert f"waiting for {author}" not in re.split("relays next|the relay moved", after)[0]
+            # the message (it may wait for it to turn, as the next relay: J1 is
+            # both, and says "we relay next" first).
+            after = said[other].split(f"holds back {author}'s message")[-1]
+            assert f"waiting for {author}" not in re.split("relays next|we relay next|the relay moved", after)[0]
         (log,) = (tmp_path / "J2" / "games").glob("*/game.log")
         verdict = verify_entries(read_log(log)[1])
         assert verdict.fair and [(h.old, h.new) for h in verdict.table.handovers] == [(0, 1)]

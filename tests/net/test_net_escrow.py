@@ -76,10 +76,7 @@ class Watcher:
     def look(self) -> Table:
         """The table after what ``label`` has written so far (a torn last
         entry, being written, is read on a later look)."""
-        try:
-            return self.fold(log_of(self.run, self.label))
-        except LogFileError:
-            return self.table
+        return self.fold(log_so_far(self.run, self.label))
 
 
 def kill_the_host_when(run: Run, ready: Any, deadline: float, near: Any = None) -> None:
@@ -93,8 +90,8 @@ def kill_the_host_when(run: Run, ready: Any, deadline: float, near: Any = None) 
     slowly this process runs. ``near`` must hold a few turns before a short
     moment, so that following the log as it runs cannot miss it. A look
     while the host is stopped folds only what it wrote in one slice, and
-    J1's log is only counted (the others take a host stopped for the relay
-    timeout, 2 s, for gone)."""
+    J1's log is only compared with it, not folded (the others take a host
+    stopped for the relay timeout, 2 s, for gone)."""
     host, near = run.procs["host"], near or ready
     own = Watcher(run, "host")
     while not near(own.look()):
@@ -109,9 +106,11 @@ def kill_the_host_when(run: Run, ready: Any, deadline: float, near: Any = None) 
             # J1 may not hold all the host sent yet: give it a moment, short
             # beside the relay timeout. It cannot hold more than the stopped host.
             catch_up = time.monotonic() + 0.3
-            while len(log_or_none(run, "J1")) < len(own.table.log) and time.monotonic() < catch_up:
+            theirs = log_so_far(run, "J1")
+            while len(theirs) < len(own.table.log) and time.monotonic() < catch_up:
                 time.sleep(0.01)
-            if log_or_none(run, "J1") == own.table.log:
+                theirs = log_so_far(run, "J1")
+            if theirs == own.table.log:
                 os.kill(host.pid, signal.SIGKILL)
                 host.wait()
                 return
@@ -120,7 +119,7 @@ def kill_the_host_when(run: Run, ready: Any, deadline: float, near: Any = None) 
         time.sleep(0.01)
 
 
-def log_or_none(run: Run, label: str) -> list[bytes]:
+def log_so_far(run: Run, label: str) -> list[bytes]:
     """``label``'s log as it stands; empty while its last entry is torn (being written)."""
     try:
         return log_of(run, label)

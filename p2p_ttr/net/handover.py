@@ -239,6 +239,6 @@ class Succession:
         self.duties.forget_pending()
         self.console.say(f"the relay moved to {names[prefix.relay]} at entry {index} while we were away: "
                          f"our {dropped} later entr{'y' if dropped == 1 else 'ies'}, which no other seat held, "
-                         "are dropped; we play on from the hand-over")
+                         f"{'is' if dropped == 1 else 'are'} dropped; we play on from the hand-over")
         self.handed_over(prefix.handovers[-1].old, prefix.relay)
         return True

@@ -186,44 +186,96 @@ def test_the_successor_takes_over_only_with_every_request_and_the_longest_log(tm
         store.close()
 
 
-def test_an_old_relay_drops_what_only_it_held_for_a_valid_hand_over(tmp_path: Path) -> None:
-    """The old relay (seat 0) holds an entry at index i that nobody else got;
-    the new relay's hand-over is at i. A forged one changes nothing; the real
-    one (signed by the successor, with seat 0's receipt of entry i-1) cuts
-    seat 0's log back to i, on disk too, and seat 0 follows the new relay."""
-    sys.path.insert(0, str(Path(__file__).parent.parent / "table"))
-    from test_carry_on import game
-    from test_forfeit import folded
+class OldRelay:
+    """Seat 0, the old relay, holding entry ``i`` that nobody else got, and
+    the hand-over at ``i`` its successor (seat 1) took with seat 2's request."""
 
-    from p2p_ttr.table.relaying import sign_follow
+    def __init__(self, tmp_path: Path) -> None:
+        sys.path.insert(0, str(Path(__file__).parent.parent / "table"))
+        from test_carry_on import game
+        from test_forfeit import folded
 
-    g = game(3, ())  # an escrow game: a relay in play may be replaced, with every other seat's request
-    i = 120
-    table = folded(g.log, i + 1)  # one entry more than the new relay's log
-    assert table.game_id is not None and g.peers[0].table.me is not None
-    node, _, store = seat_node(tmp_path, g.peers[0].identity, "Anna", table)
-    store.save_secrets(g.peers[0].table.me)
-    for raw in g.log[: i + 1]:
-        store.append(raw)
-    table.me = g.peers[0].table.me
-    node.use_table(table, store)
-    try:
+        from p2p_ttr.table.relaying import sign_follow
+
+        g = game(3, ())  # an escrow game: a relay in play may be replaced, with every other seat's request
+        i = self.i = 120
+        table = folded(g.log, i + 1)  # one entry more than the new relay's log
+        assert table.game_id is not None and g.peers[0].table.me is not None
+        self.g, self.table = g, table
+        self.node, _, self.store = seat_node(tmp_path, g.peers[0].identity, "Anna", table)
+        self.store.save_secrets(g.peers[0].table.me)
+        for raw in g.log[: i + 1]:
+            self.store.append(raw)
+        table.me = g.peers[0].table.me
+        self.node.use_table(table, self.store)
         prefix = folded(g.log, i)
         receipt = sign_entry(g.peers[0].identity, table.game_id, i - 1, prefix.prev_head(i - 1), g.log[i - 1])
         successor = Peer(1, g.peers[1].identity, lambda v, s: None)
         successor.table, successor.seq = prefix, prefix.last_seq[1]
         request = sign_follow(g.peers[2].identity, 2, table.game_id, 0, 0, 1, i, prefix.head)
-        relay_raw = successor.take_relay(receipt, (request,))
-        sig = sign_entry(g.peers[1].identity, table.game_id, i, prefix.head, relay_raw)
-        node.uplink.public = g.peers[1].identity.public
-        node.follower.entry(i, relay_raw, b"\0" * 64)  # not the successor's signature: dropped
+        self.relay_raw = successor.take_relay(receipt, (request,))
+        self.sig = sign_entry(g.peers[1].identity, table.game_id, i, prefix.head, self.relay_raw)
+        self.node.uplink.public = g.peers[1].identity.public
+
+    def cut_back(self) -> None:
+        """Seat 0's log was cut back to the hand-over, on disk too, and it follows seat 1."""
+        node, i = self.node, self.i
+        assert node.table is not self.table and len(node.table.log) == i + 1 and node.table.relay == 1
+        assert node.table.log[i] == self.relay_raw and not node.relaying
+        assert self.store.stored_entries() == self.g.log[:i] + [self.relay_raw]
+
+
+def test_an_old_relay_drops_what_only_it_held_for_a_valid_hand_over(tmp_path: Path) -> None:
+    """The old relay (seat 0) holds an entry at index i that nobody else got;
+    the new relay's hand-over is at i. A forged one changes nothing; the real
+    one (signed by the successor, with seat 0's receipt of entry i-1) cuts
+    seat 0's log back to i, on disk too, and seat 0 follows the new relay."""
+    old = OldRelay(tmp_path)
+    node, i = old.node, old.i
+    try:
+        node.follower.entry(i, old.relay_raw, b"\0" * 64)  # not the successor's signature: dropped
         assert len(node.table.log) == i + 1 and node.table.relay == 0
-        node.follower.entry(i, relay_raw, sig)
-        assert node.table is not table and len(node.table.log) == i + 1 and node.table.relay == 1
-        assert node.table.log[i] == relay_raw and not node.relaying
-        assert store.stored_entries() == g.log[:i] + [relay_raw]
+        node.follower.entry(i, old.relay_raw, old.sig)
+        old.cut_back()
     finally:
-        store.close()
+        old.store.close()
+
+
+class SentUp:
+    """A DEALER that keeps what is sent on it."""
+
+    def __init__(self) -> None:
+        self.frames: list[tuple[str, list[Any]]] = []
+
+    def send(self, data: bytes, flags: int = 0) -> None:
+        self.frames.append(frames.decode(data, frames.TO_HOST))
+
+    def close(self, linger: int = 0) -> None:
+        pass
+
+
+def test_an_old_relay_welcomed_into_a_log_no_longer_than_its_own_finds_the_hand_over(tmp_path: Path) -> None:
+    """Found by the suite (it stalled once): the old relay, resumed, probes
+    its successor, whose log (the hand-over, then a game that stalled
+    without the old relay) is no longer than its own. Asked from the old
+    relay's length, the successor had nothing to send, and each waited for
+    the other. Welcomed, the old relay asks for the whole log: the entry
+    where the two differ is the hand-over, which cuts its log back."""
+    old = OldRelay(tmp_path)
+    node, i, table = old.node, old.i, old.table
+    assert node.relaying and table.game_id is not None
+    try:
+        node.uplink.sock = up = SentUp()  # type: ignore[assignment]
+        node.follower.handle(encode("welcome", 0, table.game_id, i + 1, []))
+        assert ("sync", [0]) in up.frames
+        theirs = old.g.log[:i] + [old.relay_raw]
+        for index, raw in enumerate(theirs):  # what the successor sends for that sync, as catch_up does
+            sig = old.sig if index == i else sign_entry(old.g.peers[0].identity, table.game_id, index,
+                                                         table.prev_head(index), raw)
+            node.follower.handle(encode("entry", index, raw, sig))
+        old.cut_back()
+    finally:
+        old.store.close()
 
 
 def test_a_follower_takes_entries_only_from_its_relay(tmp_path: Path) -> None:

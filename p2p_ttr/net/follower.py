@@ -123,7 +123,18 @@ class Follower:
                         raise PeerExit(1, self.other_game(f"game {game_id.hex()[:8]}"))
                     self.hooks.open_game(game_id)
                     assert self.replica.table is not None
-                    up.send(frames.Sync(self.sync_from_on_welcome()))
+                    if self.replica.relaying:
+                        # We relay and probe our successor (resumed, or cut
+                        # off): it may have taken over at an index we hold,
+                        # with a log no longer than ours (we sequenced entries
+                        # nobody received, and its game stalled soon after).
+                        # Asked from our length it would send nothing and each
+                        # would wait for the other; the whole log shows the
+                        # fork, whatever this connection's predecessors asked.
+                        self._fork_checked = (-1, 0.0)
+                        self.check_for_fork()
+                    else:
+                        up.send(frames.Sync(len(self.replica.table.log)))
                     self.hooks.joined_game()
             case frames.LobbyNews(names, wanted, escrow):
                 if escrow and not self.told_escrow:
@@ -304,22 +315,6 @@ class Follower:
             self._fork_checked = (len(table.log), now)
             self._last_sync = 0.0
             self.sync(0)
-
-    def sync_from_on_welcome(self) -> int:
-        """Where a new connection's catch-up starts: after our log, as a
-        follower; from the start, as a relay that probes its successor
-        (resumed, or cut off). The successor may have taken over at an index
-        we hold, and its log may be no longer than ours (we sequenced entries
-        nobody received, and its game stalled soon after): asked from our
-        length it sends nothing, and each of us would wait for the other.
-        The whole log shows the first index where the two differ, and a
-        hand-over there cuts ours (``conflict``)."""
-        table = self.replica.table
-        assert table is not None
-        if not self.replica.relaying:
-            return len(table.log)
-        self._fork_checked, self._last_sync = (len(table.log), time.monotonic()), time.monotonic()
-        return 0
 
     def sync(self, start: int) -> None:
         now = time.monotonic()

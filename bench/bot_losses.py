@@ -35,7 +35,7 @@ def play(job: tuple[int, tuple[str, ...]]) -> tuple[tuple[str, ...], tuple[int, 
     bots = [make_bot(level, game_seed * 8 + seat, f"{level}{seat}") for seat, level in enumerate(seats)]
     game = play_local_game(len(seats), game_seed, bots, record=False)
     score = final_score(game.final)
-    parts = []
+    parts: list[dict[str, float]] = []
     for seat, ps in enumerate(score.players):
         state = game.final.players[seat]
         parts.append({

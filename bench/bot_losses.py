@@ -21,19 +21,17 @@ from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from p2p_ttr.bots.levels import make_bot
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.local.game import play_local_game
-from p2p_ttr.local.tournament import game_seeds, lineup_for, seats_for
+from p2p_ttr.local.tournament import game_seeds, lineup_for, seat_bots, seats_for
 
-PARTS = ("total", "routes", "tickets_won", "tickets_lost", "express", "stations", "trains_left", "claims", "ended_it")
+PARTS = ("total", "routes", "tickets_won", "tickets_lost", "express", "stations", "trains_left", "claims", "out_of_trains")
 
 
 def play(job: tuple[int, tuple[str, ...]]) -> tuple[tuple[str, ...], tuple[int, ...], list[dict[str, float]]]:
     """One game: the seats, the places, and every seat's score parts."""
     game_seed, seats = job
-    bots = [make_bot(level, game_seed * 8 + seat, f"{level}{seat}") for seat, level in enumerate(seats)]
-    game = play_local_game(len(seats), game_seed, bots, record=False)
+    game = play_local_game(len(seats), game_seed, seat_bots(game_seed, seats), record=False)
     score = final_score(game.final)
     parts: list[dict[str, float]] = []
     for seat, ps in enumerate(score.players):
@@ -47,8 +45,9 @@ def play(job: tuple[int, tuple[str, ...]]) -> tuple[tuple[str, ...], tuple[int, 
             "stations": ps.stations,
             "trains_left": state.trains,
             "claims": len(state.routes),
-            # The last round began with a player at 2 trains or fewer (who it was is not kept).
-            "ended_it": int(state.trains <= 2),
+            # At 2 trains or fewer: this seat may have started the last round
+            # (the final state does not say who did; two seats can both be).
+            "out_of_trains": int(state.trains <= 2),
         })
     return seats, score.places, parts
 

@@ -16,6 +16,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
+from p2p_ttr.bots.base import Bot
 from p2p_ttr.bots.levels import LEVELS, make_bot
 from p2p_ttr.engine.outcome import final_score
 
@@ -161,9 +162,13 @@ def play_tournament(
     return TournamentResult(players, seed, lineup, tuple(records), aggregate(lineup, records))
 
 
+def seat_bots(game_seed: int, seats: Sequence[str]) -> list[Bot]:
+    """The bots of one tournament game, each seeded from the game and its seat."""
+    return [make_bot(level, game_seed * 8 + seat, f"{level}{seat}") for seat, level in enumerate(seats)]
+
+
 def play_one(index: int, game_seed: int, seats: tuple[str, ...]) -> GameRecord:
-    bots = [make_bot(level, game_seed * 8 + seat, f"{level}{seat}") for seat, level in enumerate(seats)]
-    game = play_local_game(len(seats), game_seed, bots, record=False)
+    game = play_local_game(len(seats), game_seed, seat_bots(game_seed, seats), record=False)
     score = final_score(game.final)
     return GameRecord(
         index=index,

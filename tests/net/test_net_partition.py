@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from switchboard import Switchboard
-from test_net_escrow import NAMES, RELAY_TIMEOUT, Watcher, log_of, start
+from test_net_escrow import NAMES, Watcher, log_of, start
 from test_net_lan import DEADLINE_S, Run, free_port
 
 from p2p_ttr.table.envelope import open_envelope
@@ -136,7 +136,11 @@ def test_a_table_split_in_halves_stalls_says_why_and_goes_on_when_healed(tmp_pat
     """Four seats split two and two: the host and J1 | J2 and J3. Neither side
     can carry the other on (carrying one seat on takes every other seat in
     play), nor move the relay (that takes every seat but the relay): both
-    stall and say so. Healed, the table plays on as one game."""
+    stall and say so. J2 and J3 each lost the relay and turned to J1, its
+    successor (the heal waits for both to have said so: which comes first,
+    the host's word that they are silent or their turning, is a race).
+    Healed, J1 holds both requests and takes the relay: the table plays on
+    as one game, and no seat of the half that turned is carried on."""
     run, board = Run(tmp_path), Switchboard()
     deadline = time.monotonic() + DEADLINE_S + 60
     try:
@@ -147,6 +151,10 @@ def test_a_table_split_in_halves_stalls_says_why_and_goes_on_when_healed(tmp_pat
                 board.hold(a, b)
         for label in ("host", "J1"):
             run.wait_said(label, "J2 and J3 are silent at once", deadline)
+        for label in ("J2", "J3"):
+            run.wait_said(label, "turning to J1, who relays next", deadline)
+        stalled = verify_entries(log_of(run, "host")).table
+        assert not stalled.carried_on and not stalled.handovers  # the host's half went no further
         board.heal("host", "J2")
         board.heal("host", "J3")
         board.heal("J1", "J2")
@@ -156,6 +164,39 @@ def test_a_table_split_in_halves_stalls_says_why_and_goes_on_when_healed(tmp_pat
         assert table.complete and set(table.carried_on) <= {0}
         if table.carried_on:  # the host, still cut off when the others moved on: it was told, and watched
             assert "your seat was carried on" in run.said("host")
+    finally:
+        (tmp_path / "switchboard.txt").write_text("\n".join(board.journal))
+        board.close()
+        run.kill_all()
+
+
+def test_a_seat_that_turned_alone_is_carried_on_when_the_split_heals(tmp_path: Path) -> None:
+    """The other side of that race, forced: J2 is cut off from the host and
+    from J1 and turns to J1; J3's messages no longer reach the host, but it
+    hears the host, so it never turns. The host's side stalls (two seats
+    silent at once). Healed, J3 is heard again, and J2 still follows J1,
+    which never takes over (J3 did not turn): a seat that turned follows
+    the log through the successor and its request binds it (protocol.md
+    §6, Relay), so to the relay J2 stays silent, and the others carry it on.
+    J2 is told, and watches to the end: one game."""
+    run, board = Run(tmp_path), Switchboard()
+    deadline = time.monotonic() + DEADLINE_S + 60
+    try:
+        partitioned_game(run, board, 4)
+        wait_until(run, "host", in_turns, deadline)
+        board.hold("host", "J2")
+        board.hold("J1", "J2")
+        board.hold("J3", "host", both=False)
+        run.wait_said("host", "J2 and J3 are silent at once", deadline)
+        run.wait_said("J2", "turning to J1, who relays next", deadline)
+        board.heal("host", "J2")
+        board.heal("J1", "J2")
+        board.heal("J3", "host")
+        run.wait_all(["host", "J1", "J2", "J3"], deadline)
+        table = verify_entries(one_game(run, ["host", "J1", "J2", "J3"])).table
+        assert table.complete and list(table.carried_on) == [2] and not table.handovers
+        assert "your seat was carried on" in run.said("J2")
+        assert "turning to" not in run.said("J3")
     finally:
         (tmp_path / "switchboard.txt").write_text("\n".join(board.journal))
         board.close()

@@ -116,7 +116,6 @@ TO_PEER: dict[str, tuple[Check, ...]] = {
     "pause": (_INDEX, _bin(SIGNATURE_BYTES)),  # the host stops for now at this log length (signed: pause.py)
     "silent": (_seats,),  # the seats the relay has not heard for the relay timeout (every game)
     "gave_up": (_int(0, MAX_SEATS - 1), _why, _seats, _SECONDS),  # that seat gave up: a give_up passed on
-    "silent": (_seats,),  # the seats the relay has not heard for the relay timeout (escrow: carry them on?)
     "watching": (_GAME_ID, _INDEX),  # admitted as a watcher: the game (nil in the lobby), the log's length
 }
 

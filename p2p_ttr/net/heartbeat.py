@@ -6,8 +6,9 @@ is busy folding (checking a deck chain's proofs, making a shuffle and its
 proof: seconds on a loaded machine). So the pings do not wait for the loop:
 ``Heartbeat`` calls ``pulse`` once a second from its own thread, whatever
 the loop is doing. Every use of our two sockets, the loop's and the
-heartbeat's, holds the peer's one wire lock (``threading.RLock``): a ZeroMQ
-socket is used by one thread at a time.
+heartbeat's, holds the peer's one wire lock (wire.py): a ZeroMQ socket is
+used by one thread at a time, and the loop makes way for the heartbeat
+before each poll (a plain lock let it wait for seconds on a loaded machine).
 
 It sends only what says "alive" (``ping``, or ``hi`` before a welcome); it
 reads nothing and decides nothing.

@@ -21,7 +21,6 @@ what we owe, and decide whether to stop.
 from __future__ import annotations
 
 import shlex
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,11 +54,13 @@ from .seatduties import SeatDuties
 from .store import DataDir, GameStore, StoreError, WriteFailed, default_data_dir
 from .trace import Trace
 from .uplink import Uplink
+from .wire import Wire
 from .witness import RelayLine, Witnessed, Witnesses
 from .transport import bound_port, format_address, router
 
 RELAY_TIMEOUT_S = 20.0  # a relay silent this long is gone: its successor takes over
 DONE_GRACE_S = 5.0  # how long a relay that is done waits for the others to hold the whole log
+POLL_S = 0.05  # the loop waits this long for a frame before it looks at the time
 
 NodeExit = PeerExit  # one way to end a peer's run, whichever part ends it
 
@@ -114,7 +115,7 @@ class Node:
         self.trace = Trace(options.trace)
         self.input = SeatInput(self.start_requested, self.forfeit)
         self.replica = Replica(self.identity, decide or self.input.choose, lobby=lobby)
-        self.wire = threading.RLock()  # held for every use of our sockets (the heartbeat has a thread of its own)
+        self.wire = Wire()  # held for every use of our sockets (the heartbeat has a thread of its own)
         self.presence = Presence(options.relay_timeout)  # who is alive: the relay's word (liveness.py)
         self.relay = Relay(self.replica, self.identity, console, self.trace, players, self.wire, self.presence)
         self.relay.silence_s = options.relay_timeout
@@ -384,8 +385,9 @@ class Node:
         next_beat = 0.0
         taking = True
         while True:
+            self.wire.make_way(POLL_S)  # the heartbeat first, if it waits (a plain lock starves it: wire.py)
             with self.wire:
-                poller.poll(50)
+                poller.poll(int(POLL_S * 1000))
             # 1. What came in: on our ROUTER (the relay's side), then from the peer we follow.
             for _ in range(10_000):
                 parts = self.received(ours)

@@ -16,7 +16,6 @@ since every peer checks every entry itself (protocol.md §9).
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 
@@ -39,13 +38,14 @@ from .sequencer import Sequencer
 from .standby import Standby
 from .trace import Trace
 from .watchers import Watchers
+from .wire import Wire
 
 
 class Relay:
     """Our ROUTER and the relay's duties on it (see the module docstring for its parts)."""
 
     def __init__(self, replica: Replica, identity: Identity, console: Console, trace: Trace,
-                 players: int = 0, wire: threading.RLock | None = None, presence: Presence | None = None) -> None:
+                 players: int = 0, wire: Wire | None = None, presence: Presence | None = None) -> None:
         self.replica = replica
         self.console = console
         self.drops = DropLog(console.say)  # what our doors drop, said at a bounded pace

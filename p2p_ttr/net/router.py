@@ -11,20 +11,20 @@ another thread).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 
 import zmq
 
 from . import frames
 from .frames import encode_frame
+from .wire import Wire
 
 
 class Router:
     """Our ROUTER socket (None until the loop binds it, and in unit tests), and what waits to go out on it."""
 
-    def __init__(self, wire: threading.RLock | None = None) -> None:
-        self.wire = wire or threading.RLock()
+    def __init__(self, wire: Wire | None = None) -> None:
+        self.wire = wire or Wire()
         self.sock: zmq.Socket[bytes] | None = None
         self.queued: list[list[bytes]] = []  # [connection, frame] to send once the log is durable
 

@@ -14,7 +14,6 @@ thread).
 
 from __future__ import annotations
 
-import threading
 import time
 
 import zmq
@@ -24,6 +23,7 @@ from .exits import PeerExit
 from .frames import encode_frame
 from .reach import Reach
 from .transport import TransportError, dealer, resolve
+from .wire import Wire
 
 
 LAST_WORDS_MS = 500  # a socket we close may still send what it holds (a last ping) for this long
@@ -32,8 +32,8 @@ LAST_WORDS_MS = 500  # a socket we close may still send what it holds (a last pi
 class Uplink:
     """Our DEALER and what we know of the peer it reaches."""
 
-    def __init__(self, where: str, timeout: float, wire: threading.RLock | None = None) -> None:
-        self.wire = wire or threading.RLock()
+    def __init__(self, where: str, timeout: float, wire: Wire | None = None) -> None:
+        self.wire = wire or Wire()
         self.where = where  # the host's address as we were given it (for the player's messages)
         self.timeout = timeout
         self.context: zmq.Context[zmq.Socket[bytes]] | None = None

@@ -49,6 +49,7 @@ from .replica import Replica
 from .seatduties import SeatDuties
 from .seqsig import entry_hash
 from .uplink import Uplink
+from .wire import Wire
 
 MAX_WITNESSED = 32  # envelopes we keep an eye on for other seats, at most
 LINK_S = 30.0  # how long a connection to show our message stays up without news
@@ -173,7 +174,7 @@ class Witnesses:
     """Our own messages the relay holds back, shown to the other seats directly."""
 
     def __init__(self, replica: Replica, duties: SeatDuties, identity: Identity, name: str, console: Console,
-                 held_s: float, wire: object, relay_alive: Callable[[float], bool],
+                 held_s: float, wire: Wire, relay_alive: Callable[[float], bool],
                  resend: Callable[[bytes], None]) -> None:
         self.replica = replica
         self.duties = duties
@@ -251,7 +252,7 @@ class Witnesses:
         if link is None:
             table = self.replica.table
             assert table is not None
-            link = Uplink(f"{self.replica.who(seat)}", 30.0, self.wire)  # type: ignore[arg-type]
+            link = Uplink(f"{self.replica.who(seat)}", 30.0, self.wire)
             link.context, link.poller = self.context, self.poller
             host, port = table.reach[seat]
             link.connect(host, port, seat, watch_reach=False, our_length=len(table.log))

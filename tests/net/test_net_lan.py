@@ -79,10 +79,17 @@ class Run:
             assert time.monotonic() < deadline, f"{label} never said {text!r}:\n{self.said(label)[-2000:]}"
             time.sleep(0.05)
 
+    def said_now(self, label: str) -> str:
+        """What the latest run of ``label`` printed so far (stdout and stderr)."""
+        n = self.runs[label]
+        return "".join((self.tmp / f"{label}.{n}.{kind}").read_text(errors="replace") for kind in ("out", "err")
+                       if (self.tmp / f"{label}.{n}.{kind}").exists())
+
     def up(self, label: str, deadline: float) -> None:
         """Wait until host ``label`` listens (it says where, or that it resumed):
-        a first join started before it might find nothing there and stop."""
-        while "hosting on port" not in self.said(label) and "resumed game" not in self.said(label):
+        a first join started before it might find nothing there and stop.
+        Only this run's words count: an earlier run of it said the same."""
+        while "hosting on port" not in self.said_now(label) and "resumed game" not in self.said_now(label):
             assert self.procs[label].poll() is None, f"{label} ended before it listened:\n{self.said(label)[-2000:]}"
             assert time.monotonic() < deadline, f"{label} never listened:\n{self.said(label)[-2000:]}"
             time.sleep(0.05)

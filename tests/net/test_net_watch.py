@@ -108,6 +108,7 @@ def test_a_watcher_sees_a_3_bot_game_to_its_end_and_is_sent_nothing_hidden(
     recorder = flooder = None
     try:
         run.host("host", port, "--bots", "2")
+        run.up("host", deadline)
         watch = command("watch") + [f"127.0.0.1:{port}", "--timeout", "60"]
         run.start("watch", watch + ["--json", "--save", str(tmp_path / "watched.log")])
         run.start("gone", watch + ["--plain"])

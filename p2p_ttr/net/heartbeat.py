@@ -6,7 +6,7 @@ is busy folding (checking a deck chain's proofs, making a shuffle and its
 proof: seconds on a loaded machine). So the pings do not wait for the loop:
 ``Heartbeat`` calls ``pulse`` once a second from its own thread, whatever
 the loop is doing. Every use of our two sockets, the loop's and the
-heartbeat's, holds the peer's one wire lock (wire.py): a ZeroMQ socket is
+heartbeat's, holds the peer's one socket lock (socket_lock.py): a ZeroMQ socket is
 used by one thread at a time, and the loop makes way for the heartbeat
 before each poll (a plain lock let it wait for seconds on a loaded machine).
 

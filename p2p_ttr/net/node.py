@@ -54,7 +54,7 @@ from .seatduties import SeatDuties
 from .store import DataDir, GameStore, StoreError, WriteFailed, default_data_dir
 from .trace import Trace
 from .uplink import Uplink
-from .wire import Wire
+from .socket_lock import SocketLock
 from .witness import RelayLine, Witnessed, Witnesses
 from .transport import bound_port, format_address, router
 
@@ -115,13 +115,13 @@ class Node:
         self.trace = Trace(options.trace)
         self.input = SeatInput(self.start_requested, self.forfeit)
         self.replica = Replica(self.identity, decide or self.input.choose, lobby=lobby)
-        self.wire = Wire()  # held for every use of our sockets (the heartbeat has a thread of its own)
+        self.socket_lock = SocketLock()  # held for every use of our sockets (the heartbeat has a thread of its own)
         self.presence = Presence(options.relay_timeout)  # who is alive: the relay's word (liveness.py)
-        self.relay = Relay(self.replica, self.identity, console, self.trace, players, self.wire, self.presence)
+        self.relay = Relay(self.replica, self.identity, console, self.trace, players, self.socket_lock, self.presence)
         self.relay.silence_s = options.relay_timeout
         self.progress = Progress(options.timeout, console.say, console.waiting)
         self.where = format_address(options.host, options.port)
-        self.uplink = Uplink(self.where, options.timeout, self.wire)
+        self.uplink = Uplink(self.where, options.timeout, self.socket_lock)
         self.heartbeat = Heartbeat(self.pulse)
         self.duties = SeatDuties(self.replica, self.uplink, self.relay, console, self.trace, options.timeout,
                                  options.relay_timeout)
@@ -131,7 +131,7 @@ class Node:
         line = RelayLine(self.replica, self.relay, self.uplink)
         self.witnessed = Witnessed(self.replica, console, held_s, line.forward, line.answers)
         self.witnesses = Witnesses(self.replica, self.duties, self.identity, options.name, console, held_s,
-                                   self.wire, line.answers, lambda raw: self.uplink.send(frames.Env(raw)))
+                                   self.socket_lock, line.answers, lambda raw: self.uplink.send(frames.Env(raw)))
         self.relay.on_witness = lambda rid, seat, raw: self.witnessed.received(seat, raw, rid)
         self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, console, self.trace,
                                      options.relay_timeout, self.progress.note, self.relay_holds_back)
@@ -376,7 +376,7 @@ class Node:
         poller = zmq.Poller()
         ours = self.relay.router.sock
         assert ours is not None
-        with self.wire:
+        with self.socket_lock:
             self.uplink.poller = poller
             self.witnesses.poller = poller
             poller.register(ours, zmq.POLLIN)
@@ -385,8 +385,8 @@ class Node:
         next_beat = 0.0
         taking = True
         while True:
-            self.wire.make_way(POLL_S)  # the heartbeat first, if it waits (a plain lock starves it: wire.py)
-            with self.wire:
+            self.socket_lock.make_way(POLL_S)  # the heartbeat first, if it waits (a plain lock starves it: socket_lock.py)
+            with self.socket_lock:
                 poller.poll(int(POLL_S * 1000))
             # 1. What came in: on our ROUTER (the relay's side), then from the peer we follow.
             for _ in range(10_000):
@@ -476,7 +476,7 @@ class Node:
 
     def received(self, sock: zmq.Socket[bytes] | None) -> list[bytes] | None:
         """The next message waiting on ``sock`` (None: nothing, or no socket)."""
-        with self.wire:
+        with self.socket_lock:
             if sock is None or sock.closed:
                 return None
             try:
@@ -487,7 +487,7 @@ class Node:
     def pulse(self) -> None:
         """Our heartbeat, from its own thread (heartbeat.py): to every
         connection on our ROUTER, and to the peer we follow."""
-        with self.wire:
+        with self.socket_lock:
             self.relay.pulse()
             up, table = self.uplink, self.table
             if up.sock is not None:

@@ -38,18 +38,18 @@ from .sequencer import Sequencer
 from .standby import Standby
 from .trace import Trace
 from .watchers import Watchers
-from .wire import Wire
+from .socket_lock import SocketLock
 
 
 class Relay:
     """Our ROUTER and the relay's duties on it (see the module docstring for its parts)."""
 
     def __init__(self, replica: Replica, identity: Identity, console: Console, trace: Trace,
-                 players: int = 0, wire: Wire | None = None, presence: Presence | None = None) -> None:
+                 players: int = 0, socket_lock: SocketLock | None = None, presence: Presence | None = None) -> None:
         self.replica = replica
         self.console = console
         self.drops = DropLog(console.say)  # what our doors drop, said at a bounded pace
-        self.router = Router(wire)
+        self.router = Router(socket_lock)
         self.admission = Admission(replica, self.router, console, players, self.drops)
         self.requests: dict[int, FollowRequest] = {}  # seat -> its follow request to us (we relay next)
         self.catchup = CatchUp(replica, self.router, self.admission, identity, console, self.requests, self.drops)

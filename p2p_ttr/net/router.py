@@ -5,7 +5,7 @@ per routing id (transport.py says how the ids are drawn).
 to the relay (relay.py). Entries are not sent at once but queued
 (``queue``) and sent by ``flush``, after the store that holds them is
 fsync'ed: nobody hears of an entry its relay could forget. Every use of the
-socket holds the peer's wire lock (heartbeat.py: the pings go out on
+socket holds the peer's socket lock (heartbeat.py: the pings go out on
 another thread).
 """
 
@@ -17,27 +17,27 @@ import zmq
 
 from . import frames
 from .frames import encode_frame
-from .wire import Wire
+from .socket_lock import SocketLock
 
 
 class Router:
     """Our ROUTER socket (None until the loop binds it, and in unit tests), and what waits to go out on it."""
 
-    def __init__(self, wire: Wire | None = None) -> None:
-        self.wire = wire or Wire()
+    def __init__(self, socket_lock: SocketLock | None = None) -> None:
+        self.socket_lock = socket_lock or SocketLock()
         self.sock: zmq.Socket[bytes] | None = None
         self.queued: list[list[bytes]] = []  # [connection, frame] to send once the log is durable
 
     def send(self, rid: bytes, frame: frames.ToPeer) -> None:
         """One frame to one connection, now (never an entry: those are ``queue``d)."""
         encoded = encode_frame(frame)
-        with self.wire:
+        with self.socket_lock:
             if self.sock is not None:
                 self.sock.send_multipart([rid, encoded])
 
     def send_encoded(self, rid: bytes, encoded: bytes) -> None:
         """A frame already encoded (the same entry to many watchers), now."""
-        with self.wire:
+        with self.socket_lock:
             if self.sock is not None:
                 self.sock.send_multipart([rid, encoded])
 
@@ -49,7 +49,7 @@ class Router:
         """Make what is queued durable (one fsync for the batch), then send it."""
         if self.queued:
             make_durable()
-            with self.wire:
+            with self.socket_lock:
                 if self.sock is not None:
                     for parts in self.queued:
                         self.sock.send_multipart(parts)

@@ -8,7 +8,7 @@ log is, and when we last heard it. A first join also watches the connection
 (reach.py) to say at once when nothing, or no ttr game, answers there.
 
 It reads no frame: the follower (follower.py) does. Every use of the socket
-holds the peer's wire lock (heartbeat.py: the pings go out on another
+holds the peer's socket lock (heartbeat.py: the pings go out on another
 thread).
 """
 
@@ -23,7 +23,7 @@ from .exits import PeerExit
 from .frames import encode_frame
 from .reach import Reach
 from .transport import TransportError, dealer, resolve
-from .wire import Wire
+from .socket_lock import SocketLock
 
 
 LAST_WORDS_MS = 500  # a socket we close may still send what it holds (a last ping) for this long
@@ -32,8 +32,8 @@ LAST_WORDS_MS = 500  # a socket we close may still send what it holds (a last pi
 class Uplink:
     """Our DEALER and what we know of the peer it reaches."""
 
-    def __init__(self, where: str, timeout: float, wire: Wire | None = None) -> None:
-        self.wire = wire or Wire()
+    def __init__(self, where: str, timeout: float, socket_lock: SocketLock | None = None) -> None:
+        self.socket_lock = socket_lock or SocketLock()
         self.where = where  # the host's address as we were given it (for the player's messages)
         self.timeout = timeout
         self.context: zmq.Context[zmq.Socket[bytes]] | None = None
@@ -61,7 +61,7 @@ class Uplink:
             address = resolve(host, port)
         except TransportError as exc:
             raise PeerExit(1, str(exc)) from None
-        with self.wire:
+        with self.socket_lock:
             self.sock = dealer(self.context, address, port, watch)
             if self.poller is not None:
                 self.poller.register(self.sock, zmq.POLLIN)
@@ -73,7 +73,7 @@ class Uplink:
         self.length = our_length
 
     def disconnect(self) -> None:
-        with self.wire:
+        with self.socket_lock:
             if self.sock is not None:
                 if self.poller is not None:
                     self.poller.unregister(self.sock)
@@ -92,7 +92,7 @@ class Uplink:
         host) a frame is dropped; what matters is sent again once the relay
         answers (hi, and pending envelopes after the welcome)."""
         encoded = encode_frame(frame)
-        with self.wire:
+        with self.socket_lock:
             if self.sock is not None:  # None until the loop connects, while we relay (and in unit tests)
                 try:
                     self.sock.send(encoded, zmq.NOBLOCK)

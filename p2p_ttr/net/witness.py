@@ -49,7 +49,7 @@ from .replica import Replica
 from .seatduties import SeatDuties
 from .seqsig import entry_hash
 from .uplink import Uplink
-from .wire import Wire
+from .socket_lock import SocketLock
 
 MAX_WITNESSED = 32  # envelopes we keep an eye on for other seats, at most
 LINK_S = 30.0  # how long a connection to show our message stays up without news
@@ -174,7 +174,7 @@ class Witnesses:
     """Our own messages the relay holds back, shown to the other seats directly."""
 
     def __init__(self, replica: Replica, duties: SeatDuties, identity: Identity, name: str, console: Console,
-                 held_s: float, wire: Wire, relay_alive: Callable[[float], bool],
+                 held_s: float, socket_lock: SocketLock, relay_alive: Callable[[float], bool],
                  resend: Callable[[bytes], None]) -> None:
         self.replica = replica
         self.duties = duties
@@ -182,7 +182,7 @@ class Witnesses:
         self.name = name
         self.console = console
         self.held_s = held_s
-        self.wire = wire
+        self.socket_lock = socket_lock
         self.relay_alive = relay_alive
         self.resend = resend  # send an envelope to the relay again
         self.context: zmq.Context[zmq.Socket[bytes]] | None = None
@@ -252,7 +252,7 @@ class Witnesses:
         if link is None:
             table = self.replica.table
             assert table is not None
-            link = Uplink(f"{self.replica.who(seat)}", 30.0, self.wire)
+            link = Uplink(f"{self.replica.who(seat)}", 30.0, self.socket_lock)
             link.context, link.poller = self.context, self.poller
             host, port = table.reach[seat]
             link.connect(host, port, seat, watch_reach=False, our_length=len(table.log))

@@ -1,12 +1,12 @@
-"""How long the heartbeat's thread waits for the wire, with the loop's pattern, under load.
+"""How long the heartbeat's thread waits for the socket lock, with the loop's pattern, under load.
 
-The loop holds the wire through a 50 ms poll (the GIL released), then does a
-little work without it; a second thread takes the wire every 50 ms, as the
+The loop holds the socket lock through a 50 ms poll (the GIL released), then does a
+little work without it; a second thread takes the lock every 50 ms, as the
 heartbeat does once a second. Busy processes (``--load``) keep the cores
 loaded. Measured in the same run: a plain ``threading.RLock`` (what the peer
-used before) against ``Wire`` with the loop's ``make_way`` before each poll.
+used before) against ``SocketLock`` with the loop's ``make_way`` before each poll.
 
-    python bench/wire.py [--seconds 30] [--load 6]
+    python bench/socket_lock.py [--seconds 30] [--load 6]
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 
-from p2p_ttr.net.wire import Wire
+from p2p_ttr.net.socket_lock import SocketLock
 
 POLL_S = 0.05
 
@@ -72,14 +72,14 @@ def main() -> None:
         p.start()
     try:
         plain = waits(threading.RLock(), lambda: None, args.seconds)
-        wire = Wire()
-        fair = waits(wire, lambda: wire.make_way(POLL_S), args.seconds)
+        socket_lock = SocketLock()
+        fair = waits(socket_lock, lambda: socket_lock.make_way(POLL_S), args.seconds)
     finally:
         for p in loaders:
             p.terminate()
     print(line("RLock", plain))
-    print(line("Wire", fair))
-    print(f"max wait, RLock / Wire: {plain[-1] / fair[-1]:.1f}x")
+    print(line("SocketLock", fair))
+    print(f"max wait, RLock / SocketLock: {plain[-1] / fair[-1]:.1f}x")
 
 
 if __name__ == "__main__":

@@ -16,14 +16,15 @@ On top of the shared plan (see ``medium.PlanningBot``) it
   cannot finish to make sure of the others;
 * rescues a ticket that opponents have cut off with a station, when one
   borrowed route is all that is missing;
-* on its last turns, makes the claim (or station) that adds most to its score;
+* on its last turns, makes the claim (or station) that adds most to its score,
+  the European Express counted (reaching the longest rival trail, passing it);
 * with its tickets done, spends its trains on the routes that score most per
   turn, favouring those that lengthen its trail towards the European Express.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from p2p_ttr.engine.board import EXPRESS_POINTS, STATION_POINTS, Route
@@ -268,9 +269,10 @@ class HardBot(PlanningBot):
         for a in claim_actions(s.view, s.player):
             if isinstance(a, ClaimRoute):
                 by_route.setdefault(a.route, []).append(a)
+        express = self.express_margin(s)
         for route, claims in by_route.items():
             with_it = PlayerClaims(me.routes + (route,), me.stations, s.tickets)
-            gain = points_for(route) + ticket_points(with_it, others) - base
+            gain = points_for(route) + ticket_points(with_it, others) - base + express(route)
             if gain >= least and (best is None or (gain, -route) > best):
                 best, chosen = (gain, -route), self.cheapest_payment(s, claims, s.targets)
         if stations and me.stations_left:
@@ -286,6 +288,22 @@ class HardBot(PlanningBot):
                 if gain >= least and (best is None or (gain, 0) > best):
                     best, chosen = (gain, 0), self.cheapest_station(s, builds)
         return chosen
+
+    def express_margin(self, s: Situation) -> Callable[[int], float]:
+        """What claiming a route does to the European Express, against the
+        longest rival trail: the bonus won (or shared) by reaching it, and
+        a share of it taken from the rival by passing it."""
+        mine = longest_trail(BOARD, s.me.routes)
+        rival = max(
+            (longest_trail(BOARD, ps.routes) for q, ps in enumerate(s.view.players) if q != s.player), default=0
+        )
+        denial = 1.0 / max(1, s.view.n_players - 1)
+
+        def value(trail: int) -> float:
+            return EXPRESS_POINTS * ((trail >= rival) + denial * (trail > rival))
+
+        now = value(mine)
+        return lambda route: value(longest_trail(BOARD, s.me.routes + (route,))) - now
 
     def rescue_station(self, s: Situation) -> Action | None:
         if self._rescue_city is None:

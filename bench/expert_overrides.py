@@ -22,14 +22,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from p2p_ttr.bots.base import Bot
 from p2p_ttr.bots.expert import ExpertBot
-from p2p_ttr.bots.levels import make_bot
 from p2p_ttr.bots.planning import plan_tickets, ticket_ids
 from p2p_ttr.engine.events import Action, KeepTickets
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.local.game import play_local_game
-from p2p_ttr.local.tournament import game_seeds
+from p2p_ttr.local.tournament import game_seeds, seat_bots
 
 
 @dataclass(frozen=True)
@@ -62,8 +60,8 @@ class Watched:
         if last is not None and last.chosen != last.candidates[0]:
             prior = last.candidates[0]
             gain = last.means[last.candidates.index(last.chosen)] - last.means[0]
-            self.seen.append(Override(view.phase.name, kind_of(prior), kind_of(last.chosen), round(gain, 2),
-                                      self.plan_trains(view, player, prior), self.plan_trains(view, player, last.chosen)))
+            trains = (self.plan_trains(view, player, prior), self.plan_trains(view, player, last.chosen))
+            self.seen.append(Override(view.phase.name, kind_of(prior), kind_of(last.chosen), round(gain, 2), *trains))
         return action
 
     def plan_trains(self, view: GameState, player: int, action: Action) -> int:
@@ -76,11 +74,16 @@ class Watched:
 
 
 def play(job: tuple[int, int, str]) -> list[Override]:
+    """One game, seeded as the tournament's (``seat_bots``), the expert in seat ``index % 2``."""
     index, game_seed, against = job
+    seats = ("expert", against) if index % 2 == 0 else (against, "expert")
+    bots = seat_bots(game_seed, seats)
     seen: list[Override] = []
-    expert: Bot = Watched(ExpertBot(game_seed * 8, "expert"), seen)
-    other = make_bot(against, game_seed * 8 + 1, against)
-    play_local_game(2, game_seed, [expert, other] if index % 2 == 0 else [other, expert], record=False)
+    at = seats.index("expert")
+    expert = bots[at]
+    assert isinstance(expert, ExpertBot)
+    bots[at] = Watched(expert, seen)
+    play_local_game(2, game_seed, bots, record=False)
     return seen
 
 

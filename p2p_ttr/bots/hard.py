@@ -89,6 +89,12 @@ def hard_weight(route: Route) -> float:
     return effort(route) + CLAIM_TURN_EFFORT - POINTS_EFFORT * points_for(route.id)
 
 
+def trails(s: Situation) -> tuple[int, int]:
+    """The bot's longest trail and the longest of its rivals' (the European Express)."""
+    rival = max((longest_trail(BOARD, ps.routes) for q, ps in enumerate(s.view.players) if q != s.player), default=0)
+    return longest_trail(BOARD, s.me.routes), rival
+
+
 class HardBot(PlanningBot):
     """The medium bot's plan played with foresight: speed, the opponents' wants, time left (see the module docstring)."""
 
@@ -215,10 +221,7 @@ class HardBot(PlanningBot):
         trail towards the Express; a route it cannot finish in time counts little."""
         left = turns_left(s.view, s.player)
         mine = {c for r in s.me.routes for c in BOARD.routes[r].cities}
-        trail = longest_trail(BOARD, s.me.routes)
-        rival = max(
-            (longest_trail(BOARD, ps.routes) for q, ps in enumerate(s.view.players) if q != s.player), default=0
-        )
+        trail, rival = trails(s)
         scored: list[tuple[float, int]] = []
         for route in BOARD.routes:
             if route.length > s.me.trains or s.costs[route.id] in (None, 0.0):
@@ -293,10 +296,7 @@ class HardBot(PlanningBot):
         """What claiming a route does to the European Express, against the
         longest rival trail: the bonus won (or shared) by reaching it, and
         a share of it taken from the rival by passing it."""
-        mine = longest_trail(BOARD, s.me.routes)
-        rival = max(
-            (longest_trail(BOARD, ps.routes) for q, ps in enumerate(s.view.players) if q != s.player), default=0
-        )
+        mine, rival = trails(s)
         denial = 1.0 / max(1, s.view.n_players - 1)
 
         def value(trail: int) -> float:

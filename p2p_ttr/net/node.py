@@ -51,10 +51,10 @@ from .playerinput import PlayerChannel, SeatInput
 from .relay import Relay
 from .replica import Replica, fold_log
 from .seatduties import SeatDuties
+from .socket_lock import SocketLock
 from .store import DataDir, GameStore, StoreError, WriteFailed, default_data_dir
 from .trace import Trace
 from .uplink import Uplink
-from .socket_lock import SocketLock
 from .witness import RelayLine, Witnessed, Witnesses
 from .transport import bound_port, format_address, router
 
@@ -385,7 +385,7 @@ class Node:
         next_beat = 0.0
         taking = True
         while True:
-            self.socket_lock.make_way(POLL_S)  # the heartbeat first, if it waits (a plain lock starves it: socket_lock.py)
+            self.socket_lock.make_way(POLL_S)  # the heartbeat first, if it waits (socket_lock.py says why)
             with self.socket_lock:
                 poller.poll(int(POLL_S * 1000))
             # 1. What came in: on our ROUTER (the relay's side), then from the peer we follow.

@@ -35,10 +35,10 @@ from .pause import sign_pause
 from .replica import Replica
 from .router import Router
 from .sequencer import Sequencer
+from .socket_lock import SocketLock
 from .standby import Standby
 from .trace import Trace
 from .watchers import Watchers
-from .socket_lock import SocketLock
 
 
 class Relay:

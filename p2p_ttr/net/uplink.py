@@ -22,8 +22,8 @@ from . import frames
 from .exits import PeerExit
 from .frames import encode_frame
 from .reach import Reach
-from .transport import TransportError, dealer, resolve
 from .socket_lock import SocketLock
+from .transport import TransportError, dealer, resolve
 
 
 LAST_WORDS_MS = 500  # a socket we close may still send what it holds (a last ping) for this long

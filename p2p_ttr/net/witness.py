@@ -48,8 +48,8 @@ from .relay import Relay
 from .replica import Replica
 from .seatduties import SeatDuties
 from .seqsig import entry_hash
-from .uplink import Uplink
 from .socket_lock import SocketLock
+from .uplink import Uplink
 
 MAX_WITNESSED = 32  # envelopes we keep an eye on for other seats, at most
 LINK_S = 30.0  # how long a connection to show our message stays up without news

@@ -7,7 +7,7 @@ from dataclasses import replace
 from positions import decision_points
 from p2p_ttr.bots.hard import HardBot
 from p2p_ttr.bots.planning import BOARD
-from p2p_ttr.engine.board import EXPRESS_POINTS
+from p2p_ttr.engine.board import EXPRESS_POINTS, STARTING_TRAINS
 from p2p_ttr.engine.rules import actors
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
@@ -24,7 +24,7 @@ def with_routes(state: GameState, owned: dict[int, tuple[int, ...]]) -> GameStat
     for seat, routes in owned.items():
         for r in routes:
             owner[r] = seat
-        trains = 45 - sum(BOARD.routes[r].length for r in routes)
+        trains = STARTING_TRAINS - sum(BOARD.routes[r].length for r in routes)
         players[seat] = replace(players[seat], routes=routes, trains=trains)
     return state.evolve(route_owner=tuple(owner), players=tuple(players))
 

@@ -89,7 +89,7 @@ class Run:
         """Wait until host ``label`` listens (it says where, or that it resumed):
         a first join started before it might find nothing there and stop.
         Only this run's words count: an earlier run of it said the same."""
-        while "hosting on port" not in self.said_now(label) and "resumed game" not in self.said_now(label):
+        while not any(words in self.said_now(label) for words in ("hosting on port", "resumed game")):
             assert self.procs[label].poll() is None, f"{label} ended before it listened:\n{self.said(label)[-2000:]}"
             assert time.monotonic() < deadline, f"{label} never listened:\n{self.said(label)[-2000:]}"
             time.sleep(0.05)

@@ -9,6 +9,9 @@ On top of the shared plan (see ``medium.PlanningBot``) it
 * reads the opponents (``opponents.read_opponents``): a route on its plan that
   an opponent probably wants, and whose loss would cost a long detour, is
   claimed (and its cards gathered) first;
+* values a choice of tickets by what it adds at the end: their points and
+  the points of the routes their plan claims, less what those trains would
+  score on spare routes (long routes make a ticket worth more);
 * counts time: the opponents' trains, pace and hands say how many turns are
   left. It keeps tickets only when trains *and* turns allow, draws more only
   when its plan is done and a Monte Carlo estimate over the tickets it has not
@@ -60,9 +63,11 @@ CLAIM_TURN_EFFORT = 0.5
 POINTS_EFFORT = 0.05
 # In the hand-aware plan, each card already held for a route takes this much off its cost.
 HAND_DISCOUNT = 0.6
-# Keeping tickets: what a train spent on a ticket's path could have scored on a
-# long route instead, and the points lost per turn a plan overruns the time left.
-TRAIN_OPPORTUNITY = 0.3
+# Keeping tickets: a plan is worth its ticket points and the points of its
+# routes, less what its trains could have scored on spare routes instead (a
+# 4-car route scores 1.75 a car, a 6-car one 2.5), less the points lost per
+# turn it overruns the time left.
+TRAIN_OPPORTUNITY = 2.1
 OVERRUN_PENALTY = 3.0
 # Pursue only the tickets that fit in this share of the turns left.
 TRIAGE_SLACK = 0.9
@@ -87,6 +92,10 @@ EXPRESS_CATCH_UP = 0.5
 
 def hard_weight(route: Route) -> float:
     return effort(route) + CLAIM_TURN_EFFORT - POINTS_EFFORT * points_for(route.id)
+
+
+def route_points(routes: Sequence[int]) -> int:
+    return sum(points_for(r) for r in routes)
 
 
 def trails(s: Situation) -> tuple[int, int]:
@@ -343,17 +352,17 @@ class HardBot(PlanningBot):
         if not pool:
             return 0.0
         planned = set(s.plan.routes)
-        # Per ticket: (points if finished, trains, turns) for its path from the network.
-        marginal: dict[int, tuple[int, int, float]] = {}
+        # Per ticket: (ticket points, route points, trains, turns) for its path from the network.
+        marginal: dict[int, tuple[int, int, int, float]] = {}
         for t in pool:
             ticket = BOARD.tickets[t]
             path = shortest_path(s.costs, ticket.a, ticket.b, planned)
             if path is None:
-                marginal[t] = (ticket.points, 10**6, float("inf"))
+                marginal[t] = (ticket.points, 0, 10**6, float("inf"))
                 continue
             new = [r for r in path.routes if s.costs[r] not in (None, 0.0) and r not in planned]
             trains = trains_of(new)
-            marginal[t] = (ticket.points, trains, len(new) + trains / CARDS_PER_DRAW_TURN)
+            marginal[t] = (ticket.points, route_points(new), trains, len(new) + trains / CARDS_PER_DRAW_TURN)
         total = 0.0
         for _ in range(TICKET_SAMPLES):
             drawn = self._rng.sample(pool, min(3, len(pool)))
@@ -361,10 +370,11 @@ class HardBot(PlanningBot):
             for size in range(1, len(drawn) + 1):
                 for keep in combinations(drawn, size):
                     points = sum(marginal[t][0] for t in keep)
-                    trains = sum(marginal[t][1] for t in keep)
-                    turns = sum(marginal[t][2] for t in keep)
+                    on_routes = sum(marginal[t][1] for t in keep)
+                    trains = sum(marginal[t][2] for t in keep)
+                    turns = sum(marginal[t][3] for t in keep)
                     if trains <= spare_trains and turns <= spare_turns:
-                        best = max(best, points - TRAIN_OPPORTUNITY * trains)
+                        best = max(best, points + on_routes - TRAIN_OPPORTUNITY * trains)
                     else:
                         best = max(best, -float(points))  # kept and failed
             total += best
@@ -373,15 +383,19 @@ class HardBot(PlanningBot):
     def ticket_choice_value(
         self, view: GameState, player: int, costs: CostTable, held: tuple[int, ...], keep: tuple[int, ...]
     ) -> tuple[float, ...]:
-        """Ticket points of the plan, less what its trains could score
-        elsewhere, less a penalty for every turn it overruns the time left."""
+        """The plan's ticket and route points, less what its trains could
+        score elsewhere, less a penalty for every turn it overruns the time left.
+
+        Counting the routes' points makes a plan over long routes worth more
+        than one over as many trains of short ones, as it is at the end."""
         me = view.players[player]
         margin = self.TICKET_MARGIN_SETUP if view.phase is Phase.SETUP_TICKETS else self.TICKET_MARGIN
         own = me.routes + borrowable(view, player)
         plan = plan_tickets(costs, held + keep, own, max(0, me.trains - margin))
         need = turns_needed(plan.routes, hand_of(view, player))
         overrun = max(0.0, need - 0.9 * turns_left(view, player))
-        return (plan.points - TRAIN_OPPORTUNITY * plan.trains - OVERRUN_PENALTY * overrun, -float(plan.trains))
+        value = plan.points + route_points(plan.routes) - TRAIN_OPPORTUNITY * plan.trains
+        return (value - OVERRUN_PENALTY * overrun, -float(plan.trains))
 
     # --- tunnels ---------------------------------------------------------------
 

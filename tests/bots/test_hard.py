@@ -1,12 +1,12 @@
-"""The hard bot's last-turn scoring counts the European Express."""
+"""The hard bot counts what the end counts: route points in its ticket choices, the European Express in its last claims."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from positions import decision_points
-from p2p_ttr.bots.hard import HardBot
-from p2p_ttr.bots.planning import BOARD
+from p2p_ttr.bots.hard import HardBot, hard_weight
+from p2p_ttr.bots.planning import BOARD, route_costs
 from p2p_ttr.engine.board import EXPRESS_POINTS, STARTING_TRAINS
 from p2p_ttr.engine.rules import actors
 from p2p_ttr.engine.state import GameState, Phase
@@ -46,3 +46,22 @@ def test_the_express_counts_in_a_last_claim_reaching_or_passing_the_longest_riva
     express = bot.express_margin(bot.situation(view_for(with_routes(state, {0: level, 1: rival}), 0), 0))
     assert express(route("Paris", "Bruxelles")) == EXPRESS_POINTS  # the rival's 10 points gone, in 2 players
     assert express(route("Barcelona", "Madrid")) == 0
+
+
+def ticket(a: str, b: str) -> int:
+    return next(t.id for t in BOARD.regular_tickets if {t.a, t.b} == {a, b})
+
+
+def test_a_ticket_over_long_routes_is_worth_more_than_one_over_short_routes_of_as_many_trains() -> None:
+    """Palermo-Constantinople and Brest-Venezia are both 8 points and 8
+    trains away; the first goes by the 6-car ferry (15 points) and a
+    2-car route, the second by 3, 3 and 2 cars (10 points). At the end the
+    first is worth 7 points more, and hard's choice says so."""
+    state = next(s for s, _ in decision_points(2, seed=4) if s.phase is Phase.TURN and actors(s)[0] == 0)
+    view = view_for(state, 0)
+    costs = route_costs(view, 0, weight=hard_weight)
+    bot = HardBot(1)
+    long_way = bot.ticket_choice_value(view, 0, costs, (), (ticket("Palermo", "Constantinople"),))
+    short_way = bot.ticket_choice_value(view, 0, costs, (), (ticket("Brest", "Venezia"),))
+    assert long_way[1] == short_way[1] == -8.0  # as many trains
+    assert long_way[0] - short_way[0] == 17 - 10

@@ -29,11 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import combinations
+from typing import NamedTuple
 
 from p2p_ttr.engine.board import EXPRESS_POINTS, STATION_POINTS, Route
 from p2p_ttr.engine.events import Action, BuildStation, ClaimRoute, DrawTickets
 from p2p_ttr.engine.moves import claim_actions, station_actions
-from p2p_ttr.engine.scoring import PlayerClaims, longest_trail
+from p2p_ttr.engine.scoring import PlayerClaims, longest_trail, route_points
 from p2p_ttr.engine.state import GameState, Phase
 
 from .medium import PlanningBot, Situation, kinds
@@ -94,8 +95,13 @@ def hard_weight(route: Route) -> float:
     return effort(route) + CLAIM_TURN_EFFORT - POINTS_EFFORT * points_for(route.id)
 
 
-def route_points(routes: Sequence[int]) -> int:
-    return sum(points_for(r) for r in routes)
+class Prospect(NamedTuple):
+    """A ticket not yet held, as the bot's network stands: what its path from there needs and scores."""
+
+    points: int  # the ticket's
+    route_points: int  # the new routes'
+    trains: int  # the new routes'
+    turns: float  # to gather their cards and claim them
 
 
 def trails(s: Situation) -> tuple[int, int]:
@@ -352,27 +358,28 @@ class HardBot(PlanningBot):
         if not pool:
             return 0.0
         planned = set(s.plan.routes)
-        # Per ticket: (ticket points, route points, trains, turns) for its path from the network.
-        marginal: dict[int, tuple[int, int, int, float]] = {}
+        marginal: dict[int, Prospect] = {}
         for t in pool:
             ticket = BOARD.tickets[t]
             path = shortest_path(s.costs, ticket.a, ticket.b, planned)
             if path is None:
-                marginal[t] = (ticket.points, 0, 10**6, float("inf"))
+                marginal[t] = Prospect(ticket.points, 0, 10**6, float("inf"))
                 continue
             new = [r for r in path.routes if s.costs[r] not in (None, 0.0) and r not in planned]
             trains = trains_of(new)
-            marginal[t] = (ticket.points, route_points(new), trains, len(new) + trains / CARDS_PER_DRAW_TURN)
+            marginal[t] = Prospect(
+                ticket.points, route_points(BOARD, new), trains, len(new) + trains / CARDS_PER_DRAW_TURN
+            )
         total = 0.0
         for _ in range(TICKET_SAMPLES):
             drawn = self._rng.sample(pool, min(3, len(pool)))
             best = -float("inf")
             for size in range(1, len(drawn) + 1):
                 for keep in combinations(drawn, size):
-                    points = sum(marginal[t][0] for t in keep)
-                    on_routes = sum(marginal[t][1] for t in keep)
-                    trains = sum(marginal[t][2] for t in keep)
-                    turns = sum(marginal[t][3] for t in keep)
+                    points = sum(marginal[t].points for t in keep)
+                    on_routes = sum(marginal[t].route_points for t in keep)
+                    trains = sum(marginal[t].trains for t in keep)
+                    turns = sum(marginal[t].turns for t in keep)
                     if trains <= spare_trains and turns <= spare_turns:
                         best = max(best, points + on_routes - TRAIN_OPPORTUNITY * trains)
                     else:
@@ -394,7 +401,7 @@ class HardBot(PlanningBot):
         plan = plan_tickets(costs, held + keep, own, max(0, me.trains - margin))
         need = turns_needed(plan.routes, hand_of(view, player))
         overrun = max(0.0, need - 0.9 * turns_left(view, player))
-        value = plan.points + route_points(plan.routes) - TRAIN_OPPORTUNITY * plan.trains
+        value = plan.points + route_points(BOARD, plan.routes) - TRAIN_OPPORTUNITY * plan.trains
         return (value - OVERRUN_PENALTY * overrun, -float(plan.trains))
 
     # --- tunnels ---------------------------------------------------------------

@@ -168,7 +168,12 @@ def seat_bots(game_seed: int, seats: Sequence[str]) -> list[Bot]:
 
 
 def play_one(index: int, game_seed: int, seats: tuple[str, ...]) -> GameRecord:
-    game = play_local_game(len(seats), game_seed, seat_bots(game_seed, seats), record=False)
+    return record_game(index, game_seed, seats, seat_bots(game_seed, seats))
+
+
+def record_game(index: int, game_seed: int, seats: tuple[str, ...], bots: Sequence[Bot]) -> GameRecord:
+    """Play one game of a tournament with ``bots`` (one per seat, named by ``seats``) and record it."""
+    game = play_local_game(len(seats), game_seed, bots, record=False)
     score = final_score(game.final)
     return GameRecord(
         index=index,

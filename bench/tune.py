@@ -1,0 +1,123 @@
+"""A tournament with some of the bots' constants changed: to scan a constant over the same games.
+
+    python bench/tune.py --players 2 --games 400 --seed 2026 --bots expert,hard \\
+        [--set hard.TRAIN_OPPORTUNITY=2.3] [--set ExpertBot.ENDGAME_TURNS=8] [--workers 2]
+
+The games are exactly ``ttr tournament``'s with the same players, games,
+bots and seed (the same deals, seats rotating); only the constants named
+differ, so a scan compares values on the same cards. ``--set`` takes
+``module.NAME=VALUE`` for a constant of a module of ``p2p_ttr.bots`` (hard,
+medium, planning, expert, rollout, worlds, opponents) or ``Class.NAME=VALUE``
+for a class attribute of a class defined there (``ExpertBot.PRIOR_MARGIN``:
+a class that copied a module constant when it was defined keeps its copy, so
+set the class's). The value is read as the type of the value it replaces
+(``none`` for a constant that may be None). Every level sees the change, so
+a constant shared by two levels (medium's, which hard inherits) changes
+both. The workers are forked after the change, so they see it too. The last
+line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import multiprocessing
+import time
+from types import ModuleType
+from typing import Any
+
+from p2p_ttr.local.tournament import play_tournament
+
+MODULES = ("hard", "medium", "planning", "expert", "rollout", "worlds", "opponents")
+
+
+def modules() -> dict[str, ModuleType]:
+    return {name: importlib.import_module(f"p2p_ttr.bots.{name}") for name in MODULES}
+
+
+def owner_of(name: str, mods: dict[str, ModuleType]) -> object:
+    """The module, or the class defined in one of ``mods``, called ``name``."""
+    if name in mods:
+        return mods[name]
+    for module in mods.values():
+        found = getattr(module, name, None)
+        if isinstance(found, type) and found.__module__ == module.__name__:
+            return found
+    raise ValueError(f"no module or class {name!r} among p2p_ttr.bots.{{{','.join(MODULES)}}}")
+
+
+def parse_value(text: str, old: object) -> object:
+    """``text`` read as the type of ``old``."""
+    if text.lower() == "none":
+        return None
+    if isinstance(old, bool):
+        if text.lower() not in ("0", "1", "true", "false"):
+            raise ValueError(f"{text!r} is not a truth value (0, 1, true, false)")
+        return text.lower() in ("1", "true")
+    if isinstance(old, int):
+        return int(text)
+    if isinstance(old, float):
+        return float(text)
+    if old is None:  # a constant that may be None (a horizon): a whole number if it reads as one
+        try:
+            return int(text)
+        except ValueError:
+            return float(text)
+    raise ValueError(f"only numbers and truth values can be set, not a {type(old).__name__}")
+
+
+def apply_settings(settings: list[str]) -> dict[str, object]:
+    """Set each ``owner.NAME=VALUE``; return what was set."""
+    mods = modules()
+    done: dict[str, object] = {}
+    for setting in settings:
+        key, sep, text = setting.partition("=")
+        owner_name, dot, attr = key.partition(".")
+        if not sep or not dot:
+            raise ValueError(f"{setting!r}: expected owner.NAME=VALUE")
+        owner = owner_of(owner_name, mods)
+        if not hasattr(owner, attr):
+            raise ValueError(f"{owner_name} has no {attr}")
+        value = parse_value(text, getattr(owner, attr))
+        setattr(owner, attr, value)
+        done[key] = value
+    return done
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=2, choices=range(2, 6))
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--bots", default="hard,medium", help="bot levels, comma-separated, the one studied first")
+    parser.add_argument("--set", action="append", default=[], metavar="OWNER.NAME=VALUE",
+                        help="a constant to change (repeatable)")
+    parser.add_argument("--workers", type=int, default=1, help="games played at once, one process each (default 1)")
+    args = parser.parse_args()
+    if args.workers > 1 and multiprocessing.get_start_method() != "fork":
+        parser.error("--workers above 1 needs the fork start method (the workers must inherit the changes)")
+    try:
+        settings = apply_settings(args.set)
+    except ValueError as e:
+        parser.error(str(e))
+    levels = [level.strip() for level in args.bots.split(",") if level.strip()]
+    start = time.perf_counter()
+    try:
+        result = play_tournament(args.players, args.games, levels, args.seed, workers=args.workers)
+    except ValueError as e:
+        parser.error(str(e))
+    seconds = time.perf_counter() - start
+    studied = result.levels[0]
+    lo, hi = studied.win_interval()
+    changed = " ".join(f"{k}={v}" for k, v in settings.items()) or "nothing changed"
+    print(f"{changed}: {studied.level} wins {studied.win_rate:.2%} of {args.games} games "
+          f"(95% {lo:.1%}-{hi:.1%}); average scores "
+          + ", ".join(f"{s.level} {s.average(s.score):.1f}" for s in result.levels) + f"  [{seconds:.0f} s]")
+    out: dict[str, Any] = {"bench": "tune", "set": {k: v for k, v in settings.items()}, **result.to_json(),
+                           "seconds": round(seconds, 1)}
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

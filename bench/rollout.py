@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -30,7 +29,7 @@ from p2p_ttr.bots.medium import legal_or_fallback
 from p2p_ttr.bots.rollout import RolloutPolicy
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.state import GameState
-from p2p_ttr.local.tournament import GameRecord, aggregate, game_seeds, record_game, seats_for
+from p2p_ttr.local.tournament import GameRecord, aggregate, record_game, schedule
 
 ROLLOUT = "rollout"
 
@@ -71,8 +70,7 @@ def main() -> None:
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers must be at least 1")
     lineup = (ROLLOUT,) + (args.against,) * (args.players - 1)
-    seeds = game_seeds(args.seed, math.ceil(args.games / args.players))
-    jobs = [(i, seeds[i // args.players], seats_for(lineup, i)) for i in range(args.games)]
+    jobs = schedule(lineup, args.games, args.seed)
     start = time.perf_counter()
     if args.workers == 1:
         records = [play(*job) for job in jobs]

@@ -11,7 +11,7 @@ medium, planning, expert, rollout, worlds, opponents) or ``Class.NAME=VALUE``
 for a class attribute of a class defined there (``ExpertBot.PRIOR_MARGIN``:
 a class that copied a module constant when it was defined keeps its copy, so
 set the class's). The value is read as the type of the value it replaces
-(``none`` for a constant that may be None). Every level sees the change, so
+(a constant that is None takes ``none`` or a number). Every level sees the change, so
 a constant shared by two levels (medium's, which hard inherits) changes
 both. The workers are forked after the change, so they see it too. The last
 line is one JSON object.
@@ -49,8 +49,6 @@ def owner_of(name: str, mods: dict[str, ModuleType]) -> object:
 
 def parse_value(text: str, old: object) -> object:
     """``text`` read as the type of ``old``."""
-    if text.lower() == "none":
-        return None
     if isinstance(old, bool):
         if text.lower() not in ("0", "1", "true", "false"):
             raise ValueError(f"{text!r} is not a truth value (0, 1, true, false)")
@@ -59,7 +57,9 @@ def parse_value(text: str, old: object) -> object:
         return int(text)
     if isinstance(old, float):
         return float(text)
-    if old is None:  # a constant that may be None (a horizon): a whole number if it reads as one
+    if old is None:  # a constant that may be None (a horizon): none, or a whole number if it reads as one
+        if text.lower() == "none":
+            return None
         try:
             return int(text)
         except ValueError:
@@ -79,7 +79,10 @@ def apply_settings(settings: list[str]) -> dict[str, object]:
         owner = owner_of(owner_name, mods)
         if not hasattr(owner, attr):
             raise ValueError(f"{owner_name} has no {attr}")
-        value = parse_value(text, getattr(owner, attr))
+        try:
+            value = parse_value(text, getattr(owner, attr))
+        except ValueError as e:
+            raise ValueError(f"{setting!r}: {e}") from e
         setattr(owner, attr, value)
         done[key] = value
     return done
@@ -114,7 +117,7 @@ def main() -> None:
     print(f"{changed}: {studied.level} wins {studied.win_rate:.2%} of {args.games} games "
           f"(95% {lo:.1%}-{hi:.1%}); average scores "
           + ", ".join(f"{s.level} {s.average(s.score):.1f}" for s in result.levels) + f"  [{seconds:.0f} s]")
-    out: dict[str, Any] = {"bench": "tune", "set": {k: v for k, v in settings.items()}, **result.to_json(),
+    out: dict[str, Any] = {"bench": "tune", "set": settings, **result.to_json(),
                            "seconds": round(seconds, 1)}
     print(json.dumps(out))
 

@@ -121,6 +121,13 @@ def game_seeds(seed: int, deals: int) -> list[int]:
     return [rng.randrange(2**31) for _ in range(deals)]
 
 
+def schedule(lineup: Sequence[str], games: int, seed: int) -> list[tuple[int, int, tuple[str, ...]]]:
+    """The tournament's games in order: (index, game seed, the level in each seat), a deal per rotation."""
+    players = len(lineup)
+    seeds = game_seeds(seed, math.ceil(games / players))
+    return [(index, seeds[index // players], seats_for(lineup, index)) for index in range(games)]
+
+
 def play_tournament(
     players: int,
     games: int,
@@ -141,8 +148,7 @@ def play_tournament(
     if workers < 1:
         raise ValueError("use at least one worker")
     lineup = lineup_for(levels, players)
-    seeds = game_seeds(seed, math.ceil(games / players))
-    jobs = [(index, seeds[index // players], seats_for(lineup, index)) for index in range(games)]
+    jobs = schedule(lineup, games, seed)
     records: list[GameRecord] = []
     if workers == 1:
         for job in jobs:

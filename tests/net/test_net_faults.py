@@ -262,19 +262,34 @@ sys.exit(main(sys.argv[3:]))
 """
 
 
+GHOST_KEPT_S = 20.0
+
+PATIENT_HOST = """
+import sys
+import p2p_ttr.net.admission as admission
+admission.LOBBY_SILENT_S = float(sys.argv[1])  # how long the host keeps a silent lobby member
+from cli.main import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
 def test_a_lobby_member_killed_just_before_the_seats_fill_never_gets_a_seat(tmp_path: Path) -> None:
     """The ghost in the lobby: Ghost is SIGKILLed and, a moment later (well
-    within the 5 s a silent member is kept), the last player joins. The
+    within the time a silent member is kept), the last player joins. The
     lobby is full, but the game starts only with members heard since it
     filled: Ghost never answers, is dropped, and the lobby waits again; the
     last player keeps its place, one more joins, and the game is played
-    without Ghost."""
+    without Ghost. The host keeps a silent member 20 s here instead of 5 s
+    (PATIENT_HOST), so that however slow the machine, Last is in before
+    Ghost is dropped: the interleaving under test is forced, not hoped for."""
     run = Run(tmp_path)
     deadline = time.monotonic() + DEADLINE_S
     port = free_port()
     ready, go = tmp_path / "ready", tmp_path / "go"
     try:
-        run.host("host", port, "--players", "3")
+        run.start("host", [sys.executable, "-c", PATIENT_HOST, str(GHOST_KEPT_S), "host", "--bind", "127.0.0.1",
+                           "--port", str(port), "--as-bot", "--json", "--data-dir", str(tmp_path / "host"),
+                           "--timeout", "60", "--players", "3"])
         run.up("host", deadline)
         run.join("Ghost", port)
         run.wait_said("Ghost", "in the lobby", deadline)
@@ -286,7 +301,7 @@ def test_a_lobby_member_killed_just_before_the_seats_fill_never_gets_a_seat(tmp_
         kill(run, "Ghost")
         go.touch()
         run.wait_said("host", "Last joined (3 of 3)", deadline)  # Ghost is still counted: the lobby is full
-        run.wait_said("host", "Ghost left the lobby (silent", deadline)
+        run.wait_said("host", f"Ghost left the lobby (silent for {GHOST_KEPT_S:.0f} s)", deadline)
         assert entries_in(tmp_path / "host") == 0  # nothing was seated with Ghost in it
         run.wait_said("Last", "in the lobby: Bot0, Last (starting at 3)", deadline)  # it keeps its place
         run.join("After", port)

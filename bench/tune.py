@@ -15,18 +15,25 @@ set the class's). The value is read as the type of the value it replaces
 a constant shared by two levels (medium's, which hard inherits) changes
 both. The workers are forked after the change, so they see it too. The last
 line is one JSON object.
+
+``--variant NAME=VALUE`` (repeatable) changes a constant of hard.py for one
+level only: a copy of the module with the change is seated as the level
+``variant`` (``--bots variant,hard``: the changed hard against hard as it is).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import multiprocessing
 import time
 from types import ModuleType
 from typing import Any
 
+import p2p_ttr.bots.levels as levels
+import p2p_ttr.local.tournament as tournament
 from p2p_ttr.local.tournament import play_tournament
 
 MODULES = ("hard", "medium", "planning", "expert", "rollout", "worlds", "opponents")
@@ -79,12 +86,39 @@ def apply_settings(settings: list[str]) -> dict[str, object]:
         owner = owner_of(owner_name, mods)
         if not hasattr(owner, attr):
             raise ValueError(f"{owner_name} has no {attr}")
-        try:
-            value = parse_value(text, getattr(owner, attr))
-        except ValueError as e:
-            raise ValueError(f"{setting!r}: {e}") from e
-        setattr(owner, attr, value)
-        done[key] = value
+        done[key] = set_constant(owner, attr, text, setting)
+    return done
+
+
+def set_constant(owner: object, attr: str, text: str, setting: str) -> object:
+    """Set ``owner.attr`` to ``text`` read as the type it has; return the value."""
+    try:
+        value = parse_value(text, getattr(owner, attr))
+    except ValueError as e:
+        raise ValueError(f"{setting!r}: {e}") from e
+    setattr(owner, attr, value)
+    return value
+
+
+def add_variant(settings: list[str]) -> dict[str, object]:
+    """Register the level ``variant``: a fresh copy of hard.py with ``NAME=VALUE`` constants changed."""
+    spec = importlib.util.find_spec("p2p_ttr.bots.hard")
+    assert spec is not None and spec.origin is not None
+    copy_spec = importlib.util.spec_from_file_location("p2p_ttr.bots.hard_variant", spec.origin)
+    assert copy_spec is not None and copy_spec.loader is not None
+    copy = importlib.util.module_from_spec(copy_spec)
+    copy.__package__ = "p2p_ttr.bots"
+    copy_spec.loader.exec_module(copy)
+    done: dict[str, object] = {}
+    for setting in settings:
+        name, sep, text = setting.partition("=")
+        if not sep or not hasattr(copy, name):
+            raise ValueError(f"{setting!r}: expected NAME=VALUE for a constant of hard.py")
+        done[f"variant.{name}"] = set_constant(copy, name, text, setting)
+    factory = copy.HardBot
+    levels._FACTORIES["variant"] = lambda seed, name: factory(seed, name)
+    levels.LEVELS = tuple(levels._FACTORIES)
+    setattr(tournament, "LEVELS", levels.LEVELS)  # its copy of the names it checks
     return done
 
 
@@ -96,12 +130,16 @@ def main() -> None:
     parser.add_argument("--bots", default="hard,medium", help="bot levels, comma-separated, the one studied first")
     parser.add_argument("--set", action="append", default=[], metavar="OWNER.NAME=VALUE",
                         help="a constant to change (repeatable)")
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME=VALUE",
+                        help="a constant of hard.py changed for the level 'variant' only (repeatable)")
     parser.add_argument("--workers", type=int, default=1, help="games played at once, one process each (default 1)")
     args = parser.parse_args()
     if args.workers > 1 and multiprocessing.get_start_method() != "fork":
         parser.error("--workers above 1 needs the fork start method (the workers must inherit the changes)")
     try:
         settings = apply_settings(args.set)
+        if args.variant:
+            settings |= add_variant(args.variant)
     except ValueError as e:
         parser.error(str(e))
     levels = [level.strip() for level in args.bots.split(",") if level.strip()]

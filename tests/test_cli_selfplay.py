@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from cli.main import main
+from p2p_ttr.table.logfile import read_log, write_log
 
 
 def test_json_summary_has_the_promised_shape(capsys: pytest.CaptureFixture[str]) -> None:
@@ -83,6 +84,12 @@ def test_crypto_selfplay_writes_a_log_that_verifies(tmp_path: object, capsys: py
     capsys.readouterr()
     assert main(["verify", str(log)]) == 0
     assert "VERIFIED" in capsys.readouterr().out
+    # The same entries under a header naming another game: the file mixes two games.
+    game_id, entries = read_log(log)
+    mixed = log.with_name("mixed.log")
+    write_log(mixed, bytes(16), entries)
+    assert main(["verify", str(mixed)]) == 2
+    assert f"its seating opens game {game_id.hex()[:8]}" in capsys.readouterr().out
 
 
 def test_log_needs_crypto(capsys: pytest.CaptureFixture[str]) -> None:

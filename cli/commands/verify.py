@@ -31,6 +31,10 @@ def run(args: argparse.Namespace) -> int:
     # A peer's game folder also holds the host's receipts: they tell an
     # altered file from a host that relayed an entry written on another log.
     verdict = blame_with_receipts(verify_entries(entries), entries, load_receipts(args.log, game_id))
+    if verdict.table.game_id is not None and verdict.table.game_id != game_id:
+        print(f"ttr verify: {args.log}'s header names game {game_id.hex()[:8]}, but its seating opens game "
+              f"{verdict.table.game_id.hex()[:8]}: the file mixes two games")
+        return 2
     if args.json:
         print(json.dumps(verdict_json(verdict)))
     else:

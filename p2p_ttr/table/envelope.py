@@ -88,6 +88,15 @@ def seal(identity: Identity, game_id: bytes, seat: int, seq: int, head: bytes, b
 
 def open_envelope(raw: bytes) -> Envelope:
     """Decode an envelope's outer and inner layers (signature not yet checked)."""
+    envelope = open_frame(raw)
+    if not envelope.body or not isinstance(envelope.body[0], str):
+        raise Malformed("a message body is a list that starts with its kind")
+    return envelope
+
+
+def open_frame(raw: bytes) -> Envelope:
+    """Decode an envelope's layers, its body only as far as being a list (who
+    signed what, even when the body is no message: ``ttr verify``'s blame)."""
     try:
         outer = expect_list(unpack_bounded(raw, "message"), "message", 2)
         signed = expect_bytes(outer[0], "signed part")
@@ -103,8 +112,6 @@ def open_envelope(raw: bytes) -> Envelope:
         body = list(expect_list(inner[5], "body"))
     except MalformedWire as exc:
         raise Malformed(str(exc)) from None
-    if not body or not isinstance(body[0], str):
-        raise Malformed("a message body is a list that starts with its kind")
     return Envelope(game_id, seat, seq, head, body, signed, signature)
 
 

@@ -36,6 +36,7 @@ raises Malformed; the table then checks that the message is expected now.
 from __future__ import annotations
 
 import ipaddress
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias, TypeGuard
 
@@ -78,12 +79,25 @@ RULES = "ttr-europe/5"
 MAX_NAME = 24
 
 
+# Not printable in a name: Unicode's "Other" and "Separator" categories.
+UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"})
+
+
+def printable(ch: str) -> bool:
+    """``ch`` may appear in a name. Judged by Unicode 3.2.0's categories, which
+    every Python carries (``unicodedata.ucd_3_2_0``), and not by the running
+    Python's own Unicode: peers on different Pythons must accept the same
+    seating. U+00AD (soft hyphen) became a format character in Unicode 4.0."""
+    return ch == " " or (unicodedata.ucd_3_2_0.category(ch) not in UNPRINTABLE and ch != "\u00ad")
+
+
 def valid_name(name: object) -> TypeGuard[str]:
-    """A player name: 1..24 characters, all printable (Python's ``str.isprintable``:
-    no control, format or separator character but the ASCII space), no space
-    at either end. One rule for the seating, the lobby and the beacon."""
-    return (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()
-            and name.strip() == name)
+    """A player name: 1..24 characters, all printable (``printable``: no
+    control, format, private-use, unassigned or separator character but the
+    ASCII space, as of Unicode 3.2.0), no space at either end. One rule for
+    the seating, the lobby and the beacon."""
+    return (isinstance(name, str) and 0 < len(name) <= MAX_NAME and all(printable(ch) for ch in name)
+            and name[0] != " " and name[-1] != " ")
 MAX_SHARES = 128
 MAX_CARD = 109  # the highest card id of any deck (train cards 0..109)
 MAX_REMASKED = 3  # tickets returned at once: at most 3 are drawn
@@ -394,8 +408,9 @@ def _decode(body: list[Any]) -> Message:
             raise Malformed("a seating is [kind, rules, players] or [kind, rules, players, escrow]")
         _, rules, players, *tail = body
         escrow = tail[0] if tail else False
-        if type(escrow) is not bool:
-            raise Malformed("a seating's escrow is true or false")
+        if tail and escrow is not True:
+            # One encoding per seating: the flag is written only when true (protocol.md §5).
+            raise Malformed("a seating's escrow flag is written only when true")
         if rules != RULES:
             raise Malformed(f"unknown rules {str(rules)[:32]!r}; this peer plays {RULES}")
         rows = expect_list(players, "players")

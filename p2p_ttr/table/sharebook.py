@@ -33,8 +33,9 @@ class ShareBook(Mapping[CardRef, dict[int, DecryptionShare]]):
     this replica has not checked yet.
 
     ``audit_secret``: the joint secret of a finished game (``ttr verify``):
-    cards are opened with it, and no proof is checked here (the deck audit
-    checks every share against its seat's secret). ``eager_proofs``: check
+    cards are opened with it, and no proof is checked on arrival (the deck
+    audit checks every share's value against its seat's secret, and
+    ``check_every_proof`` every proof at the end, in one batch). ``eager_proofs``: check
     every proof on arrival."""
 
     def __init__(self, ciphertext: Callable[[CardRef], Ciphertext], audit_secret: int | None = None,
@@ -101,6 +102,22 @@ class ShareBook(Mapping[CardRef, dict[int, DecryptionShare]]):
             raise BadProof(f"a share stored earlier is false: {exc}") from None
         for _, r in todo:
             self.unchecked.pop(r, None)
+
+    def check_every_proof(self, joint: JointKey) -> None:
+        """Check the proof of every share stored, in one batch: what a replica
+        checking every proof on arrival would have checked (``ttr verify``'s
+        fast path opens cards by value and must still refuse a share whose
+        value is right and whose proof is not).
+
+        Raises:
+            BadProof: one is false (which one is for the entry-by-entry fold to name).
+        """
+        items = [(share, self._ciphertext(ref)) for ref, by_seat in self._shares.items()
+                 for share in by_seat.values()]
+        try:
+            verify_shares(joint, items)
+        except DeckError as exc:
+            raise BadProof(f"a share stored is false: {exc}") from None
 
     def forget_unchecked(self, seat: int) -> None:
         """``seat`` forfeited: its shares are computed from its secret from now

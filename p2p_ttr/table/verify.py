@@ -39,8 +39,8 @@ from p2p_ttr.engine.scoring import GameScore
 from p2p_ttr.engine.state import NeedRemask, NeedShuffle
 from p2p_ttr.errorcodes import ErrorCode
 
-from .envelope import check_signature, open_envelope
-from .errors import TableError
+from .envelope import Envelope, check_signature, open_envelope, open_frame
+from .errors import BadProof, TableError
 from .messages import RULES, Audit, Forfeit, Keys, Remask, Seating, Shares, Shuffle, message_from_wire
 from .cards import deck_ref
 from .table import Table
@@ -111,10 +111,11 @@ class Verdict:
 
 def verify_entries(entries: list[bytes]) -> Verdict:
     """Verify a whole log. When every seat revealed a secret that matches its
-    key, cards are opened with the joint secret and shares are checked by the
-    deck audit, in batches, against each seat's secret (fast, and a bad share
-    cannot stop the fold before the audit names its seat). Otherwise every
-    proof is checked as the game went.
+    key, cards are opened with the joint secret, shares' values are checked by
+    the deck audit against each seat's secret and their proofs in one batch at
+    the end (fast, and a bad share cannot stop the fold before the audit names
+    its seat). Otherwise, or if any of that fails, every proof is checked as
+    the game went, which names the first bad entry.
 
     A log whose seat 0 signed a seating under other rules (another rules
     version, protocol.md §5) is not judged: its moves follow rules this
@@ -124,11 +125,23 @@ def verify_entries(entries: list[bytes]) -> Verdict:
         return Verdict(len(entries), (), (other,), None, None, Table())
     secret = joint_secret(entries)
     verdict = _verify(entries, secret)
-    if secret is not None and (verdict.findings or not _same_secrets(verdict.table, secret)):
+    if secret is not None and (verdict.findings or not _same_secrets(verdict.table, secret)
+                               or not _share_proofs_hold(verdict.table)):
         # Checking every proof as the game went names the first bad entry
         # exactly; it is slower, so only done when something is wrong.
         verdict = _verify(entries, None)
     return verdict
+
+
+def _share_proofs_hold(table: Table) -> bool:
+    """Every stored share's proof holds (the fast fold checked their values only)."""
+    if table.joint is None:
+        return True
+    try:
+        table.shares.check_every_proof(table.joint)
+    except BadProof:
+        return False
+    return True
 
 
 def _verify(entries: list[bytes], secret: int | None) -> Verdict:
@@ -286,13 +299,29 @@ def _blame(table: Table, raw: bytes, exc: TableError | EngineError) -> int | Non
 
     An unknown head is not blamed either: the entry may be honest and an
     earlier entry altered (the host's signature on each sequenced entry will
-    tell the two apart)."""
-    if exc.code in (ErrorCode.BAD_SIGNATURE, ErrorCode.MALFORMED, ErrorCode.WRONG_GAME, ErrorCode.UNKNOWN_HEAD):
+    tell the two apart). A malformed entry is blamed on its seat only if that
+    seat signed it for this game: a body that does not parse is the signer's
+    own statement, while altered bytes carry no valid signature."""
+    if exc.code in (ErrorCode.BAD_SIGNATURE, ErrorCode.WRONG_GAME, ErrorCode.UNKNOWN_HEAD):
         return None
     try:
-        return open_envelope(raw).seat
+        envelope = open_frame(raw)
     except TableError:
         return None
+    if exc.code == ErrorCode.MALFORMED and not _signed_here(table, envelope):
+        return None
+    return envelope.seat
+
+
+def _signed_here(table: Table, envelope: Envelope) -> bool:
+    """``envelope`` is signed by its seat's identity, for this game."""
+    if table.game_id is None or envelope.game_id != table.game_id or envelope.seat >= len(table.seats):
+        return False
+    try:
+        check_signature(envelope, table.seats[envelope.seat].identity)
+    except TableError:
+        return False
+    return True
 
 
 def _incomplete(table: Table) -> list[Finding]:

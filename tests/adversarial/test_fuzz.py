@@ -46,7 +46,7 @@ from p2p_ttr.table.errors import Malformed, TableError
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.logfile import LogFileError, header, parse_log
 from p2p_ttr.table.logfile import entry as log_entry
-from p2p_ttr.table.messages import MAX_NAME
+from p2p_ttr.table.messages import MAX_NAME, valid_name
 from p2p_ttr.table.table import Table
 from p2p_ttr.table.verify import verify_entries
 
@@ -429,7 +429,7 @@ def test_beacons_decode_to_a_valid_announcement_or_beacon_error(data: st.DataObj
     except BeaconError:
         return
     assert isinstance(found, Announcement) and found.version == BEACON_VERSION
-    assert type(found.name) is str and 0 < len(found.name) <= MAX_NAME and found.name.isprintable()
+    assert valid_name(found.name)
     assert all(type(n) is int for n in (found.port, found.players, found.seats_free))
     assert 1 <= found.port <= 65535 and 1 <= found.players <= MAX_SEATS and 0 <= found.seats_free <= MAX_SEATS
     assert found.game_id is None or (type(found.game_id) is bytes and len(found.game_id) == GAME_ID_BYTES)

@@ -458,8 +458,11 @@ def test_names_that_are_fine(name: str) -> None:
     assert valid_name(name)
 
 
-@pytest.mark.parametrize("name", ["", " Ann", "Ann ", "x" * 25, "Jean\u00a0Luc", "A\u200bnn", "A\x9bnn", "A\nB", 7])
+@pytest.mark.parametrize("name", ["", " Ann", "Ann ", "x" * 25, "Jean\u00a0Luc", "A\u200bnn", "A\x9bnn", "A\nB", 7,
+                                  "Ann \U0001f600", "A\u00adnn", "A\ue000nn", "A\U000e0001"])
 def test_names_that_are_refused_everywhere_alike(name: object) -> None:
+    """Whatever Unicode the peer's Python knows: a character assigned after
+    Unicode 3.2.0 (an emoji), a soft hyphen, private use, a tag character."""
     from p2p_ttr.table.messages import valid_name
 
     assert not valid_name(name)

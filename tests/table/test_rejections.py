@@ -4,6 +4,7 @@ nothing else changes."""
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 
 import pytest
 
@@ -17,10 +18,10 @@ from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
 from p2p_ttr.table.envelope import open_envelope, pack, seal
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
-from p2p_ttr.table.messages import Act, Shares
+from p2p_ttr.table.messages import Act, Shares, message_from_wire
 from p2p_ttr.table.cards import deck_ref
 from p2p_ttr.table.table import Table
-from p2p_ttr.table.verify import verify_entries
+from p2p_ttr.table.verify import joint_secret, verify_entries
 
 
 @functools.cache
@@ -211,3 +212,58 @@ def test_verify_names_the_seat_of_a_false_private_share_not_the_drawer() -> None
     assert not verdict.fair
     first = verdict.findings[0]
     assert (first.entry, first.seat) == (len(outsider.log), seat), [f.line() for f in verdict.findings]
+
+
+def test_verify_refuses_a_share_whose_value_is_right_and_proof_is_not() -> None:
+    """`ttr verify` opens a finished game's cards with the revealed secrets
+    and checks shares' values against them; a share with the right value and
+    another share's proof would pass that, though every replica refuses it
+    (bad_proof). The forged log -- one share's proof swapped for another's of
+    the same seat, every later entry signed again on the new chain -- must be
+    refused at that entry, blamed on its seat, as the replicas refuse it."""
+    g = finished()
+    secret = joint_secret(g.log)
+    assert secret is not None
+    table = Table(audit_secret=secret)  # checks no proof: the forged entry folds, as in the fast path
+    forged: list[bytes] = []
+    at: tuple[int, int] | None = None
+    for raw in g.log:
+        env = open_envelope(raw)
+        body = env.body
+        message = message_from_wire(body)
+        if at is None and isinstance(message, Shares) and len(message.shares) >= 2:
+            first, other = message.shares[0], message.shares[1]
+            junk = replace(first, t1=other.t1, t2=other.t2, response=other.response)
+            body = Shares((junk,) + message.shares[1:]).to_wire()
+            at = (len(forged), env.seat)
+        if at is not None:
+            assert table.game_id is not None
+            raw = seal(g.peers[env.seat].identity, table.game_id, env.seat, env.seq, table.head, body).raw
+        table.receive(raw)
+        forged.append(raw)
+    assert at is not None and table.complete
+    assert verify_entries(g.log).fair
+    verdict = verify_entries(forged)
+    assert not verdict.fair
+    first_finding = verdict.findings[0]
+    assert (first_finding.entry, first_finding.seat, first_finding.code) == (*at, "bad_proof"), \
+        [f.line() for f in verdict.findings]
+
+
+@pytest.mark.parametrize("body", [["shares", "not a list of shares"], ["no such kind"], []])
+def test_verify_blames_the_seat_that_signed_a_malformed_message_and_nobody_for_altered_bytes(
+        body: list[object]) -> None:
+    """A body that does not parse, validly signed by its seat for this game,
+    is that seat's own statement: `ttr verify` names it. The same entry with
+    its signature damaged (bytes altered on the way) names nobody."""
+    g = finished()
+    table, _, index = midgame()
+    seat = 1
+    log = list(g.log[: index + 1])
+    signed = as_seat(g, table, seat, body)
+    refused(table, signed, "malformed")
+    finding = next(f for f in verify_entries(log + [signed]).findings if f.entry == len(log))
+    assert (finding.seat, finding.code) == (seat, "malformed"), finding.line()
+    altered = signed[:-1] + bytes([signed[-1] ^ 1])  # the signature's last byte
+    finding = next(f for f in verify_entries(log + [altered]).findings if f.entry == len(log))
+    assert finding.seat is None, finding.line()

@@ -69,7 +69,7 @@ def spawn_bot(name: str, host: str, port: int, data_dir: Path, level: str,
 
     cmd = [*child_command("join"), format_address(host, port), "--as-bot", "--name", name,
            "--data-dir", str(data_dir), "--bot-level", level, "--timeout", str(args.timeout),
-           "--relay-timeout", str(args.relay_timeout),
+           "--relay-timeout", str(args.relay_timeout), "--host-pid", str(os.getpid()),
            *(["--new"] if new_game else [])]
     out: IO[bytes] | int = subprocess.DEVNULL
     data_dir.mkdir(parents=True, exist_ok=True)

@@ -125,7 +125,7 @@ class Human:
                 self.say(reason)
             case outcomes.Ask():
                 self.pending = outcome
-                self.say(outcome.question + "\n" + "\n".join(f"  {c.key}) {c.label}" for c in outcome.choices))
+                self.say(outcome.shown + "\n" + "\n".join(f"  {c.key}) {c.label}" for c in outcome.choices))
             case outcomes.Show(_, blocks):
                 self.say("\n".join(lay_out(blocks, shutil.get_terminal_size(PAGE_SIZE).columns - 1)))
             case outcomes.ShowWay(_, lines):

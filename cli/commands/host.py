@@ -87,8 +87,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=port_number, default=DEFAULT_PORT,
                         help=f"TCP port to listen on, 1-65535, or 0 for any free one (default {DEFAULT_PORT})")
     parser.add_argument("--bind", default="0.0.0.0", help="interface to listen on (default all)")
-    parser.add_argument("--players", type=int, default=0, help="start as soon as this many players (you included) are in")
-    parser.add_argument("--bots", type=int, default=0, help="add this many bot players (each a separate peer process)")
+    parser.add_argument("--players", type=int, default=0,
+                        help="start as soon as this many players (you and the bots included) are in; left out, "
+                        "with --bots the table is you and the bots (it starts at once), without, you press "
+                        "Enter to start")
+    parser.add_argument("--bots", type=int, default=0,
+                        help="add this many bot players (each a separate peer process); to leave seats for "
+                        "friends too, give --players (--players 4 --bots 1: you, a bot and two who join)")
     parser.add_argument("--resume", metavar="GAME", nargs="?", const=LATEST,
                         help="resume a game hosted before (its id, or a unique prefix; left out, the latest "
                         "unfinished one); without --resume, an unfinished game hosted from this data directory "

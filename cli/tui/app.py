@@ -198,7 +198,7 @@ class Client:
                 self.echo = Echo(text)
             case outcomes.Ask():
                 self.pending = outcome
-                self.echo = Echo(outcome.question, "class:ask", tuple((c.key, c.label) for c in outcome.choices))
+                self.echo = Echo(outcome.shown, "class:ask", tuple((c.key, c.label) for c in outcome.choices))
             case outcomes.Show(title, lines):
                 self.page = Page(title, lines)
                 self.echo = Echo(f"{title}: Esc closes")

@@ -120,9 +120,15 @@ class Ask:
 
     question: str
     choices: tuple[Choice, ...] = field(default_factory=tuple)
+    retry: str = ""  # why the question is asked again (a number that is no choice)
+
+    @property
+    def shown(self) -> str:
+        """The question as the screen shows it, with why it is asked again."""
+        return f"{self.retry} {self.question}" if self.retry else self.question
 
     def prompt(self) -> str:
-        return self.question + "  " + "   ".join(f"{c.key}) {c.label}" for c in self.choices)
+        return self.shown + "  " + "   ".join(f"{c.key}) {c.label}" for c in self.choices)
 
 
 Outcome: TypeAlias = Play | Refuse | Note | Show | ShowWay | ShowNetwork | Leave | Redraw | Start | Ask

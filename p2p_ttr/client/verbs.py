@@ -5,6 +5,8 @@ into what happens; ``complete`` offers what may come next.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .commands import Command, ParseError, Registry, Verb, tokens
 from .complete import (
     Suggestion,
@@ -112,14 +114,20 @@ def parse(line: str) -> Command | None:
 
 def interpret(line: str, ctx: Context, pending: Ask | None = None) -> Outcome | None:
     """What ``line`` means now. ``pending`` is the question last asked: a line
-    that answers it picks that choice; any other line is a command. None for
-    an empty line. Never raises for what a player types: a line that is no
+    that answers it picks that choice; an empty line or a number that is no
+    choice asks it again (the latter saying so); any other line is a
+    command. None for an empty line when nothing is asked. Never raises for what a player types: a line that is no
     command, or a move the rules or the moment refuse, is a ``Refuse`` that
     says why."""
     if pending is not None:
         picked = answer(pending, line)
         if picked is not None:
             return picked
+        key = line.strip()
+        if not key:
+            return replace(pending, retry="")  # an empty line: the question stays asked
+        if key.isdigit():  # meant as an answer, but no choice has that number: ask again, saying so
+            return replace(pending, retry=f"{key} is not one of the choices (1-{len(pending.choices)}, or cancel):")
     try:
         command = parse(line)
         if command is None:

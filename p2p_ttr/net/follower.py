@@ -24,6 +24,7 @@ from typing import Protocol
 from p2p_ttr.client.giveup import GaveUp, gave_up_words
 from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
 from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
@@ -108,8 +109,10 @@ class Follower:
         match frame:
             case frames.Challenge(version, public, challenge, game_id):
                 self.challenged(version, public, challenge, game_id)
-            case frames.Refused(_, reason):
-                raise PeerExit(1, f"the host refused us: {reason}")
+            case frames.Refused(code, reason):
+                hint = (f"; to follow it without a seat: ttr watch {self.uplink.where}"
+                        if code == ErrorCode.STARTED and self.replica.table is None else "")
+                raise PeerExit(1, f"the host refused us: {reason}{hint}")
             case frames.Welcome(_, game_id, log_len, names):
                 up.welcomed = True
                 up.length = max(up.length, log_len)

@@ -20,6 +20,7 @@ what we owe, and decide whether to stop.
 
 from __future__ import annotations
 
+import os
 import shlex
 import time
 from dataclasses import dataclass
@@ -82,6 +83,7 @@ class NodeOptions:
     listen: int = 0  # its port (0: any free one; the log says which)
     relay_timeout: float = RELAY_TIMEOUT_S
     advertise: tuple[str, int] | None = None  # where the others dial us, if not where we listen (reach)
+    host_pid: int | None = None  # a bot its host started: that process, which decides while it runs
 
 
 def relay_moved(store: GameStore) -> bool:
@@ -464,9 +466,20 @@ class Node:
             if stop is not None:
                 self.give_up(stop)
 
+    def host_decides(self) -> bool:
+        """We are a bot our host started and that host still runs (it is
+        still our parent): it gives up or waits, never we (design.md §4:
+        bots started by a host live as long as their host). Once it is gone,
+        we give up as any scripted peer does."""
+        return self.o.host_pid is not None and os.getppid() == self.o.host_pid
+
     def give_up(self, verdict: Verdict) -> None:
         """A scripted peer stops waiting: it says so to every screen (through
-        the relay, or, relaying, to every connection itself), then stops."""
+        the relay, or, relaying, to every connection itself), then stops; a
+        bot whose host still runs waits another timeout instead."""
+        if self.host_decides():
+            self.progress.extend()
+            return
         if self.seat is not None:
             if self.relaying:
                 self.relay.gave_up(GaveUp(self.seat, verdict.why, verdict.about, verdict.seconds))

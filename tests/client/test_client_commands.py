@@ -3,6 +3,8 @@ or refusals that say why in a player's words."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import re
 
 import pytest
@@ -110,6 +112,25 @@ def test_claim_asks_when_the_payment_is_ambiguous_and_the_answer_plays_it() -> N
     side = played(interpret("claim par fra white", ctx(state)))
     assert side.action == second.action
     assert isinstance(interpret("draw", ctx(state), asked), Play)
+
+
+def test_a_question_stays_asked_after_an_empty_line_or_a_number_that_is_no_choice() -> None:
+    """Enter on an empty line keeps the question (it used to drop it, so the
+    next `1` was an unknown command); a number beyond the choices asks again,
+    saying which numbers there are; the answer then plays."""
+    state, _ = position(3, hands={0: ["orange"] * 3 + ["white"] * 3})
+    asked = interpret("claim Paris Frankfurt", ctx(state))
+    assert isinstance(asked, Ask)
+    again = interpret("", ctx(state), asked)
+    assert again == asked and isinstance(again, Ask) and again.shown == asked.question
+    wrong = interpret("5", ctx(state), asked)
+    assert isinstance(wrong, Ask) and wrong.choices == asked.choices
+    assert wrong.shown == f"5 is not one of the choices (1-3, or cancel): {asked.question}"
+    assert interpret("7", ctx(state), wrong) == replace(wrong, retry="7 is not one of the choices (1-3, or cancel):")
+    assert interpret("", ctx(state), wrong) == asked  # asked again plainly
+    second = played(interpret("2", ctx(state), wrong))
+    assert isinstance(second.action, ClaimRoute) and second.action.route == route("Paris", "Frankfurt", "white")
+    assert interpret("", ctx(state)) is None  # with no question, an empty line is nothing
 
 
 def test_gray_route_asks_for_the_colour_unless_named() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import os
 import shlex
 import shutil
@@ -523,5 +524,53 @@ def test_a_host_that_lost_its_log_or_meta_says_so_and_resumes_from_a_joiners_cop
         run.wait_all(["host", "J"], deadline)
         check_game(run, ["host", "J"])
         assert "rebuilt" in said(run, "host")
+    finally:
+        run.kill_all()
+
+
+# ------------------------------------------ 6. the bots a host started stay with it
+
+
+def host_waited_for(run: Run, label: str, who: str) -> int:
+    """The longest `waiting for WHO (N s)` the host has said so far (0: none)."""
+    found = re.findall(rf"waiting for {who}\S* \((\d+) s\)", said(run, "host"))
+    return max((int(n) for n in found), default=0)
+
+
+@pytest.mark.parametrize("host", ["running", "gone"])
+def test_a_bot_its_host_started_gives_up_on_nobody_while_that_host_runs(tmp_path: Path, host: str) -> None:
+    """design.md §4: bots started by a host live as long as their host. J
+    stops (SIGKILL: silent), and the host says so to the others after 2 s.
+    B, a bot started with `--host-pid` naming a process that is its parent
+    and runs (this test, as `ttr host` is for the bots it starts), outlasts
+    its 3 s `--timeout` four times over without giving up; J comes back with the same command and the game
+    ends. Had its host gone (a pid that is not its parent), B gives up on
+    the silent seat as any scripted peer does."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    port = free_port()
+    host_pid = os.getpid() if host == "running" else 0  # pid 0 is never a parent
+    try:
+        # The host tells the others a seat is silent after 2 s (its relay
+        # timeout); it gives up itself only after its 60 s --timeout.
+        run.host("host", port, "--players", "3", "--relay-timeout", "2")
+        run.up("host", deadline)
+        run.join("J", port)
+        run.start("B", command("join") + [f"127.0.0.1:{port}", "--as-bot", "--json", "--name", "B", "--data-dir",
+                                          str(tmp_path / "B"), "--timeout", "3", "--host-pid", str(host_pid)])
+        wait_for_entries(run, "host", 60, deadline)  # the game is under way
+        kill(run, "J")
+        if host == "gone":
+            run.wait_said("B", "J sent no heartbeat", deadline)
+            assert ended(run, "B") == 1
+            return
+        while host_waited_for(run, "host", "J") < 12:  # the table stalled on J for 4 of B's timeouts
+            assert run.procs["B"].poll() is None, said(run, "B")[-2000:]
+            assert time.monotonic() < deadline, "the table never stalled on J"
+            time.sleep(0.05)
+        assert run.procs["B"].poll() is None and "giving up" not in said(run, "B"), said(run, "B")[-2000:]
+        run.join("J", port)  # back, with the same command
+        run.wait_all(["host", "J", "B"], deadline)
+        check_game(run, ["host", "J", "B"])
     finally:
         run.kill_all()

@@ -233,7 +233,7 @@ def test_refusals_and_clear_errors(tmp_path: Path) -> None:
         run.join("Bea", port)
         wait_for_entries(run, "host", 1, deadline)
         late = command("join") + [f"127.0.0.1:{port}", "--as-bot", "--name", "Late", "--data-dir", str(tmp_path / "late")]
-        refused("late", late, "already started")
+        refused("late", late, f"already started; to follow it without a seat: ttr watch 127.0.0.1:{port}")
         again = command("host") + ["--bind", "127.0.0.1", "--port", str(port), "--as-bot", "--players", "2",
                                    "--data-dir", str(tmp_path / "h2")]
         refused("again", again, "in use")

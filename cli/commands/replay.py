@@ -103,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         from cli.tui.watchfront import replay_on_screen  # prompt_toolkit only when a screen is wanted
 
         return replay_on_screen(played, at, args.open, args.speed, TheEnd(played, entries))
-    print_plain(played, at, args.open)
+    # In words each move is told under the turn it was made in: start at the first made in turn N.
+    print_plain(played, played.first_made_in(args.turn) if args.turn else 0, args.open)
     title, lines = end_page(played, entries)
     print("\n".join(["", title, *lines]))
     return 0
@@ -116,7 +117,9 @@ def print_plain(played: Replay, at: int, opened: bool) -> None:
         snap = played.snapshot(i, opened)
         new = min(snap.noted - told, len(snap.log))
         told = snap.noted
-        print(f"[{played.where(i)} · turn {played.turn_of(i)}]")
+        print(f"[{played.where(i)} · turn {played.made_in(i)}]")
+        if not new:
+            print("  the cards are dealt and the tickets offered" if i == 0 else "  (nothing told)")
         for _, text in snap.log[len(snap.log) - new:]:
             print(f"  {text}")
         if opened and snap.view is not None:

@@ -76,13 +76,13 @@ def told(before: GameState, after: GameState, me: int | None, names: tuple[str, 
     """What happened between two views of one game, in the order a player
     would tell it, each line marked with what it is about."""
     lines: list[Told] = []
-    if before.phase in SETUP and after.phase is Phase.TURN:
-        lines.append(Told(f"everyone has chosen their tickets; {who(after.current, me, names)} "
-                          f"{'play' if after.current == me else 'plays'} first"))
     # Our own cards from the deck are told once read, by name (ReadOwn), not when drawn.
     moves = [f for f in facts(before, after, me) if not (isinstance(f, DrewBlind) and f.seat == me)]
     lines += [Told(sentence(f, me, names), Kind.MINE if f.seat == me else Kind.MOVE)
               for f in moves if not isinstance(f, Passed)]
+    if before.phase in SETUP and after.phase is Phase.TURN:  # after the last choice, which it follows from
+        lines.append(Told(f"everyone has chosen their tickets; {who(after.current, me, names)} "
+                          f"{'play' if after.current == me else 'plays'} first"))
     if before.final_turns_left is None and after.final_turns_left is not None:
         last = before.current
         have = "have" if last == me else "has"

@@ -66,6 +66,15 @@ class Replay:
         view = self.moves[at].snap.view
         return view.turn + 1 if view is not None else 0
 
+    def made_in(self, at: int) -> int:
+        """The turn move ``at`` was made in: the one under way before it (a
+        player's last card of a turn leaves the table in the next turn)."""
+        return self.turn_of(max(at - 1, 0))
+
+    def first_made_in(self, turn: int) -> int:
+        """The first move made in turn ``turn`` or later; the last move if the game never got there."""
+        return next((i for i in range(len(self.moves)) if self.made_in(i) >= turn), len(self.moves) - 1)
+
     def move_of_turn(self, turn: int) -> int:
         """The first move of turn ``turn`` (1 for the first); the last move if the game never got there."""
         return next((i for i in range(len(self.moves)) if self.turn_of(i) >= turn), len(self.moves) - 1)

@@ -90,6 +90,11 @@ def test_ttr_replay_in_words_opened_and_not(tmp_path: Path, capsys: pytest.Captu
     assert main(["replay", str(path), "--plain", "--turn", "3"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("[move ") and "turn 3]" in out.splitlines()[0]
+    # Each move under the turn it was made in: the turns never go back and never skip one.
+    headers = [line for line in out.splitlines() if line.startswith("[move ")]
+    turns = [int(h.rsplit("turn ", 1)[1].rstrip("]")) for h in headers]
+    assert turns == sorted(turns) and all(b - a <= 1 for a, b in zip(turns, turns[1:]))
+    assert "  (nothing told)" not in out
     assert "\n    1 Anna: " not in out and "The end" in out and "VERIFIED" in out
     assert main(["replay", str(path), "--plain", "--open"]) == 0
     assert "\n    1 Anna: " in capsys.readouterr().out  # every move, each hand

@@ -17,6 +17,7 @@ from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
 
 from .explain import kinds
+from .words import BOARD
 
 SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
 
@@ -82,7 +83,7 @@ class WentForTunnel:
 
 @dataclass(frozen=True)
 class TunnelTurned:
-    """The tunnel's cards are turned: they ask ``extra`` more (some do; none is not told)."""
+    """The tunnel's cards are turned: they ask ``extra`` more (0: none, and the tunnel is claimed at once)."""
 
     seat: int
     route: int
@@ -169,4 +170,16 @@ def _tunnel(before: GameState, after: GameState) -> list[Fact]:
         found.append(TunnelTurned(player, new.route, tuple(kinds(after, new.revealed)), new.extra))
     if old is not None and new is None and after.route_owner[old.route] is None:
         found.append(GaveUpTunnel(player, old.route))
+    if before.phase is not Phase.TUNNEL and after.epoch == before.epoch:
+        # A tunnel whose turned cards asked nothing more is claimed at once:
+        # the cards it turned are the new discards that were not in the hand
+        # (nor its first payment, if the claim was seen before the turning).
+        paid = set(old.cards) if old is not None else set()
+        for p, (b, a) in enumerate(zip(before.players, after.players)):
+            for route in set(a.routes) - set(b.routes):
+                if BOARD.routes[route].tunnel:
+                    known = set(before.discard) | set(b.hand) | paid
+                    turned = [r for r in after.discard if r not in known]
+                    if turned:
+                        found.append(TunnelTurned(p, route, tuple(kinds(after, turned)), 0))
     return found

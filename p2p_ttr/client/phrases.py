@@ -124,6 +124,8 @@ def sentence(fact: Fact, me: int | None, names: tuple[str, ...]) -> str:
             return f"{name} kept {what}" + (f"; returned {back}" if back > 0 else "")
         case WentForTunnel(route=r):
             return f"{name} went for the tunnel {route_name(BOARD.routes[r])}"
+        case TunnelTurned(kinds=turned, extra=0):
+            return f"the tunnel turned up {cards_words(turned)}: nothing more to pay"
         case TunnelTurned(kinds=turned, extra=extra):
             return (f"the tunnel turned up {cards_words(turned)}: {who(fact.seat, me, names)} must pay {extra} more "
                     "or give it up")

@@ -15,6 +15,7 @@ from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp, Pass
 from p2p_ttr.engine.outcome import final_score
+from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.scoring import PlayerScore
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
@@ -102,6 +103,7 @@ def test_a_forfeit_is_told_once_before_the_moves_the_table_makes_for_the_seat() 
     assert snap is not None and snap.forfeited == (2,)
     assert snap.log == (
         ("class:log.forfeit", "Cid forfeited: the table plays their seat from now on (their cards are shown)"),
+        ("class:log.move", "the tunnel turned up 1 orange, 1 green and 1 blue: nothing more to pay"),
         ("class:log.move", "Cid claimed Angora–Constantinople (gray, 2) for 2 points"))
     assert publisher.update(table, 0, NAMES) is None  # type: ignore[arg-type]  # said once
     resumed = Publisher("join").update(table, 2, NAMES)  # type: ignore[arg-type]  # the leaver's own replica
@@ -156,3 +158,21 @@ def test_the_status_says_when_passing_is_all_that_is_left() -> None:
     assert "pass" not in waiting_words(owed, view_for(able, 0), 0, NAMES[:2])
     after = play(stuck, Pass(0))
     assert "Ann passed: nothing left to draw, claim or build" in changes(stuck, after, 1, NAMES[:2])
+
+
+def test_a_tunnel_that_asks_nothing_more_says_what_it_turned() -> None:
+    """Seen at once (the claim and its turned cards in one update) or in two
+    steps (the claim, then the turning): the turned cards are told, the paid
+    ones are not, and the claim follows."""
+    sarajevo_sofia = route("Sarajevo", "Sofia")
+    state, _ = position(hands={0: ["red", "red"]}, draw_pile=["blue", "white", "green", "white", "white", "white"])
+    claim = ClaimRoute(0, sarajevo_sofia, state.players[0].hand)
+    after = play(state, claim)
+    assert after.route_owner[sarajevo_sofia] == 0
+    said = changes(view_for(state, 1), view_for(after, 1), 1, NAMES)
+    assert said[0] == "the tunnel turned up 1 blue, 1 white and 1 green: nothing more to pay", said
+    assert said[-1].startswith("Ann claimed Sarajevo–Sofia")
+    asked = apply(state, claim)  # the claim alone: the table waits to turn the cards
+    assert asked.tunnel is not None and asked.route_owner[sarajevo_sofia] is None
+    said = changes(view_for(asked, 1), view_for(after, 1), 1, NAMES)
+    assert "the tunnel turned up 1 blue, 1 white and 1 green: nothing more to pay" in said, said

@@ -39,6 +39,7 @@ def test_a_forfeit_is_told_before_the_moves_the_table_makes_for_the_seat() -> No
     table.engine = after
     human.tick()
     human.tick()
-    assert said[:2] == ["Cid forfeited: the table plays their seat from now on (their cards are shown)",
+    assert said[:3] == ["Cid forfeited: the table plays their seat from now on (their cards are shown)",
+                        "the tunnel turned up 1 orange, 1 green and 1 blue: nothing more to pay",
                         "Cid claimed Angora–Constantinople (gray, 2) for 2 points"]
     assert sum("forfeited" in line for line in said) == 1

@@ -27,7 +27,7 @@ from p2p_ttr.engine.scoring import DOUBLE_ROUTES_MIN_PLAYERS
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
 from p2p_ttr.engine.view import view_for
 
-from .words import BOARD, KINDS, plural, route_name, who, whose
+from .words import BOARD, DASH, KINDS, plural, route_details, route_name, who, whose
 
 ORDINALS = ("first", "second", "third")
 
@@ -122,14 +122,22 @@ def route_problem(view: GameState, seat: int, route: Route, names: tuple[str, ..
     return problem
 
 
-def payment_problem(view: GameState, seat: int, route: Route) -> str:
-    """Why the hand cannot pay for ``route`` (it is open to ``seat``)."""
+def payment_problem(view: GameState, seat: int, route: Route, *twins: Route) -> str:
+    """Why the hand cannot pay for ``route``, nor for the other side of its
+    double route if it is open too (``twins``); each is open to ``seat``."""
     hand = hand_words(hand_counts(view, seat))
-    need = plural(route.length, f"{route.color} card") if route.color != GRAY else \
-        f"{plural(route.length, 'card')} of one colour"
-    if route.ferry_locomotives:
-        need += f", {plural(route.ferry_locomotives, 'locomotive')} among them"
-    return f"{route_name(route)} needs {need} (locomotives stand in for any colour); you hold {hand}"
+    sides = (route, *twins)
+    needs = []
+    for side in sides:
+        need = plural(side.length, f"{side.color} card") if side.color != GRAY else \
+            f"{plural(side.length, 'card')} of one colour"
+        if side.ferry_locomotives:
+            need += f", {plural(side.ferry_locomotives, 'locomotive')} among them"
+        needs.append(need)
+    colours = " or ".join(side.color for side in sides)
+    name = route_name(route) if not twins else \
+        f"{route.a}{DASH}{route.b} ({colours}, {route_details(route).partition(', ')[2]})"
+    return f"{name} needs {' or '.join(dict.fromkeys(needs))} (locomotives stand in for any colour); you hold {hand}"
 
 
 def station_problem(view: GameState, seat: int, city: str, names: tuple[str, ...]) -> str | None:

@@ -288,7 +288,7 @@ def claim_move(words: list[str], view: GameState, seat: int, names: tuple[str, .
                 options.append(Option(action, label, pay.locomotives,
                                       f"claiming {route_name(route)} with {pay.describe()}", pay))
     if not options:
-        raise Refused(_cannot_pay(spec, route_name(open_routes[0]), explain.payment_problem(view, seat, open_routes[0])))
+        raise Refused(_cannot_pay(spec, route_name(open_routes[0]), explain.payment_problem(view, seat, *open_routes)))
     asked = route_name(open_routes[0]) if len(open_routes) == 1 else f"{a}{DASH}{b}"
     outcome = settle(options, f"How do you pay for {asked}?")
     if not open_routes[0].tunnel:

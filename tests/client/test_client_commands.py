@@ -148,6 +148,9 @@ def test_claim_refusals_name_the_reason() -> None:
     assert "already belongs to Bob" in reason and "only one side of a double route is used" in reason
     state, _ = position(3, hands={0: ["red"]})
     assert refused(interpret("claim Paris Frankfurt", ctx(state))) == (
+        "Frankfurt–Paris (orange or white, 3) needs 3 orange cards or 3 white cards (locomotives stand in for any "
+        "colour); you hold 1 red")  # both sides are open: both are named
+    assert refused(interpret("claim Paris Frankfurt orange", ctx(state))) == (
         "Frankfurt–Paris (orange, 3) needs 3 orange cards (locomotives stand in for any colour); you hold 1 red")
     assert refused(interpret("claim par fra red", ctx(state))) == "Paris–Frankfurt is orange or white, not red"
     assert "no route between Lisboa and Moskva" in refused(interpret("claim Lisboa Moskva", ctx(state)))

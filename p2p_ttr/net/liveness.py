@@ -17,6 +17,7 @@ stalled table and returns a ``Verdict`` when a scripted peer must give up
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -177,6 +178,14 @@ def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ..
     who = ", ".join(names[s] for s in waiting)
     return Verdict(why, about, seconds, f"no progress for {timeout:.0f} s (waiting for {who}): "
                                         f"{giving_up_words(why, about, seconds, names)}; the log so far is {log}{then}")
+
+
+def host_decides(host_pid: int | None) -> bool:
+    """We are a bot our host started (``host_pid``) and that host still runs
+    (it is still our parent): it gives up or waits, never we (design.md §4:
+    bots started by a host live as long as their host). Once it is gone, we
+    give up as any scripted peer does."""
+    return host_pid is not None and os.getppid() == host_pid
 
 
 def held_back_verdict(relay: int, names: tuple[str, ...], progress: Progress) -> Verdict:

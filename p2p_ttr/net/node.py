@@ -20,7 +20,6 @@ what we owe, and decide whether to stop.
 
 from __future__ import annotations
 
-import os
 import shlex
 import time
 from dataclasses import dataclass
@@ -44,7 +43,7 @@ from .handover import Succession
 from .heartbeat import Heartbeat
 from .history import History
 from .liveness import (HEARTBEAT_S, HOST_SILENT_S, Presence, Progress, Verdict, held_back_verdict,
-                       not_back_verdict, watch)
+                       host_decides, not_back_verdict, watch)
 from .lobby import Lobby
 from .pause import Paused, end_means_now, paused_at, relay_address, remember_relay
 from .player import SeatPlayer
@@ -466,18 +465,11 @@ class Node:
             if stop is not None:
                 self.give_up(stop)
 
-    def host_decides(self) -> bool:
-        """We are a bot our host started and that host still runs (it is
-        still our parent): it gives up or waits, never we (design.md §4:
-        bots started by a host live as long as their host). Once it is gone,
-        we give up as any scripted peer does."""
-        return self.o.host_pid is not None and os.getppid() == self.o.host_pid
-
     def give_up(self, verdict: Verdict) -> None:
         """A scripted peer stops waiting: it says so to every screen (through
         the relay, or, relaying, to every connection itself), then stops; a
         bot whose host still runs waits another timeout instead."""
-        if self.host_decides():
+        if host_decides(self.o.host_pid):
             self.progress.extend()
             return
         if self.seat is not None:

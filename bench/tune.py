@@ -19,6 +19,8 @@ line is one JSON object.
 ``--variant NAME=VALUE`` (repeatable) changes a constant of hard.py for one
 level only: a copy of the module with the change is seated as the level
 ``variant`` (``--bots variant,hard``: the changed hard against hard as it is).
+The copy is read afresh from hard.py, so a ``--set hard.NAME`` does not reach
+it (a ``--set`` of medium or planning, which it imports, does).
 """
 
 from __future__ import annotations

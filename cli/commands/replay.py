@@ -118,8 +118,8 @@ def print_plain(played: Replay, at: int, opened: bool) -> None:
         new = min(snap.noted - told, len(snap.log))
         told = snap.noted
         print(f"[{played.where(i)} · turn {played.made_in(i)}]")
-        if not new:
-            print("  the cards are dealt and the tickets offered" if i == 0 else "  (nothing told)")
+        if not new:  # only the first move, the deal: every later one begins with a line told
+            print("  the cards are dealt and the tickets offered")
         for _, text in snap.log[len(snap.log) - new:]:
             print(f"  {text}")
         if opened and snap.view is not None:

@@ -172,14 +172,16 @@ def _tunnel(before: GameState, after: GameState) -> list[Fact]:
         found.append(GaveUpTunnel(player, old.route))
     if before.phase is not Phase.TUNNEL and after.epoch == before.epoch:
         # A tunnel whose turned cards asked nothing more is claimed at once:
-        # the cards it turned are the new discards that were not in the hand
-        # (nor its first payment, if the claim was seen before the turning).
-        paid = set(old.cards) if old is not None else set()
+        # of its new discards, the route's length came from the hand (or its
+        # first payment, if the claim was seen before the turning), the rest
+        # were turned. More from the hand: it asked more, and that was told
+        # (or, all in one update, is not: "nothing more" would be untrue).
         for p, (b, a) in enumerate(zip(before.players, after.players)):
             for route in set(a.routes) - set(b.routes):
                 if BOARD.routes[route].tunnel:
-                    known = set(before.discard) | set(b.hand) | paid
-                    turned = [r for r in after.discard if r not in known]
-                    if turned:
+                    mine = set(b.hand) | (set(old.cards) if old is not None else set())
+                    discarded = [r for r in after.discard if r not in set(before.discard)]
+                    turned = [r for r in discarded if r not in mine]
+                    if turned and len(discarded) - len(turned) == BOARD.routes[route].length:
                         found.append(TunnelTurned(p, route, tuple(kinds(after, turned)), 0))
     return found

@@ -116,9 +116,9 @@ def interpret(line: str, ctx: Context, pending: Ask | None = None) -> Outcome | 
     """What ``line`` means now. ``pending`` is the question last asked: a line
     that answers it picks that choice; an empty line or a number that is no
     choice asks it again (the latter saying so); any other line is a
-    command. None for an empty line when nothing is asked. Never raises for what a player types: a line that is no
-    command, or a move the rules or the moment refuse, is a ``Refuse`` that
-    says why."""
+    command. None for an empty line when nothing is asked. Never raises for
+    what a player types: a line that is no command, or a move the rules or
+    the moment refuse, is a ``Refuse`` that says why."""
     if pending is not None:
         picked = answer(pending, line)
         if picked is not None:

@@ -13,11 +13,11 @@ from p2p_ttr.client.endgame import _tiebreaks, breakdown
 from p2p_ttr.client.phrases import changes, waiting_words
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.cards import Deck
-from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp, Pass
+from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp, Pass, PayTunnel
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.scoring import PlayerScore
-from p2p_ttr.engine.state import GameState
+from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.net.playerinput import Seen
 from p2p_ttr.table.obligations import Obligation, Owed
@@ -176,3 +176,11 @@ def test_a_tunnel_that_asks_nothing_more_says_what_it_turned() -> None:
     assert asked.tunnel is not None and asked.route_owner[sarajevo_sofia] is None
     said = changes(view_for(asked, 1), view_for(after, 1), 1, NAMES)
     assert "the tunnel turned up 1 blue, 1 white and 1 green: nothing more to pay" in said, said
+    # A tunnel that asked one more red, paid, seen in one update: never "nothing more to pay".
+    state, _ = position(hands={0: ["red", "red", "red"]}, draw_pile=["red", "blue", "white", "white", "white"])
+    asked = play(state, ClaimRoute(0, sarajevo_sofia, state.players[0].hand[:2]))
+    assert asked.phase is Phase.TUNNEL and asked.tunnel is not None and asked.tunnel.extra == 1
+    paid = play(asked, PayTunnel(0, tuple(r for r in asked.players[0].hand if r not in asked.tunnel.cards)))
+    assert paid.route_owner[sarajevo_sofia] == 0
+    said = changes(view_for(state, 1), view_for(paid, 1), 1, NAMES)
+    assert not any("nothing more to pay" in line for line in said), said

@@ -78,7 +78,10 @@ def verdict_json(v: Verdict) -> dict[str, Any]:
 
 
 def report_lines(v: Verdict, verbose: bool) -> list[str]:
-    lines = [f"{v.entries} log entries; players: {', '.join(v.names) or '(none)'}"]
+    # The findings name seats as the log does (protocol.md: from 0), so the
+    # players are listed with those numbers, not the screen's (from 1).
+    seats = ", ".join(f"seat {p} {name}" for p, name in enumerate(v.names))
+    lines = [f"{v.entries} log entries; players: {seats or '(none)'}"]
     if v.deck is not None:
         d = v.deck
         proven = sum(len(chain.proven) for chain in v.table.chains.values())
@@ -100,8 +103,8 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
         lines.append("the game was conceded: " + ("nobody was left playing" if winner is None else
                      f"{v.names[winner]} was the last one playing and is ranked first by concession"))
     for h in v.table.handovers:
-        lines.append(f"the relay moved from {v.names[h.old]} (seat {h.old + 1}) to {v.names[h.new]} "
-                     f"(seat {h.new + 1}) at entry {h.index}, with every other seat's follow request")
+        lines.append(f"the relay moved from {v.names[h.old]} (seat {h.old}) to {v.names[h.new]} "
+                     f"(seat {h.new}) at entry {h.index}, with every other seat's follow request")
     if v.score is not None:
         for place, p in enumerate(v.score.ranking, start=1):
             sc = v.score.players[p]

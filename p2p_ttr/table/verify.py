@@ -41,9 +41,11 @@ from p2p_ttr.errorcodes import ErrorCode
 
 from .envelope import Envelope, check_signature, open_envelope, open_frame
 from .errors import BadProof, TableError
-from .messages import RULES, Audit, Forfeit, Keys, Remask, Seating, Shares, Shuffle, message_from_wire
+from .messages import RULES, Audit, Forfeit, Keys, Message, Remask, Seating, Shares, Shuffle, message_from_wire
 from .cards import deck_ref
 from .table import Table
+
+Opened = tuple[Envelope, Message]  # an entry's envelope and message, decoded but not checked
 
 
 @dataclass(frozen=True)
@@ -123,13 +125,14 @@ def verify_entries(entries: list[bytes]) -> Verdict:
     other = _other_rules(entries)
     if other is not None:
         return Verdict(len(entries), (), (other,), None, None, Table())
-    secret = joint_secret(entries)
-    verdict = _verify(entries, secret)
+    opened = _open_all(entries)  # decoded once: the secret, the deck records and a second pass share it
+    secret = _joint_secret(opened)
+    verdict = _verify(entries, opened, secret)
     if secret is not None and (verdict.findings or not _same_secrets(verdict.table, secret)
                                or not _share_proofs_hold(verdict.table)):
         # Checking every proof as the game went names the first bad entry
         # exactly; it is slower, so only done when something is wrong.
-        verdict = _verify(entries, None)
+        verdict = _verify(entries, opened, None)
     return verdict
 
 
@@ -144,7 +147,7 @@ def _share_proofs_hold(table: Table) -> bool:
     return True
 
 
-def _verify(entries: list[bytes], secret: int | None) -> Verdict:
+def _verify(entries: list[bytes], opened: list[Opened | None], secret: int | None) -> Verdict:
     table = Table(audit_secret=secret, eager_proofs=True)
     refused: Finding | None = None
     records: list[Record] = []
@@ -154,11 +157,13 @@ def _verify(entries: list[bytes], secret: int | None) -> Verdict:
         derived = len(table.derived_steps)
         carried = set(table.carried_on)
         try:
-            envelope = table.receive(raw)
+            table.receive(raw)
         except (TableError, EngineError) as exc:
             refused = Finding(index, _blame(table, raw, exc), exc.code, str(exc))
             break
-        added = _deck_records(before, envelope.body)
+        decoded = opened[index]
+        assert decoded is not None  # the table accepted it, so it decodes
+        added = _deck_records(before, decoded[1])
         # Steps the fold took for forfeited seats, caused by this entry.
         for need, step in table.derived_steps[derived:]:
             added += _chain_records(need, step)
@@ -218,18 +223,32 @@ def _found_in_play(table: Table, refused: Finding | None) -> list[Finding]:
     return found
 
 
-def joint_secret(entries: list[bytes]) -> int | None:
-    """X = sum of the seats' revealed exponents, if the log reveals one per seat
-    and each matches the key that seat announced; None otherwise."""
-    keys: dict[int, int] = {}
-    revealed: dict[int, int] = {}
-    seats = 0
+def _open_all(entries: list[bytes]) -> list[Opened | None]:
+    """Each entry's envelope and message, unchecked; None where it does not decode."""
+    out: list[Opened | None] = []
     for raw in entries:
         try:
             envelope = open_envelope(raw)
-            message = message_from_wire(envelope.body)
+            out.append((envelope, message_from_wire(envelope.body)))
         except TableError:
+            out.append(None)
+    return out
+
+
+def joint_secret(entries: list[bytes]) -> int | None:
+    """X = sum of the seats' revealed exponents, if the log reveals one per seat
+    and each matches the key that seat announced; None otherwise."""
+    return _joint_secret(_open_all(entries))
+
+
+def _joint_secret(opened: list[Opened | None]) -> int | None:
+    keys: dict[int, int] = {}
+    revealed: dict[int, int] = {}
+    seats = 0
+    for decoded in opened:
+        if decoded is None:
             continue
+        envelope, message = decoded
         match message:
             case Seating(players):
                 seats = len(players)
@@ -248,9 +267,8 @@ def _same_secrets(table: Table, secret: int) -> bool:
     return len(table.audits) == table.n and sum(a.secret.x for a in table.audits.values()) == secret
 
 
-def _deck_records(before: NeedShuffle | NeedRemask | None, body: list[object]) -> list[Record]:
+def _deck_records(before: NeedShuffle | NeedRemask | None, message: Message) -> list[Record]:
     """The deck-transcript records an accepted message contributes."""
-    message = message_from_wire(body)
     match message:
         case Keys(key, commitment):
             return [key, commitment]

@@ -178,6 +178,17 @@ def test_a_shuffle_not_from_the_committed_seed_is_caught_and_blamed(
     assert isinstance(findings, list) and {f["seat"] for f in findings} == {1}
 
 
+def test_the_report_numbers_seats_as_its_findings_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The findings name seats as the log does (from 0); the player list uses
+    the same numbers, so 'seat 1' in a finding is the player listed as seat 1."""
+    game = play_crypto_game(22, [RandomBot(22 + p) for p in range(3)], NAMES, peer_types=[Peer, UncommittedShuffler])
+    assert main(["verify", str(log_file(tmp_path, game))]) == 1
+    said = capsys.readouterr().out
+    assert f"players: seat 0 {NAMES[0]}, seat 1 {NAMES[1]}, seat 2 {NAMES[2]}" in said
+    blamed = next(line for line in said.splitlines() if line.startswith("NOT VERIFIED"))
+    assert ": seat 1:" in blamed and blamed.endswith(f"({NAMES[1]})")
+
+
 def test_a_duplicated_card_halts_the_game_and_the_audit_names_the_cheat(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

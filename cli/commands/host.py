@@ -17,6 +17,7 @@ from p2p_ttr.bots.levels import LEVELS
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.discovery import BEACON_PORT, Announcement, Beacon
 from p2p_ttr.net.host import Host, HostOptions
+from p2p_ttr.net.liveness import silent_seats
 from p2p_ttr.net.node import RELAY_TIMEOUT_S
 from p2p_ttr.net.playerinput import PlayerChannel, Seen
 from p2p_ttr.table.messages import valid_name
@@ -219,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
 
     def seen() -> Seen:
         return Seen(host.table, 0, host.names, tuple(host.lobby.names) if host.table is None else (),
-                    host.last_words, host.end_means())
+                    host.last_words, host.end_means(), silent_seats(host.presence, host.table, 0))
 
     def seat_bots() -> None:
         """Start the next bot once the last is in (a chore of every turn of the loop)."""

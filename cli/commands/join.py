@@ -17,6 +17,7 @@ from p2p_ttr.net.console import Console
 from cli.botseats import with_beacon
 from p2p_ttr.net.discovery import BEACON_PORT, Announcement, Beacon, Found, listen
 from p2p_ttr.table.messages import valid_name
+from p2p_ttr.net.liveness import silent_seats
 from p2p_ttr.net.playerinput import Seen
 from p2p_ttr.net.node import Node, NodeOptions
 from p2p_ttr.net.store import DataDir, StoreError, default_data_dir
@@ -135,8 +136,9 @@ def run(args: argparse.Namespace) -> int:
 
     def seen() -> Seen:
         lobby = node.lobby_names if node.table is None or not node.table.seats else ()
-        return Seen(node.table, node.player.seat if node.player else None, node.names, lobby, node.last_words,
-                    node.end_means())
+        seat = node.player.seat if node.player else None
+        return Seen(node.table, seat, node.names, lobby, node.last_words, node.end_means(),
+                    silent_seats(node.presence, node.table, seat))
 
     def resume(_: object) -> str:
         table = node.table

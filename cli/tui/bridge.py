@@ -53,7 +53,7 @@ class Bridge:
 
     def publish(self) -> None:
         now = self.seen()
-        if self.publisher.update(now.table, now.seat, now.names, now.lobby, now.ends) is not None:
+        if self.publisher.update(now.table, now.seat, now.names, now.lobby, now.ends, dict(now.silent)) is not None:
             self.changed()
 
     def turned(self) -> None:

@@ -13,6 +13,7 @@ them, the same on every front.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 
@@ -74,6 +75,15 @@ def _names(seats: tuple[int, ...] | list[int], names: tuple[str, ...], me: int |
 def _owed(owed: tuple[Owed, ...]) -> str:
     duties = sorted({o.value for o in owed if o is not Owed.MOVE})
     return " and ".join(duties) or "move"
+
+
+def silence_words(silent: Iterable[tuple[int, int]], names: tuple[str, ...]) -> str:
+    """'no heartbeat from Bob (25 s), Cy (3 s)' for the (seat, seconds) given,
+    '' for none: said before whom the table waits for, from the moment the
+    relay calls them silent (a player thinking sends heartbeats; a stopped
+    program or a cut network does not)."""
+    said = ", ".join(f"{_name(seat, names)} ({seconds} s)" for seat, seconds in silent)
+    return f"no heartbeat from {said}" if said else ""
 
 
 def stall_words(stall: Stall, names: tuple[str, ...]) -> str:

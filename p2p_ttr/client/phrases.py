@@ -18,6 +18,7 @@ from p2p_ttr.engine.rules import pass_problem
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.table.obligations import Obligation, Owed
 
+from .giveup import silence_words
 from .happened import (
     SETUP,
     Built,
@@ -223,14 +224,20 @@ class Status:
     text: str
     our_move: bool = False
     waiting: bool = False
+    aside: str = ""  # which of the awaited seats send no heartbeat (said before the rest)
 
 
 def status_of(owed: Sequence[Obligation], view: GameState | None, me: int | None,
-              names: tuple[str, ...]) -> Status:
-    """The status line, from who owes what now."""
+              names: tuple[str, ...], silent: Mapping[int, int] | None = None) -> Status:
+    """The status line, from who owes what now; ``silent``: seconds without a
+    heartbeat of each seat the relay calls silent (a seat we wait for that is
+    silent is no longer thinking: its program stopped or its network is down)."""
     if view is not None and any(o.seat == me and o.what is Owed.MOVE for o in owed) and me is not None:
         return Status(waiting_words(owed, view, me, names), our_move=True)
-    return Status(waiting_words(owed, view, me, names), waiting=any(o.seat != me for o in owed))
+    awaited = sorted({o.seat for o in owed if o.seat != me})
+    aside = silence_words([(seat, silent[seat]) for seat in awaited if silent and seat in silent], names)
+    return Status(waiting_words(owed, view, me, names), waiting=bool(awaited), aside=aside)
+
 
 
 def waiting_words(owed: Sequence[Obligation], view: GameState | None, me: int | None,

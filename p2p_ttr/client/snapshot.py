@@ -91,8 +91,10 @@ class Publisher:
             self._dirty = True
 
     def update(self, table: Table | None, seat: int | None, names: tuple[str, ...],
-               lobby: tuple[str, ...] = (), ends: EndMeans | None = None) -> Snapshot | None:
-        """A new snapshot if anything the screen shows changed, else None."""
+               lobby: tuple[str, ...] = (), ends: EndMeans | None = None,
+               silent: Mapping[int, int] | None = None) -> Snapshot | None:
+        """A new snapshot if anything the screen shows changed, else None.
+        ``silent``: seconds without a heartbeat of each seat the relay calls silent."""
         now = self.clock()
         engine = table.engine if table is not None else None
         length = len(table.log) if table is not None else 0
@@ -112,9 +114,10 @@ class Publisher:
                 self._log_moves(view, seat, names)
         if table is not None and now - self._status_at >= STATUS_EVERY_S:
             self._status_at = now
-            status = status_of(table.obligations(), view, seat, names)
+            status = status_of(table.obligations(), view, seat, names, silent)
             stalled = now - self._grew_at
             text = status.text + (f" ({int(stalled)} s)" if status.waiting and stalled >= 3 else "")
+            text = f"{status.aside}; {text}" if status.aside else text  # first: a narrow screen cuts the end
             if text != self._status or status.our_move != self._our_move:
                 self._status, self._our_move, self._dirty = text, status.our_move, True
         snap = self._snap

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from p2p_ttr.client.giveup import GaveUp, Stall, Waiting, Why, giving_up_words, stalled_prompt
+from p2p_ttr.client.giveup import GaveUp, Stall, Waiting, Why, giving_up_words, silence_words, stalled_prompt
 from p2p_ttr.table.obligations import Owed
 from p2p_ttr.table.table import Table
 
@@ -73,6 +73,16 @@ class Presence:
         return now - since
 
 
+def silent_seats(presence: Presence, table: Table | None, me: int | None) -> tuple[tuple[int, int], ...]:
+    """(seat, whole seconds) for each other seat the relay calls silent, for the status line."""
+    out = []
+    for seat in range(table.n if table is not None and table.seated else 0):
+        silent = presence.silent_for(seat)
+        if seat != me and silent is not None:
+            out.append((seat, int(silent)))
+    return tuple(out)
+
+
 class Progress:
     """Tracks the time since the log last grew, and says so at a gentle pace."""
 
@@ -102,11 +112,12 @@ class Progress:
     def timed_out(self) -> bool:
         return self.stalled_for >= self.timeout
 
-    def note(self, what: str) -> None:
-        """Say ``waiting for <what> (N s)`` every few seconds while stalled."""
+    def note(self, what: str, aside: str = "") -> None:
+        """Say ``waiting for <what> (N s)`` every few seconds while stalled,
+        after ``aside`` (which of them send no heartbeat), as the status line does."""
         now = self.clock()
         if now >= self._next_note:
-            self.waiting(f"waiting for {what} ({int(now - self.since)} s)")
+            self.waiting((f"{aside}; " if aside else "") + f"waiting for {what} ({int(now - self.since)} s)")
             self._next_note = now + (5.0 if now - self.since < 30 else 15.0)
 
     def extend(self) -> None:
@@ -157,7 +168,9 @@ def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ..
     waiting = waiting_for(table, me)
     if not waiting:
         return None
-    progress.note(", ".join(names[s] for s in waiting))
+    silent = [(s, presence.silent_for(s)) for s in waiting]
+    progress.note(", ".join(names[s] for s in waiting),
+                  silence_words([(s, int(t)) for s, t in silent if t is not None], names))
     if not progress.timed_out:
         return None
     timeout = progress.timeout

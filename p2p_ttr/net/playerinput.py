@@ -29,7 +29,8 @@ from .console import Quit
 class Seen:
     """What the loop's owner shows of itself: the replica (None before the
     seating), our seat, the players' names, the lobby before the game, and,
-    once the loop stopped early, why (its last words, as it said them)."""
+    once the loop stopped early, why (its last words, as it said them); and
+    the seats the relay calls silent, with their seconds without a heartbeat."""
 
     table: Table | None = None
     seat: int | None = None
@@ -37,6 +38,7 @@ class Seen:
     lobby: tuple[str, ...] = ()
     stopped: str = ""
     ends: EndMeans | None = None  # what the player's `end` does now (None: as the role says)
+    silent: tuple[tuple[int, int], ...] = ()  # (seat, whole seconds silent), other seats only
 
 
 @dataclass(frozen=True)

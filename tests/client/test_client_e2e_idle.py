@@ -2,10 +2,15 @@
 `ttr host --bots 3` left alone, the player thinking over their first
 tickets for several times the bots' --timeout. Every bot is still there
 when the player comes back, nothing on the screen or in a bot's output says
-anyone gave up, and the bots answer the player's moves at once."""
+anyone gave up, and the bots answer the player's moves at once. And the
+other side: a bot whose program stopped is named on the host's status line
+as sending no heartbeat, long before the --timeout question."""
 
 from __future__ import annotations
 
+import os
+import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -30,14 +35,22 @@ def bot_processes(data: Path) -> dict[str, int]:
     return found
 
 
-def test_bots_never_give_up_on_a_player_who_steps_away(terminal: Terminal, tmp_path: Path) -> None:
+def host_with_bots(terminal: Terminal, tmp_path: Path, timeout_s: int) -> tuple[Path, dict[str, int]]:
+    """`ttr host --bots 3` on the screen, up to the moment every bot has kept
+    its tickets and the table waits for the player alone: its data folder
+    and its bots' processes."""
     data = tmp_path / "data"
     terminal.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main host --bots 3 --bind 127.0.0.1 --port 0 "
-                   f"--data-dir {data} --timeout {TIMEOUT_S} 2>{tmp_path / 'stderr'}; sleep 60")
+                   f"--data-dir {data} --timeout {timeout_s} 2>{tmp_path / 'stderr'}; sleep 60")
     terminal.wait_for(r"OFFERED  keep 2 or more", timeout=180)
     terminal.wait_for(r"Bot3 kept \d tickets", timeout=180)  # every bot is in and waits for us alone
-    before = bot_processes(data)
-    assert sorted(before) == ["Bot1", "Bot2", "Bot3"], before
+    bots = bot_processes(data)
+    assert sorted(bots) == ["Bot1", "Bot2", "Bot3"], bots
+    return data, bots
+
+
+def test_bots_never_give_up_on_a_player_who_steps_away(terminal: Terminal, tmp_path: Path) -> None:
+    data, before = host_with_bots(terminal, tmp_path, TIMEOUT_S)
 
     time.sleep(AWAY_S)  # the player thinks (that is what is tested: nothing happens meanwhile)
 
@@ -57,4 +70,25 @@ def test_bots_never_give_up_on_a_player_who_steps_away(terminal: Terminal, tmp_p
     terminal.wait_for(r"Bot3 (drew|took|claimed|kept|built|went)", timeout=180)
     terminal.wait_for(r"your turn", timeout=180)
     assert bot_processes(data) == before
+    assert "Traceback" not in (tmp_path / "stderr").read_text()
+
+
+def test_the_status_line_names_a_bot_that_sends_no_heartbeat(terminal: Terminal, tmp_path: Path) -> None:
+    """The bots' programs are stopped (SIGSTOP: alive to the kernel, silent to
+    the table); the player draws a card, which needs every bot's share. The
+    status line says which of them send no heartbeat once the relay calls
+    them silent (its relay timeout), and the --timeout question has not come."""
+    _, bots = host_with_bots(terminal, tmp_path, 900)
+    try:
+        for pid in bots.values():
+            os.kill(pid, signal.SIGSTOP)
+        terminal.type("keep 1 2")
+        terminal.wait_for(r"your move: draw, claim", timeout=180)
+        terminal.type("draw")
+        screen = terminal.wait_for(r"no heartbeat from Bot\d \(\d+ s\)", timeout=180)
+        assert re.search(r"no heartbeat from Bot\d \(\d+ s\).*; waiting for Bot", screen), screen
+        assert "no progress" not in screen and "`wait`" not in screen, screen  # no timeout yet: only the news
+    finally:
+        for pid in bots.values():
+            os.kill(pid, signal.SIGKILL)  # a stopped process takes no other signal
     assert "Traceback" not in (tmp_path / "stderr").read_text()

@@ -10,7 +10,7 @@ from engine_scenario import play, position, route
 
 from cli.seat import end_page
 from p2p_ttr.client.endgame import _tiebreaks, breakdown
-from p2p_ttr.client.phrases import changes, waiting_words
+from p2p_ttr.client.phrases import changes, status_of, waiting_words
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp, Pass, PayTunnel
@@ -184,3 +184,29 @@ def test_a_tunnel_that_asks_nothing_more_says_what_it_turned() -> None:
     assert paid.route_owner[sarajevo_sofia] == 0
     said = changes(view_for(state, 1), view_for(paid, 1), 1, NAMES)
     assert not any("nothing more to pay" in line for line in said), said
+
+
+def test_the_status_says_which_awaited_seat_sends_no_heartbeat() -> None:
+    """A seat we wait for that the relay calls silent is not thinking: the
+    status says so first (a narrow screen cuts the end of the line); a
+    silent seat we do not wait for, or our own move, adds nothing."""
+    state, _ = position(3)
+    view = view_for(state, 0)
+    bob_moves = [Obligation(1, Owed.MOVE)]
+    assert status_of(bob_moves, view, 0, NAMES, {1: 25}).aside == "no heartbeat from Bob (25 s)"
+    both = status_of([Obligation(1, Owed.SHARES), Obligation(2, Owed.SHARES)], view, 0, NAMES, {2: 3, 1: 25})
+    assert both.aside == "no heartbeat from Bob (25 s), Cid (3 s)"
+    assert status_of(bob_moves, view, 0, NAMES, {2: 25}).aside == ""
+    assert status_of(bob_moves, view, 0, NAMES).aside == ""
+    assert status_of([Obligation(0, Owed.MOVE)], view, 0, NAMES, {1: 25}).aside == ""
+    clock = [0.0]
+    publisher = Publisher("join", clock=lambda: clock[0])
+    table = FakeTable(state)
+    table.owed = bob_moves
+    publisher.update(table, 0, NAMES)  # type: ignore[arg-type]
+    clock[0] += 30.0
+    publisher.update(table, 0, NAMES, silent={1: 22})  # type: ignore[arg-type]
+    assert publisher.snapshot.status == "no heartbeat from Bob (22 s); waiting for Bob's move (30 s)"
+    clock[0] += 1.0
+    publisher.update(table, 0, NAMES)  # type: ignore[arg-type]  # heard again
+    assert publisher.snapshot.status == "waiting for Bob's move (31 s)"

@@ -364,6 +364,7 @@ def test_watch_gives_up_on_a_silent_seat_only_after_the_timeout_of_silence() -> 
     now[0] = 31.0
     presence.heard((bob,))  # silent for 20 s, says the relay: 20 < 30
     assert watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log") is None
+    assert said[-1] == "no heartbeat from Bob (20 s); waiting for Bob (31 s)"  # the note says so at once
     now[0] = 41.0
     presence.heard((bob,))
     stop = watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log")
@@ -530,3 +531,24 @@ def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused()
             f.decode_to_host(bad)
     given = f.decode_to_peer(f.encode("gave_up", 2, "withheld", [1], 9))
     assert isinstance(given, f.GaveUp) and given.why is Why.WITHHELD and given.about == (1,)
+
+
+def test_silent_seats_are_the_others_the_relay_calls_silent_while_its_word_is_fresh() -> None:
+    """What the status line is told: each other seat the relay's word calls
+    silent, with its whole seconds (counted from before the word: the relay
+    calls a seat silent once it was unheard for ``after``); nothing once the
+    word is stale, nor before the seating."""
+    from p2p_ttr.net.liveness import Presence, silent_seats
+
+    table, _ = _table_where("move")
+    now = [100.0]
+    presence = Presence(20.0, clock=lambda: now[0])
+    assert silent_seats(presence, Table(), 0) == ()
+    presence.heard((0, 1))  # we are seat 0: our own silence is not for our status line
+    now[0] = 103.5
+    assert silent_seats(presence, table, 0) == ((1, 23),)
+    assert silent_seats(presence, table, None) == ((0, 23), (1, 23))  # a watcher has no seat
+    now[0] = 110.0  # no word from the relay for 10 s: we cannot tell
+    assert silent_seats(presence, table, 0) == ()
+    presence.heard(())
+    assert silent_seats(presence, table, 0) == ()

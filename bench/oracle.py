@@ -79,6 +79,8 @@ def main() -> None:
     setattr(local_game, "view_for", _view_for_remembering)
     setattr(expert, "determinize", _determinize_told)
     levels = [level.strip() for level in args.bots.split(",") if level.strip()]
+    if not levels or levels[0] != "expert":
+        parser.error("--bots must name the expert first: it is the seat told the others' cards")
     start = time.perf_counter()
     result = play_tournament(args.players, args.games, levels, args.seed, workers=args.workers)
     seconds = time.perf_counter() - start

@@ -543,11 +543,11 @@ def test_silent_seats_are_the_others_the_relay_calls_silent_while_its_word_is_fr
     table, _ = _table_where("move")
     now = [100.0]
     presence = Presence(20.0, clock=lambda: now[0])
-    assert silent_seats(presence, Table(), 0) == ()
     presence.heard((0, 1))  # we are seat 0: our own silence is not for our status line
     now[0] = 103.5
     assert silent_seats(presence, table, 0) == ((1, 23),)
-    assert silent_seats(presence, table, None) == ((0, 23), (1, 23))  # a watcher has no seat
+    assert silent_seats(presence, table, None) == ((0, 23), (1, 23))  # no seat of our own (not seated yet)
+    assert silent_seats(presence, Table(), 0) == () and silent_seats(presence, None, 0) == ()  # no game yet
     now[0] = 110.0  # no word from the relay for 10 s: we cannot tell
     assert silent_seats(presence, table, 0) == ()
     presence.heard(())

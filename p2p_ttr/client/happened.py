@@ -176,11 +176,12 @@ def _tunnel(before: GameState, after: GameState) -> list[Fact]:
         # first payment, if the claim was seen before the turning), the rest
         # were turned. More from the hand: it asked more, and that was told
         # (or, all in one update, is not: "nothing more" would be untrue).
+        was_discarded = set(before.discard)
+        discarded = [r for r in after.discard if r not in was_discarded]
         for p, (b, a) in enumerate(zip(before.players, after.players)):
             for route in set(a.routes) - set(b.routes):
                 if BOARD.routes[route].tunnel:
                     mine = set(b.hand) | (set(old.cards) if old is not None else set())
-                    discarded = [r for r in after.discard if r not in set(before.discard)]
                     turned = [r for r in discarded if r not in mine]
                     if turned and len(discarded) - len(turned) == BOARD.routes[route].length:
                         found.append(TunnelTurned(p, route, tuple(kinds(after, turned)), 0))

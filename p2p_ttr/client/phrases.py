@@ -239,7 +239,6 @@ def status_of(owed: Sequence[Obligation], view: GameState | None, me: int | None
     return Status(waiting_words(owed, view, me, names), waiting=bool(awaited), aside=aside)
 
 
-
 def waiting_words(owed: Sequence[Obligation], view: GameState | None, me: int | None,
                   names: tuple[str, ...]) -> str:
     """'your move: ...', 'waiting for Bob's share', from who owes what now."""

@@ -168,9 +168,9 @@ def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ..
     waiting = waiting_for(table, me)
     if not waiting:
         return None
-    silent = [(s, presence.silent_for(s)) for s in waiting]
-    progress.note(", ".join(names[s] for s in waiting),
-                  silence_words([(s, int(t)) for s, t in silent if t is not None], names))
+    silent = dict(silent_seats(presence, table, me))
+    progress.note(", ".join(names[s] for s in waiting), silence_words([(s, silent[s]) for s in waiting if s in silent],
+                                                                      names))
     if not progress.timed_out:
         return None
     timeout = progress.timeout

@@ -125,7 +125,8 @@ def verify_entries(entries: list[bytes]) -> Verdict:
     other = _other_rules(entries)
     if other is not None:
         return Verdict(len(entries), (), (other,), None, None, Table())
-    opened = _open_all(entries)  # decoded here once for the secret, the deck records and a second pass (the fold decodes its own)
+    # Decoded once for the secret, the deck records and a second pass (the fold decodes its own).
+    opened = _open_all(entries)
     secret = _joint_secret(opened)
     verdict = _verify(entries, opened, secret)
     if secret is not None and (verdict.findings or not _same_secrets(verdict.table, secret)

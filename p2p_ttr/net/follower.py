@@ -161,10 +161,10 @@ class Follower:
                 self.send_held(start)
             case frames.Pause(length, signature):
                 self.host_paused(length, signature)
-            case frames.Silent(seats):
-                self.duties.silent = (seats, time.monotonic())
+            case frames.Silent(silence):
+                self.duties.silent = (tuple(seat for seat, _ in silence), time.monotonic())
                 if not self.replica.relaying:  # the word of the relay we follow; while we relay, ours
-                    self.presence.heard(seats)
+                    self.presence.heard(silence)
             case frames.GaveUp(seat, why, about, seconds):
                 if table is not None and table.seated and seat < table.n and all(s < table.n for s in about):
                     news = GaveUp(seat, why, about, seconds)

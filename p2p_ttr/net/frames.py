@@ -31,10 +31,12 @@ from p2p_ttr.table.messages import MAX_NAME
 #    gives up on the game says so, to every screen (give_up, gave_up)
 # 8: a watcher (no seat, no secret) is admitted by a hello of its own (watch),
 #    and follows the public log (watchers.py)
-NET_VERSION = 8
+# 9: the relay's silent word says how long each seat has been silent
+NET_VERSION = 9
 CHALLENGE_BYTES = 32
 MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
 MAX_REASON = 400
+MAX_SECONDS = 10**6  # a count of seconds on the wire (giving up, silence): 11 days
 _LIMITS = dict(
     max_str_len=MAX_REASON * 4,
     max_bin_len=MAX_ENVELOPE_BYTES,
@@ -77,9 +79,18 @@ def _why(v: Any) -> bool:
 
 
 _INDEX = _int(0, MAX_ENTRIES)
-_SECONDS = _int(0, 10**6)
+_SECONDS = _int(0, MAX_SECONDS)
 _ENVELOPE: Check = lambda v: isinstance(v, bytes) and 0 < len(v) <= MAX_ENVELOPE_BYTES
 _GAME_ID: Check = lambda v: v is None or _bin(GAME_ID_BYTES)(v)
+
+
+def _silence(v: Any) -> bool:
+    """[[seat, seconds]...]: distinct seats of a table, each with a bounded count of seconds."""
+    return (isinstance(v, list) and len(v) <= MAX_SEATS
+            and all(isinstance(p, list) and len(p) == 2 and _int(0, MAX_SEATS - 1)(p[0]) and _SECONDS(p[1])
+                    for p in v)
+            and len({p[0] for p in v}) == len(v))
+
 
 # What a peer sends to the host.
 TO_HOST: dict[str, tuple[Check, ...]] = {
@@ -114,7 +125,8 @@ TO_PEER: dict[str, tuple[Check, ...]] = {
     "ping": (_INDEX,),  # heartbeat, with the log length
     "fetch": (_INDEX,),  # send me your entries from this index on: my log lost them (after a crash)
     "pause": (_INDEX, _bin(SIGNATURE_BYTES)),  # the host stops for now at this log length (signed: pause.py)
-    "silent": (_seats,),  # the seats the relay has not heard for the relay timeout (every game)
+    # the seats the relay has not heard for the relay timeout (every game), each with how long it has not
+    "silent": (_silence,),
     "gave_up": (_int(0, MAX_SEATS - 1), _why, _seats, _SECONDS),  # that seat gave up: a give_up passed on
     "watching": (_GAME_ID, _INDEX),  # admitted as a watcher: the game (nil in the lobby), the log's length
 }
@@ -281,9 +293,10 @@ class Pause:
 @dataclass(frozen=True)
 class Silent:
     """The seats the relay has not heard from for its relay timeout (their
-    connection, pings included). A hint, not proof: see protocol.md §9."""
+    connection, pings included), each with the whole seconds it has not
+    heard them for. A hint, not proof: see protocol.md §9."""
 
-    seats: tuple[int, ...]
+    silence: tuple[tuple[int, int], ...]  # (seat, seconds)
     KIND: ClassVar[str] = "silent"
 
 
@@ -352,9 +365,13 @@ _TO_PEER_TYPES: dict[str, type[Any]] = {t.KIND: t for t in (Challenge, Welcome, 
                                                              Ping, Fetch, Pause, Silent, GaveUp, Watching)}
 
 
+def _frozen(value: Any) -> Any:
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
+
+
 def _typed(types: dict[str, type[Any]], kind: str, fields: list[Any]) -> Any:
-    # Lists become tuples: a frame is a frozen value.
-    return types[kind](*(tuple(f) if isinstance(f, list) else f for f in fields))
+    # Lists (and lists in them) become tuples: a frame is a frozen value.
+    return types[kind](*(_frozen(f) for f in fields))
 
 
 def decode_to_host(raw: bytes) -> ToHost:

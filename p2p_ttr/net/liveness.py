@@ -42,22 +42,26 @@ class Presence:
     """Which seats are silent, as the relay sees it: its ``silent`` word (or,
     while we relay, our own count), and the seats that said they gave up.
     ``heard`` is called once a second with the seats the relay has not heard
-    for ``after`` seconds."""
+    for its relay timeout, and for how long."""
 
-    def __init__(self, after: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.after = after
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.silent_since: dict[int, float] = {}  # seat -> since when it has been silent
         self.gave_up: dict[int, GaveUp] = {}  # seat -> its word when it gave up (in this run)
         self._news_at: float | None = None
 
-    def heard(self, silent: tuple[int, ...]) -> None:
-        """The relay's word: these seats have not been heard for ``after`` seconds."""
+    def heard(self, silence: tuple[tuple[int, int], ...]) -> None:
+        """The relay's word: these seats, (seat, seconds), have not been heard
+        for that many seconds; every other seat has. The earliest start any
+        word gave stands (a word's whole seconds and its way here only make
+        a silence look shorter), so the seconds we show do not jitter."""
         now = self.clock()
-        for seat in silent:
-            self.silent_since.setdefault(seat, now - self.after)
+        for seat, seconds in silence:
+            since = now - seconds
+            self.silent_since[seat] = min(self.silent_since.get(seat, since), since)
+        named = {seat for seat, _ in silence}
         for seat in list(self.silent_since):
-            if seat not in silent:
+            if seat not in named:
                 del self.silent_since[seat]
         self._news_at = now
 

@@ -60,7 +60,7 @@ class Relay:
         self.since = time.monotonic()  # when this run, or our relaying, began (a seat never heard counts from then)
         self.on_witness: Callable[[bytes, int, bytes], None] = lambda rid, seat, raw: None  # witness.py
         self.silence_s = 20.0  # the relay timeout: a seat unheard this long counts as silent
-        self.presence = presence or Presence(self.silence_s)  # who is alive, as we see it (liveness.py)
+        self.presence = presence or Presence()  # who is alive, as we see it (liveness.py)
 
     # ------------------------------------------------------------- frames in
 
@@ -157,9 +157,9 @@ class Relay:
         table = self.replica.table
         if table is None or not table.seated or not self.replica.relaying or table.complete:
             return  # (until the audit is in: a seat that never reveals may be silent, or withholding)
-        seats = self.silent_seats(self.silence_s)
-        self.presence.heard(seats)
-        silent = frames.Silent(seats)
+        silence = self.silence(self.silence_s)
+        self.presence.heard(silence)
+        silent = frames.Silent(silence)
         for rid in list(self.admission.c.known):
             self.router.send(rid, silent)
 
@@ -198,10 +198,15 @@ class Relay:
     # ---------------------------------------------------------------- silence
 
     def silent_seats(self, for_s: float) -> tuple[int, ...]:
-        """The seats in play (but ours) whose connection we have not heard for
-        ``for_s`` seconds; a seat not heard at all since ``since`` is given
-        twice that (after a hand-over it must first find the relay moved,
-        which takes it the relay timeout)."""
+        """The seats in play (but ours) whose connection we have not heard for ``for_s`` seconds (``silence``)."""
+        return tuple(seat for seat, _ in self.silence(for_s))
+
+    def silence(self, for_s: float) -> tuple[tuple[int, int], ...]:
+        """(seat, whole seconds unheard) for each seat in play (but ours) whose
+        connection we have not heard for ``for_s`` seconds; a seat not heard
+        at all since ``since`` is given twice that (after a hand-over it must
+        first find the relay moved, which takes it the relay timeout), and
+        its seconds count from ``since`` (all we know of it)."""
         table = self.replica.table
         if table is None or not table.seated:
             return ()
@@ -213,8 +218,11 @@ class Relay:
                 continue
             rid = c.conn.get(table.seats[s].identity)
             last = c.heard.get(rid) if rid is not None else None
-            if (now - last > for_s) if last is not None and last >= self.since else (now - self.since > 2 * for_s):
-                silent.append(s)
+            unheard = now - last if last is not None and last >= self.since else None
+            if unheard is not None and unheard > for_s:
+                silent.append((s, min(int(unheard), frames.MAX_SECONDS)))
+            elif unheard is None and now - self.since > 2 * for_s:
+                silent.append((s, min(int(now - self.since), frames.MAX_SECONDS)))
         return tuple(silent)
 
     def all_silent(self, for_s: float) -> bool:

@@ -240,10 +240,17 @@ def test_the_relay_says_who_is_silent_in_every_game_and_passes_on_who_gave_up(
     node, router, _ = seat(tmp_path, 0, 20)
     admit(node, router, b"\0b", 1)
     assert node.table is not None and not node.table.escrow
-    node.relay.since = time.monotonic() - 3 * node.relay.silence_s  # we relayed long before
-    node.relay.admission.c.heard[b"\0b"] = time.monotonic() - node.relay.silence_s - 1
+    node.relay.since = time.monotonic() - 30 * node.relay.silence_s  # we relayed long before
     node.relay.beat()
-    assert router.to(b"\0b", "silent") == [[[1]]] and node.presence.silent_for(1) is not None
+    assert router.to(b"\0b", "silent") == [[[]]]  # admitted just now: heard
+    node.relay.admission.c.heard[b"\0b"] = time.monotonic() - 300.5
+    node.relay.beat()
+    # The word says for how long: a follower that hears it only now shows all of it.
+    assert router.to(b"\0b", "silent")[-1] == [[[1, 300]]] and int(node.presence.silent_for(1) or 0) == 300
+    # A seat not heard at all since we began relaying counts from then (all we know of it).
+    del node.relay.admission.c.heard[b"\0b"]
+    node.relay.beat()
+    assert router.to(b"\0b", "silent")[-1] == [[[1, int(30 * node.relay.silence_s)]]]
     node.relay.handle([b"\0c", frames.encode_frame(frames.GiveUp(Why.SILENT, (0,), 30))])  # not admitted
     assert router.to(b"\0c", "challenge") and 1 not in node.presence.gave_up
     node.relay.handle([b"\0b", frames.encode_frame(frames.GiveUp(Why.WITHHELD, (0,), 30))])
@@ -259,8 +266,8 @@ def test_the_relay_says_who_is_silent_in_every_game_and_passes_on_who_gave_up(
 def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     node, _, dealer = seat(tmp_path, 1, 20)
-    node.follower.handle(frames.encode_frame(frames.Silent((0,))))
-    assert node.presence.silent_for(0) is not None
+    node.follower.handle(frames.encode_frame(frames.Silent(((0, 45),))))
+    assert int(node.presence.silent_for(0) or 0) == 45 and node.duties.silent[0] == (0,)
     node.follower.handle(frames.encode_frame(frames.GaveUp(0, Why.SILENT, (1,), 121)))
     assert 0 in node.presence.gave_up
     assert "Anna gave up on the game and left: no heartbeat came from you for 121 seconds" in capsys.readouterr().err

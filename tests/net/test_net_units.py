@@ -315,7 +315,7 @@ def test_watch_never_gives_up_on_a_live_seat_that_thinks_over_a_move() -> None:
     table, bob = _table_where("move")
     now = [0.0]
     said: list[str] = []
-    presence = Presence(20.0, clock=lambda: now[0])
+    presence = Presence(clock=lambda: now[0])
     progress = Progress(30.0, said.append, clock=lambda: now[0])
     for t in range(0, 3600, 7):
         now[0] = float(t)
@@ -334,7 +334,7 @@ def test_watch_gives_up_on_a_seat_that_withholds_a_duty_and_names_it() -> None:
     table, bob = _table_where("duty")
     now = [0.0]
     said: list[str] = []
-    presence = Presence(20.0, clock=lambda: now[0])
+    presence = Presence(clock=lambda: now[0])
     progress = Progress(30.0, said.append, clock=lambda: now[0])
     assert watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log") is None and said == []
     now[0] = 6.0
@@ -358,15 +358,15 @@ def test_watch_gives_up_on_a_silent_seat_only_after_the_timeout_of_silence() -> 
     table, bob = _table_where("move")
     now = [0.0]
     said: list[str] = []
-    presence = Presence(20.0, clock=lambda: now[0])
+    presence = Presence(clock=lambda: now[0])
     progress = Progress(30.0, said.append, clock=lambda: now[0])
     watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log")
     now[0] = 31.0
-    presence.heard((bob,))  # silent for 20 s, says the relay: 20 < 30
+    presence.heard(((bob, 20),))  # silent for 20 s, says the relay: 20 < 30
     assert watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log") is None
     assert said[-1] == "no heartbeat from Bob (20 s); waiting for Bob (31 s)"  # the note says so at once
     now[0] = 41.0
-    presence.heard((bob,))
+    presence.heard(((bob, 30),))
     stop = watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log")
     assert stop is not None and stop.why is Why.SILENT and stop.about == (bob,) and stop.seconds == 30
     # A person is asked, and `wait` is offered: he may come back.
@@ -375,13 +375,13 @@ def test_watch_gives_up_on_a_silent_seat_only_after_the_timeout_of_silence() -> 
     # Once he said he gave up, waiting cannot help: only `end` is offered.
     presence.left(GaveUp(bob, Why.SILENT, (0,), 120))
     now[0] = 80.0
-    presence.heard((bob,))
+    presence.heard(((bob, 69),))
     watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log")
     assert "Bob gave up on the game and left" in said[-1] and "`wait`" not in said[-1] and "`end`" in said[-1]
     # Old news from the relay (none for 5 s) says nothing: no verdict on it.
     now[0] = 200.0
-    fresh = Presence(20.0, clock=lambda: now[0])
-    fresh.heard((bob,))
+    fresh = Presence(clock=lambda: now[0])
+    fresh.heard(((bob, 20),))
     now[0] = 300.0
     assert fresh.silent_for(bob) is None
 
@@ -510,7 +510,7 @@ def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused()
                f.Welcome(-1, None, 0, ("Host", "Ann")), f.Welcome(1, gid, 12, ("Host", "Ann")),
                f.LobbyNews(("Host",), 3, False), f.LobbyNews(("Host",), 0, True), f.Refused("full", "the game is full"), f.Entry(5, b"envelope", sig),
                f.Rejected(digest, "replay", "seat 1 already sent message 3"), f.Ping(9), f.Fetch(4), f.Pause(12, sig),
-               f.Silent(()), f.Silent((0, 3)), f.GaveUp(1, Why.SILENT, (0,), 121)]
+               f.Silent(()), f.Silent(((0, 21), (3, 400))), f.GaveUp(1, Why.SILENT, (0,), 121)]
     for frame in to_host:
         assert f.decode_to_host(f.encode_frame(frame)) == frame
     for frame in to_peer:
@@ -519,7 +519,10 @@ def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused()
         f.decode_to_host(f.encode_frame(f.Fetch(1)))  # a host never takes a fetch
     with pytest.raises(f.FrameError, match="malformed"):
         f.decode_to_peer(f.encode("welcome", 1, gid))
-    for bad in (f.encode("silent", [1, 1]), f.encode("silent", [5]), f.encode("silent", [0, 1, 2, 3, 4, 0])):
+    # The silent word: distinct seats of a table, each with a bounded count of seconds.
+    for bad in (f.encode("silent", [[1, 20], [1, 21]]), f.encode("silent", [[5, 20]]), f.encode("silent", [1, 3]),
+                f.encode("silent", [[1]]), f.encode("silent", [[1, 20, 0]]), f.encode("silent", [[1, -1]]),
+                f.encode("silent", [[1, 10**6 + 1]]), f.encode("silent", [[0, 20]] * 6)):
         with pytest.raises(f.FrameError, match="malformed"):
             f.decode_to_peer(bad)
     with pytest.raises(f.FrameError, match="malformed"):
@@ -535,15 +538,14 @@ def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused()
 
 def test_silent_seats_are_the_others_the_relay_calls_silent_while_its_word_is_fresh() -> None:
     """What the status line is told: each other seat the relay's word calls
-    silent, with its whole seconds (counted from before the word: the relay
-    calls a seat silent once it was unheard for ``after``); nothing once the
-    word is stale, nor before the seating."""
+    silent, with its whole seconds (the word says how long the relay has
+    not heard it); nothing once the word is stale, nor before the seating."""
     from p2p_ttr.net.liveness import Presence, silent_seats
 
     table, _ = _table_where("move")
     now = [100.0]
-    presence = Presence(20.0, clock=lambda: now[0])
-    presence.heard((0, 1))  # we are seat 0: our own silence is not for our status line
+    presence = Presence(clock=lambda: now[0])
+    presence.heard(((0, 20), (1, 20)))  # we are seat 0: our own silence is not for our status line
     now[0] = 103.5
     assert silent_seats(presence, table, 0) == ((1, 23),)
     assert silent_seats(presence, table, None) == ((0, 23), (1, 23))  # no seat of our own (not seated yet)
@@ -552,3 +554,27 @@ def test_silent_seats_are_the_others_the_relay_calls_silent_while_its_word_is_fr
     assert silent_seats(presence, table, 0) == ()
     presence.heard(())
     assert silent_seats(presence, table, 0) == ()
+
+
+def test_a_follower_that_hears_of_a_silence_late_shows_all_of_it_without_jitter() -> None:
+    """A follower that connects (or resumes) while Bob has been silent for
+    five minutes shows five minutes, not the relay timeout; a later word
+    whose whole seconds or way here make the silence look shorter does not
+    shorten it; once Bob is heard again (not in the word) and then silent
+    again, his new silence counts afresh."""
+    from p2p_ttr.net.liveness import Presence, silent_seats
+
+    table, bob = _table_where("move")
+    now = [1000.0]
+    presence = Presence(clock=lambda: now[0])
+    presence.heard(((bob, 300),))
+    assert silent_seats(presence, table, 0) == ((bob, 300),)
+    now[0] = 1001.9
+    presence.heard(((bob, 301),))  # the word took 0.9 s to arrive
+    assert silent_seats(presence, table, 0) == ((bob, 301),)
+    now[0] = 1010.0
+    presence.heard(())  # Bob is back
+    assert silent_seats(presence, table, 0) == ()
+    now[0] = 1040.0
+    presence.heard(((bob, 21),))
+    assert silent_seats(presence, table, 0) == ((bob, 21),)

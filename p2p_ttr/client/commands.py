@@ -69,7 +69,8 @@ class Registry:
         verb = self.find(words[0])
         if verb is None:
             raise ParseError(f"unknown command {words[0]!r} (help lists the commands)")
-        return Command(verb, tuple(tokens(words[1])) if len(words) > 1 else ())
+        rest = words[1].strip() if len(words) > 1 else ""
+        return Command(verb, tuple(tokens(rest)), rest)
 
 
 # Cards may be written "2 red 1 loco", "2red", "red+loco": split numbers from words.
@@ -82,10 +83,11 @@ class ParseError(ValueError):
 
 @dataclass(frozen=True)
 class Command:
-    """A parsed line: the verb and the words after it."""
+    """A parsed line: the verb, the words after it, and those as typed (for a refusal to quote)."""
 
     verb: Verb
     words: tuple[str, ...]
+    typed: str = ""
 
 
 def tokens(text: str) -> list[str]:

@@ -51,7 +51,7 @@ def on_map(words: list[str], ctx: Context) -> Outcome:
         raise Refused("the game has not started yet: there is no network to show")
     if not words or fold(words[0]) in EVERYONE:
         return ShowNetwork(None, ())
-    seat = seat_named(" ".join(words), ctx.names, ctx.seat)
+    seat = seat_named(ctx.typed or " ".join(words), ctx.names, ctx.seat)
     return ShowNetwork(seat, tuple(network_lines(view, seat, ctx.seat, ctx.names)))
 
 

@@ -40,6 +40,7 @@ class Context:
     hosting: bool = False  # the host's `end` pauses everyone (its joiners are told)
     asked: Ask | None = None  # the question the next line may answer (Tab offers its choices)
     ends: EndMeans | None = None  # what `end` does now (None: as ``hosting`` says)
+    typed: str = ""  # the command's words as the player typed them (a refusal quotes them so)
 
 
 @dataclass(frozen=True)

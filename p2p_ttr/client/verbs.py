@@ -132,7 +132,7 @@ def interpret(line: str, ctx: Context, pending: Ask | None = None) -> Outcome | 
         command = parse(line)
         if command is None:
             return None
-        return command.verb.run(list(command.words), ctx)
+        return command.verb.run(list(command.words), replace(ctx, typed=command.typed))
     except (ParseError, Refused) as exc:
         return Refuse(str(exc))
 

@@ -220,7 +220,8 @@ def run(args: argparse.Namespace) -> int:
 
     def seen() -> Seen:
         return Seen(host.table, 0, host.names, tuple(host.lobby.names) if host.table is None else (),
-                    host.last_words, host.end_means(), silent_seats(host.presence, host.table, 0))
+                    host.last_words, host.end_means(), silent_seats(host.presence, host.table, 0),
+                    host.follower.relay_silence())  # once the relay moved on, we follow it
 
     def seat_bots() -> None:
         """Start the next bot once the last is in (a chore of every turn of the loop)."""

@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         lobby = node.lobby_names if node.table is None or not node.table.seats else ()
         seat = node.player.seat if node.player else None
         return Seen(node.table, seat, node.names, lobby, node.last_words, node.end_means(),
-                    silent_seats(node.presence, node.table, seat))
+                    silent_seats(node.presence, node.table, seat), node.follower.relay_silence())
 
     def resume(_: object) -> str:
         table = node.table

@@ -53,7 +53,8 @@ class Bridge:
 
     def publish(self) -> None:
         now = self.seen()
-        if self.publisher.update(now.table, now.seat, now.names, now.lobby, now.ends, dict(now.silent)) is not None:
+        if self.publisher.update(now.table, now.seat, now.names, now.lobby, now.ends, dict(now.silent),
+                                 now.relay_silent) is not None:
             self.changed()
 
     def turned(self) -> None:

@@ -77,6 +77,39 @@ def _owed(owed: tuple[Owed, ...]) -> str:
     return " and ".join(duties) or "move"
 
 
+class Dialled(Enum):
+    """Whom a seat's connection reaches: the host (no hand-over yet), the
+    relay after a hand-over, or the seat that relays next (standing by)."""
+
+    HOST = "host"
+    RELAY = "relay"
+    NEXT_RELAY = "next relay"
+
+
+@dataclass(frozen=True)
+class RelaySilence:
+    """The peer we follow has sent nothing, heartbeats included, for
+    ``seconds``: the table cannot move (it sequences every move), whatever
+    the status line would say of whose turn it is."""
+
+    dialled: Dialled
+    seat: int | None  # None: not known yet (before the seating)
+    seconds: int
+
+
+def relay_silence_words(silence: RelaySilence | None, names: tuple[str, ...]) -> str:
+    """'no word from the host, Ann (33 s)', '' for None: said first on the status line."""
+    if silence is None:
+        return ""
+    if silence.seat is None:
+        who = f"the {silence.dialled.value}"
+    elif silence.dialled is Dialled.NEXT_RELAY:
+        who = f"{_name(silence.seat, names)}, who relays next"
+    else:
+        who = f"the {silence.dialled.value}, {_name(silence.seat, names)}"
+    return f"no word from {who} ({silence.seconds} s)"
+
+
 def silence_words(silent: Iterable[tuple[int, int]], names: tuple[str, ...]) -> str:
     """'no heartbeat from Bob (25 s), Cy (3 s)' for the (seat, seconds) given,
     '' for none: said before whom the table waits for, from the moment the

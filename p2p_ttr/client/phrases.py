@@ -18,7 +18,7 @@ from p2p_ttr.engine.rules import pass_problem
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.table.obligations import Obligation, Owed
 
-from .giveup import silence_words
+from .giveup import RelaySilence, relay_silence_words, silence_words
 from .happened import (
     SETUP,
     Built,
@@ -228,14 +228,19 @@ class Status:
 
 
 def status_of(owed: Sequence[Obligation], view: GameState | None, me: int | None,
-              names: tuple[str, ...], silent: Mapping[int, int] | None = None) -> Status:
+              names: tuple[str, ...], silent: Mapping[int, int] | None = None,
+              relay_silent: RelaySilence | None = None) -> Status:
     """The status line, from who owes what now; ``silent``: seconds without a
     heartbeat of each seat the relay calls silent (a seat we wait for that is
-    silent is no longer thinking: its program stopped or its network is down)."""
+    silent is no longer thinking: its program stopped or its network is down);
+    ``relay_silent``: the peer we follow has sent nothing for a while (said
+    first, on our move too: a move sent now waits for it)."""
+    relay = relay_silence_words(relay_silent, names)
     if view is not None and any(o.seat == me and o.what is Owed.MOVE for o in owed) and me is not None:
-        return Status(waiting_words(owed, view, me, names), our_move=True)
+        return Status(waiting_words(owed, view, me, names), our_move=True, aside=relay)
     awaited = sorted({o.seat for o in owed if o.seat != me})
-    aside = silence_words([(seat, silent[seat]) for seat in awaited if silent and seat in silent], names)
+    seats = silence_words([(seat, silent[seat]) for seat in awaited if silent and seat in silent], names)
+    aside = "; ".join(a for a in (relay, seats) if a)
     return Status(waiting_words(owed, view, me, names), waiting=bool(awaited), aside=aside)
 
 

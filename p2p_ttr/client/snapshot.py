@@ -20,6 +20,7 @@ from p2p_ttr.table.table import Table
 
 from .outcomes import EndMeans
 from .lastturn import LastTurns
+from .giveup import RelaySilence
 from .phrases import Kind, carry_on_asks, forfeits, status_of, told
 from .styled import Fragment
 
@@ -92,9 +93,10 @@ class Publisher:
 
     def update(self, table: Table | None, seat: int | None, names: tuple[str, ...],
                lobby: tuple[str, ...] = (), ends: EndMeans | None = None,
-               silent: Mapping[int, int] | None = None) -> Snapshot | None:
+               silent: Mapping[int, int] | None = None, relay_silent: RelaySilence | None = None) -> Snapshot | None:
         """A new snapshot if anything the screen shows changed, else None.
-        ``silent``: seconds without a heartbeat of each seat the relay calls silent."""
+        ``silent``: seconds without a heartbeat of each seat the relay calls
+        silent; ``relay_silent``: the peer we follow, silent (said first)."""
         now = self.clock()
         engine = table.engine if table is not None else None
         length = len(table.log) if table is not None else 0
@@ -114,7 +116,7 @@ class Publisher:
                 self._log_moves(view, seat, names)
         if table is not None and now - self._status_at >= STATUS_EVERY_S:
             self._status_at = now
-            status = status_of(table.obligations(), view, seat, names, silent)
+            status = status_of(table.obligations(), view, seat, names, silent, relay_silent)
             stalled = now - self._grew_at
             text = status.text + (f" ({int(stalled)} s)" if status.waiting and stalled >= 3 else "")
             text = f"{status.aside}; {text}" if status.aside else text  # first: a narrow screen cuts the end

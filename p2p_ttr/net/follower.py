@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
-from p2p_ttr.client.giveup import GaveUp, gave_up_words
+from p2p_ttr.client.giveup import Dialled, GaveUp, RelaySilence, gave_up_words
 from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.errorcodes import ErrorCode
@@ -35,7 +35,7 @@ from .catchup import CatchUp
 from .console import Console
 from .exits import PeerExit
 from .frames import NET_VERSION, FrameError
-from .liveness import Presence
+from .liveness import HOST_SILENT_S, Presence
 from .lobby import sign_hello
 from .pause import Paused, pause_signed, paused_at
 from .replica import Replica
@@ -267,14 +267,39 @@ class Follower:
             self.console.say(f"the game starts: you are seat {seat + 1} ({COLOURS[seat]}); "
                              + ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(names)))
 
+    def dialled(self) -> tuple[Dialled, int | None]:
+        """Whom our DEALER reaches, and its seat (None: not known yet, before
+        the seating). Until a hand-over sends us elsewhere (``uplink.seat``)
+        we reach the address we were given: the host, seat 0."""
+        table, seat = self.replica.table, self.uplink.seat
+        if table is None or not table.seats:
+            return Dialled.HOST, None
+        if seat is None:
+            return Dialled.HOST, 0
+        if seat == table.relay:
+            return (Dialled.RELAY if table.handovers else Dialled.HOST), seat
+        return Dialled.NEXT_RELAY, seat
+
     def dialled_name(self) -> str:
         """Who our DEALER reaches, for the player: the host, the relay, or the seat that relays next."""
-        table, seat = self.replica.table, self.uplink.seat
-        if seat is None or table is None or not table.seats:
+        dialled, seat = self.dialled()
+        if self.uplink.seat is None or seat is None:
             return "the host"
-        if seat == table.relay:
-            return self.relay_name()
-        return f"{self.replica.who(seat)} (who relays next)"
+        if dialled is Dialled.NEXT_RELAY:
+            return f"{self.replica.who(seat)} (who relays next)"
+        return self.relay_name()
+
+    def relay_silence(self) -> RelaySilence | None:
+        """The peer we follow, once it has sent nothing for HOST_SILENT_S (the
+        status line says so first); None while it talks, or while we relay."""
+        up = self.uplink
+        if up.sock is None or self.replica.relaying:
+            return None
+        silent = up.silent_for(time.monotonic())
+        if silent <= HOST_SILENT_S:
+            return None
+        dialled, seat = self.dialled()
+        return RelaySilence(dialled, seat, int(silent))
 
     def relay_name(self) -> str:
         table, names = self.replica.table, self.replica.names

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from p2p_ttr.client.giveup import RelaySilence
 from p2p_ttr.client.outcomes import EndMeans
 from p2p_ttr.client.words import ENDED
 from p2p_ttr.engine.events import Action
@@ -30,7 +31,8 @@ class Seen:
     """What the loop's owner shows of itself: the replica (None before the
     seating), our seat, the players' names, the lobby before the game, and,
     once the loop stopped early, why (its last words, as it said them); and
-    the seats the relay calls silent, with their seconds without a heartbeat."""
+    the seats the relay calls silent, with their seconds without a heartbeat;
+    and the peer we follow, when it has sent us nothing for a while."""
 
     table: Table | None = None
     seat: int | None = None
@@ -39,6 +41,7 @@ class Seen:
     stopped: str = ""
     ends: EndMeans | None = None  # what the player's `end` does now (None: as the role says)
     silent: tuple[tuple[int, int], ...] = ()  # (seat, whole seconds silent), other seats only
+    relay_silent: RelaySilence | None = None  # the peer we follow, when it has sent nothing for a while
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,9 @@ tickets for several times the bots' --timeout. Every bot is still there
 when the player comes back, nothing on the screen or in a bot's output says
 anyone gave up, and the bots answer the player's moves at once. And the
 other side: a bot whose program stopped is named on the host's status line
-as sending no heartbeat, long before the --timeout question."""
+as sending no heartbeat, long before the --timeout question; and a host
+whose program stopped is named first on a joiner's status line, even on
+the joiner's own move (which waits for it)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import contextlib
 import os
 import re
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -93,4 +96,35 @@ def test_the_status_line_names_a_bot_that_sends_no_heartbeat(terminal: Terminal,
         for pid in bots.values():
             with contextlib.suppress(ProcessLookupError):  # each one, whatever became of the others
                 os.kill(pid, signal.SIGKILL)  # a stopped process takes no other signal
+    assert "Traceback" not in (tmp_path / "stderr").read_text()
+
+
+def test_a_joiner_s_status_line_says_the_host_sends_nothing(terminal: Terminal, tmp_path: Path) -> None:
+    """A bot hosts (`ttr host --as-bot`), the player joins on the full
+    screen; once both kept their tickets the host's program is stopped
+    (SIGSTOP). The player's move cannot be sequenced: the status line says
+    first that nothing comes from the host, and for how long, though it is
+    the player's move; no --timeout question comes meanwhile."""
+    said = tmp_path / "host.err"
+    with said.open("w") as err:
+        host = subprocess.Popen([sys.executable, "-m", "cli.main", "host", "--as-bot", "--players", "2",
+                                 "--name", "Hostbot", "--bind", "127.0.0.1", "--port", "0", "--beacon", "off",
+                                 "--data-dir", str(tmp_path / "host"), "--timeout", "900"],
+                                cwd=ROOT, stdout=err, stderr=subprocess.STDOUT)
+    try:
+        end = time.monotonic() + 120
+        while (found := re.search(r"hosting on port (\d+)", said.read_text())) is None:
+            assert host.poll() is None and time.monotonic() < end, said.read_text()
+            time.sleep(0.2)
+        terminal.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main join 127.0.0.1:{found.group(1)} "
+                       f"--name Jo --data-dir {tmp_path / 'jo'} --timeout 900 2>{tmp_path / 'stderr'}; sleep 60")
+        terminal.wait_for(r"OFFERED  keep 2 or more", timeout=180)
+        terminal.wait_for(r"Hostbot kept \d tickets", timeout=180)
+        os.kill(host.pid, signal.SIGSTOP)
+        terminal.type("keep 1 2")
+        screen = terminal.wait_for(r"no word from the host, Hostbot \(\d+ s\)", timeout=180)
+        assert "no progress" not in screen and "`wait`" not in screen, screen  # no timeout yet: only the news
+    finally:
+        host.kill()  # a stopped process takes SIGKILL
+        host.wait()
     assert "Traceback" not in (tmp_path / "stderr").read_text()

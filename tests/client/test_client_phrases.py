@@ -10,6 +10,7 @@ from engine_scenario import play, position, route
 
 from cli.seat import end_page
 from p2p_ttr.client.endgame import _tiebreaks, breakdown
+from p2p_ttr.client.giveup import Dialled, RelaySilence, relay_silence_words
 from p2p_ttr.client.phrases import changes, status_of, waiting_words
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.cards import Deck
@@ -210,3 +211,31 @@ def test_the_status_says_which_awaited_seat_sends_no_heartbeat() -> None:
     clock[0] += 1.0
     publisher.update(table, 0, NAMES)  # type: ignore[arg-type]  # heard again
     assert publisher.snapshot.status == "waiting for Bob's move (31 s)"
+
+
+def test_the_status_says_first_when_the_peer_we_follow_sends_nothing() -> None:
+    """The relay (or the host, or the seat that relays next) sends nothing,
+    heartbeats included: no move can be sequenced, so the status line says
+    so first, on our own move too (what we send now waits for it), and
+    before the seats it calls silent."""
+    state, _ = position(3)
+    view = view_for(state, 0)
+    host = RelaySilence(Dialled.HOST, 0, 8)
+    assert relay_silence_words(host, NAMES) == "no word from the host, Ann (8 s)"
+    assert relay_silence_words(RelaySilence(Dialled.HOST, None, 4), NAMES) == "no word from the host (4 s)"
+    assert relay_silence_words(RelaySilence(Dialled.RELAY, 2, 9), NAMES) == "no word from the relay, Cid (9 s)"
+    assert relay_silence_words(RelaySilence(Dialled.NEXT_RELAY, 2, 9), NAMES) == "no word from Cid, who relays next (9 s)"
+    assert relay_silence_words(None, NAMES) == ""
+    ours = status_of([Obligation(1, Owed.MOVE)], view, 1, NAMES, None, host)
+    assert ours.our_move and ours.aside == "no word from the host, Ann (8 s)"
+    both = status_of([Obligation(2, Owed.MOVE)], view, 1, NAMES, {2: 30}, host)
+    assert both.aside == "no word from the host, Ann (8 s); no heartbeat from Cid (30 s)"
+    clock = [100.0]
+    publisher = Publisher("join", clock=lambda: clock[0])
+    table = FakeTable(state)
+    table.owed = [Obligation(1, Owed.MOVE)]
+    publisher.update(table, 1, NAMES)  # type: ignore[arg-type]
+    assert publisher.snapshot.status.startswith("your move")
+    clock[0] += 5.0
+    publisher.update(table, 1, NAMES, relay_silent=RelaySilence(Dialled.HOST, 0, 5))  # type: ignore[arg-type]
+    assert publisher.snapshot.status.startswith("no word from the host, Ann (5 s); your move")

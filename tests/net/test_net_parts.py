@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from p2p_ttr.bots.random_bot import RandomBot
-from p2p_ttr.client.giveup import GaveUp, Why
+from p2p_ttr.client.giveup import Dialled, GaveUp, RelaySilence, Why
 from p2p_ttr.engine.events import DrawBlind
 from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
 from p2p_ttr.net import frames, sequencer
@@ -24,7 +24,7 @@ from p2p_ttr.net.console import Console, Quit
 from p2p_ttr.net.exits import PeerExit
 from p2p_ttr.net.frames import NET_VERSION, encode
 from p2p_ttr.net.host import Host, HostOptions
-from p2p_ttr.net.liveness import Verdict
+from p2p_ttr.net.liveness import HOST_SILENT_S, Verdict
 from p2p_ttr.net.lobby import sign_hello
 from p2p_ttr.net.node import Node, NodeOptions
 from p2p_ttr.net.playerinput import InputClosed, Leave, Move
@@ -276,6 +276,25 @@ def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
     with pytest.raises(PeerExit):
         node.give_up(Verdict(Why.WITHHELD, (0,), 30, "giving up"))
     assert dealer.sent[-1] == ("give_up", ["withheld", [0], 30])
+
+
+def test_a_follower_says_when_the_peer_it_follows_sends_nothing(tmp_path: Path) -> None:
+    """What the status line is told of the peer we follow: nothing while it
+    talks (heartbeats count) or while we relay; once it has sent nothing
+    for HOST_SILENT_S, who it is (the host, by seat) and for how long."""
+    node, _, _ = seat(tmp_path, 1, 20)
+    node.uplink.heard = time.monotonic()
+    assert node.follower.relay_silence() is None
+    node.uplink.heard = time.monotonic() - HOST_SILENT_S - 7.5
+    node.uplink.seat = 0
+    assert node.follower.relay_silence() == RelaySilence(Dialled.HOST, 0, int(HOST_SILENT_S + 7.5))
+    node.uplink.seat = None  # the address we were given: the host, seat 0
+    assert node.follower.relay_silence() == RelaySilence(Dialled.HOST, 0, int(HOST_SILENT_S + 7.5))
+    node.uplink.seat = 1  # a seat that is not the relay: after a hand-over, the seat that relays next
+    assert node.follower.relay_silence() == RelaySilence(Dialled.NEXT_RELAY, 1, int(HOST_SILENT_S + 7.5))
+    relay, _, _ = seat(tmp_path, 0, 20)
+    relay.uplink.heard = time.monotonic() - 60.0
+    assert relay.relaying and relay.follower.relay_silence() is None  # we relay: we follow nobody
 
 
 # ------------------------------------------------------------------ our side

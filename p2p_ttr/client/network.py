@@ -22,9 +22,10 @@ def trail(routes: tuple[int, ...]) -> int:
     return longest_trail(BOARD, routes)
 
 
-def seat_named(word: str, names: tuple[str, ...], me: int | None) -> int:
+def seat_named(word: str, names: tuple[str, ...], me: int | None, typed: str = "") -> int:
     """The seat ``word`` names: its number (from 1, as the panel shows it),
-    its player's name or a unique beginning of it, its colour, or `me`.
+    its player's name or a unique beginning of it, its colour, or `me`;
+    ``typed``: the word as the player typed it, quoted if it names none.
 
     Raises:
         Refused: it names no seat, or several.
@@ -39,9 +40,10 @@ def seat_named(word: str, names: tuple[str, ...], me: int | None) -> int:
     if len(found) == 1:
         return found[0]
     seats = ", ".join(f"{p + 1} {name}" for p, name in enumerate(names))
+    said = typed or word
     if found:
-        raise Refused(f"{word!r} could be {' or '.join(names[p] for p in found)}: map takes a seat's number ({seats})")
-    raise Refused(f"there is no seat {word!r}: map takes a seat's number or name ({seats}), or all")
+        raise Refused(f"{said!r} could be {' or '.join(names[p] for p in found)}: map takes a seat's number ({seats})")
+    raise Refused(f"there is no seat {said!r}: map takes a seat's number or name ({seats}), or all")
 
 
 def on_map(words: list[str], ctx: Context) -> Outcome:
@@ -51,7 +53,7 @@ def on_map(words: list[str], ctx: Context) -> Outcome:
         raise Refused("the game has not started yet: there is no network to show")
     if not words or fold(words[0]) in EVERYONE:
         return ShowNetwork(None, ())
-    seat = seat_named(ctx.typed or " ".join(words), ctx.names, ctx.seat)
+    seat = seat_named(" ".join(words), ctx.names, ctx.seat, ctx.typed)
     return ShowNetwork(seat, tuple(network_lines(view, seat, ctx.seat, ctx.names)))
 
 

@@ -295,7 +295,7 @@ class Follower:
         up = self.uplink
         if up.sock is None or self.replica.relaying:
             return None
-        silent = up.silent_for(time.monotonic())
+        silent = up.quiet_for()
         if silent <= HOST_SILENT_S:
             return None
         dialled, seat = self.dialled()

@@ -26,6 +26,8 @@ from p2p_ttr.client.giveup import GaveUp, Stall, Waiting, Why, giving_up_words, 
 from p2p_ttr.table.obligations import Owed
 from p2p_ttr.table.table import Table
 
+from .frames import MAX_SECONDS
+
 STALL_NOTE_S = 4.0  # say whom we wait for once the log has not grown for this long
 
 HEARTBEAT_S = 1.0
@@ -54,8 +56,12 @@ class Presence:
         """The relay's word: these seats, (seat, seconds), have not been heard
         for that many seconds; every other seat has. The earliest start any
         word gave stands (a word's whole seconds and its way here only make
-        a silence look shorter), so the seconds we show do not jitter."""
+        a silence look shorter), so the seconds we show do not jitter. After a
+        gap in the word (no relay heard, a hand-over) what we saw before is
+        forgotten: a silence may have ended and begun again unseen."""
         now = self.clock()
+        if self._news_at is None or now - self._news_at > SILENT_NEWS_S:
+            self.silent_since.clear()
         for seat, seconds in silence:
             since = now - seconds
             self.silent_since[seat] = min(self.silent_since.get(seat, since), since)
@@ -191,7 +197,7 @@ def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ..
     why = Why.WITHHELD if withheld else Why.SILENT
     chosen = withheld or blamed
     about = tuple(s.seat for s in chosen)
-    seconds = max(s.seconds for s in chosen)
+    seconds = min(max(s.seconds for s in chosen), MAX_SECONDS)  # what a give_up frame can carry
     who = ", ".join(names[s] for s in waiting)
     return Verdict(why, about, seconds, f"no progress for {timeout:.0f} s (waiting for {who}): "
                                         f"{giving_up_words(why, about, seconds, names)}; the log so far is {log}{then}")

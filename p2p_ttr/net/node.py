@@ -402,6 +402,7 @@ class Node:
                 self.handle(parts[0])
                 if self.paused is not None:
                     return 0
+            self.uplink.drained = time.monotonic()  # relay_silence measures up to here
             for seat, sock in self.witnesses.sockets():
                 for _ in range(100):
                     parts = self.received(sock)

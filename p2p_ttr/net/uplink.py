@@ -46,6 +46,7 @@ class Uplink:
         self.welcomed = False
         self.length = 0  # the log length that peer last told us
         self.heard = time.monotonic()
+        self.drained = self.heard  # when the loop last read every frame that had come (``quiet_for``)
         self.reach: Reach | None = None  # watches a first join's connection until the host answers
 
     def connect(self, host: str, port: int, seat: int | None, watch_reach: bool, our_length: int) -> None:
@@ -68,7 +69,7 @@ class Uplink:
         self.address = address
         self.seat = seat
         self.challenge, self.welcomed, self.public = None, False, None
-        self.heard = time.monotonic()
+        self.heard = self.drained = time.monotonic()
         # What the last peer said of its log says nothing of this one's.
         self.length = our_length
 
@@ -106,3 +107,9 @@ class Uplink:
 
     def silent_for(self, now: float) -> float:
         return now - self.heard
+
+    def quiet_for(self) -> float:
+        """How long the peer had sent nothing when the loop last read its
+        frames: a loop busy for a while (proving a shuffle) does not make a
+        peer whose frames wait unread look silent."""
+        return max(0.0, self.drained - self.heard)

@@ -71,6 +71,7 @@ def test_map_seat_names_a_network_in_words() -> None:
     assert isinstance(refused, Refuse) and "there is no seat 'Zed'" in refused.reason and "2 Bob" in refused.reason
     refused = interpret("map  Bob9 ", ctx(state))  # quoted as typed, not as the words it splits into
     assert isinstance(refused, Refuse) and "there is no seat 'Bob9'" in refused.reason
+    assert interpret("map bob,", ctx(state)) == shown == interpret("map 2;", ctx(state))  # matched on the words
     offered = {s.text: s.meta for s in complete("map ", ctx(state))}
     assert offered == {"1": "Ann (red), you", "2": "Bob (blue)", "3": "Cid (green)", "all": "every player's routes"}
     assert [s.text for s in complete("ma", ctx(state))] == ["map"]

@@ -280,12 +280,16 @@ def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
 
 def test_a_follower_says_when_the_peer_it_follows_sends_nothing(tmp_path: Path) -> None:
     """What the status line is told of the peer we follow: nothing while it
-    talks (heartbeats count) or while we relay; once it has sent nothing
-    for HOST_SILENT_S, who it is (the host, by seat) and for how long."""
+    talks (heartbeats count), while we relay, or while frames wait that our
+    busy loop has not read; once it had sent nothing for HOST_SILENT_S when
+    we last read, who it is (the host, by seat) and for how long."""
     node, _, _ = seat(tmp_path, 1, 20)
-    node.uplink.heard = time.monotonic()
+    up = node.uplink
+    up.heard = up.drained = time.monotonic()
     assert node.follower.relay_silence() is None
-    node.uplink.heard = time.monotonic() - HOST_SILENT_S - 7.5
+    up.heard = up.drained = time.monotonic() - 60.0  # our loop was busy for a minute: its frames wait unread
+    assert node.follower.relay_silence() is None
+    up.drained = up.heard + HOST_SILENT_S + 7.5  # read everything: nothing had come for that long
     node.uplink.seat = 0
     assert node.follower.relay_silence() == RelaySilence(Dialled.HOST, 0, int(HOST_SILENT_S + 7.5))
     node.uplink.seat = None  # the address we were given: the host, seat 0
@@ -293,7 +297,7 @@ def test_a_follower_says_when_the_peer_it_follows_sends_nothing(tmp_path: Path) 
     node.uplink.seat = 1  # a seat that is not the relay: after a hand-over, the seat that relays next
     assert node.follower.relay_silence() == RelaySilence(Dialled.NEXT_RELAY, 1, int(HOST_SILENT_S + 7.5))
     relay, _, _ = seat(tmp_path, 0, 20)
-    relay.uplink.heard = time.monotonic() - 60.0
+    relay.uplink.heard, relay.uplink.drained = time.monotonic() - 60.0, time.monotonic()
     assert relay.relaying and relay.follower.relay_silence() is None  # we relay: we follow nobody
 
 

@@ -561,7 +561,7 @@ def test_a_follower_that_hears_of_a_silence_late_shows_all_of_it_without_jitter(
     five minutes shows five minutes, not the relay timeout; a later word
     whose whole seconds or way here make the silence look shorter does not
     shorten it; once Bob is heard again (not in the word) and then silent
-    again, his new silence counts afresh."""
+    again, or after a gap in the relay's word, his silence counts afresh."""
     from p2p_ttr.net.liveness import Presence, silent_seats
 
     table, bob = _table_where("move")
@@ -570,11 +570,16 @@ def test_a_follower_that_hears_of_a_silence_late_shows_all_of_it_without_jitter(
     presence.heard(((bob, 300),))
     assert silent_seats(presence, table, 0) == ((bob, 300),)
     now[0] = 1001.9
-    presence.heard(((bob, 301),))  # the word took 0.9 s to arrive
-    assert silent_seats(presence, table, 0) == ((bob, 301),)
+    presence.heard(((bob, 300),))  # sent a second later, but it took 0.9 s to arrive (and whole seconds)
+    assert silent_seats(presence, table, 0) == ((bob, 301),)  # the earlier start stands
     now[0] = 1010.0
     presence.heard(())  # Bob is back
     assert silent_seats(presence, table, 0) == ()
     now[0] = 1040.0
     presence.heard(((bob, 21),))
     assert silent_seats(presence, table, 0) == ((bob, 21),)
+    # No word for a while (the relay stopped, or moved): Bob may have come
+    # back and gone again unseen, so the old start is forgotten, not kept.
+    now[0] = 1100.0
+    presence.heard(((bob, 25),))
+    assert silent_seats(presence, table, 0) == ((bob, 25),)

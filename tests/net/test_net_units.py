@@ -386,6 +386,30 @@ def test_watch_gives_up_on_a_silent_seat_only_after_the_timeout_of_silence() -> 
     assert fresh.silent_for(bob) is None
 
 
+def test_a_relay_that_claims_a_long_silence_cannot_hurry_a_give_up() -> None:
+    """The relay's seconds are a hint (protocol.md §9): a relay that says a
+    live Bob has been silent for 11 days changes the words on the screen,
+    but a scripted peer still gives up on him only once the table itself
+    has stalled for its own --timeout, and says no more than a frame carries."""
+    from p2p_ttr.net.frames import MAX_SECONDS
+    from p2p_ttr.net.liveness import Presence, Progress, watch
+
+    table, bob = _table_where("move")
+    now = [0.0]
+    said: list[str] = []
+    presence = Presence(clock=lambda: now[0])
+    progress = Progress(30.0, said.append, clock=lambda: now[0])
+    watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log")
+    for t in range(1, 30):
+        now[0] = float(t)
+        presence.heard(((bob, MAX_SECONDS),))
+        assert watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log") is None
+    now[0] = 31.0
+    presence.heard(((bob, MAX_SECONDS),))
+    stop = watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log")
+    assert stop is not None and stop.about == (bob,) and stop.seconds == MAX_SECONDS  # capped: the frame carries it
+
+
 def test_verify_blames_the_host_for_an_entry_it_signed_on_another_log(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An entry written at a head this log never had blames nobody on the log

@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.commands.join",
     "cli.commands.watch",
     "cli.commands.replay",
+    "cli.commands.boards",
 )
 
 

@@ -15,7 +15,9 @@ from typing import Any
 
 from cli.registry import Command, UsageError
 from p2p_ttr.client.words import plural
-from p2p_ttr.engine.board import STARTING_STATIONS, STATION_POINTS, Board, europe
+from p2p_ttr.engine.board import Board
+from p2p_ttr.engine.boards import UnknownGame, load_game
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.scoring import GameScore, PlayerScore, deciding_tiebreak, score_game
 from p2p_ttr.engine.tablegame import (
     MAX_INPUT_BYTES,
@@ -47,21 +49,26 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print one JSON line per game instead of a table"
     )
+    parser.add_argument("--board", default="europe", help="the board played (default europe; `ttr boards` lists them)")
+    parser.add_argument("--variant", default="", help="the way it was played (`ttr boards` lists each board's)")
 
 
 def _run(args: argparse.Namespace) -> int:
-    board = europe()
     try:
-        games = parse_games(board, decode_input(_read_input(args.file)))
+        played = load_game(args.board, args.variant)
+    except UnknownGame as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        games = parse_games(played, decode_input(_read_input(args.file)))
     except ScoreSheetError as exc:
         raise UsageError(str(exc)) from None
     for number, game in enumerate(games, start=1):
-        result = score_game(board, game.claims)
+        result = score_game(played, game.claims)
         if args.json:
-            print(json.dumps(game_json(board, game, result)))
+            print(json.dumps(game_json(played, game, result)))
         else:
             title = f"Game {number}" if len(games) > 1 else "Game"
-            print(render_table(board, game, result, title))
+            print(render_table(played, game, result, title))
     return 0
 
 
@@ -80,13 +87,15 @@ def _read_input(path: str) -> bytes:
 # JSON output.
 
 
-def game_json(board: Board, game: TableGame, result: GameScore) -> dict[str, Any]:
-    """The --json form of one scored game."""
+def game_json(played: Game, game: TableGame, result: GameScore) -> dict[str, Any]:
+    """The --json form of one scored game (a Globetrotter column only where the game plays it)."""
+    board = played.board
     owner = _route_owners(game)
     players = []
     for name, score in zip(game.names, result.players, strict=True):
+        globetrotter = {"globetrotter": score.globetrotter} if played.rules.globetrotter_points else {}
         players.append(
-            {
+            globetrotter | {
                 "name": name,
                 "routes": score.routes,
                 "tickets": score.tickets,
@@ -131,13 +140,13 @@ def _route_owners(game: TableGame) -> dict[int, int]:
 # The readable table.
 
 
-def render_table(board: Board, game: TableGame, result: GameScore, title: str) -> str:
+def render_table(played: Game, game: TableGame, result: GameScore, title: str) -> str:
     """One scored game for people: each player's score sheet, then the ranking."""
     lines = [title, "=" * len(title)]
     owner = _route_owners(game)
     for player, (name, score) in enumerate(zip(game.names, result.players, strict=True)):
         lines.append("")
-        lines.extend(_player_sheet(board, game, player, name, score, owner))
+        lines.extend(_player_sheet(played, game, player, name, score, owner))
     lines.append("")
     lines.extend(_ranking_lines(game.names, result))
     return "\n".join(lines)
@@ -149,13 +158,14 @@ def _row(label: str, points: int, signed: bool = True) -> str:
 
 
 def _player_sheet(
-    board: Board,
+    played: Game,
     game: TableGame,
     player: int,
     name: str,
     score: PlayerScore,
     owner: dict[int, int],
 ) -> list[str]:
+    board, rules = played.board, played.rules
     claim = game.claims[player]
     cars = sum(board.routes[r].length for r in claim.routes)
     lines = [name, "-" * len(name)]
@@ -165,10 +175,16 @@ def _player_sheet(
         lines.append(_row(f"ticket {board.tickets[t.ticket].label} {status}", t.points))
     for city, r in score.borrowed:
         lines.append("  " + _borrow_text(board, game, city, r, owner))
-    unbuilt = STARTING_STATIONS - score.stations_built
-    lines.append(_row(f"unbuilt stations: {unbuilt} x {STATION_POINTS}", score.stations))
-    express = "European Express" if score.express else "no European Express"
-    lines.append(_row(f"longest path: {plural(score.longest_path, 'train')}, {express}", score.express))
+    if rules.stations:
+        unbuilt = rules.stations - score.stations_built
+        lines.append(_row(f"unbuilt stations: {unbuilt} x {rules.station_points}", score.stations))
+    if rules.longest_path_points:
+        bonus = rules.longest_path_bonus
+        express = bonus if score.express else f"no {bonus}"
+        lines.append(_row(f"longest path: {plural(score.longest_path, 'train')}, {express}", score.express))
+    if rules.globetrotter_points:
+        globetrotter = "Globetrotter" if score.globetrotter else "no Globetrotter"
+        lines.append(_row(f"completed tickets: {score.completed_tickets}, {globetrotter}", score.globetrotter))
     lines.append(_row("total", score.total, signed=False))
     return lines
 

@@ -8,6 +8,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from cli.gamechoice import add_game_arguments, chosen_game
 from cli.registry import Command, UsageError
 from p2p_ttr.bots.levels import LEVELS, make_bot
 from p2p_ttr.client.words import plural
@@ -24,7 +25,8 @@ SECRETS_NOTE = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=4, help="number of players, 2 to 5 (default 4)")
+    parser.add_argument("--players", type=int, default=4, help="number of players (default 4; the board says how many)")
+    add_game_arguments(parser)
     parser.add_argument(
         "--seed",
         type=int,
@@ -53,8 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 2 <= args.players <= 5:
-        raise UsageError(f"--players must be 2 to 5, not {args.players}")
+    played = chosen_game(args, args.players)
     if args.log and not args.crypto:
         raise UsageError("--log needs --crypto (only a crypto game has a signed log)")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         # No secret may come from a seed that is printed: without --seed the
         # keys, deck seeds, game id and proof randomness come from the OS (the
         # seed drives only the bots); with --seed everything does (a demo).
-        game = play_crypto_game(args.seed, bots, names)
+        game = play_crypto_game(args.seed, bots, names, game=played)
         final = game.peers[0].table.engine
         assert final is not None and game.peers[0].table.game_id is not None
         summary = game_summary(final, names, seed).with_(
@@ -73,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
             write_log(args.log, game.peers[0].table.game_id, game.log)
             summary = summary.with_(log=str(args.log))
     else:
-        summary = game_summary(play_local_game(args.players, seed, bots, record=False).final, names, seed)
-    summary = summary.with_(bot_level=args.bot_level)
+        summary = game_summary(play_local_game(played, args.players, seed, bots, record=False).final, names, seed)
+    summary = summary.with_(bot_level=args.bot_level, game=played.title)
     if args.json:
         print(json.dumps(summary.to_json()))
     else:
@@ -94,7 +95,7 @@ def render_summary(summary: GameSummary) -> str:
     """A readable account of a finished game."""
     players = summary.players
     lines = [
-        f"Ticket to Ride: Europe - {len(players)} bots ({summary.bot_level or 'random'}), seed {summary.seed}"
+        f"Ticket to Ride: {summary.game} - {len(players)} bots ({summary.bot_level or 'random'}), seed {summary.seed}"
         + SECRETS_NOTE.get(summary.secrets or "", ""),
         plural(summary.turns, 'turn') + (" - the game stalled: nobody could do anything" if summary.stalled else "")
         + (_conceded(summary) if summary.conceded else ""),

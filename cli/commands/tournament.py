@@ -7,6 +7,7 @@ import json
 import secrets
 import sys
 
+from cli.gamechoice import add_game_arguments, chosen_game
 from cli.registry import Command, UsageError
 from p2p_ttr.bots.levels import LEVELS
 from p2p_ttr.local.tournament import GameRecord, TournamentResult, lineup_for, play_tournament
@@ -16,7 +17,8 @@ MAX_WORKERS = 64
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=2, help="players per game, 2 to 5 (default 2)")
+    parser.add_argument("--players", type=int, default=2, help="players per game (default 2; the board says how many)")
+    add_game_arguments(parser)
     parser.add_argument("--games", type=int, default=20, help="how many games (default 20)")
     parser.add_argument(
         "--bots",
@@ -48,8 +50,7 @@ def parse_levels(text: str, players: int) -> tuple[str, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 2 <= args.players <= 5:
-        raise UsageError(f"--players must be 2 to 5, not {args.players}")
+    game = chosen_game(args, args.players)
     if not 1 <= args.games <= MAX_GAMES:
         raise UsageError(f"--games must be 1 to {MAX_GAMES}, not {args.games}")
     lineup = parse_levels(args.bots, args.players)
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         scores = ", ".join(f"seat {p + 1} ({level}) {score}" for p, (level, score) in enumerate(zip(game.seats, game.scores)))
         print(f"game {game.index + 1}/{args.games} (seed {game.seed}): {winner} won; {scores}", file=sys.stderr)
 
-    result = play_tournament(args.players, args.games, lineup, seed, on_game=progress if args.progress else None,
+    result = play_tournament(game, args.players, args.games, lineup, seed, on_game=progress if args.progress else None,
                              workers=args.workers)
     if args.json:
         print(json.dumps(result.to_json()))

@@ -266,6 +266,6 @@ def upper_gain(values: Sequence[float], prior: Sequence[float]) -> float:
 
 def margin(world: GameState, player: int) -> float:
     """``player``'s score less the best other score, as the world stands (its end, or where a rollout stopped)."""
-    score = score_game(BOARD, claims_of(world, public_only=False))
+    score = score_game(world.game, claims_of(world, public_only=False))
     mine = score.players[player].total
     return float(mine - max(p.total for q, p in enumerate(score.players) if q != player))

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
-from p2p_ttr.engine.board import EXPRESS_POINTS, STATION_POINTS, Route
+from p2p_ttr.engine.board import Route
 from p2p_ttr.engine.events import Action, BuildStation, ClaimRoute, DrawTickets
 from p2p_ttr.engine.moves import claim_actions, station_actions
 from p2p_ttr.engine.scoring import PlayerClaims, longest_trail, route_points
@@ -181,7 +181,7 @@ class HardBot(PlanningBot):
             if len(borrowed) != 1 or trains_of(new) > spare:
                 continue
             cities = [c for c in BOARD.routes[borrowed[0]].cities if c not in taken]
-            if not cities or 2 * ticket.points <= STATION_POINTS:
+            if not cities or 2 * ticket.points <= view.game.rules.station_points:
                 continue
             self._rescue_city = cities[0]
             return Plan(
@@ -247,7 +247,7 @@ class HardBot(PlanningBot):
                 longer = longest_trail(BOARD, s.me.routes + (route.id,))
                 value += EXPRESS_TRAIL_WEIGHT * (longer - trail)
                 if trail < rival <= longer:
-                    value += EXPRESS_CATCH_UP * EXPRESS_POINTS
+                    value += EXPRESS_CATCH_UP * s.view.game.rules.longest_path_points
             if turns > left:
                 value *= 0.2
             scored.append((value / turns, route.id))
@@ -302,7 +302,7 @@ class HardBot(PlanningBot):
                 if not any(s.view.route_owner[r] not in (None, s.player) for r in BOARD.routes_at[city]):
                     continue  # nothing there to borrow
                 with_it = PlayerClaims(me.routes, me.stations + (city,), s.tickets)
-                gain = ticket_points(with_it, others) - base - STATION_POINTS
+                gain = ticket_points(with_it, others) - base - s.view.game.rules.station_points
                 if gain >= least and (best is None or (gain, 0) > best):
                     best, chosen = (gain, 0), self.cheapest_station(s, builds)
         return chosen
@@ -315,7 +315,7 @@ class HardBot(PlanningBot):
         denial = 1.0 / max(1, s.view.n_players - 1)
 
         def value(trail: int) -> float:
-            return EXPRESS_POINTS * ((trail >= rival) + denial * (trail > rival))
+            return s.view.game.rules.longest_path_points * ((trail >= rival) + denial * (trail > rival))
 
         now = value(mine)
         return lambda route: value(longest_trail(BOARD, s.me.routes + (route,))) - now

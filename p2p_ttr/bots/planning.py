@@ -19,9 +19,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, STARTING_TRAINS, Route, europe
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route, europe
 from p2p_ttr.engine.cards import CardRef
-from p2p_ttr.engine.scoring import DOUBLE_ROUTES_MIN_PLAYERS, PlayerClaims, best_borrowing, ticket_outcomes
+from p2p_ttr.engine.scoring import PlayerClaims, best_borrowing, ticket_outcomes
 from p2p_ttr.engine.state import GameState
 
 BOARD = europe()
@@ -56,7 +56,7 @@ def route_open_to(view: GameState, player: int, route: Route) -> bool:
         twin_owner = view.route_owner[route.twin]
         if twin_owner == player:
             return False
-        if twin_owner is not None and view.n_players < DOUBLE_ROUTES_MIN_PLAYERS:
+        if twin_owner is not None and not view.game.rules.both_sides_open(view.n_players):
             return False
     return True
 
@@ -380,7 +380,7 @@ def turns_taken(view: GameState, player: int) -> int:
 
 def pace(view: GameState, player: int) -> float:
     """Trains ``player`` places per turn, smoothed towards PRIOR_PACE."""
-    placed = STARTING_TRAINS - view.players[player].trains
+    placed = view.game.rules.trains - view.players[player].trains
     return (placed + PRIOR_PACE * PRIOR_TURNS) / (turns_taken(view, player) + PRIOR_TURNS)
 
 

@@ -5,12 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from itertools import pairwise
 
-from p2p_ttr.engine.board import (
-    EXPRESS_POINTS,
-    STARTING_STATIONS,
-    STARTING_TRAINS,
-    STATION_POINTS,
-)
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.scoring import PlayerScore, deciding_tiebreak
 from p2p_ttr.engine.state import GameState
@@ -79,7 +73,7 @@ def _player(state: GameState, p: int, sc: PlayerScore, names: tuple[str, ...], m
     parts = [f"{n}x{length}" for length, n in sorted(lengths.items())]
     lines = [f"{names[p]}: {plural(sc.total, 'point')}",
              f"  routes {sc.routes:>4}   {plural(len(ps.routes), 'route')}, "
-             f"{plural(STARTING_TRAINS - ps.trains, 'train')} placed"
+             f"{plural(state.game.rules.trains - ps.trains, 'train')} placed"
              + (f" ({', '.join(parts)} cars)" if parts else "")]
     for result in sc.ticket_results:
         mark = "done  " if result.completed else "missed"
@@ -93,8 +87,15 @@ def _player(state: GameState, p: int, sc: PlayerScore, names: tuple[str, ...], m
             lent = (f"borrowing {r.a}{DASH}{r.b} from "
                     f"{who(owner, me, names) if owner is not None else 'nobody'}")
         lines.append(f"  station       in {city}, {lent}")
-    unbuilt = STARTING_STATIONS - len(ps.stations)
-    lines.append(f"  stations {sc.stations:>2}   {plural(unbuilt, 'station')} not built x {STATION_POINTS}")
-    express = f"the European Express +{EXPRESS_POINTS}" if sc.express else "no Express"
-    lines.append(f"  express {sc.express:>3}   longest trail {plural(sc.longest_path, 'car')}: {express}")
+    rules = state.game.rules
+    if rules.stations:
+        unbuilt = rules.stations - len(ps.stations)
+        lines.append(f"  stations {sc.stations:>2}   {plural(unbuilt, 'station')} not built x {rules.station_points}")
+    if rules.longest_path_points:
+        bonus = rules.longest_path_bonus
+        express = f"the {bonus} +{rules.longest_path_points}" if sc.express else f"no {bonus}"
+        lines.append(f"  express {sc.express:>3}   longest trail {plural(sc.longest_path, 'car')}: {express}")
+    if rules.globetrotter_points:
+        globetrotter = f"the Globetrotter +{sc.globetrotter}" if sc.globetrotter else "no Globetrotter"
+        lines.append(f"  globe   {sc.globetrotter:>3}   {plural(sc.completed_tickets, 'ticket')} done: {globetrotter}")
     return lines

@@ -23,7 +23,6 @@ from p2p_ttr.engine.rules import (
     draw_tickets_problem,
     hand_counts,
 )
-from p2p_ttr.engine.scoring import DOUBLE_ROUTES_MIN_PLAYERS
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
 from p2p_ttr.engine.view import view_for
 
@@ -113,7 +112,7 @@ def route_problem(view: GameState, seat: int, route: Route, names: tuple[str, ..
         twin = view.route_owner[route.twin]
         if twin == seat:
             return f"you already hold the other side of the double route {route.a}–{route.b}"
-        if twin is not None and view.n_players < DOUBLE_ROUTES_MIN_PLAYERS:
+        if twin is not None and not view.game.rules.both_sides_open(view.n_players):
             return (f"with {view.n_players} players only one side of a double route is used, "
                     f"and {who(twin, seat, names)} took {route.a}–{route.b}")
     trains = view.players[seat].trains

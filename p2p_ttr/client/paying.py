@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, TUNNEL_CARDS, Route
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route
 from p2p_ttr.engine.rules import hand_counts
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.events import Action
@@ -133,9 +133,10 @@ def tunnel_claim(view: GameState, seat: int, route: Route, option: Option, pay: 
     spare = +spare  # only what is left
     matching = f"{pay.color} cards or locomotives" if pay.color is not None else "locomotives"
     held = hand_words(spare) if spare else "none"
-    note = (f"{route_name(route)} is a tunnel: it turns {TUNNEL_CARDS} cards and may ask for up to {TUNNEL_CARDS} more "
+    turned = view.game.rules.tunnel_cards
+    note = (f"{route_name(route)} is a tunnel: it turns {turned} cards and may ask for up to {turned} more "
             f"{matching}; beyond the {pay.describe()} you pay, you hold {held}")
-    if sum(spare.values()) >= TUNNEL_CARDS:
+    if sum(spare.values()) >= turned:
         return Play(option.action, f"{option.said} ({note.split(': ', 1)[1]})")
     return Ask(f"{note}. Claim it?", (Choice("claim", f"yes, with {pay.describe()}", Play(option.action, option.said)),
                                       CANCEL))

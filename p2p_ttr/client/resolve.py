@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from p2p_ttr.engine.board import GRAY, TUNNEL_CARDS, Route
+from p2p_ttr.engine.board import GRAY, Route
 from p2p_ttr.engine.events import (
     AbandonTunnel,
     Action,
@@ -294,7 +294,8 @@ def claim_move(words: list[str], view: GameState, seat: int, names: tuple[str, .
     if not open_routes[0].tunnel:
         return outcome
     if isinstance(outcome, Ask):
-        return Ask(outcome.question + f" (a tunnel: it may ask for up to {TUNNEL_CARDS} more of the colour you pay "
+        return Ask(outcome.question + f" (a tunnel: it may ask for up to {view.game.rules.tunnel_cards} more of the "
+                   "colour you pay "
                    "with, or locomotives)", outcome.choices)
     chosen = next(o for o in options if isinstance(outcome, Play) and o.action == outcome.action)
     assert isinstance(chosen.action, ClaimRoute) and chosen.pay is not None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p_ttr.bots.planning import borrowable, route_costs, shortest_path
-from p2p_ttr.engine.board import STARTING_TRAINS, Ticket
+from p2p_ttr.engine.board import Ticket
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.scoring import PlayerClaims, best_borrowing, ticket_outcomes
 from p2p_ttr.engine.state import GameState
@@ -43,7 +43,7 @@ class Way:
     routes: tuple[int, ...]  # every route on the way, owned and borrowed ones included
     to_claim: tuple[int, ...]  # the ones still to claim
     found: bool
-    trains_left: int = STARTING_TRAINS
+    trains_left: int
     borrowed: tuple[tuple[int, str], ...] = ()  # (rival route, the station city that borrows it)
 
     @property

@@ -1,14 +1,16 @@
-"""The Ticket to Ride: Europe board: cities, routes, tickets and train cards.
+"""A board: cities, routes, the tickets a game deals from, and train cards.
 
-Everything here is read once from ``p2p_ttr/data/europe.json`` and is immutable.
+Every board is read once from its data file in ``p2p_ttr/data`` and is
+immutable; the rules a board is played by are in ``game.Rules``, not here.
 Identifiers used everywhere else in the project:
 
-* a **route** is its index in the data file's ``routes`` list (0..100); each
-  side of a double route is its own route, linked by ``Route.twin``;
-* a **ticket** is its index in ``tickets_regular`` (0..39), or 40 + its index
-  in ``tickets_long`` (40..45);
-* a **train card** is a number 0..109: 12 of each colour in ``COLORS`` order
-  (0..11 purple, 12..23 blue, ...), then the 14 locomotives (96..109).
+* a **route** is its index in the data file's ``routes`` list; each side of
+  a double route is its own route, linked by ``Route.twin``;
+* a **ticket** is its index among the game's regular tickets (0..), then the
+  long tickets after them (Europe: 0..39 regular, 40..45 long);
+* a **train card** is a number: ``cards_per_color`` of each colour in
+  ``colors`` order (Europe: 0..11 purple, 12..23 blue, ...), then the
+  locomotives (Europe: 96..109).
 """
 
 from __future__ import annotations
@@ -22,11 +24,6 @@ from typing import Any, Final
 
 GRAY: Final = "gray"
 LOCOMOTIVE: Final = "locomotive"
-STARTING_TRAINS: Final = 45
-STARTING_STATIONS: Final = 3
-STATION_POINTS: Final = 4
-EXPRESS_POINTS: Final = 10
-TUNNEL_CARDS: Final = 3  # cards a tunnel turns over: each of the colour played, or a locomotive, asks one more
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +74,8 @@ class Ticket:
 
 @dataclass(frozen=True, eq=False)  # compared by identity: there is one board
 class Board:
-    """The Europe map and card set, read once from ``p2p_ttr/data``: cities, routes (by id and by city), tickets,
-    train cards."""
+    """A map and card set, read once from ``p2p_ttr/data``: cities, routes (by id and by city), the tickets of
+    the game's decks, train cards."""
 
     cities: tuple[str, ...]
     positions: dict[str, tuple[int, int]]
@@ -132,8 +129,11 @@ def fold_name(name: str) -> str:
     return plain.strip().casefold().replace(" ", "")
 
 
-def board_from_dict(data: dict[str, Any]) -> Board:
-    """Build a Board from the JSON data, checking it is self-consistent."""
+def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None = None,
+                    long: list[dict[str, Any]] | None = None) -> Board:
+    """Build a Board from the JSON data, checking it is self-consistent. The
+    tickets are ``regular`` and ``long`` where given (a variant's decks), else
+    the data's ``tickets_regular`` and ``tickets_long``."""
     cities = tuple(data["cities"])
     city_set = set(cities)
     if len(city_set) != len(cities):
@@ -166,8 +166,10 @@ def board_from_dict(data: dict[str, Any]) -> Board:
             )
         )
     tickets: list[Ticket] = []
-    for group, is_long in (("tickets_regular", False), ("tickets_long", True)):
-        for t in data[group]:
+    decks = (regular if regular is not None else data["tickets_regular"],
+             long if long is not None else data["tickets_long"])
+    for group, is_long in zip(decks, (False, True), strict=True):
+        for t in group:
             if t["a"] not in city_set or t["b"] not in city_set:
                 raise ValueError(f"ticket {t} names an unknown city")
             tickets.append(Ticket(len(tickets), t["a"], t["b"], int(t["points"]), is_long))
@@ -195,8 +197,26 @@ def board_from_dict(data: dict[str, Any]) -> Board:
     )
 
 
+def read_board_data(data_file: str) -> dict[str, Any]:
+    """The parsed data file ``data_file`` of ``p2p_ttr/data``."""
+    data: dict[str, Any] = json.loads(resources.files("p2p_ttr").joinpath(f"data/{data_file}").read_text("utf-8"))
+    return data
+
+
 @cache
+def load_board(data_file: str, ticket_set: str | None) -> Board:
+    """The board of ``data_file`` with the tickets of ``ticket_set`` (the data's
+    ``sets`` entry; None: its ``tickets_regular`` and ``tickets_long``), read
+    once and cached, so that each board is one value (boards compare by
+    identity)."""
+    data = read_board_data(data_file)
+    if ticket_set is None:
+        return board_from_dict(data)
+    return board_from_dict(data, regular=[t for t in data["tickets"] if ticket_set in t["sets"]], long=[])
+
+
 def europe() -> Board:
-    """The Europe board shipped with the package (read once, then cached)."""
-    text = resources.files("p2p_ttr").joinpath("data/europe.json").read_text("utf-8")
-    return board_from_dict(json.loads(text))
+    """The board of Europe's standard game, for the modules that draw and word
+    only Europe so far (the client's map and sentences); everything that plays
+    a game takes ``game.board`` (``boards.load_game``)."""
+    return load_board("europe.json", None)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .board import LOCOMOTIVE, europe
+from .board import LOCOMOTIVE
 from .events import (
     AbandonTunnel,
     Action,
@@ -46,7 +46,7 @@ def caretaker_move(state: GameState, player: int) -> Action | None:
     legal = legal_actions(state, player)
     if not legal:
         return None
-    board = europe()
+    board = state.game.board
     kinds = Counter(board.card_kind(c) for r in state.players[player].hand if (c := state.face(r)) is not None)
 
     def kind_of(ref: object) -> str:

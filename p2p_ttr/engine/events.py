@@ -6,20 +6,22 @@ mental-poker deck in a networked game). The engine never samples.
 
 Every event is a small frozen dataclass with ``to_wire()`` (plain lists, ints and
 strings, ready for msgpack) and the module function ``event_from_wire`` that
-rebuilds it, rejecting anything malformed with ``MalformedEvent``.
+rebuilds it, rejecting anything malformed with ``MalformedEvent``: within the
+bounds of the game played when it is given (``EventBounds.of``), else within
+the bounds of every game we have (a message read before its seating is).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar, TypeAlias
 
-from .board import europe
+from .boards import every_game
 from .cards import MAX_EPOCH, CardRef, Deck
 from .errors import MalformedEvent
-
-MAX_PLAYERS = 5
-MAX_CARDS_IN_EVENT = 110  # a reveal or peek never names more cards than exist
+from .game import Game
 
 
 # --------------------------------------------------------------------------
@@ -220,6 +222,58 @@ def to_wire(event: Event) -> list[Any]:
     raise TypeError(f"not an event: {event!r}")
 
 
+@dataclass(frozen=True, slots=True)
+class EventBounds:
+    """How large an event of a game may be: seats, decks, routes, cities, and
+    the most cards one move names. Derived from the game, never written down."""
+
+    players: int
+    deck_sizes: Mapping[Deck, int]
+    first_ids: Mapping[Deck, int]
+    routes: int
+    cities: frozenset[str]
+    most_paid: int  # cards in a claim: the longest route
+    most_offered: int  # tickets in one offer (kept plus returned)
+    most_extra: int  # a tunnel's extra cards: the cards it turns
+    most_station: int  # cards for the last station
+    most_cards: int  # cards in a reveal or peek: the largest deck
+
+    @staticmethod
+    def of(game: Game) -> EventBounds:
+        rules, board = game.rules, game.board
+        return EventBounds(
+            players=rules.max_players,
+            deck_sizes={deck: game.deck_size(deck) for deck in Deck},
+            first_ids={deck: game.card_ids(deck).start for deck in Deck},
+            routes=len(board.routes),
+            cities=frozenset(board.cities),
+            most_paid=max(r.length for r in board.routes),
+            most_offered=max(rules.setup_tickets.size, rules.draw_tickets.size),
+            most_extra=rules.tunnel_cards,
+            most_station=rules.stations,
+            most_cards=max(game.deck_size(deck) for deck in Deck),
+        )
+
+
+@cache
+def any_game_bounds() -> EventBounds:
+    """Bounds every game we have fits: what a message is held to before its
+    game is known. A card id must fit the largest deck of its kind."""
+    every = [EventBounds.of(game) for game in every_game()]
+    return EventBounds(
+        players=max(b.players for b in every),
+        deck_sizes={deck: max(b.deck_sizes[deck] + b.first_ids[deck] for b in every) for deck in Deck},
+        first_ids={deck: 0 for deck in Deck},
+        routes=max(b.routes for b in every),
+        cities=frozenset().union(*(b.cities for b in every)),
+        most_paid=max(b.most_paid for b in every),
+        most_offered=max(b.most_offered for b in every),
+        most_extra=max(b.most_extra for b in every),
+        most_station=max(b.most_station for b in every),
+        most_cards=max(b.most_cards for b in every),
+    )
+
+
 def _int(value: object, lo: int, hi: int, what: str) -> int:
     # bool is an int subclass; a wire "true" is not a number
     if type(value) is not int or not lo <= value <= hi:
@@ -233,54 +287,53 @@ def _list(value: object, max_len: int, what: str) -> list[Any]:
     return list(value)
 
 
-def _player(value: object) -> int:
-    return _int(value, 0, MAX_PLAYERS - 1, "player")
+class _Reader:
+    """Reads the fields of one event within ``bounds``."""
 
+    def __init__(self, bounds: EventBounds) -> None:
+        self.bounds = bounds
 
-_DECK_SIZES = {Deck.TRAIN: 110, Deck.TICKETS: 40, Deck.LONG: 6}
-_FIRST_ID = {Deck.TRAIN: 0, Deck.TICKETS: 0, Deck.LONG: 40}
+    def player(self, value: object) -> int:
+        return _int(value, 0, self.bounds.players - 1, "player")
 
+    def deck(self, value: object) -> Deck:
+        deck = Deck(_int(value, 0, len(Deck) - 1, "deck"))
+        if not self.bounds.deck_sizes[deck]:
+            raise MalformedEvent(f"this game has no {deck.name.lower()} deck")
+        return deck
 
-def _ref(value: object) -> CardRef:
-    parts = _list(value, 3, "card reference")
-    if len(parts) != 3:
-        raise MalformedEvent("card reference must be [deck, epoch, position]")
-    deck = Deck(_int(parts[0], 0, len(Deck) - 1, "deck"))
-    epoch = _int(parts[1], 0, MAX_EPOCH, "epoch")
-    pos = _int(parts[2], 0, _DECK_SIZES[deck] - 1, "position")
-    return CardRef(deck, epoch, pos)
+    def ref(self, value: object) -> CardRef:
+        parts = _list(value, 3, "card reference")
+        if len(parts) != 3:
+            raise MalformedEvent("card reference must be [deck, epoch, position]")
+        deck = self.deck(parts[0])
+        epoch = _int(parts[1], 0, MAX_EPOCH, "epoch")
+        pos = _int(parts[2], 0, self.bounds.deck_sizes[deck] - 1, "position")
+        return CardRef(deck, epoch, pos)
 
+    def refs(self, value: object, max_len: int) -> tuple[CardRef, ...]:
+        refs = tuple(self.ref(v) for v in _list(value, max_len, "cards"))
+        if len(set(refs)) != len(refs):
+            raise MalformedEvent("the same card is named twice")
+        return refs
 
-def _refs(value: object, max_len: int = MAX_CARDS_IN_EVENT) -> tuple[CardRef, ...]:
-    refs = tuple(_ref(v) for v in _list(value, max_len, "cards"))
-    if len(set(refs)) != len(refs):
-        raise MalformedEvent("the same card is named twice")
-    return refs
+    def faces(self, value: object) -> tuple[tuple[CardRef, int], ...]:
+        out: list[tuple[CardRef, int]] = []
+        for item in _list(value, self.bounds.most_cards, "revealed cards"):
+            pair = _list(item, 2, "revealed card")
+            if len(pair) != 2:
+                raise MalformedEvent("revealed card must be [reference, id]")
+            ref = self.ref(pair[0])
+            first = self.bounds.first_ids[ref.deck]
+            out.append((ref, _int(pair[1], first, first + self.bounds.deck_sizes[ref.deck] - 1, "card id")))
+        if len({r for r, _ in out}) != len(out):
+            raise MalformedEvent("the same card is revealed twice")
+        return tuple(out)
 
-
-def card_id_range(deck: Deck) -> range:
-    """The ids a card of ``deck`` may have."""
-    return range(_FIRST_ID[deck], _FIRST_ID[deck] + _DECK_SIZES[deck])
-
-
-def _faces(value: object) -> tuple[tuple[CardRef, int], ...]:
-    out: list[tuple[CardRef, int]] = []
-    for item in _list(value, MAX_CARDS_IN_EVENT, "revealed cards"):
-        pair = _list(item, 2, "revealed card")
-        if len(pair) != 2:
-            raise MalformedEvent("revealed card must be [reference, id]")
-        ref = _ref(pair[0])
-        ids = card_id_range(ref.deck)
-        out.append((ref, _int(pair[1], ids.start, ids.stop - 1, "card id")))
-    if len({r for r, _ in out}) != len(out):
-        raise MalformedEvent("the same card is revealed twice")
-    return tuple(out)
-
-
-def _city(value: object) -> str:
-    if not isinstance(value, str) or value not in europe().routes_at:
-        raise MalformedEvent(f"unknown city {value!r}")
-    return value
+    def city(self, value: object) -> str:
+        if not isinstance(value, str) or value not in self.bounds.cities:
+            raise MalformedEvent(f"unknown city {str(value)[:40]!r}")
+        return value
 
 
 _ARITY = {
@@ -300,8 +353,9 @@ _ARITY = {
 }
 
 
-def event_from_wire(data: object) -> Event:
-    """Rebuild an event from ``to_wire`` output; raise MalformedEvent otherwise."""
+def event_from_wire(data: object, game: Game | None = None) -> Event:
+    """Rebuild an event of ``game`` (None: of any game we have) from
+    ``to_wire`` output; raise MalformedEvent otherwise."""
     if not isinstance(data, (list, tuple)) or not data or not isinstance(data[0], str):
         raise MalformedEvent("an event must be a list starting with its tag")
     tag = data[0]
@@ -310,33 +364,35 @@ def event_from_wire(data: object) -> Event:
     if len(data) != _ARITY[tag]:
         raise MalformedEvent(f"{tag} takes {_ARITY[tag] - 1} fields, got {len(data) - 1}")
     f = data[1:]
-    n_routes = len(europe().routes)
+    bounds = EventBounds.of(game) if game is not None else any_game_bounds()
+    read = _Reader(bounds)
     if tag == DrawBlind.TAG:
-        return DrawBlind(_player(f[0]))
+        return DrawBlind(read.player(f[0]))
     if tag == AbandonTunnel.TAG:
-        return AbandonTunnel(_player(f[0]))
+        return AbandonTunnel(read.player(f[0]))
     if tag == DrawTickets.TAG:
-        return DrawTickets(_player(f[0]))
+        return DrawTickets(read.player(f[0]))
     if tag == Pass.TAG:
-        return Pass(_player(f[0]))
+        return Pass(read.player(f[0]))
     if tag == DrawFaceUp.TAG:
-        return DrawFaceUp(_player(f[0]), _int(f[1], 0, 4, "slot"))
+        return DrawFaceUp(read.player(f[0]), _int(f[1], 0, 4, "slot"))
     if tag == ClaimRoute.TAG:
-        return ClaimRoute(_player(f[0]), _int(f[1], 0, n_routes - 1, "route"), _refs(f[2], 8))
+        return ClaimRoute(read.player(f[0]), _int(f[1], 0, bounds.routes - 1, "route"),
+                          read.refs(f[2], bounds.most_paid))
     if tag == PayTunnel.TAG:
-        return PayTunnel(_player(f[0]), _refs(f[1], 3))
+        return PayTunnel(read.player(f[0]), read.refs(f[1], bounds.most_extra))
     if tag == KeepTickets.TAG:
-        keep, bottom = _refs(f[1], 4), _refs(f[2], 4)
+        keep, bottom = read.refs(f[1], bounds.most_offered), read.refs(f[2], bounds.most_offered)
         if set(keep) & set(bottom):
             raise MalformedEvent("a ticket cannot be both kept and returned")
-        return KeepTickets(_player(f[0]), keep, bottom)
+        return KeepTickets(read.player(f[0]), keep, bottom)
     if tag == BuildStation.TAG:
-        return BuildStation(_player(f[0]), _city(f[1]), _refs(f[2], 3))
+        return BuildStation(read.player(f[0]), read.city(f[1]), read.refs(f[2], bounds.most_station))
     if tag == Shuffled.TAG:
-        return Shuffled(Deck(_int(f[0], 0, len(Deck) - 1, "deck")), _int(f[1], 0, MAX_EPOCH, "epoch"))
+        return Shuffled(read.deck(f[0]), _int(f[1], 0, MAX_EPOCH, "epoch"))
     if tag == Remasked.TAG:
-        return Remasked(Deck(_int(f[0], 0, len(Deck) - 1, "deck")), _int(f[1], 0, MAX_EPOCH, "epoch"))
+        return Remasked(read.deck(f[0]), _int(f[1], 0, MAX_EPOCH, "epoch"))
     if tag == Reveal.TAG:
-        return Reveal(_faces(f[0]))
+        return Reveal(read.faces(f[0]))
     assert tag == Peek.TAG
-    return Peek(_player(f[0]), _faces(f[1]))
+    return Peek(read.player(f[0]), read.faces(f[1]))

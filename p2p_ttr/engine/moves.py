@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from itertools import combinations
 
-from .board import GRAY, LOCOMOTIVE, europe
+from .board import GRAY, LOCOMOTIVE
 from .cards import CardRef
 from .events import (
     AbandonTunnel,
@@ -108,7 +108,7 @@ def hand_by_kind(
     state: GameState, player: int, exclude: Iterable[CardRef] = ()
 ) -> dict[str, list[CardRef]]:
     """The cards of ``player``'s hand whose faces this state knows, by kind, in hand order."""
-    board = europe()
+    board = state.game.board
     skip = set(exclude)
     by_kind: dict[str, list[CardRef]] = {}
     for ref in state.players[player].hand:
@@ -133,7 +133,7 @@ def _counts(by_kind: dict[str, list[CardRef]]) -> Counter[str]:
 
 def claim_actions(state: GameState, player: int, limit: int | None = None) -> list[Action]:
     """Every (route, payment) ``player`` can claim with the hand they know."""
-    board = europe()
+    board = state.game.board
     by_kind = hand_by_kind(state, player)
     if not by_kind:
         return []
@@ -166,7 +166,7 @@ def claim_actions(state: GameState, player: int, limit: int | None = None) -> li
 
 
 def station_actions(state: GameState, player: int, limit: int | None = None) -> list[Action]:
-    board = europe()
+    board = state.game.board
     ps = state.players[player]
     if ps.stations_left <= 0:
         return []
@@ -190,7 +190,7 @@ def tunnel_actions(state: GameState, player: int) -> list[Action]:
     tunnel = state.tunnel
     if tunnel is None:
         return []
-    board = europe()
+    board = state.game.board
     by_kind = hand_by_kind(state, player, exclude=tunnel.cards)
     actions: list[Action] = []
     for pay in tunnel_payments(board, tunnel.color, tunnel.extra, _counts(by_kind)):
@@ -202,7 +202,9 @@ def tunnel_actions(state: GameState, player: int) -> list[Action]:
 
 def ticket_choices(state: GameState, player: int) -> list[Action]:
     offered = state.players[player].offered
-    least = 2 if state.phase is Phase.SETUP_TICKETS else 1
+    rules = state.game.rules
+    choice = rules.setup_tickets if state.phase is Phase.SETUP_TICKETS else rules.draw_tickets
+    least = min(choice.keep_min, len(offered))
     actions: list[Action] = []
     for size in range(len(offered), least - 1, -1):
         for keep in combinations(offered, size):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .board import europe
 from .scoring import GameScore, PlayerClaims, deciding_tiebreak, score_game
 from .state import GameState, Phase
 
@@ -21,7 +20,7 @@ def final_score(state: GameState) -> GameScore:
     """The final scores; the game must be over (every held ticket revealed)."""
     if state.phase is not Phase.OVER:
         raise ValueError("the game is not over yet")
-    score = score_game(europe(), claims_of(state))
+    score = score_game(state.game, claims_of(state))
     return conceded_to(score, state.conceded_to) if state.conceded_to is not None else score
 
 

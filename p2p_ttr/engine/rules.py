@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from .board import LOCOMOTIVE, TUNNEL_CARDS, Route, europe
+from .board import LOCOMOTIVE, Route
 from .cards import CardRef, Deck
 from .errors import BadChance, IllegalMove, MalformedEvent, OutOfTurn, UnknownCard
 from .events import (
@@ -33,8 +33,8 @@ from .events import (
     Remasked,
     Reveal,
     Shuffled,
-    card_id_range,
 )
+from .game import Game, TicketChoice, Unkept
 from .payments import (
     Payment,
     payment_of,
@@ -47,8 +47,6 @@ from .payments import (
 )
 from .state import (
     FACE_UP_SLOTS,
-    STARTING_HAND,
-    TICKETS_PER_DRAW,
     GameState,
     NeedRemask,
     NeedReveal,
@@ -75,32 +73,38 @@ from .state import (
 # Public entry points
 
 
-def new_game(n_players: int) -> GameState:
-    """A table for ``n_players`` (2..5), waiting for its decks to be shuffled.
+def new_game(game: Game, n_players: int) -> GameState:
+    """A table of ``game`` for ``n_players``, waiting for its decks to be shuffled.
 
-    Setup: shuffle the three decks, deal 4 train cards each, turn 5 face up,
-    offer each player 1 long and 3 regular tickets; each keeps 2 or more."""
-    if not 2 <= n_players <= 5:
-        raise ValueError(f"Ticket to Ride: Europe is for 2 to 5 players, not {n_players}")
-    board = europe()
-    steps: list[Step] = [
-        StepShuffle(Deck.TRAIN, tuple(range(board.n_cards))),
-        StepShuffle(Deck.TICKETS, tuple(t.id for t in board.regular_tickets)),
-        StepShuffle(Deck.LONG, tuple(t.id for t in board.long_tickets)),
-    ]
-    steps += [StepDeal(p, STARTING_HAND) for p in range(n_players)]
+    Setup: shuffle the decks the game uses, deal each player their starting
+    hand, turn 5 cards face up, offer each player their first tickets
+    (``Rules.setup_tickets``: Europe deals 1 long and 3 regular, keep 2+)."""
+    rules = game.rules
+    if not rules.players_allowed(n_players):
+        raise ValueError(f"{game.title} is for {rules.min_players} to {rules.max_players} players, not {n_players}")
+    board = game.board
+    steps: list[Step] = [StepShuffle(Deck.TRAIN, tuple(range(board.n_cards)))]
+    steps += [StepShuffle(deck, tuple(game.card_ids(deck))) for deck in (Deck.TICKETS, Deck.LONG)
+              if game.deck_size(deck)]
+    steps += [StepDeal(p, rules.cards_dealt) for p in range(n_players)]
     steps.append(StepFillRow())
     for p in range(n_players):
-        steps.append(StepDealTickets(p, Deck.LONG, 1))
-        steps.append(StepDealTickets(p, Deck.TICKETS, TICKETS_PER_DRAW))
+        steps += _offer(p, rules.setup_tickets)
     steps.append(StepBeginTicketChoice())
+    supply = PlayerState(trains=rules.trains, stations_left=rules.stations)
     table = GameState(
+        game=game,
         n_players=n_players,
-        players=tuple(PlayerState() for _ in range(n_players)),
+        players=(supply,) * n_players,
         route_owner=(None,) * len(board.routes),
         steps=tuple(steps),
     )
     return _run_steps(table)
+
+
+def _offer(player: int, choice: TicketChoice) -> list[Step]:
+    """The steps dealing ``choice``'s tickets to ``player``, deck by deck."""
+    return [StepDealTickets(player, deal.deck, deal.count) for deal in choice.deals]
 
 
 def apply(state: GameState, event: Event) -> GameState:
@@ -150,7 +154,7 @@ def _without(items: tuple[CardRef, ...], remove: Iterable[CardRef]) -> tuple[Car
 
 def kinds_of(state: GameState, refs: Iterable[CardRef]) -> list[str]:
     """The kinds of these train cards; UnknownCard if a face is not known here."""
-    board = europe()
+    board = state.game.board
     kinds = []
     for ref in refs:
         card = state.face(ref)
@@ -162,7 +166,7 @@ def kinds_of(state: GameState, refs: Iterable[CardRef]) -> list[str]:
 
 def hand_counts(state: GameState, player: int) -> Counter[str]:
     """Counts per kind of the cards in ``player``'s hand whose faces this state knows."""
-    board = europe()
+    board = state.game.board
     counts: Counter[str] = Counter()
     for ref in state.players[player].hand:
         card = state.face(ref)
@@ -244,7 +248,8 @@ def check_for_some_faces(state: GameState, action: ClaimRoute | BuildStation | P
         _refuse(pass_public_problem(state))
         return
     hidden = [r for r in action.cards if r not in state.public]
-    loco = next(c for c in range(europe().n_cards) if europe().card_kind(c) == LOCOMOTIVE)
+    board = state.game.board
+    loco = next(c for c in range(board.n_cards) if board.card_kind(c) == LOCOMOTIVE)
     _apply_action(state.evolve(public={**state.public, **{r: loco for r in hidden}}), action)
 
 
@@ -259,7 +264,8 @@ def draw_face_up_problem(state: GameState, slot: int) -> str | None:
         return f"there is no face-up card in slot {slot + 1}"
     ref = state.face_up[slot]
     assert ref is not None
-    if state.cards_drawn and europe().card_kind(state.public[ref]) == LOCOMOTIVE:
+    if (state.cards_drawn and state.game.rules.face_up_locomotive_ends_draw
+            and state.game.board.card_kind(state.public[ref]) == LOCOMOTIVE):
         return "a face-up locomotive cannot be taken as the second card"
     return None
 
@@ -275,7 +281,7 @@ def claim_problem(state: GameState, player: int, route: Route) -> str | None:
         twin_owner = state.route_owner[route.twin]
         if twin_owner == player:
             return f"player {player} already holds the other side of the double route {route.a}-{route.b}"
-        if twin_owner is not None and state.n_players <= 3:
+        if twin_owner is not None and not state.game.rules.both_sides_open(state.n_players):
             return f"in a game of {state.n_players}, only one side of the double route {route.a}-{route.b} is used"
     if state.players[player].trains < route.length:
         return f"{route.label} needs {route.length} trains; player {player} has {state.players[player].trains}"
@@ -285,6 +291,8 @@ def claim_problem(state: GameState, player: int, route: Route) -> str | None:
 def station_problem(state: GameState, player: int, city: str) -> str | None:
     if state.cards_drawn:
         return "a station cannot be built after drawing a card this turn"
+    if not state.game.rules.stations:
+        return f"{state.game.title} has no stations"
     if state.players[player].stations_left <= 0:
         return f"player {player} has no stations left"
     for p, ps in enumerate(state.players):
@@ -335,7 +343,7 @@ def pass_problem(state: GameState, player: int) -> str | None:
     problem = pass_public_problem(state)
     if problem is not None:
         return problem
-    board = europe()
+    board = state.game.board
     ps = state.players[player]
     faces = [state.face(r) for r in ps.hand]
     if any(face is None for face in faces):
@@ -344,7 +352,7 @@ def pass_problem(state: GameState, player: int) -> str | None:
     for route in board.routes:
         if claim_problem(state, player, route) is None and route_payments(board, route, counts):
             return f"{route.label} can still be claimed"
-    if station_payments(board, len(ps.stations) + 1, counts):
+    if state.game.rules.stations and station_payments(board, len(ps.stations) + 1, counts):
         city = next((c for c in board.cities if station_problem(state, player, c) is None), None)
         if city is not None:
             return f"a station can still be built (in {city}, for one)"
@@ -367,14 +375,15 @@ def _apply_action(state: GameState, action: Event) -> GameState:
             _refuse(draw_face_up_problem(state, slot))
             ref = state.face_up[slot]
             assert ref is not None
-            is_loco = europe().card_kind(state.public[ref]) == LOCOMOTIVE
+            ends_draw = (state.game.rules.face_up_locomotive_ends_draw
+                         and state.game.board.card_kind(state.public[ref]) == LOCOMOTIVE)
             row = list(state.face_up)
             row[slot] = None
             ps = state.players[p]
             state = _with_player(state, p, replace(ps, hand=ps.hand + (ref,)))
             state = state.evolve(
                 face_up=tuple(row),
-                cards_drawn=2 if is_loco else state.cards_drawn + 1,
+                cards_drawn=2 if ends_draw else state.cards_drawn + 1,
                 passes=0,
             )
             return _push(state, StepFillRow(), StepAfterDraw())
@@ -391,7 +400,7 @@ def _apply_action(state: GameState, action: Event) -> GameState:
             _expect(state, p, Phase.TURN)
             _refuse(draw_tickets_problem(state))
             state = state.evolve(phase=Phase.TICKETS, passes=0)
-            return _push(state, StepDealTickets(p, Deck.TICKETS, TICKETS_PER_DRAW))
+            return _push(state, *_offer(p, state.game.rules.draw_tickets))
         case KeepTickets(p, keep, bottom):
             return _keep_tickets(state, p, keep, bottom)
         case BuildStation(p, city, cards):
@@ -410,7 +419,7 @@ def _refuse(problem: str | None) -> None:
 
 def _claim(state: GameState, p: int, route_id: int, cards: tuple[CardRef, ...]) -> GameState:
     _expect(state, p, Phase.TURN)
-    board = europe()
+    board = state.game.board
     if not 0 <= route_id < len(board.routes):
         raise MalformedEvent(f"there is no route {route_id}")
     route = board.routes[route_id]
@@ -422,7 +431,7 @@ def _claim(state: GameState, p: int, route_id: int, cards: tuple[CardRef, ...]) 
     if route.tunnel:
         tunnel = Tunnel(route=route_id, cards=cards, color=pay.color)
         state = state.evolve(tunnel=tunnel)
-        return _push(state, StepTunnelReveal(TUNNEL_CARDS), StepTunnelResolve())
+        return _push(state, StepTunnelReveal(state.game.rules.tunnel_cards), StepTunnelResolve())
     return _take_route(state, p, route, cards)
 
 
@@ -451,21 +460,22 @@ def _pay_tunnel(state: GameState, p: int, cards: tuple[CardRef, ...]) -> GameSta
     pay = _payment(state, cards)
     _refuse(tunnel_payment_problem(tunnel.color, tunnel.extra, pay))
     state = _publish(state, cards)
-    route = europe().routes[tunnel.route]
+    route = state.game.board.routes[tunnel.route]
     state = state.evolve(discard=state.discard + tunnel.revealed, tunnel=None, phase=Phase.TURN)
     return _take_route(state, p, route, tunnel.cards + cards)
 
 
 def _build_station(state: GameState, p: int, city: str, cards: tuple[CardRef, ...]) -> GameState:
     _expect(state, p, Phase.TURN)
-    if city not in europe().routes_at:
+    if city not in state.game.board.routes_at:
         raise MalformedEvent(f"there is no city called {city!r}")
     _refuse(station_problem(state, p, city))
     ps = state.players[p]
     _expect_in_hand(state, p, cards)
     _refuse(station_payment_problem(len(ps.stations) + 1, _payment(state, cards)))
     state = _publish(state, cards)
-    ps = replace(ps, hand=_without(ps.hand, cards), stations=ps.stations + (city,))
+    ps = replace(ps, hand=_without(ps.hand, cards), stations=ps.stations + (city,),
+                 stations_left=ps.stations_left - 1)
     state = _with_player(state, p, ps).evolve(discard=state.discard + cards, passes=0)
     return _end_turn(state)
 
@@ -478,22 +488,26 @@ def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: t
         raise OutOfTurn(f"player {p} has no tickets to choose from")
     if sorted(keep + bottom) != sorted(ps.offered) or len(set(keep + bottom)) != len(ps.offered):
         raise IllegalMove("name each ticket drawn exactly once, as kept or returned")
-    least = 2 if setup else 1
+    choice = state.game.rules.setup_tickets if setup else state.game.rules.draw_tickets
+    least = min(choice.keep_min, len(ps.offered))
     if len(keep) < least:
         raise IllegalMove(f"at least {least} ticket{'s' if least > 1 else ''} must be kept")
     ps = replace(ps, offered=(), tickets=ps.tickets + keep)
     state = _forget(_with_player(state, p, ps), bottom)
-    if setup:
-        # Unkept starting tickets leave the game unseen.
-        if not any(other.offered for other in state.players):
-            state = state.evolve(phase=Phase.TURN, current=0)
-        return state
-    state = state.evolve(phase=Phase.TURN)
-    if not bottom:
-        return _end_turn(state)
     # Returned tickets go under the deck re-encrypted (see NeedRemask): their
     # old references were opened for this player and must not be reused.
-    return _push(state, StepRemask(Deck.TICKETS, bottom), StepEndTurn())
+    # Tickets that go to the box leave the game unseen.
+    remask: tuple[Step, ...] = ()
+    if bottom and choice.unkept is Unkept.BOTTOM:
+        remask = (StepRemask(Deck.TICKETS, bottom),)
+    if setup:
+        if not any(other.offered for other in state.players):
+            state = state.evolve(phase=Phase.TURN, current=0)
+        return _push(state, *remask)
+    state = state.evolve(phase=Phase.TURN)
+    if not remask:
+        return _end_turn(state)
+    return _push(state, *remask, StepEndTurn())
 
 
 def _end_turn(state: GameState) -> GameState:
@@ -504,7 +518,7 @@ def _end_turn(state: GameState) -> GameState:
         if left == 0:
             return _finish(state.evolve(final_turns_left=0))
         state = state.evolve(final_turns_left=left)
-    elif state.players[p].trains <= 2:
+    elif state.players[p].trains <= state.game.rules.last_round_trains:
         # Everyone, this player included, gets one more turn.
         state = state.evolve(final_turns_left=state.n_players)
     if state.passes >= state.n_players:
@@ -561,7 +575,7 @@ def _apply_chance(state: GameState, event: Shuffled | Remasked | Reveal | Peek) 
             refs = tuple(CardRef(deck, epoch, i) for i in range(len(need.cards)))
             state = state.evolve(awaiting=None)
             if deck is Deck.TRAIN:
-                board = europe()
+                board = state.game.board
                 colored = sum(1 for card in need.cards if board.card_kind(card) != LOCOMOTIVE)
                 state = _forget(state, state.discard)
                 return state.evolve(draw_pile=refs, discard=(), epoch=epoch, epoch_colored=colored)
@@ -608,7 +622,7 @@ def _check_faces(state: GameState, cards: tuple[tuple[CardRef, int], ...], priva
     # only a hit needs the scan that tells train cards and tickets apart.
     seen = set(state.public.values()).union(*(m.values() for m in maps[1:]))
     for ref, card in cards:
-        if card not in card_id_range(ref.deck):
+        if card not in state.game.card_ids(ref.deck):
             raise MalformedEvent(f"{card} is not a card of the {ref.deck.name.lower()} deck")
         face = state.public.get(ref) if not private else state.face(ref)
         if face is not None and face != card:
@@ -687,7 +701,7 @@ def colored_in_reach(state: GameState) -> int:
     known, so they are counted as still possible. The number is never less
     than the truth, and equals it once every card that left the pile since its
     shuffle left face up."""
-    board = europe()
+    board = state.game.board
     pile = set(state.draw_pile)
     gone = sum(
         1
@@ -701,7 +715,7 @@ def colored_in_reach(state: GameState) -> int:
 
 
 def _run_step(state: GameState, step: Step) -> GameState:
-    board = europe()
+    board = state.game.board
     match step:
         case StepShuffle(deck, cards):
             epoch = state.epoch + 1 if deck is Deck.TRAIN else 0
@@ -737,7 +751,7 @@ def _run_step(state: GameState, step: Step) -> GameState:
             # rulebook is silent; without this the redeal would never end).
             shown_row = tuple(r for r in state.face_up if r is not None)
             locos = sum(1 for r in shown_row if board.card_kind(state.public[r]) == LOCOMOTIVE)
-            if locos >= 3 and colored_in_reach(state) >= 3:
+            if state.game.rules.three_locomotives_reset_row and locos >= 3 and colored_in_reach(state) >= 3:
                 state = state.evolve(discard=state.discard + shown_row, face_up=(None,) * FACE_UP_SLOTS)
                 return _push(state, StepFillRow())
             return state

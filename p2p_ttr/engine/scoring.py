@@ -1,12 +1,14 @@
-"""Final scoring of a Ticket to Ride: Europe game.
+"""Final scoring of a game.
 
-Pure functions over the :class:`~p2p_ttr.engine.board.Board` and each player's
-claims at the end of the game (routes, stations, kept tickets): no I/O, no
-randomness, the same answer on every peer.
+Pure functions over the :class:`~p2p_ttr.engine.game.Game` (its board and
+rules) and each player's claims at the end of the game (routes, stations,
+kept tickets): no I/O, no randomness, the same answer on every peer.
 
-The rules implemented (official Europe rules):
+The rules implemented (Europe's official rules; other boards by their
+``Rules``: no stations, another name for the longest-trail bonus or none,
+the Globetrotter):
 
-* route points from ``board.route_points`` (1/2/3/4/6/8 cars -> 1/2/4/7/15/21);
+* route points from ``board.route_points`` (Europe: 1/2/3/4/6/8 cars -> 1/2/4/7/15/21);
 * every kept ticket scores its value if its two cities are joined by the
   player's own routes plus the routes their stations borrow, and loses it if
   not;
@@ -15,33 +17,25 @@ The rules implemented (official Europe rules):
   assignment that maximises the owner's ticket points, then their number of
   completed tickets, is chosen (see :func:`best_borrowing` for the
   deterministic tie-break);
-* 4 points per station left unbuilt;
-* the European Express (10 points) goes to every player whose longest
-  continuous trail of their own routes is the longest in the game (nobody if
-  that length is 0);
+* 4 points per station left unbuilt (``Rules.station_points``);
+* the European Express (10 points; ``Rules.longest_path_points``) goes to
+  every player whose longest continuous trail of their own routes is the
+  longest in the game (nobody if that length is 0);
+* the Globetrotter (``Rules.globetrotter_points``, where played) goes to every
+  player with the most completed tickets (nobody if that is 0);
 * ranking: most points, then most completed tickets, then fewest stations
-  built, then holding the Express; players equal on all four share a place.
+  built, then holding the longest-trail bonus; players equal on all four
+  share a place.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from p2p_ttr.engine.board import (
-    EXPRESS_POINTS,
-    STARTING_STATIONS,
-    STARTING_TRAINS,
-    STATION_POINTS,
-    Board,
-)
-
-MIN_PLAYERS = 2
-MAX_PLAYERS = 5
-# The official rule for 2- and 3-player games: only one side of a double route
-# may be claimed at all.
-DOUBLE_ROUTES_MIN_PLAYERS = 4
+from p2p_ttr.engine.board import Board
+from p2p_ttr.engine.game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +63,8 @@ class PlayerScore:
 
     routes: int  # route points
     tickets: int  # sum of TicketResult.points
-    stations: int  # STATION_POINTS per unbuilt station
-    express: int  # EXPRESS_POINTS or 0
+    stations: int  # Rules.station_points per unbuilt station
+    express: int  # the longest-trail bonus (Rules.longest_path_points) or 0
     total: int
     longest_path: int  # length in cars of the player's longest continuous trail
     completed_tickets: int
@@ -79,6 +73,7 @@ class PlayerScore:
     # (station city, borrowed route id or None), one per station, in
     # PlayerClaims.stations order
     borrowed: tuple[tuple[str, int | None], ...]
+    globetrotter: int = 0  # Rules.globetrotter_points or 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,26 +422,30 @@ def _borrowing_value(
 
 
 def check_claims(
-    board: Board, claims: Sequence[PlayerClaims], names: Sequence[str] | None = None
+    game: Game, claims: Sequence[PlayerClaims], names: Sequence[str] | None = None
 ) -> None:
     """Raise :class:`ClaimError` unless ``claims`` could end a legal game.
 
-    Checks: 2..5 players; known route ids, cities and ticket ids; no route
-    claimed twice (by one or two players); no player on both sides of a double
-    route, and nobody at all on the second side in a 2- or 3-player game; at
-    most 45 cars of routes and 3 stations per player; at most one station per
-    city; no ticket held twice. A conflict is reported for the later player
-    (in seat order). ``names``, if given, is how messages refer to the other
-    player of a conflict (default "player N", N the 0-based index).
+    Checks: a player count the game allows; known route ids, cities and
+    ticket ids; no route claimed twice (by one or two players); no player on
+    both sides of a double route, and nobody at all on the second side where
+    the table is too small for both (Europe: 2 or 3 players); at most the
+    game's cars of routes and its stations per player; at most one station
+    per city; no ticket held twice. A conflict is reported for the later
+    player (in seat order). ``names``, if given, is how messages refer to the
+    other player of a conflict (default "player N", N the 0-based index).
     """
-    if not MIN_PLAYERS <= len(claims) <= MAX_PLAYERS:
-        raise ClaimError(None, f"{MIN_PLAYERS}..{MAX_PLAYERS} players required, got {len(claims)}")
+    rules = game.rules
+    if not rules.players_allowed(len(claims)):
+        raise ClaimError(None, f"{rules.min_players}..{rules.max_players} players required, got {len(claims)}")
     if names is not None and len(names) != len(claims):
         raise ValueError("one name per player expected")
     checker = _ClaimChecker(
-        board,
+        game.board,
         [f"player {i}" for i in range(len(claims))] if names is None else list(names),
-        doubles_allowed=len(claims) >= DOUBLE_ROUTES_MIN_PLAYERS,
+        doubles_allowed=rules.both_sides_open(len(claims)),
+        trains=rules.trains,
+        stations=rules.stations,
     )
     for player, claim in enumerate(claims):
         checker.check(player, claim)
@@ -459,6 +458,8 @@ class _ClaimChecker:
     board: Board
     names: list[str]
     doubles_allowed: bool
+    trains: int
+    stations: int
     route_owner: dict[int, int] = field(default_factory=dict)
     station_owner: dict[str, int] = field(default_factory=dict)
     ticket_holder: dict[int, int] = field(default_factory=dict)
@@ -489,21 +490,21 @@ class _ClaimChecker:
                 raise ClaimError(
                     player,
                     f"route {route.label}: the other side is claimed by "
-                    f"{self.names[twin_owner]}, and with 2 or 3 players only one side "
+                    f"{self.names[twin_owner]}, and with {len(self.names)} players only one side "
                     "of a double route may be used",
                 )
             self.route_owner[r] = player
             cars += route.length
-        if cars > STARTING_TRAINS:
+        if cars > self.trains:
             raise ClaimError(
-                player, f"routes use {cars} trains, more than the {STARTING_TRAINS} a player has"
+                player, f"routes use {cars} trains, more than the {self.trains} a player has"
             )
 
     def _stations(self, player: int, stations: Sequence[str]) -> None:
-        if len(stations) > STARTING_STATIONS:
+        if len(stations) > self.stations:
             raise ClaimError(
                 player,
-                f"{len(stations)} stations, more than the {STARTING_STATIONS} a player has",
+                f"{len(stations)} stations, more than the {self.stations} a player has",
             )
         for city in stations:
             if city not in self.board.routes_at:
@@ -529,16 +530,29 @@ class _ClaimChecker:
 # The whole game.
 
 
-def score_game(board: Board, claims: Sequence[PlayerClaims]) -> GameScore:
+def score_game(game: Game, claims: Sequence[PlayerClaims]) -> GameScore:
     """Score a finished game; raises :class:`ClaimError` if ``claims`` are
     impossible (see :func:`check_claims`)."""
-    check_claims(board, claims)
+    check_claims(game, claims)
+    board = game.board
     trails = [longest_trail(board, c.routes) for c in claims]
     longest = max(trails)
-    players = tuple(
-        _score_player(board, claims, i, trails[i], longest > 0 and trails[i] == longest)
+    players = [
+        _score_player(game, claims, i, trails[i], longest > 0 and trails[i] == longest)
         for i in range(len(claims))
-    )
+    ]
+    if game.rules.globetrotter_points:
+        most = max(p.completed_tickets for p in players)
+        players = [_with_globetrotter(p, game.rules.globetrotter_points)
+                   if most > 0 and p.completed_tickets == most else p for p in players]
+    return _ranked(tuple(players))
+
+
+def _with_globetrotter(score: PlayerScore, points: int) -> PlayerScore:
+    return replace(score, globetrotter=points, total=score.total + points)
+
+
+def _ranked(players: tuple[PlayerScore, ...]) -> GameScore:
     # sorted() is stable: players equal on every tie-break stay in seat order.
     ranking = tuple(sorted(range(len(players)), key=lambda i: rank_key(players[i])))
     return GameScore(players, ranking, _places(players, ranking))
@@ -557,16 +571,17 @@ def _places(players: Sequence[PlayerScore], ranking: Sequence[int]) -> tuple[int
 
 
 def _score_player(
-    board: Board, claims: Sequence[PlayerClaims], me: int, trail: int, express: bool
+    game: Game, claims: Sequence[PlayerClaims], me: int, trail: int, express: bool
 ) -> PlayerScore:
+    board, rules = game.board, game.rules
     claim = claims[me]
     opponents = [r for i, c in enumerate(claims) if i != me for r in c.routes]
     borrowed = best_borrowing(board, claim, opponents)
     results = ticket_outcomes(board, claim, borrowed)
     routes = route_points(board, claim.routes)
     tickets = sum(t.points for t in results)
-    stations = STATION_POINTS * (STARTING_STATIONS - len(claim.stations))
-    express_points = EXPRESS_POINTS if express else 0
+    stations = rules.station_points * (rules.stations - len(claim.stations))
+    express_points = rules.longest_path_points if express else 0
     return PlayerScore(
         routes=routes,
         tickets=tickets,

@@ -20,22 +20,17 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import TypeAlias
 
-from .board import STARTING_STATIONS, STARTING_TRAINS
 from .cards import CardRef, Deck
+from .game import Game
 
 FACE_UP_SLOTS = 5
-STARTING_HAND = 4
-TICKETS_PER_DRAW = 3
-# Every train card that is not one of the 14 locomotives: all of them are
-# shuffled into the first train deck (epoch 0).
-COLORED_CARDS = 96
 
 
 class Phase(Enum):
     """Where a game is: setting up, a turn, a ticket choice, a tunnel, scoring, over."""
 
     SETUP = "setup"  # chance is setting the table up
-    SETUP_TICKETS = "setup_tickets"  # every player keeps 2+ of their first 4 tickets
+    SETUP_TICKETS = "setup_tickets"  # every player keeps some of their first tickets (Rules.setup_tickets)
     TURN = "turn"  # ``current`` picks an action (or their second card)
     TUNNEL = "tunnel"  # ``current`` pays the tunnel's extra cards or gives up
     TICKETS = "tickets"  # ``current`` keeps 1+ of the tickets just drawn
@@ -45,18 +40,16 @@ class Phase(Enum):
 
 @dataclass(frozen=True, slots=True)
 class PlayerState:
-    """One player's holdings: hand and tickets (as card references), routes, stations, trains left."""
+    """One player's holdings: hand and tickets (as card references), routes, stations, and the trains and
+    stations still in their supply (``new_game`` fills it from the game's rules)."""
 
     hand: tuple[CardRef, ...] = ()
     tickets: tuple[CardRef, ...] = ()  # kept destination tickets
     offered: tuple[CardRef, ...] = ()  # tickets drawn and not yet chosen
     routes: tuple[int, ...] = ()
     stations: tuple[str, ...] = ()
-    trains: int = STARTING_TRAINS
-
-    @property
-    def stations_left(self) -> int:
-        return STARTING_STATIONS - len(self.stations)
+    trains: int = 0
+    stations_left: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,11 +195,12 @@ Step: TypeAlias = (
 
 @dataclass(frozen=True)
 class GameState:
-    """The whole game as immutable data: decks, face-up row, players, route owners, turn and phase,
-    the queue of work (``steps``) and the chance it waits for (``awaiting``). ``public`` holds the
-    faces everyone knows, ``private`` those only this view's player knows. Change it only with
-    ``rules.apply``."""
+    """The whole game as immutable data: the game played (board and rules), decks, face-up row,
+    players, route owners, turn and phase, the queue of work (``steps``) and the chance it waits
+    for (``awaiting``). ``public`` holds the faces everyone knows, ``private`` those only this
+    view's player knows. Change it only with ``rules.apply``."""
 
+    game: Game
     n_players: int
     players: tuple[PlayerState, ...]
     phase: Phase = Phase.SETUP
@@ -219,7 +213,7 @@ class GameState:
     epoch: int = -1  # epoch of the current train draw pile
     # Non-locomotive cards among those shuffled into train epoch ``epoch``:
     # public, as the shuffle's list of card ids is (see rules.colored_in_reach).
-    epoch_colored: int = COLORED_CARDS
+    epoch_colored: int = 0
     ticket_epoch: int = 0  # latest epoch of the ticket deck (returned tickets start a new one)
     ticket_pile: tuple[CardRef, ...] = ()  # top first
     long_pile: tuple[CardRef, ...] = ()

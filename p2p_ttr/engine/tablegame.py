@@ -28,13 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from p2p_ttr.engine.board import GRAY, Board, Route, fold_name
-from p2p_ttr.engine.scoring import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    ClaimError,
-    PlayerClaims,
-    check_claims,
-)
+from p2p_ttr.engine.game import Game
+from p2p_ttr.engine.scoring import ClaimError, PlayerClaims, check_claims
 
 MAX_INPUT_BYTES = 4 * 1024 * 1024
 MAX_GAMES = 1000  # per input: scoring is not free, and nobody plays more in a sitting
@@ -66,7 +61,7 @@ def decode_input(data: bytes) -> str:
         raise ScoreSheetError(f"input is not UTF-8 text (byte {exc.start})") from None
 
 
-def parse_games(board: Board, text: str) -> list[TableGame]:
+def parse_games(game: Game, text: str) -> list[TableGame]:
     """The games in ``text``: one JSON object, or JSON Lines with one game per
     (non-blank) line, in which case messages start with "line N: "."""
     if not text.strip():
@@ -76,8 +71,8 @@ def parse_games(board: Board, text: str) -> list[TableGame]:
     except (ValueError, RecursionError) as whole_error:
         if not _looks_like_json_lines(text):
             raise ScoreSheetError(f"unreadable JSON: {_reason(whole_error)}") from None
-        return _parse_json_lines(board, text)
-    return [parse_game(board, document)]
+        return _parse_json_lines(game, text)
+    return [parse_game(game, document)]
 
 
 def _looks_like_json_lines(text: str) -> bool:
@@ -91,7 +86,7 @@ def _looks_like_json_lines(text: str) -> bool:
     return True
 
 
-def _parse_json_lines(board: Board, text: str) -> list[TableGame]:
+def _parse_json_lines(game: Game, text: str) -> list[TableGame]:
     games: list[TableGame] = []
     for number, line in enumerate(_lines(text), start=1):
         if not line.strip():
@@ -103,7 +98,7 @@ def _parse_json_lines(board: Board, text: str) -> list[TableGame]:
         except (ValueError, RecursionError) as exc:
             raise ScoreSheetError(f"line {number}: unreadable JSON: {_reason(exc)}") from None
         try:
-            games.append(parse_game(board, document))
+            games.append(parse_game(game, document))
         except ScoreSheetError as exc:
             raise ScoreSheetError(f"line {number}: {exc}") from None
     return games
@@ -121,7 +116,7 @@ def _reason(exc: BaseException) -> str:
     return " ".join(str(exc).split())  # one line whatever the decoder said
 
 
-def parse_game(board: Board, document: object) -> TableGame:
+def parse_game(game: Game, document: object) -> TableGame:
     """One game from its decoded JSON value; checks it could end a legal game
     (see :func:`p2p_ttr.engine.scoring.check_claims`)."""
     if not isinstance(document, dict):
@@ -130,10 +125,11 @@ def parse_game(board: Board, document: object) -> TableGame:
     players = document.get("players")
     if not isinstance(players, list):
         raise ScoreSheetError('"players" must be a list of players')
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise ScoreSheetError(f"{MIN_PLAYERS}..{MAX_PLAYERS} players required, got {len(players)}")
+    rules = game.rules
+    if not rules.players_allowed(len(players)):
+        raise ScoreSheetError(f"{rules.min_players}..{rules.max_players} players required, got {len(players)}")
     names = _player_names(players)
-    resolver = _Resolver(board)
+    resolver = _Resolver(game.board)
     claims: list[PlayerClaims] = []
     for player, name in zip(players, names, strict=True):
         try:
@@ -141,7 +137,7 @@ def parse_game(board: Board, document: object) -> TableGame:
         except ScoreSheetError as exc:
             raise ScoreSheetError(f"player {_quote(name)}: {exc}") from None
     try:
-        check_claims(board, claims, [_quote(n) for n in names])
+        check_claims(game, claims, [_quote(n) for n in names])
     except ClaimError as exc:
         if exc.player is None:
             raise ScoreSheetError(exc.reason) from None

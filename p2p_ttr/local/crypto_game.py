@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from p2p_ttr.bots.base import Bot
 from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.engine.game import Game
 from p2p_ttr.table.envelope import GAME_ID_BYTES
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
@@ -66,10 +67,11 @@ class GameStuck(RuntimeError):
 
 def play_crypto_game(
     seed: int | None, bots: Sequence[Bot], names: Sequence[str], peer_types: Sequence[type[Peer]] = (),
-    escrow: bool = False,
+    escrow: bool = False, game: Game | None = None,
 ) -> CryptoGame:
-    """Play a whole game; ``peer_types[p]`` (default Peer) lets tests seat a
-    cheater; ``escrow``: seat it with escrow (protocol.md §6, Escrow).
+    """Play a whole game of ``game`` (None: Europe's standard game);
+    ``peer_types[p]`` (default Peer) lets tests seat a cheater; ``escrow``:
+    seat it with escrow (protocol.md §6, Escrow).
 
     ``seed``: every secret of the game follows from it (reproducible, a demo);
     None: every secret comes from the OS CSPRNG (module docstring)."""
@@ -111,7 +113,7 @@ def play_crypto_game(
         sequence(peers[new].take_relay(receipts[-1], requests))
 
     first = sources[0]  # None: open_game draws the game id from the OS
-    sequence(peers[0].open_game(seats, game_id=None if first is None else first(GAME_ID_BYTES), escrow=escrow))
+    sequence(peers[0].open_game(seats, game_id=None if first is None else first(GAME_ID_BYTES), escrow=escrow, game=game))
     for _ in range(MAX_MESSAGES):
         if all(peer.table.complete for peer in peers):
             return CryptoGame(log, peers)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from p2p_ttr.bots.base import Bot
 from p2p_ttr.engine.events import Event
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.rules import actors, apply, new_game
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
@@ -32,12 +33,12 @@ class LocalGame:
     events: tuple[Event, ...]  # everything applied, in order: replaying them gives ``final``
 
 
-def play_local_game(n_players: int, seed: int, bots: Sequence[Bot], record: bool = True) -> LocalGame:
-    """Play a complete game; ``bots[p]`` decides for player ``p``."""
+def play_local_game(game: Game, n_players: int, seed: int, bots: Sequence[Bot], record: bool = True) -> LocalGame:
+    """Play a complete game of ``game``; ``bots[p]`` decides for player ``p``."""
     if len(bots) != n_players:
         raise ValueError(f"{n_players} players need {n_players} bots, got {len(bots)}")
     dealer = LocalDealer(seed)
-    state = new_game(n_players)
+    state = new_game(game, n_players)
     events: list[Event] = []
 
     def step(event: Event) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from p2p_ttr.engine.board import STARTING_TRAINS, Route, europe
+from p2p_ttr.engine.board import Route
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.scoring import PlayerScore
 from p2p_ttr.engine.state import GameState
@@ -36,13 +36,10 @@ class PlayerSummary:
     stations: tuple[str, ...]
     tickets: tuple[TicketOutcome, ...]
     trains_left: int
+    trains_placed: int
     hand: int  # cards held at the end
     score: PlayerScore
     borrowed: tuple[tuple[str, RouteName | None], ...]  # (station city, the rival route it lends)
-
-    @property
-    def trains_placed(self) -> int:
-        return STARTING_TRAINS - self.trains_left
 
 
 @dataclass(frozen=True)
@@ -64,6 +61,7 @@ class GameSummary:
     secrets: str | None = None  # "os" or "seed"
     log: str | None = None
     bot_level: str | None = None
+    game: str = "Europe"  # the game's title
     # Ended early, fewer than two seats in play (protocol.md §6, Conceded):
     # ``winner`` is then the last seat in play, ranked first by concession
     # (none if nobody was left: the usual ranking).
@@ -76,6 +74,7 @@ class GameSummary:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "seed": self.seed,
+            "game": self.game,
             "turns": self.turns,
             "winner": self.winner,
             "ranking": list(self.ranking),
@@ -92,7 +91,7 @@ class GameSummary:
 
 
 def game_summary(state: GameState, names: Sequence[str], seed: int | None = None) -> GameSummary:
-    board = europe()
+    board = state.game.board
     score = final_score(state)
 
     def name(route: Route) -> RouteName:
@@ -104,7 +103,8 @@ def game_summary(state: GameState, names: Sequence[str], seed: int | None = None
                                       board.tickets[t.ticket].points, t.completed) for t in sc.ticket_results)
         borrowed = tuple((city, None if r is None else name(board.routes[r])) for city, r in sc.borrowed)
         players.append(PlayerSummary(names[p], tuple(name(board.routes[r]) for r in ps.routes), tuple(ps.stations),
-                                     tickets, ps.trains, len(ps.hand), sc, borrowed))
+                                     tickets, ps.trains, state.game.rules.trains - ps.trains, len(ps.hand), sc,
+                                     borrowed))
     return GameSummary(seed, state.turn, score.ranking[0], tuple(score.ranking), state.stalled,
                        len(state.draw_pile), len(state.discard), sum(1 for r in state.face_up if r is not None),
                        tuple(players), conceded=state.conceded, conceded_to=state.conceded_to)

@@ -18,6 +18,8 @@ from typing import Any
 
 from p2p_ttr.bots.base import Bot
 from p2p_ttr.bots.levels import LEVELS, make_bot
+from p2p_ttr.engine.boards import load_game
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.outcome import final_score
 
 from .game import play_local_game
@@ -82,6 +84,7 @@ class TournamentResult:
     players: int
     seed: int
     lineup: tuple[str, ...]  # the levels, one per seat before rotation
+    game: str  # the game played, as load_game names it (Game.name)
     games: tuple[GameRecord, ...]
     levels: tuple[LevelStats, ...]  # in lineup order
 
@@ -89,6 +92,7 @@ class TournamentResult:
         return {
             "tournament": {
                 "players": self.players,
+                "game": self.game,
                 "games": len(self.games),
                 "seed": self.seed,
                 "bots": list(self.lineup),
@@ -129,6 +133,7 @@ def schedule(lineup: Sequence[str], games: int, seed: int) -> list[tuple[int, in
 
 
 def play_tournament(
+    game: Game,
     players: int,
     games: int,
     levels: Sequence[str],
@@ -141,8 +146,9 @@ def play_tournament(
     ``workers`` > 1 plays games in that many processes at once; every game
     depends only on its own seed and seats, so the result is the same as
     with one (``on_game`` hears of games as they end, not in order)."""
-    if not 2 <= players <= 5:
-        raise ValueError(f"Ticket to Ride: Europe is for 2 to 5 players, not {players}")
+    if not game.rules.players_allowed(players):
+        raise ValueError(f"{game.title} is for {game.rules.min_players} to {game.rules.max_players} players, "
+                         f"not {players}")
     if games < 1:
         raise ValueError("play at least one game")
     if workers < 1:
@@ -152,20 +158,21 @@ def play_tournament(
     records: list[GameRecord] = []
     if workers == 1:
         for job in jobs:
-            record = play_one(*job)
+            record = play_one(game.board_name, game.variant, *job)
             records.append(record)
             if on_game is not None:
                 on_game(record)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(play_one, *job) for job in jobs]
+            # A game crosses to a worker by its names: each process loads it once.
+            futures = [pool.submit(play_one, game.board_name, game.variant, *job) for job in jobs]
             for future in as_completed(futures):
                 record = future.result()
                 records.append(record)
                 if on_game is not None:
                     on_game(record)
         records.sort(key=lambda r: r.index)
-    return TournamentResult(players, seed, lineup, tuple(records), aggregate(lineup, records))
+    return TournamentResult(players, seed, lineup, game.name, tuple(records), aggregate(lineup, records))
 
 
 def seat_bots(game_seed: int, seats: Sequence[str]) -> list[Bot]:
@@ -173,14 +180,14 @@ def seat_bots(game_seed: int, seats: Sequence[str]) -> list[Bot]:
     return [make_bot(level, game_seed * 8 + seat, f"{level}{seat}") for seat, level in enumerate(seats)]
 
 
-def play_one(index: int, game_seed: int, seats: tuple[str, ...]) -> GameRecord:
-    return record_game(index, game_seed, seats, seat_bots(game_seed, seats))
+def play_one(board: str, variant: str, index: int, game_seed: int, seats: tuple[str, ...]) -> GameRecord:
+    return record_game(load_game(board, variant), index, game_seed, seats, seat_bots(game_seed, seats))
 
 
-def record_game(index: int, game_seed: int, seats: tuple[str, ...], bots: Sequence[Bot]) -> GameRecord:
+def record_game(game: Game, index: int, game_seed: int, seats: tuple[str, ...], bots: Sequence[Bot]) -> GameRecord:
     """Play one game of a tournament with ``bots`` (one per seat, named by ``seats``) and record it."""
-    game = play_local_game(len(seats), game_seed, bots, record=False)
-    score = final_score(game.final)
+    played = play_local_game(game, len(seats), game_seed, bots, record=False)
+    score = final_score(played.final)
     return GameRecord(
         index=index,
         seed=game_seed,
@@ -190,7 +197,7 @@ def record_game(index: int, game_seed: int, seats: tuple[str, ...], bots: Sequen
         completed=tuple(p.completed_tickets for p in score.players),
         failed=tuple(len(p.ticket_results) - p.completed_tickets for p in score.players),
         longest=tuple(p.longest_path for p in score.players),
-        turns=game.final.turn,
+        turns=played.final.turn,
     )
 
 

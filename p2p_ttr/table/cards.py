@@ -11,8 +11,8 @@ from collections.abc import Iterable
 
 from p2p_ttr.deck import CardCodec
 from p2p_ttr.deck import CardRef as DeckRef
-from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.cards import CardRef, Deck
+from p2p_ttr.engine.game import Game
 
 DECK_NAMES = {Deck.TRAIN: "train", Deck.TICKETS: "tickets", Deck.LONG: "long"}
 
@@ -27,15 +27,10 @@ def engine_deck(name: str) -> Deck | None:
     return next((deck for deck, known in DECK_NAMES.items() if known == name), None)
 
 
-def codec_for(deck: Deck) -> CardCodec:
-    """The codec of ``deck``'s cards (built once per deck: it hashes every card into the group)."""
-    board = europe()
-    if deck is Deck.TRAIN:
-        cards: Iterable[int] = range(board.n_cards)
-    elif deck is Deck.TICKETS:
-        cards = (t.id for t in board.regular_tickets)
-    else:
-        cards = (t.id for t in board.long_tickets)
+def codec_for(game: Game, deck: Deck) -> CardCodec:
+    """The codec of ``deck``'s cards in ``game`` (built once per deck and card
+    list: it hashes every card into the group)."""
+    cards: Iterable[int] = game.card_ids(deck)
     key = (DECK_NAMES[deck], tuple(cards))
     if key not in _CODECS:
         _CODECS[key] = CardCodec(*key)

@@ -60,7 +60,10 @@ from p2p_ttr.deck import (
     expect_int,
     expect_list,
 )
+from p2p_ttr.engine.boards import MAX_NAME as MAX_GAME_NAME
+from p2p_ttr.engine.boards import UnknownGame, europe_game, load_game
 from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.events import Action, event_from_wire, is_action, to_wire
 
 from .envelope import HASH_BYTES, MAX_SEATS
@@ -75,7 +78,11 @@ from .relaying import FollowRequest
 # (shuffled cards, re-masked cards); 4: the conceded ending (fewer than two
 # seats in play), escrow; 3: pass only with no other action (it shows the
 # hand); 2: proven chains
-RULES = "ttr-europe/5"
+# 6: the seating names the game played (board, variant, digest of its data:
+# p2p_ttr.engine.boards), and the rules string names only this protocol's
+# revision. A seating of revision 5 is Europe's standard game.
+RULES = "ttr/6"
+EUROPE_RULES_5 = "ttr-europe/5"
 MAX_NAME = 24
 
 
@@ -98,6 +105,7 @@ def valid_name(name: object) -> TypeGuard[str]:
     the seating, the lobby and the beacon."""
     return (isinstance(name, str) and 0 < len(name) <= MAX_NAME and all(printable(ch) for ch in name)
             and name[0] != " " and name[-1] != " ")
+GAME_DIGEST_BYTES = 32  # SHA-256 of the board data, variant and rules (Game.digest)
 MAX_SHARES = 128
 MAX_CARD = 109  # the highest card id of any deck (train cards 0..109)
 MAX_REMASKED = 3  # tickets returned at once: at most 3 are drawn
@@ -123,11 +131,30 @@ class Seating:
     # it on if it vanishes (protocol.md §6, Escrow). Written only when set:
     # a seating without it encodes as before escrow existed.
     escrow: bool = False
+    game: Game = field(default_factory=europe_game)  # the board, rules and variant played
     KIND = "seating"
 
     def to_wire(self) -> list[Any]:
         tail: list[Any] = [True] if self.escrow else []
-        return [self.KIND, RULES, [[s.name, s.identity] for s in self.seats], *tail]
+        named = [self.game.board_name, self.game.variant, self.game.digest]
+        return [self.KIND, RULES, named, [[s.name, s.identity] for s in self.seats], *tail]
+
+
+def _seated_game(named: object) -> Game:
+    """The game a seating names, if this peer has it with the same data."""
+    board, variant, digest = expect_list(named, "game", 3)
+    if not isinstance(board, str) or not isinstance(variant, str) or len(board) > MAX_GAME_NAME \
+            or len(variant) > MAX_GAME_NAME:
+        raise Malformed(f"a game is [board, variant, digest], the names at most {MAX_GAME_NAME} characters")
+    digest = expect_bytes(digest, "game digest", GAME_DIGEST_BYTES)
+    try:
+        game = load_game(board, variant)
+    except UnknownGame as exc:
+        raise Malformed(f"this peer cannot play that game: {exc}") from None
+    if game.digest != digest:
+        raise Malformed(f"{game.title} differs here: the seating's board data or rules are not this peer's "
+                        "(another version of p2p_ttr?)")
+    return game
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,18 +431,27 @@ def message_from_wire(body: list[Any]) -> Message:
 def _decode(body: list[Any]) -> Message:
     kind = body[0]
     if kind == Seating.KIND:
-        if len(body) not in (3, 4):
-            raise Malformed("a seating is [kind, rules, players] or [kind, rules, players, escrow]")
-        _, rules, players, *tail = body
+        if len(body) < 2 or body[1] not in (RULES, EUROPE_RULES_5):
+            rules = body[1] if len(body) > 1 else None
+            raise Malformed(f"unknown rules {str(rules)[:32]!r}; this peer plays {RULES} (and reads {EUROPE_RULES_5})")
+        if body[1] == EUROPE_RULES_5:
+            # Before the boards: no game field, Europe's standard game.
+            if len(body) not in (3, 4):
+                raise Malformed("a seating is [kind, rules, players] or [kind, rules, players, escrow]")
+            _, _, players, *tail = body
+            game = europe_game()
+        else:
+            if len(body) not in (4, 5):
+                raise Malformed("a seating is [kind, rules, game, players] or [kind, rules, game, players, escrow]")
+            _, _, named, players, *tail = body
+            game = _seated_game(named)
         escrow = tail[0] if tail else False
         if tail and escrow is not True:
             # One encoding per seating: the flag is written only when true (protocol.md §5).
             raise Malformed("a seating's escrow flag is written only when true")
-        if rules != RULES:
-            raise Malformed(f"unknown rules {str(rules)[:32]!r}; this peer plays {RULES}")
         rows = expect_list(players, "players")
-        if not 2 <= len(rows) <= 5:
-            raise Malformed("a game has 2 to 5 players")
+        if not game.rules.players_allowed(len(rows)) or len(rows) > MAX_SEATS:
+            raise Malformed(f"{game.title} is for {game.rules.min_players} to {game.rules.max_players} players")
         seats = []
         for row in rows:
             name, identity = expect_list(row, "player", 2)
@@ -427,7 +463,7 @@ def _decode(body: list[Any]) -> Message:
         if escrow and not ESCROW_MIN_SEATS <= len(seats) <= MAX_SEATS:
             raise Malformed(f"escrow needs {ESCROW_MIN_SEATS} to {MAX_SEATS} players: with two, the other "
                             "player alone would hold a seat's key")
-        return Seating(tuple(seats), escrow)
+        return Seating(tuple(seats), escrow, game)
     if kind == Keys.KIND:
         items = expect_list(body, "keys")
         if len(items) not in (3, 4):

@@ -19,7 +19,6 @@ from p2p_ttr.deck import DeckError, decrypt_with_exponent
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.state import GameState
 
-from .cards import codec_for
 from .table import Table
 
 
@@ -37,7 +36,7 @@ class OpenFaces:
         if ref not in self._faces:
             try:
                 (plain,) = decrypt_with_exponent([self.table.ciphertext(ref)], self.secret)
-                self._faces[ref] = codec_for(ref.deck).card(plain)
+                self._faces[ref] = self.table.codec(ref.deck).card(plain)
             except (KeyError, IndexError, DeckError):
                 self._faces[ref] = None
         return self._faces[ref]

@@ -29,7 +29,9 @@ from p2p_ttr.deck import (
     remask_step,
     shuffle_step,
 )
+from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.events import Action
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.rules import actors
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedShuffle
 from p2p_ttr.engine.view import view_for
@@ -86,15 +88,17 @@ class Peer:
 
     # ---------------------------------------------------------------- setup
 
-    def open_game(self, seats: tuple[Seat, ...], game_id: bytes | None = None, escrow: bool = False) -> bytes:
-        """Seat 0 only: the seating message that starts the game. ``escrow``:
-        every seat escrows its secrets among the others, so that they can
-        carry a seat on that vanishes (3 to 5 seats; protocol.md §6, Escrow)."""
+    def open_game(self, seats: tuple[Seat, ...], game_id: bytes | None = None, escrow: bool = False,
+                  game: Game | None = None) -> bytes:
+        """Seat 0 only: the seating message that starts ``game`` (None:
+        Europe's standard game). ``escrow``: every seat escrows its secrets
+        among the others, so that they can carry a seat on that vanishes (3
+        to 5 seats; protocol.md §6, Escrow)."""
         if self.seat != 0:
             raise ValueError("only seat 0 opens the game")
         game_id = game_id or (self.source(GAME_ID_BYTES) if self.source else os.urandom(GAME_ID_BYTES))
         self.seq += 1
-        return seal(self.identity, game_id, 0, self.seq, b"\0" * 32, Seating(seats, escrow).to_wire()).raw
+        return seal(self.identity, game_id, 0, self.seq, b"\0" * 32, Seating(seats, escrow, game or europe_game()).to_wire()).raw
 
     def _secrets(self) -> PeerSecrets:
         if self.table.me is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from p2p_ttr.deck import (
+    CardCodec,
     Ciphertext,
     DeckError,
     DecryptionShare,
@@ -22,9 +23,8 @@ from p2p_ttr.deck import (
     own_share,
     verify_shares,
 )
-from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.engine.cards import CardRef, Deck
 
-from .cards import codec_for
 from .errors import BadProof, Cheating, Malformed, NotExpected
 
 
@@ -38,9 +38,12 @@ class ShareBook(Mapping[CardRef, dict[int, DecryptionShare]]):
     ``check_every_proof`` every proof at the end, in one batch). ``eager_proofs``: check
     every proof on arrival."""
 
-    def __init__(self, ciphertext: Callable[[CardRef], Ciphertext], audit_secret: int | None = None,
-                 eager_proofs: bool = False) -> None:
+    def __init__(self, ciphertext: Callable[[CardRef], Ciphertext], codec: Callable[[Deck], CardCodec],
+                 audit_secret: int | None = None, eager_proofs: bool = False) -> None:
+        """``ciphertext``: a card's ciphertext in the log; ``codec``: how a deck's opened cards are read (the
+        game's cards)."""
         self._ciphertext = ciphertext
+        self._codec = codec
         self.audit_secret = audit_secret
         self.eager_proofs = eager_proofs
         self._shares: dict[CardRef, dict[int, DecryptionShare]] = {}
@@ -153,7 +156,7 @@ class ShareBook(Mapping[CardRef, dict[int, DecryptionShare]]):
                     parts.append(share)
                 parts += [own_share(key, ciphertext) for s, key in sorted(forfeited.items()) if s != mine]
                 plain = decrypt_with_shares(ciphertext, parts)
-            return codec_for(ref.deck).card(plain)
+            return self._codec(ref.deck).card(plain)
         except DeckError:
             raise Cheating(
                 f"card {ref} decrypts to no card of its deck: a shuffle or share was false "

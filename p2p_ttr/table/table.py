@@ -38,16 +38,18 @@ from p2p_ttr.deck import (
     check_seed,
     own_share,
 )
+from p2p_ttr.deck import CardCodec
 from p2p_ttr.deck import CardRef as DeckRef
-from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import Event, Peek, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.rules import apply, check_for_some_faces, clashes_with_private, concede, new_game
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, Phase, public_digest
 from p2p_ttr.errorcodes import ErrorCode
 
 from .acts import CardMove, PendingAct, VoidedAct, hidden_cards
-from .cards import engine_deck
+from .cards import codec_for, engine_deck
 from .chains import ChainBook, ChainDone, FalseStep, Progress, check_source
 from .envelope import Envelope, open_envelope
 from .errors import BadProof, BadSignature, Cheating, Malformed, NotExpected, TableError
@@ -138,7 +140,9 @@ class Table:
         self.seal_keys: dict[int, int] = {}  # escrow games: seat -> the seal key escrow shares are sealed to
         self.joint: JointKey | None = None
         self.chains = ChainBook()
-        self.shares = ShareBook(self.ciphertext, audit_secret, eager_proofs)
+        self.shares = ShareBook(self.ciphertext, self.codec, audit_secret, eager_proofs)
+        # The game the seating names (board, rules, variant); the engine is made from it once every key is in.
+        self.game: Game | None = None
         self.engine: GameState | None = None
         self.audits: dict[int, Audit] = {}
         # Seats that left for good, with their revealed secrets: the fold
@@ -336,6 +340,11 @@ class Table:
     def ciphertext(self, ref: CardRef) -> Ciphertext:
         return self.chains.ciphertext(ref)
 
+    def codec(self, deck: Deck) -> CardCodec:
+        """How an opened card of ``deck`` is read in this game (once seated)."""
+        assert self.game is not None, "a card is opened only once the game is seated"
+        return codec_for(self.game, deck)
+
     def chain_due(self) -> NeedShuffle | NeedRemask | None:
         """The deck epoch the seats are building now (a shuffle or a re-masking),
         if any. In an escrow game none is before every seat in play dealt its
@@ -414,6 +423,7 @@ class Table:
             if not isinstance(message, Seating):
                 raise NotExpected("a game starts with seat 0's seating")
             self.entries.open(envelope, message.seats)
+            self.game = message.game
             self.escrowbook.enabled = message.escrow
             return envelope
         self.entries.check(envelope)
@@ -516,7 +526,8 @@ class Table:
         if len(self.keys) == self.n:
             self.joint = JointKey(self.game_id, tuple(self.keys[s].public_key for s in range(self.n)))
             self.chains.start(self.n, self.joint)
-            self.engine = new_game(self.n)
+            assert self.game is not None
+            self.engine = new_game(self.game, self.n)
 
     def _due(self, kind: type[NeedShuffle] | type[NeedRemask], what: str, deck: str,
              epoch: int) -> NeedShuffle | NeedRemask:

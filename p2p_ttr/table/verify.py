@@ -41,7 +41,7 @@ from p2p_ttr.errorcodes import ErrorCode
 
 from .envelope import Envelope, check_signature, open_envelope, open_frame
 from .errors import BadProof, TableError
-from .messages import RULES, Audit, Forfeit, Keys, Message, Remask, Seating, Shares, Shuffle, message_from_wire
+from .messages import EUROPE_RULES_5, RULES, Audit, Forfeit, Keys, Message, Remask, Seating, Shares, Shuffle, message_from_wire
 from .cards import deck_ref
 from .table import Table
 
@@ -302,7 +302,8 @@ def _other_rules(entries: list[bytes]) -> Finding | None:
     except TableError:
         return None
     body = envelope.body
-    if len(body) not in (3, 4) or body[0] != Seating.KIND or not isinstance(body[1], str) or body[1] == RULES:
+    if (len(body) not in (3, 4, 5) or body[0] != Seating.KIND or not isinstance(body[1], str)
+            or body[1] in (RULES, EUROPE_RULES_5)):
         return None
     try:
         check_signature(envelope, body[2][0][1])

@@ -1,0 +1,44 @@
+"""`ttr boards`: the boards and their ways to play, with the player counts each allows."""
+
+from __future__ import annotations
+
+import argparse
+
+from cli.registry import Command
+from p2p_ttr.engine.boards import BOARDS, load_game
+from p2p_ttr.engine.game import Game
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    del parser  # no options
+
+
+def describe(game: Game) -> str:
+    """One line: how to ask for the game, its players, and what sets it apart."""
+    rules = game.rules
+    bonuses = [f"{rules.longest_path_bonus} {rules.longest_path_points}"] if rules.longest_path_points else []
+    if rules.globetrotter_points:
+        bonuses.append(f"Globetrotter {rules.globetrotter_points}")
+    setup, draw = rules.setup_tickets, rules.draw_tickets
+    ask = f"--board {game.board_name}" + (f" --variant {game.variant}" if game.variant else "")
+    return (f"  {game.title:<16} {ask:<32} {rules.min_players}-{rules.max_players} players, "
+            f"{rules.trains} trains{f', {rules.stations} stations' if rules.stations else ''}; "
+            f"tickets {setup.size} keep {setup.keep_min}, draw {draw.size} keep {draw.keep_min}; "
+            f"{', '.join(bonuses) or 'no bonus'}")
+
+
+def run(args: argparse.Namespace) -> int:
+    del args
+    print("The boards (any command that plays takes --board and --variant):")
+    for name, entry in BOARDS.items():
+        for variant in entry.variants:
+            print(describe(load_game(name, variant)))
+    return 0
+
+
+COMMAND = Command(
+    "boards",
+    "list the boards and their variants, with the players each allows",
+    add_arguments,
+    run,
+)

@@ -1,0 +1,158 @@
+"""The boards we play and their ways to play: ``load_game("usa", "1910")``.
+
+Each board is one entry of :data:`BOARDS`: its data file in ``p2p_ttr/data``,
+its standard rules, and its variants as changes to those rules plus the
+ticket set each variant deals from. The rule numbers come from the rules
+summary (``shared/rules/other_boards.txt``) and, where it is silent, the
+board's printed rules; ``tests/engine/test_boards_data.py`` checks them
+against the transcriptions in ``shared/maps``.
+
+A loaded game is cached: every replica of a process shares one value per
+(board, variant), so comparing games by identity is cheap and exact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Any
+
+from .board import load_board, read_board_data
+from .cards import Deck
+from .game import Game, Rules, TicketChoice, TicketDeal, Unkept
+
+MAX_NAME = 32  # a board or variant name on the wire
+
+
+class UnknownGame(ValueError):
+    """A board or variant we do not have; the message names what there is."""
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A way to play a board: the ticket set it deals from and how its rules differ."""
+
+    title: str
+    ticket_set: str | None  # the ``sets`` entry of the data's tickets; None: the data's own ticket lists
+    changes: Mapping[str, Any] = field(default_factory=dict)  # Rules fields that differ from the board's
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEntry:
+    """One board we can play: where its data is, its standard rules and its variants ('' is the standard game)."""
+
+    name: str
+    title: str
+    data_file: str
+    rules: Rules
+    variants: Mapping[str, Variant]
+
+
+def _choice(deals: tuple[tuple[Deck, int], ...], keep_min: int, unkept: Unkept) -> TicketChoice:
+    return TicketChoice(tuple(TicketDeal(deck, n) for deck, n in deals), keep_min, unkept)
+
+
+_EUROPE_RULES = Rules(
+    min_players=2,
+    max_players=5,
+    trains=45,
+    stations=3,
+    station_points=4,
+    cards_dealt=4,
+    # One long ticket and three regular ones; at least two kept; the rest to the box.
+    setup_tickets=_choice(((Deck.LONG, 1), (Deck.TICKETS, 3)), 2, Unkept.BOX),
+    draw_tickets=_choice(((Deck.TICKETS, 3),), 1, Unkept.BOTTOM),
+    face_up_locomotive_ends_draw=True,
+    three_locomotives_reset_row=True,
+    both_sides_min_players=4,
+    last_round_trains=2,
+    tunnel_cards=3,
+    longest_path_bonus="European Express",
+    longest_path_points=10,
+    globetrotter_points=0,
+)
+
+_USA_RULES = replace(
+    _EUROPE_RULES,
+    stations=0,
+    station_points=0,
+    setup_tickets=_choice(((Deck.TICKETS, 3),), 2, Unkept.BOTTOM),
+    longest_path_bonus="Longest Path",
+)
+
+BOARDS: Mapping[str, BoardEntry] = {
+    "europe": BoardEntry("europe", "Europe", "europe.json", _EUROPE_RULES, {
+        "": Variant("Europe", None),
+    }),
+    "usa": BoardEntry("usa", "USA", "usa.json", _USA_RULES, {
+        "": Variant("USA", "base"),
+        # The 1910 tickets alone, and the Globetrotter in place of the Longest Path.
+        "1910": Variant("USA 1910", "1910", {"longest_path_bonus": "", "longest_path_points": 0,
+                                             "globetrotter_points": 15}),
+        # Every ticket of the 1910 box: 5 dealt keep 3, draw 4 keep 1, both bonuses.
+        "mega": Variant("USA Mega Game", "mega", {
+            "setup_tickets": _choice(((Deck.TICKETS, 5),), 3, Unkept.BOTTOM),
+            "draw_tickets": _choice(((Deck.TICKETS, 4),), 1, Unkept.BOTTOM),
+            "globetrotter_points": 15}),
+        # The Big Cities tickets: 4 dealt keep 2, draw 4 keep 1, no bonus.
+        "bigcities": Variant("USA Big Cities", "big_cities", {
+            "setup_tickets": _choice(((Deck.TICKETS, 4),), 2, Unkept.BOTTOM),
+            "draw_tickets": _choice(((Deck.TICKETS, 4),), 1, Unkept.BOTTOM),
+            "longest_path_bonus": "", "longest_path_points": 0}),
+    }),
+}
+
+
+def parse_game_name(text: str) -> tuple[str, str]:
+    """``usa`` -> ("usa", ""); ``usa(variant=1910)`` -> ("usa", "1910"): the
+    names ``Game.name`` writes, read back (as OpenSpiel's ``load_game`` does)."""
+    text = text.strip()
+    if text.endswith(")") and "(" in text:
+        board, _, params = text[:-1].partition("(")
+        key, _, value = params.partition("=")
+        if key.strip() != "variant" or not value.strip():
+            raise UnknownGame(f"a game is named board or board(variant=NAME), not {text[:64]!r}")
+        return board.strip(), value.strip()
+    return text, ""
+
+
+def load_game(board: str, variant: str = "") -> Game:
+    """The game of ``board`` played as ``variant`` ('' for its standard game).
+
+    Raises:
+        UnknownGame: no such board or variant; the message lists what there is.
+    """
+    entry = BOARDS.get(board)
+    if entry is None:
+        raise UnknownGame(f"there is no board {board[:MAX_NAME]!r}; the boards are {', '.join(BOARDS)}")
+    if variant not in entry.variants:
+        others = ", ".join(v for v in entry.variants if v) or "none"
+        raise UnknownGame(f"{entry.title} has no variant {variant[:MAX_NAME]!r}; its variants are {others}")
+    return _load(board, variant)
+
+
+@cache
+def _load(board: str, variant: str) -> Game:
+    entry = BOARDS[board]
+    chosen = entry.variants[variant]
+    data = read_board_data(entry.data_file)
+    rules = replace(entry.rules, **chosen.changes)
+    built = load_board(entry.data_file, chosen.ticket_set)
+    digest = hashlib.sha256()
+    # The data as parsed (not its bytes: a re-indented file is the same board), the variant and the rules.
+    digest.update(json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode())
+    digest.update(b"\0" + variant.encode() + b"\0" + repr(rules).encode())
+    return Game(board, variant, chosen.title, built, rules, digest.digest())
+
+
+def every_game() -> tuple[Game, ...]:
+    """Every board in every variant, the standard game first."""
+    return tuple(load_game(name, variant) for name, entry in BOARDS.items() for variant in entry.variants)
+
+
+def europe_game() -> Game:
+    """Europe's standard game: what a seating that names no game plays (logs from before the boards)."""
+    return load_game("europe")

@@ -1,0 +1,115 @@
+"""A game is one value: a board, its rule settings and a variant.
+
+Every rule that differs between the boards of the family (cards and tickets
+dealt, keep minimums, where unkept tickets go, the face-up locomotive rule,
+which sides of a double route are open, trains, stations, the end trigger,
+the bonuses) is a field of :class:`Rules`, read by the one function that
+applies it; nothing else in the project spells those numbers. A
+:class:`Game` bundles the :class:`~p2p_ttr.engine.board.Board` (cities,
+routes, the tickets of the variant's decks, train cards) with its rules, the
+names it is loaded by and a digest of everything it was built from, which the
+signed seating carries so that peers with different data refuse each other
+before a card is dealt.
+
+Games are made by :func:`p2p_ttr.engine.boards.load_game`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .board import Board
+from .cards import Deck
+
+
+class Unkept(Enum):
+    """Where tickets a player does not keep go."""
+
+    BOX = "box"  # out of the game, unseen by anyone else
+    BOTTOM = "bottom"  # under their deck (re-masked: see state.NeedRemask)
+
+
+@dataclass(frozen=True, slots=True)
+class TicketDeal:
+    """``count`` tickets from ``deck``: one part of an offer."""
+
+    deck: Deck
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class TicketChoice:
+    """An offer of tickets and what the player must keep of it."""
+
+    deals: tuple[TicketDeal, ...]
+    keep_min: int
+    unkept: Unkept
+
+    @property
+    def size(self) -> int:
+        return sum(d.count for d in self.deals)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule setting of one way to play a board (see the module docstring)."""
+
+    min_players: int
+    max_players: int
+    trains: int  # each player's cars
+    stations: int  # each player's stations (0: the board has none)
+    station_points: int  # per station left unbuilt
+    cards_dealt: int  # train cards in each starting hand
+    setup_tickets: TicketChoice  # the first offer, to every player at once
+    draw_tickets: TicketChoice  # the offer of the "draw tickets" action
+    face_up_locomotive_ends_draw: bool  # a face-up locomotive is the whole draw (it counts as two cards)
+    three_locomotives_reset_row: bool  # three face-up locomotives: the row is discarded and dealt again
+    both_sides_min_players: int  # from this many players both sides of a double route may be claimed
+    last_round_trains: int  # a turn ending with at most this many cars starts the last round
+    tunnel_cards: int  # cards a tunnel turns over
+    longest_path_bonus: str  # the name of the longest-trail bonus ("" when the board has none)
+    longest_path_points: int
+    globetrotter_points: int  # for the most completed tickets (0: not played)
+
+    def players_allowed(self, n: int) -> bool:
+        return self.min_players <= n <= self.max_players
+
+    def both_sides_open(self, n_players: int) -> bool:
+        """Whether both sides of a double route may be claimed at this table."""
+        return n_players >= self.both_sides_min_players
+
+
+@dataclass(frozen=True, eq=False)  # compared by identity: one value per loaded game
+class Game:
+    """One board played one way: its data, its rules and the names it is loaded by."""
+
+    board_name: str  # "europe", "usa", ...
+    variant: str  # "" for the board's standard game
+    title: str  # how players name it: "USA 1910"
+    board: Board
+    rules: Rules
+    digest: bytes  # SHA-256 of the board data, the variant and the rules (the seating carries it)
+
+    @property
+    def name(self) -> str:
+        """The game as ``load_game`` takes it: ``usa`` or ``usa(variant=1910)``."""
+        return self.board_name if not self.variant else f"{self.board_name}(variant={self.variant})"
+
+    def deck_size(self, deck: Deck) -> int:
+        """How many cards ``deck`` holds in this game (0: not used)."""
+        if deck is Deck.TRAIN:
+            return self.board.n_cards
+        if deck is Deck.TICKETS:
+            return len(self.board.regular_tickets)
+        return len(self.board.long_tickets)
+
+    def card_ids(self, deck: Deck) -> range:
+        """The ids a card of ``deck`` may have: train cards from 0, regular
+        tickets from 0, long tickets after the regular ones."""
+        first = len(self.board.regular_tickets) if deck is Deck.LONG else 0
+        return range(first, first + self.deck_size(deck))
+
+    def __repr__(self) -> str:
+        # The state's repr (and public_digest) shows the game by its name and digest, not its whole map.
+        return f"Game({self.name!r}, {self.digest.hex()[:16]})"

@@ -1,0 +1,137 @@
+"""The map's layout on every board, at the sizes a player reads it (#43
+item 4, #40 item 5): every name whole and nothing drawn over anything else
+(no name over a dot, a car or another name), each route's cars countable
+wherever the scale leaves it the cells, on the player's screen and the
+watcher's, whatever the number of players."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from client_states import NAMES, game_states
+from map_boards import BOARD_NAMES, board_named
+
+from p2p_ttr.client import watchscreen
+from p2p_ttr.client.mapview import CITY, CLOSED, GLYPHS, MY_STATION, STATION, MapMarks, draw_map, geometry
+from p2p_ttr.client.maplabels import abbreviation, label_name
+from p2p_ttr.client.maptracks import shared_cells
+from p2p_ttr.client.screen import ScreenModel, frame, map_width
+from p2p_ttr.client.snapshot import Snapshot
+from p2p_ttr.client.styled import plain
+from p2p_ttr.engine.board import GRAY, Board
+from p2p_ttr.engine.view import view_for
+
+SCREENS = [("player", 120, 40), ("player", 200, 50), ("watcher", 120, 40), ("watcher", 200, 50)]
+# Too dense for every whole name on the player's 120x40 map (79x28 cells):
+# Nordic and India are portrait boards (a map three times taller than wide
+# squeezed into a landscape window), Switzerland's country flags carry
+# names of up to 30 letters ('Deutschland (Kreuzlingen east)') at the
+# board's edge. There a few names are cut to their unambiguous beginnings,
+# and at most one route loses its count to a name that had nowhere else.
+DENSE = {("nordic", "player", 120, 40): 1, ("india", "player", 120, 40): 1, ("switzerland", "player", 120, 40): 2}
+
+
+def map_size(screen: str, width: int, height: int) -> tuple[int, int]:
+    """The map's own size on ``screen`` in a terminal ``width`` x ``height``."""
+    snap = Snapshot(seat=0, names=NAMES, view=view_for(game_states()[300], 0), game="3fa2c1d0aa", status="your move")
+    if screen == "player":
+        parts = frame(ScreenModel(snap), width, height - 1)  # the input line is the terminal app's
+        assert parts is not None and parts.with_map
+        return map_width(width), parts.body
+    area = watchscreen.map_area(watchscreen.WatchModel(snap, keys="q leaves"), width, height)
+    assert area is not None
+    return area
+
+
+def marks(board: Board, players: int) -> MapMarks:
+    """A game well under way with ``players`` seats: about half the routes
+    claimed, every seat's stations built, the other sides closed where a
+    small game closes them."""
+    rng = random.Random(players)
+    owners: list[int | None] = [None] * len(board.routes)
+    for route in board.routes:
+        sides = board.routes_between(route.a, route.b)
+        if rng.random() < 0.5 and (players >= 4 or all(owners[s.id] is None for s in sides)):
+            owners[route.id] = rng.randrange(players)
+    closed = frozenset(r.id for r in board.routes if owners[r.id] is None and players < 4
+                       and any(owners[s.id] is not None for s in board.routes_between(r.a, r.b)))
+    cities = rng.sample(board.cities, 3 * players)
+    stations = tuple((city, i // 3) for i, city in enumerate(cities))
+    return MapMarks(tuple(owners), stations, me=0, closed=closed, open_cities=frozenset(board.cities[:3]))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}-{s[1]}x{s[2]}")
+@pytest.mark.parametrize("name", BOARD_NAMES)
+def test_nothing_is_drawn_over_anything_else_and_every_name_is_whole(
+        name: str, screen: tuple[str, int, int], players: int) -> None:
+    board = board_named(name)
+    width, height = map_size(*screen)
+    geo = geometry(board, width, height)
+    game = marks(board, players)
+    rows = plain(draw_map(board, game, width, height)).splitlines()
+    assert len(rows) == height and all(len(row) == width for row in rows)
+    dots = set(geo.nodes.values())
+    assert len(dots) == len(board.cities)
+    stations = dict(game.stations)
+    for city, (c, r) in geo.nodes.items():
+        assert rows[r][c] == ((MY_STATION if stations[city] == 0 else STATION) if city in stations else CITY), city
+    shared = shared_cells(geo.runs.values())
+    car_cells = {geo.runs[r][i] for r in geo.runs for i in geo.cars[r]}
+    assert not car_cells & shared  # a crossing is never a car: it would hide the other route's
+    letters: dict[tuple[int, int], str] = {}
+    short = [city for city, (_, text) in geo.labels.items() if text != label_name(city)]
+    assert len(short) <= DENSE.get((name, *screen), 0), short  # the whole names (a bracket's qualifier aside)
+    for city, ((c, r), text) in geo.labels.items():
+        assert text == abbreviation(city, board.cities) if city in short else text == label_name(city), (city, text)
+        cells = [(c + i, r) for i in range(len(text))]
+        nc, nr = geo.nodes[city]
+        assert min(max(abs(x - nc), abs(y - nr)) for x, y in cells) <= 1, city  # touching its dot
+        assert rows[r][c:c + len(text)] == text, city  # drawn whole, nothing over it
+        assert not set(cells) & dots and not set(cells) & car_cells, city  # over no dot, no car
+        for end in ((c - 1, r), (c + len(text), r)):  # a blank at each end, or its own dot
+            if 0 <= end[0] < width:
+                assert end == (nc, nr) or rows[r][end[0]] == " ", (city, rows[r])
+                assert end not in dots or end == (nc, nr), city  # never against another city's dot
+                assert end not in letters, (city, letters.get(end))  # nor against another name
+        for cell in cells:
+            assert cell not in letters, (city, letters.get(cell))
+            letters[cell] = city
+    assert len(geo.labels) == len(board.cities)
+    # Each route's cars, counted where they are drawn: one per car wherever it has the cells of its own.
+    spoiled = []
+    for route in board.routes:
+        run = geo.runs[route.id]
+        if route.id in game.closed:
+            continue
+        own = [cell for cell in run if cell not in shared]
+        owner = game.owners[route.id]
+        if len(own) >= route.length:
+            glyphs = {str(owner + 1)} if owner is not None else (
+                set("-|/\\") if route.color == GRAY else {GLYPHS[route.color]})
+            drawn = sum(rows[r][c] in glyphs for c, r in own)
+            if drawn != route.length:
+                spoiled.append((route.label, [rows[r][c] for c, r in run]))
+    assert len(spoiled) <= (1 if (name, *screen) in DENSE else 0), spoiled
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}-{s[1]}x{s[2]}")
+@pytest.mark.parametrize("name", BOARD_NAMES)
+def test_most_routes_have_the_cells_to_count_their_cars(name: str, screen: tuple[str, int, int]) -> None:
+    board = board_named(name)
+    geo = geometry(board, *map_size(*screen))
+    countable = sum(geo.countable(r.id, r.length) for r in board.routes)
+    print(name, screen, countable, len(board.routes))
+    assert countable >= len(board.routes) * 3 // 4
+
+
+@pytest.mark.parametrize("name", BOARD_NAMES)
+def test_the_sides_of_a_double_route_run_as_parallel_tracks(name: str) -> None:
+    board = board_named(name)
+    geo = geometry(board, *map_size("player", 120, 40))
+    for route in board.routes:
+        sides = board.routes_between(route.a, route.b)
+        cells = [set(geo.runs[s.id]) for s in sides]
+        assert all(not a & b for i, a in enumerate(cells) for b in cells[i + 1:]), route.label
+        assert all(cells) or not cells[0], route.label  # cities in touching cells have no cells between

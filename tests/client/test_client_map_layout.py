@@ -135,3 +135,23 @@ def test_the_sides_of_a_double_route_run_as_parallel_tracks(name: str) -> None:
         cells = [set(geo.runs[s.id]) for s in sides]
         assert all(not a & b for i, a in enumerate(cells) for b in cells[i + 1:]), route.label
         assert all(cells) or not cells[0], route.label  # cities in touching cells have no cells between
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}-{s[1]}x{s[2]}")
+@pytest.mark.parametrize("name", BOARD_NAMES)
+def test_the_map_uses_its_room(name: str, screen: tuple[str, int, int]) -> None:
+    """No empty band of rows (the watcher's 120x40 left 13), no wide gap
+    beside the map (the player's 200x50 left 40 columns): the drawing
+    reaches the top and the bottom row, and a board as wide as it is tall
+    or wider reaches both sides too; a portrait board (Nordic, India) keeps
+    its shape within twice its proportions, centred."""
+    board = board_named(name)
+    width, height = map_size(*screen)
+    rows = plain(draw_map(board, MapMarks((None,) * len(board.routes)), width, height)).splitlines()
+    used = [i for i, row in enumerate(rows) if row.strip()]
+    assert used[0] == 0 and used[-1] == height - 1
+    columns = [i for i in range(width) if any(row[i] != " " for row in rows)]
+    xs = [x for x, _ in board.positions.values()]
+    ys = [y for _, y in board.positions.values()]
+    if max(xs) - min(xs) >= max(ys) - min(ys):
+        assert columns[0] <= 3 and columns[-1] >= width - 4, (columns[0], columns[-1])

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from p2p_ttr.engine.board import GRAY, Board
 from p2p_ttr.engine.state import GameState
@@ -105,7 +105,7 @@ class Geometry:
         return len(self.cars[route_id]) == length
 
 
-@cache
+@lru_cache(maxsize=32)  # a window resized again and again keeps only the latest sizes
 def geometry(board: Board, width: int, height: int) -> Geometry:
     """The layout of ``board`` at this size: worked out once (a frame only paints over it)."""
     nodes = project(board, width, height)

@@ -13,14 +13,17 @@ from client_states import NAMES, game_states
 from map_boards import BOARD_NAMES, board_named
 
 from p2p_ttr.client import watchscreen
-from p2p_ttr.client.mapview import CITY, CLOSED, GLYPHS, MY_STATION, STATION, MapMarks, draw_map, geometry
+from p2p_ttr.bots.random_bot import RandomBot
+from p2p_ttr.client.mapview import CITY, GLYPHS, MY_STATION, STATION, MapMarks, draw_map, geometry, marks_for
 from p2p_ttr.client.maplabels import abbreviation, label_name
 from p2p_ttr.client.maptracks import shared_cells
-from p2p_ttr.client.screen import ScreenModel, frame, map_width
+from p2p_ttr.client.screen import ScreenModel, frame, map_width, screen_text
 from p2p_ttr.client.snapshot import Snapshot
 from p2p_ttr.client.styled import plain
-from p2p_ttr.engine.board import GRAY, Board
-from p2p_ttr.engine.view import view_for
+from p2p_ttr.engine.board import GRAY, Board, Route, europe
+from p2p_ttr.engine.rules import apply, new_game
+from p2p_ttr.engine.view import public_view, view_for
+from p2p_ttr.local.game import play_local_game
 
 SCREENS = [("player", 120, 40), ("player", 200, 50), ("watcher", 120, 40), ("watcher", 200, 50)]
 # Too dense for every whole name on the player's 120x40 map (79x28 cells):
@@ -68,10 +71,17 @@ def test_nothing_is_drawn_over_anything_else_and_every_name_is_whole(
         name: str, screen: tuple[str, int, int], players: int) -> None:
     board = board_named(name)
     width, height = map_size(*screen)
-    geo = geometry(board, width, height)
     game = marks(board, players)
-    rows = plain(draw_map(board, game, width, height)).splitlines()
-    assert len(rows) == height and all(len(row) == width for row in rows)
+    assert_map_reads(board, (name, *screen), plain(draw_map(board, game, width, height)).splitlines(), game)
+
+
+def assert_map_reads(board: Board, where: tuple[str, str, int, int], rows: list[str], game: MapMarks) -> None:
+    """``rows``, the map of ``board`` as drawn for ``game``, show every dot,
+    every name whole over nothing, and every route's cars one by one where it
+    has the cells (``where``: the board and the screen, for the few dense ones)."""
+    height, width = len(rows), len(rows[0])
+    assert all(len(row) == width for row in rows)
+    geo = geometry(board, width, height)
     dots = set(geo.nodes.values())
     assert len(dots) == len(board.cities)
     stations = dict(game.stations)
@@ -82,7 +92,7 @@ def test_nothing_is_drawn_over_anything_else_and_every_name_is_whole(
     assert not car_cells & shared  # a crossing is never a car: it would hide the other route's
     letters: dict[tuple[int, int], str] = {}
     short = [city for city, (_, text) in geo.labels.items() if text != label_name(city)]
-    assert len(short) <= DENSE.get((name, *screen), 0), short  # the whole names (a bracket's qualifier aside)
+    assert len(short) <= DENSE.get(where, 0), short  # the whole names (a bracket's qualifier aside)
     for city, ((c, r), text) in geo.labels.items():
         assert text == abbreviation(city, board.cities) if city in short else text == label_name(city), (city, text)
         cells = [(c + i, r) for i in range(len(text))]
@@ -113,7 +123,38 @@ def test_nothing_is_drawn_over_anything_else_and_every_name_is_whole(
             drawn = sum(rows[r][c] in glyphs for c, r in own)
             if drawn != route.length:
                 spoiled.append((route.label, [rows[r][c] for c, r in run]))
-    assert len(spoiled) <= (1 if (name, *screen) in DENSE else 0), spoiled
+    assert len(spoiled) <= (1 if where in DENSE else 0), spoiled
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_europe_reads_on_the_real_screens_in_a_real_game(players: int) -> None:
+    """The whole screen of a bot game of ``players`` seats, halfway and at
+    its end: the map part of the player's screen and of the watcher's, at
+    120x40 and 200x50, reads as the layout says (every name whole over
+    nothing, every dot and station shown, every count right)."""
+    board = europe()
+    names = ("Ann", "Bob", "Cid", "Dee", "Eve")[:players]
+    game = play_local_game(players, 11, [RandomBot(seat + 1) for seat in range(players)])
+    states = [new_game(players)]
+    for event in game.events:
+        states.append(apply(states[-1], event))
+    for state in (states[len(states) // 2], states[-1]):
+        mine = view_for(state, 0)
+        snap = Snapshot(seat=0, names=names, view=mine, game="3fa2c1d0aa", status="your move")
+        public = Snapshot(role="watch", names=names, view=public_view(state), status="waiting", game="ab" * 8)
+        for width, height in ((120, 40), (200, 50)):
+            parts = frame(ScreenModel(snap), width, height - 1)
+            assert parts is not None
+            text = screen_text(ScreenModel(snap), width, height - 1).splitlines()
+            rows = [row[:map_width(width)] for row in text[len(parts.top): len(parts.top) + parts.body]]
+            assert_map_reads(board, ("europe", "player", width, height), rows, marks_for(board, mine, 0))
+            model = watchscreen.WatchModel(public, keys="q leaves")
+            area = watchscreen.map_area(model, width, height)
+            assert area is not None
+            text = watchscreen.screen_text(model, width, height).splitlines()
+            top = len(text) - area[1] - 2
+            rows = [row[:area[0]] for row in text[top: top + area[1]]]
+            assert_map_reads(board, ("europe", "watcher", width, height), rows, marks_for(board, public.view, None))
 
 
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}-{s[1]}x{s[2]}")
@@ -155,3 +196,44 @@ def test_the_map_uses_its_room(name: str, screen: tuple[str, int, int]) -> None:
     ys = [y for _, y in board.positions.values()]
     if max(xs) - min(xs) >= max(ys) - min(ys):
         assert columns[0] <= 3 and columns[-1] >= width - 4, (columns[0], columns[-1])
+
+
+def triple_board() -> Board:
+    """A small board with a triple route (three sides between Alfa and
+    Bravo, as some boards print), built as the data would give it."""
+    cities = ("Alfa", "Bravo", "Charlie", "Delta")
+    positions = {"Alfa": (0, 0), "Bravo": (900, 120), "Charlie": (100, 600), "Delta": (1000, 700)}
+    sides = [("Alfa", "Bravo", 4, "red"), ("Alfa", "Bravo", 4, "blue"), ("Alfa", "Bravo", 4, GRAY),
+             ("Alfa", "Charlie", 2, "green"), ("Charlie", "Delta", 3, GRAY), ("Bravo", "Delta", 3, "yellow")]
+    routes = tuple(Route(i, a, b, n, colour, False, 0, None) for i, (a, b, n, colour) in enumerate(sides))
+    routes_at = {city: tuple(r.id for r in routes if city in r.cities) for city in cities}
+    base = europe()
+    return Board(cities, positions, routes, (), base.colors, base.cards_per_color, base.locomotives,
+                 base.route_points, routes_at, base.card_kinds)
+
+
+@pytest.mark.parametrize("size", [(40, 12), (79, 28)])
+def test_a_triple_route_runs_as_three_countable_tracks(size: tuple[int, int]) -> None:
+    board = triple_board()
+    geo = geometry(board, *size)
+    rows = plain(draw_map(board, MapMarks((None,) * len(board.routes)), *size)).splitlines()
+    tracks = [geo.runs[r.id] for r in board.routes_between("Alfa", "Bravo")]
+    assert len(tracks) == 3 and all(tracks)
+    cells = [set(track) for track in tracks]
+    assert not cells[0] & cells[1] and not cells[0] & cells[2] and not cells[1] & cells[2]
+    # The second and third one cell either side of the first: parallel, on both sides of it.
+    for track in tracks[1:]:
+        assert all(min(max(abs(c - c0), abs(r - r0)) for c0, r0 in tracks[0]) == 1 for c, r in track)
+    assert {r for _, r in tracks[1]} != {r for _, r in tracks[2]} or {c for c, _ in tracks[1]} != {c for c, _ in tracks[2]}
+    for route, glyphs in zip(board.routes_between("Alfa", "Bravo"), ("r", "b", "-|/\\")):
+        assert geo.countable(route.id, route.length)
+        assert sum(rows[r][c] in glyphs for c, r in geo.runs[route.id]) == 4, route.label
+    assert_map_reads(board, ("triple", "map", *size), rows, MapMarks((None,) * len(board.routes)))
+
+
+def test_the_layout_is_the_same_every_time_it_is_worked_out() -> None:
+    """Worked out afresh (not from the cache), the same board and size give
+    the same layout: every peer and every frame draws the same map."""
+    board = board_named("usa")
+    first = geometry.__wrapped__(board, 79, 28)
+    assert geometry.__wrapped__(board, 79, 28) == first == geometry(board, 79, 28)

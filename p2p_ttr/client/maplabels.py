@@ -8,8 +8,9 @@ label and the blank kept at each of its ends cover no city's dot, no other
 label, and leave every route as many cells of its own as it has cars (so its
 cars are still drawn one by one and can be counted). Among free places the
 cheapest wins: a place off the dot's row, route cells covered (a track cut by
-a name reads worse than a whole one), other cities' dots touching the name
-(which would it name?) all cost.
+a name reads worse than a whole one), a tunnel's or ferry's last gap taken
+(where its mark shows), other cities' dots touching the name (which would it
+name?) all cost.
 
 Labels are placed greedily, the city with the fewest free places first (a
 hub wedged between its routes, before a coastal city with room all round).
@@ -41,6 +42,7 @@ COVERED = 2  # per route cell under the label or its blanks
 CROWDED = 3  # per route whose cars no longer fit with gaps between them
 NEAR_DOT = 4  # per other city's dot touching the name
 STACKED = 1  # per letter right above or below another label's
+MARK_HIDDEN = 6  # per tunnel or ferry left no gap to show its mark in
 
 
 @dataclass(frozen=True)
@@ -132,9 +134,12 @@ class Placer:
                 if x in self.own:
                     taken[self.own[x]] = taken.get(self.own[x], 0) + 1
         for r, n in taken.items():
-            cars, left = self.board.routes[r].length, self.left[r]
+            route = self.board.routes[r]
+            cars, left = route.length, self.left[r]
             if strict and left >= cars > left - n:
                 return None  # its cars could be counted, and would not be
+            if (route.tunnel or route.ferry_locomotives) and left >= cars + 1 > left - n:
+                cost += MARK_HIDDEN  # a tunnel's or a ferry's last gap, where its mark shows
             if left >= 2 * cars - 1 > left - n:
                 cost += CROWDED
         c0, row = place.cell

@@ -187,12 +187,14 @@ def draw_map(board: Board, marks: MapMarks, width: int, height: int) -> list[Lin
 def _paint_order(board: Board, marks: MapMarks) -> list[int]:
     """Open routes first, then claimed ones, then the last moves, then a
     highlighted path (or the network shown): what matters most is drawn
-    last, on top where runs cross."""
-    def rank(r: int) -> tuple[int, int]:
+    last, on top where runs cross. Among equals tunnels and ferries come
+    last: a crossing is a gap of both routes, and there it shows their mark."""
+    def rank(r: int) -> tuple[int, bool, int]:
+        marked = board.routes[r].tunnel or board.routes[r].ferry_locomotives > 0
         if marks.focus is not None:
-            return (2 if marks.owners[r] == marks.focus else 0, r)
+            return (2 if marks.owners[r] == marks.focus else 0, marked, r)
         shown = 3 if r in marks.highlight else 2 if r in marks.recent else 1 if marks.owners[r] is not None else 0
-        return (shown, r)
+        return (shown, marked, r)
     return sorted(range(len(board.routes)), key=rank)
 
 

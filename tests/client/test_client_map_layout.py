@@ -237,3 +237,21 @@ def test_the_layout_is_the_same_every_time_it_is_worked_out() -> None:
     board = board_named("usa")
     first = geometry.__wrapped__(board, 79, 28)
     assert geometry.__wrapped__(board, 79, 28) == first == geometry(board, 79, 28)
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}-{s[1]}x{s[2]}")
+@pytest.mark.parametrize("name", BOARD_NAMES)
+def test_tunnels_and_ferries_show_their_mark(name: str, screen: tuple[str, int, int]) -> None:
+    """A tunnel's ``^`` and a ferry's ``~`` are drawn in a gap between its
+    cars: names keep off a tunnel's last gap where they can, and where
+    routes cross, a tunnel or ferry paints the crossing. Only a route whose
+    cells are all cars (the scale) goes without."""
+    board = board_named(name)
+    width, height = map_size(*screen)
+    geo = geometry(board, width, height)
+    rows = plain(draw_map(board, MapMarks((None,) * len(board.routes)), width, height)).splitlines()
+    marked = [r for r in board.routes if r.tunnel or r.ferry_locomotives]
+    unmarked = [r.label for r in marked if not any(rows[y][x] in "^~" for x, y in geo.runs[r.id])]
+    assert len(unmarked) <= len(marked) // 4, unmarked
+    if name == "europe" and screen != ("player", 120, 40):
+        assert not unmarked

@@ -15,8 +15,8 @@ name?) all cost.
 Labels are placed greedily, the city with the fewest free places first (a
 hub wedged between its routes, before a coastal city with room all round).
 A city left with no free place for its whole name then tries each place
-again with one label in its way moved to another free place of its own: a
-small search, enough where two names contend for one gap. Only when that
+again with the labels in its way (two at most) moved to other free places
+of their own: a small search, enough where names contend for one gap. Only when that
 fails too does the city get its shortest unambiguous abbreviation (three
 letters or more, unique on the board): a whole name that covers a dot, a
 car or another name would read worse than a short one that covers nothing.
@@ -43,6 +43,7 @@ CROWDED = 3  # per route whose cars no longer fit with gaps between them
 NEAR_DOT = 4  # per other city's dot touching the name
 STACKED = 1  # per letter right above or below another label's
 MARK_HIDDEN = 6  # per tunnel or ferry left no gap to show its mark in
+SPOILED = 100  # per route whose count a name takes, where no place is free (the last resort)
 
 
 @dataclass(frozen=True)
@@ -136,8 +137,10 @@ class Placer:
         for r, n in taken.items():
             route = self.board.routes[r]
             cars, left = route.length, self.left[r]
-            if strict and left >= cars > left - n:
-                return None  # its cars could be counted, and would not be
+            if left >= cars > left - n:
+                if strict:
+                    return None  # its cars could be counted, and would not be
+                cost += SPOILED  # the last resort: as few counts lost as can be
             if (route.tunnel or route.ferry_locomotives) and left >= cars + 1 > left - n:
                 cost += MARK_HIDDEN  # a tunnel's or a ferry's last gap, where its mark shows
             if left >= 2 * cars - 1 > left - n:
@@ -189,31 +192,43 @@ class Placer:
         if cell in self.own and (before == 0) != (before + step == 0):
             self.left[self.own[cell]] -= step
 
-    def with_one_moved(self, city: str, text: str) -> bool:
-        """Place ``text`` for ``city`` by moving one label in the way to
-        another free place of its own; the cheapest such pair, if any."""
-        best: tuple[int, str, Place, Place] | None = None
+    def with_others_moved(self, city: str, text: str) -> bool:
+        """Place ``text`` for ``city`` by moving the labels in its way (at
+        most ``MOVED`` of them) to other free places of their own, whole; the
+        cheapest such arrangement, if any."""
+        best: tuple[int, Place, dict[str, Place]] | None = None
         for place, rank in candidates(self.nodes[city], text):
             in_way = sorted({self.letters[x] for x in place.cells + place.ends if x in self.letters}
                             | {self._blanker(x) for x in place.cells if x in self.blanked})
+            if not in_way or len(in_way) > MOVED:
+                continue
+            old = {other: self.lift(other) for other in in_way}
+            cost = self.cost(city, place, rank)
+            if cost is not None:
+                self.put(city, place)
+                moved: dict[str, Place] = {}
+                for other in in_way:
+                    found = self.best(other, old[other].text)
+                    if found is None:
+                        break
+                    cost += found[0]
+                    moved[other] = found[1]
+                    self.put(other, found[1])
+                for other in moved:
+                    self.lift(other)
+                self.lift(city)
+                if len(moved) == len(in_way) and (best is None or cost < best[0]):
+                    best = (cost, place, moved)
             for other in in_way:
-                if other not in self.placed:
-                    continue
-                old = self.lift(other)
-                cost = self.cost(city, place, rank)
-                if cost is not None:
-                    self.put(city, place)
-                    moved = self.best(other, old.text)
-                    self.lift(city)
-                    if moved is not None and (best is None or cost + moved[0] < best[0]):
-                        best = (cost + moved[0], other, place, moved[1])
-                self.put(other, old)
+                self.put(other, old[other])
         if best is None:
             return False
-        _, other, place, moved_to = best
-        self.lift(other)
+        _, place, moved = best
+        for other in moved:
+            self.lift(other)
         self.put(city, place)
-        self.put(other, moved_to)
+        for other, to in moved.items():
+            self.put(other, to)
         return True
 
     def _blanker(self, cell: Cell) -> str:
@@ -244,6 +259,8 @@ def place_labels(board: Board, width: int, height: int, nodes: dict[str, Cell],
 
 # How many greedy passes at most: each puts the names the last one cut short first.
 ROUNDS = 6
+# How many labels in a name's way may be moved to make room for it.
+MOVED = 2
 
 
 def _one_pass(placer: Placer, board: Board, order: list[str]) -> list[str]:
@@ -254,7 +271,7 @@ def _one_pass(placer: Placer, board: Board, order: list[str]) -> list[str]:
         found = placer.best(city, name)
         if found is not None:
             placer.put(city, found[1])
-        elif not placer.with_one_moved(city, name):
+        elif not placer.with_others_moved(city, name):
             short.append(city)
             text = abbreviation(city, board.cities)
             fallback = placer.best(city, text) or placer.best(city, text, strict=False)

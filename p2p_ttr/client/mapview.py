@@ -227,7 +227,7 @@ def _paint_route(board: Board, route_id: int, marks: MapMarks, geo: Geometry, pu
     cars = geo.cars[route_id]
     for i in cars:
         put(geo.runs[route_id][i], glyph, style)
-    if owner is None and len(cars) >= 3 and not geo.countable(route_id, route.length):
+    if owner is None and len(cars) >= 2 and not geo.countable(route_id, route.length):
         # Too few cells of its own to show each car: a digit among the letters says its length.
         put(geo.runs[route_id][cars[len(cars) // 2]], str(route.length), style)
 

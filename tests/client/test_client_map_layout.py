@@ -65,10 +65,13 @@ def marks(board: Board, players: int) -> MapMarks:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}-{s[1]}x{s[2]}")
+@pytest.mark.parametrize("screen", SCREENS + [("player", 100, 30), ("watcher", 100, 26)],
+                         ids=lambda s: f"{s[0]}-{s[1]}x{s[2]}")
 @pytest.mark.parametrize("name", BOARD_NAMES)
 def test_nothing_is_drawn_over_anything_else_and_every_name_is_whole(
         name: str, screen: tuple[str, int, int], players: int) -> None:
+    """From 120x40 every name whole (but on the few dense boards); smaller,
+    half the names at least, and nothing over anything at any size."""
     board = board_named(name)
     width, height = map_size(*screen)
     game = marks(board, players)
@@ -92,7 +95,8 @@ def assert_map_reads(board: Board, where: tuple[str, str, int, int], rows: list[
     assert not car_cells & shared  # a crossing is never a car: it would hide the other route's
     letters: dict[tuple[int, int], str] = {}
     short = [city for city, (_, text) in geo.labels.items() if text != label_name(city)]
-    assert len(short) <= DENSE.get(where, 0), short  # the whole names (a bracket's qualifier aside)
+    cramped = where[2] < 120
+    assert len(short) <= (len(board.cities) // 2 if cramped else DENSE.get(where, 0)), short  # the whole names (a bracket's qualifier aside)
     for city, ((c, r), text) in geo.labels.items():
         assert text == abbreviation(city, board.cities) if city in short else text == label_name(city), (city, text)
         cells = [(c + i, r) for i in range(len(text))]
@@ -123,7 +127,9 @@ def assert_map_reads(board: Board, where: tuple[str, str, int, int], rows: list[
             drawn = sum(rows[r][c] in glyphs for c, r in own)
             if drawn != route.length:
                 spoiled.append((route.label, [rows[r][c] for c, r in run]))
-    assert len(spoiled) <= (1 if where in DENSE else 0), spoiled
+    # Smaller than 120x40 a name with no free place may take a route's count
+    # (its length is then written among its cars, where two cells are left).
+    assert len(spoiled) <= (len(board.routes) // 10 if cramped else 1 if where in DENSE else 0), spoiled
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

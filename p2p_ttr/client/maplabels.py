@@ -16,13 +16,15 @@ Labels are placed greedily, the city with the fewest free places first (a
 hub wedged between its routes, before a coastal city with room all round).
 A city left with no free place for its whole name then tries each place
 again with the labels in its way (two at most) moved to other free places
-of their own: a small search, enough where names contend for one gap. Only when that
-fails too does the city get its shortest unambiguous abbreviation (three
-letters or more, unique on the board): a whole name that covers a dot, a
-car or another name would read worse than a short one that covers nothing.
-A city with no free place even for that keeps the cheapest place for it
-that covers no dot and no label, cutting into a route's cars: the name
-before the count, as the last resort.
+of their own: a small search, enough where names contend for one gap. The
+pass is run again with the cities that still lost their names first, a few
+times, and the best pass kept. Only then does a city get its shortest
+unambiguous abbreviation (three letters or more, unique on the board): a
+whole name over a dot, a car or another name would read worse than a short
+one over nothing. A city with no free place even for that (a map far too
+small) takes the place that covers no dot and no label and takes the
+fewest routes' counts (those routes then show their length as a digit):
+a dot with no name is the worse loss.
 
 Deterministic: the order and every tie are broken by cost, then name.
 """

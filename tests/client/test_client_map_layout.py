@@ -7,6 +7,7 @@ watcher's, whatever the number of players."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from client_states import NAMES, game_states
@@ -96,7 +97,8 @@ def assert_map_reads(board: Board, where: tuple[str, str, int, int], rows: list[
     letters: dict[tuple[int, int], str] = {}
     short = [city for city, (_, text) in geo.labels.items() if text != label_name(city)]
     cramped = where[2] < 120
-    assert len(short) <= (len(board.cities) // 2 if cramped else DENSE.get(where, 0)), short  # the whole names (a bracket's qualifier aside)
+    # The whole names (a bracket's qualifier aside).
+    assert len(short) <= (len(board.cities) // 2 if cramped else DENSE.get(where, 0)), short
     for city, ((c, r), text) in geo.labels.items():
         assert text == abbreviation(city, board.cities) if city in short else text == label_name(city), (city, text)
         cells = [(c + i, r) for i in range(len(text))]
@@ -228,9 +230,12 @@ def test_a_triple_route_runs_as_three_countable_tracks(size: tuple[int, int]) ->
     cells = [set(track) for track in tracks]
     assert not cells[0] & cells[1] and not cells[0] & cells[2] and not cells[1] & cells[2]
     # The second and third one cell either side of the first: parallel, on both sides of it.
+    shifts = []
     for track in tracks[1:]:
         assert all(min(max(abs(c - c0), abs(r - r0)) for c0, r0 in tracks[0]) == 1 for c, r in track)
-    assert {r for _, r in tracks[1]} != {r for _, r in tracks[2]} or {c for c, _ in tracks[1]} != {c for c, _ in tracks[2]}
+        moved = Counter((c - c0, r - r0) for c0, r0 in tracks[0] for c, r in track if abs(c - c0) + abs(r - r0) == 1)
+        shifts.append(moved.most_common(1)[0][0])
+    assert shifts[0] == (-shifts[1][0], -shifts[1][1]), shifts
     for route, glyphs in zip(board.routes_between("Alfa", "Bravo"), ("r", "b", "-|/\\")):
         assert geo.countable(route.id, route.length)
         assert sum(rows[r][c] in glyphs for c, r in geo.runs[route.id]) == 4, route.label

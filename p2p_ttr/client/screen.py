@@ -43,7 +43,7 @@ from .panel import (
 from .pagetext import Block, lay_out
 from .snapshot import Snapshot
 from .styled import Fragment, Line, fit, join, text_of, wrap
-from .words import plural
+from .words import BOARD, plural
 
 MAP_COLUMNS, MAP_ROWS = 100, 30  # the whole terminal, the input line included, from which the map is drawn
 TWO_COLUMNS = 72  # narrower than this, the compact panel is one column
@@ -164,12 +164,18 @@ def scrolled(model: ScreenModel, width: int, height: int, pages: int) -> ScreenM
     return replace(model, log_top=None if top >= rows - parts.log else max(0, top))
 
 
+def map_width(width: int) -> int:
+    """The map's columns in a screen ``width`` wide (the panel beside it takes the rest)."""
+    return width - (SIDE + min(20, (width - MAP_COLUMNS) // 4)) - 1
+
+
 def map_body(model: ScreenModel, width: int, height: int) -> list[Line]:
     """The map beside the panel."""
     snap = model.snap
-    side_w = SIDE + min(20, (width - MAP_COLUMNS) // 4)
-    map_w = width - side_w - 1
-    board = draw_map(marks_for(snap.view, snap.seat, model.highlight, snap.turns, model.focus), map_w, height)
+    map_w = map_width(width)
+    side_w = width - map_w - 1
+    marks = marks_for(BOARD, snap.view, snap.seat, model.highlight, snap.turns, model.focus)
+    board = draw_map(BOARD, marks, map_w, height)
     panel = side_panel(snap, side_w, height)
     return [join((m, map_w), (s, side_w), sep=("class:rule", "│")) for m, s in zip(board, panel)]
 

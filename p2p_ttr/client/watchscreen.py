@@ -31,6 +31,7 @@ from .screen import Page, header_parts, log_rows, log_start, pack, page_lines, p
 from .snapshot import Snapshot
 from .spectator import every_turn_lines, latest, open_hand_lines
 from .styled import Line, fit, join, text_of, wrap
+from .words import BOARD
 
 MAP_COLUMNS, MAP_ROWS = 100, 26  # the whole terminal from which the map is drawn (the side column holds the log)
 TWO_COLUMNS = 72  # narrower, the panel without the map is one column
@@ -54,6 +55,11 @@ def side_width(width: int) -> int:
     return max(40, min(60, width // 4 + 12))
 
 
+def map_width(width: int) -> int:
+    """The map's columns: all but the side column's and the rule's."""
+    return width - side_width(width) - 1
+
+
 def with_map(width: int, height: int) -> bool:
     return width >= MAP_COLUMNS and height >= MAP_ROWS - 1
 
@@ -75,6 +81,15 @@ def render(model: WatchModel, width: int, height: int) -> list[Line]:
     if with_map(width, height):
         return top + map_body(model, width, body) + bottom
     return top + compact_body(model, width, body) + bottom
+
+
+def map_area(model: WatchModel, width: int, height: int) -> tuple[int, int] | None:
+    """The map's columns and rows on this screen (None: no map at this size)."""
+    if not with_map(width, height):
+        return None
+    top = pack(header(model), width)[:2]
+    bottom = 1 + (model.page is None)  # the status, and the keys unless a page says its own
+    return map_width(width), height - len(top) - bottom
 
 
 def header(model: WatchModel) -> list[Line]:
@@ -109,12 +124,12 @@ def map_body(model: WatchModel, width: int, height: int) -> list[Line]:
     snap = model.snap
     view = snap.view
     side_w = side_width(width)
-    map_w = width - side_w - 1
-    marks = marks_for(view, None, turns=snap.turns)
+    map_w = map_width(width)
+    marks = marks_for(BOARD, view, None, turns=snap.turns)
     last = latest(snap.turns)
     if last is not None:  # what was claimed in the latest turn is lit up
         marks = replace(marks, recent=frozenset(last.claimed), recent_stations=frozenset(last.built))
-    board = draw_map(marks, map_w, height)
+    board = draw_map(BOARD, marks, map_w, height)
     table, happened = panel_lines(snap, side_w, beside=False)
     panel = (table + [[]] + happened)[: max(0, height - MIN_LOG - 1)]
     side = panel + log_pane(model, side_w, height - len(panel), legend_too=False)

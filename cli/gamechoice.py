@@ -16,7 +16,7 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a way to play the board, e.g. `--board usa --variant 1910` (`ttr boards` lists them)")
 
 
-def chosen_game(args: argparse.Namespace, players: int | None = None) -> Game:
+def game_from_arguments(args: argparse.Namespace, players: int | None = None) -> Game:
     """The game ``--board`` and ``--variant`` name, checked against ``players``
     where given; UsageError naming what there is otherwise."""
     try:
@@ -25,5 +25,5 @@ def chosen_game(args: argparse.Namespace, players: int | None = None) -> Game:
         raise UsageError(str(exc)) from None
     rules = game.rules
     if players is not None and not rules.players_allowed(players):
-        raise UsageError(f"{game.title} is for {rules.min_players} to {rules.max_players} players, not {players}")
+        raise UsageError(f"--players must be {rules.min_players} to {rules.max_players} for {game.title}, not {players}")
     return game

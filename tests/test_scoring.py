@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from p2p_ttr.engine.board import EXPRESS_POINTS, STARTING_TRAINS, europe
+from p2p_ttr.engine.boards import europe_game
+from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.scoring import (
     ClaimError,
     PlayerClaims,
@@ -25,6 +26,8 @@ from p2p_ttr.engine.scoring import (
     score_game,
     ticket_outcomes,
 )
+
+EUROPE = europe_game()
 
 BOARD = europe()
 
@@ -201,7 +204,7 @@ def test_station_borrows_the_route_that_completes_the_bigger_ticket() -> None:
         tickets=[ticket("Zurich", "Budapest"), ticket("Paris", "Zagrab")],  # 6 via Budapest, 7 via Zagrab
     )
     bob = claims([WIEN_BUDAPEST, WIEN_ZAGRAB])
-    score = score_game(BOARD, [ann, bob]).players[0]
+    score = score_game(EUROPE, [ann, bob]).players[0]
     assert score.borrowed == (("Wien", WIEN_ZAGRAB),)
     assert [(t.completed, t.points) for t in score.ticket_results] == [(False, -6), (True, 7)]
     assert score.tickets == 1 and score.completed_tickets == 1
@@ -216,7 +219,7 @@ def test_one_borrowed_route_completes_two_tickets() -> None:
         tickets=[ticket("Paris", "Zagrab"), ticket("Zurich", "Brindisi")],
     )
     bob = claims([WIEN_BUDAPEST, WIEN_ZAGRAB])
-    score = score_game(BOARD, [ann, bob]).players[0]
+    score = score_game(EUROPE, [ann, bob]).players[0]
     assert score.borrowed == (("Wien", WIEN_ZAGRAB),)
     assert score.tickets == 7 + 6 and score.completed_tickets == 2
 
@@ -224,7 +227,7 @@ def test_one_borrowed_route_completes_two_tickets() -> None:
 def test_station_with_nothing_to_borrow_borrows_nothing() -> None:
     ann = claims(ANN_NETWORK, stations=["Lisboa"], tickets=[ticket("Paris", "Zagrab")])
     bob = claims([WIEN_ZAGRAB])
-    score = score_game(BOARD, [ann, bob]).players[0]
+    score = score_game(EUROPE, [ann, bob]).players[0]
     assert score.borrowed == (("Lisboa", None),)
     assert score.tickets == -7
     assert borrowable_routes(BOARD, "Lisboa", ann.routes, bob.routes) == ()
@@ -233,13 +236,13 @@ def test_station_with_nothing_to_borrow_borrows_nothing() -> None:
 def test_station_borrows_nothing_when_no_borrowing_helps() -> None:
     ann = claims(ANN_NETWORK, stations=["Wien"], tickets=[ticket("Paris", "Wien")])  # already done
     bob = claims([WIEN_BUDAPEST, WIEN_ZAGRAB])
-    assert score_game(BOARD, [ann, bob]).players[0].borrowed == (("Wien", None),)
+    assert score_game(EUROPE, [ann, bob]).players[0].borrowed == (("Wien", None),)
 
 
 def test_station_never_borrows_its_owners_route() -> None:
     ann = claims([WIEN_ZAGRAB], stations=["Wien"], tickets=[ticket("Paris", "Zagrab")])
     bob = claims([route("Paris", "Zurich")])
-    score = score_game(BOARD, [ann, bob]).players[0]
+    score = score_game(EUROPE, [ann, bob]).players[0]
     assert score.borrowed == (("Wien", None),)
 
 
@@ -253,7 +256,7 @@ def test_two_stations_chain_through_a_city_neither_owner_reaches() -> None:
         tickets=[ticket("Paris", "Wien")],
     )
     bob = claims([frankfurt_munchen, munchen_wien])
-    score = score_game(BOARD, [ann, bob]).players[0]
+    score = score_game(EUROPE, [ann, bob]).players[0]
     assert score.borrowed == (("Frankfurt", frankfurt_munchen), ("Wien", munchen_wien))
     assert score.tickets == 8
 
@@ -268,7 +271,7 @@ def test_equally_good_choices_take_the_lowest_route_id() -> None:
     )
     red, white = route("Budapest", "Wien", "red"), route("Budapest", "Wien", "white")
     bob, cy, di = claims([white]), claims([red]), claims()
-    score = score_game(BOARD, [ann, bob, cy, di]).players[0]
+    score = score_game(EUROPE, [ann, bob, cy, di]).players[0]
     assert score.borrowed == (("Budapest", min(red, white)),)
 
 
@@ -280,13 +283,13 @@ def test_express_goes_to_every_player_with_the_longest_trail() -> None:
     ann = claims([route("Petrograd", "Stockholm")])  # 8
     bob = claims([route("Budapest", "Kyiv"), route("Kyiv", "Wilno")])  # 8
     cy = claims([route("Palermo", "Smyrna")])  # 6
-    result = score_game(BOARD, [ann, bob, cy])
-    assert [p.express for p in result.players] == [EXPRESS_POINTS, EXPRESS_POINTS, 0]
+    result = score_game(EUROPE, [ann, bob, cy])
+    assert [p.express for p in result.players] == [10, 10, 0]
     assert [p.longest_path for p in result.players] == [8, 8, 6]
 
 
 def test_nobody_gets_the_express_without_routes() -> None:
-    result = score_game(BOARD, [EMPTY, EMPTY])
+    result = score_game(EUROPE, [EMPTY, EMPTY])
     assert [p.express for p in result.players] == [0, 0]
     assert [p.total for p in result.players] == [12, 12]
 
@@ -296,7 +299,7 @@ def test_nobody_gets_the_express_without_routes() -> None:
 
 
 def test_most_points_wins() -> None:
-    result = score_game(BOARD, [EMPTY, claims([route("Brest", "Paris")]), claims(stations=["Roma"])])
+    result = score_game(EUROPE, [EMPTY, claims([route("Brest", "Paris")]), claims(stations=["Roma"])])
     assert result.ranking == (1, 0, 2)
     assert result.places == (2, 1, 3)
 
@@ -309,7 +312,7 @@ def test_points_tie_broken_by_completed_tickets() -> None:
         route("Smolensk", "Moskva"), route("Kyiv", "Smolensk"),
         route("Lisboa", "Madrid"), route("Amsterdam", "Bruxelles"),
     ])
-    result = score_game(BOARD, [bob, ann])
+    result = score_game(EUROPE, [bob, ann])
     assert [p.total for p in result.players] == [33, 33]
     assert result.ranking == (1, 0) and result.places == (2, 1)
     assert deciding_tiebreak(result.players[1], result.players[0]) == "completed tickets"
@@ -318,7 +321,7 @@ def test_points_tie_broken_by_completed_tickets() -> None:
 def test_then_fewer_stations_built_wins() -> None:
     ann = claims([route("Brest", "Paris")])  # 4 + 12 + 10
     bob = claims([route("Cadiz", "Madrid"), route("Athina", "Sofia")], stations=["Roma"])  # 8 + 8 + 10
-    result = score_game(BOARD, [bob, ann])
+    result = score_game(EUROPE, [bob, ann])
     assert [p.total for p in result.players] == [26, 26]
     assert result.ranking == (1, 0)
     assert deciding_tiebreak(result.players[1], result.players[0]) == "fewer stations"
@@ -327,14 +330,14 @@ def test_then_fewer_stations_built_wins() -> None:
 def test_then_the_express_wins() -> None:
     ann = claims([route("Petrograd", "Stockholm")])  # 21 + 12 + 10
     bob = claims([route("Budapest", "Kyiv"), route("Palermo", "Smyrna"), route("Amsterdam", "Bruxelles")])  # 31 + 12
-    result = score_game(BOARD, [bob, ann])
+    result = score_game(EUROPE, [bob, ann])
     assert [p.total for p in result.players] == [43, 43]
     assert result.ranking == (1, 0) and result.places == (2, 1)
     assert deciding_tiebreak(result.players[1], result.players[0]) == "European Express"
 
 
 def test_a_full_tie_shares_the_place() -> None:
-    result = score_game(BOARD, [claims(stations=["Roma"]), EMPTY, EMPTY])
+    result = score_game(EUROPE, [claims(stations=["Roma"]), EMPTY, EMPTY])
     assert result.ranking == (1, 2, 0)
     assert result.places == (3, 1, 1)
     assert deciding_tiebreak(result.players[1], result.players[2]) is None
@@ -366,24 +369,24 @@ def test_impossible_claims_are_refused(
     game: list[PlayerClaims], player: int | None, words: str
 ) -> None:
     with pytest.raises(ClaimError, match=words) as caught:
-        score_game(BOARD, game)
+        score_game(EUROPE, game)
     assert caught.value.player == player
 
 
 def test_more_than_45_trains_is_refused() -> None:
     heavy = [r.id for r in BOARD.routes if r.length >= 4 and r.twin is None]
-    assert sum(BOARD.routes[r].length for r in heavy) > STARTING_TRAINS
+    assert sum(BOARD.routes[r].length for r in heavy) > EUROPE.rules.trains
     with pytest.raises(ClaimError, match="trains"):
-        check_claims(BOARD, [claims(heavy), EMPTY])
+        check_claims(EUROPE, [claims(heavy), EMPTY])
 
 
 def test_double_routes_are_shared_with_four_players() -> None:
-    check_claims(BOARD, [claims([16]), claims([17]), EMPTY, EMPTY])  # no error
+    check_claims(EUROPE, [claims([16]), claims([17]), EMPTY, EMPTY])  # no error
 
 
 def test_the_error_message_uses_the_names_given() -> None:
     with pytest.raises(ClaimError, match='already claimed by "Ann"'):
-        check_claims(BOARD, [claims([0]), claims([0])], ['"Ann"', '"Bob"'])
+        check_claims(EUROPE, [claims([0]), claims([0])], ['"Ann"', '"Bob"'])
 
 
 # --------------------------------------------------------------------------
@@ -421,7 +424,7 @@ def legal_games(draw: st.DrawFn, regional: bool = False) -> list[PlayerClaims]:
     for r, p in wanted:
         road = BOARD.routes[r]
         twin = owner.get(road.twin) if road.twin is not None else None
-        if r in owner or cars[p] + road.length > STARTING_TRAINS:
+        if r in owner or cars[p] + road.length > EUROPE.rules.trains:
             continue
         if twin == p or (twin is not None and n < 4):
             continue
@@ -446,7 +449,7 @@ FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCh
 @FAST
 @given(legal_games())
 def test_scores_are_the_sum_of_their_parts(game: list[PlayerClaims]) -> None:
-    result = score_game(BOARD, game)
+    result = score_game(EUROPE, game)
     longest = max(p.longest_path for p in result.players)
     for claim, score in zip(game, result.players):
         assert score.total == score.routes + score.tickets + score.stations + score.express
@@ -457,7 +460,7 @@ def test_scores_are_the_sum_of_their_parts(game: list[PlayerClaims]) -> None:
         assert score.stations == 4 * (3 - len(claim.stations))
         assert [city for city, _ in score.borrowed] == list(claim.stations)
         assert score.longest_path == longest_trail(BOARD, claim.routes)
-        assert score.express == (EXPRESS_POINTS if longest and score.longest_path == longest else 0)
+        assert score.express == (EUROPE.rules.longest_path_points if longest and score.longest_path == longest else 0)
     assert sorted(result.ranking) == list(range(len(game)))
     keys = [rank_key(result.players[i]) for i in result.ranking]
     assert keys == sorted(keys)
@@ -516,7 +519,7 @@ def reference_borrowing(claim: PlayerClaims, opponents: Sequence[int]) -> tuple[
 @FAST
 @given(legal_games(regional=True))
 def test_borrowing_never_hurts_and_uses_only_opponents_routes(game: list[PlayerClaims]) -> None:
-    result = score_game(BOARD, game)
+    result = score_game(EUROPE, game)
     for me, (claim, score) in enumerate(zip(game, result.players)):
         alone = ticket_outcomes(BOARD, claim)
         assert score.tickets >= sum(t.points for t in alone)

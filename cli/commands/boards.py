@@ -19,6 +19,8 @@ def describe(game: Game) -> str:
     bonuses = [f"{rules.longest_path_bonus} {rules.longest_path_points}"] if rules.longest_path_points else []
     if rules.globetrotter_points:
         bonuses.append(f"Globetrotter {rules.globetrotter_points}")
+    if rules.grand_tour_points:
+        bonuses.append("Grand Tour " + "/".join(str(p) for p in rules.grand_tour_points[1:]))
     setup, draw = rules.setup_tickets, rules.draw_tickets
     ask = f"--board {game.board_name}" + (f" --variant {game.variant}" if game.variant else "")
     return (f"  {game.title:<16} {ask:<32} {rules.min_players}-{rules.max_players} players, "

@@ -11,6 +11,7 @@ from pathlib import Path
 from cli.botseats import ANY_INTERFACE, BOT_NAMES, WithChores, bot_host, spawn_bot, with_beacon
 from cli.front import make_front
 from cli.hostedgames import LATEST, chosen_game, misfits, resume_command, unfinished_game
+from cli.gamechoice import add_game_arguments, game_from_arguments
 from cli.registry import Command, UsageError
 from cli.seat import play_seat
 from p2p_ttr.bots.levels import LEVELS
@@ -27,7 +28,6 @@ from p2p_ttr.net.transport import (
     local_addresses,
     parse_address,
 )
-from p2p_ttr.table.envelope import MAX_SEATS
 
 BROADCAST = f"255.255.255.255:{BEACON_PORT}"
 
@@ -88,6 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=port_number, default=DEFAULT_PORT,
                         help=f"TCP port to listen on, 1-65535, or 0 for any free one (default {DEFAULT_PORT})")
     parser.add_argument("--bind", default="0.0.0.0", help="interface to listen on (default all)")
+    add_game_arguments(parser)
     parser.add_argument("--players", type=int, default=0,
                         help="start as soon as this many players (you and the bots included) are in; left out, "
                         "with --bots the table is you and the bots (it starts at once), without, you press "
@@ -127,10 +128,10 @@ def beacon_of(args: argparse.Namespace) -> Beacon | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.players and not 2 <= args.players <= MAX_SEATS:
-        raise UsageError(f"--players must be 2 to {MAX_SEATS}")
-    if not 0 <= args.bots < MAX_SEATS:
-        raise UsageError(f"--bots must be 0 to {MAX_SEATS - 1}")
+    game = game_from_arguments(args, args.players or None)
+    most = game.rules.max_players
+    if not 0 <= args.bots < most:
+        raise UsageError(f"--bots must be 0 to {most - 1} for {game.title}")
     if args.bots and args.players and args.players < args.bots + 1:
         raise UsageError("--players must count you and the bots")
     if args.escrow and (args.players or (args.bots + 1 if args.bots else 0)) in (1, 2):
@@ -201,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         host = Host(HostOptions(data, name, args.bind, args.port, players, args.timeout, args.resume,
                                 scripted=args.as_bot, trace=args.trace, relay_timeout=args.relay_timeout,
-                                escrow=args.escrow, advertise=args.advertise),
+                                escrow=args.escrow, advertise=args.advertise, game=game),
                     front.decide, console, on_port)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr host: {exc}")
@@ -213,7 +214,7 @@ def run(args: argparse.Namespace) -> int:
         table = host.table
         if table is None:
             seated = len(host.lobby.names)
-            return Announcement(name, host.port, seated, max(0, (players or MAX_SEATS) - seated))
+            return Announcement(name, host.port, seated, max(0, (players or game.rules.max_players) - seated))
         if table.finished or not host.relaying:  # the relay of the moment announces the game, not us
             return None
         return Announcement(name, host.port, table.n, 0, table.game_id)

@@ -8,7 +8,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from cli.gamechoice import add_game_arguments, chosen_game
+from cli.gamechoice import add_game_arguments, game_from_arguments
 from cli.registry import Command, UsageError
 from p2p_ttr.bots.levels import LEVELS, make_bot
 from p2p_ttr.client.words import plural
@@ -55,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    played = chosen_game(args, args.players)
+    played = game_from_arguments(args, args.players)
     if args.log and not args.crypto:
         raise UsageError("--log needs --crypto (only a crypto game has a signed log)")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)

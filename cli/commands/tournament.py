@@ -7,7 +7,7 @@ import json
 import secrets
 import sys
 
-from cli.gamechoice import add_game_arguments, chosen_game
+from cli.gamechoice import add_game_arguments, game_from_arguments
 from cli.registry import Command, UsageError
 from p2p_ttr.bots.levels import LEVELS
 from p2p_ttr.local.tournament import GameRecord, TournamentResult, lineup_for, play_tournament
@@ -50,7 +50,7 @@ def parse_levels(text: str, players: int) -> tuple[str, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    game = chosen_game(args, args.players)
+    game = game_from_arguments(args, args.players)
     if not 1 <= args.games <= MAX_GAMES:
         raise UsageError(f"--games must be 1 to {MAX_GAMES}, not {args.games}")
     lineup = parse_levels(args.bots, args.players)

@@ -42,7 +42,6 @@ GLYPHS = {"purple": "p", "blue": "b", "orange": "o", "white": "w", "green": "g",
           "red": "r"}
 CITY, MY_STATION, STATION = "●", "■", "□"
 TUNNEL_MARK, FERRY_MARK, GAP, CLOSED = "^", "~", "·", "x"
-DOUBLE_ROUTES_MIN_PLAYERS = 4  # in a game of 2 or 3, a double route's second side stays closed
 MIN_SIZE = (24, 8)
 
 Put = Callable[[Cell, str, str], None]  # (cell, character, style)
@@ -78,7 +77,7 @@ def marks_for(board: Board, view: GameState | None, seat: int | None, highlight:
         for row in ticket_rows(view, seat):
             (done_cities if row.done else open_cities).update((row.ticket.a, row.ticket.b))
     closed = frozenset(r.id for r in board.routes if view.route_owner[r.id] is None
-                       and view.n_players < DOUBLE_ROUTES_MIN_PLAYERS
+                       and not view.game.rules.both_sides_open(view.n_players)
                        and any(view.route_owner[side.id] is not None for side in board.routes_between(r.a, r.b)))
     return MapMarks(view.route_owner, stations, seat, frozenset(open_cities), frozenset(done_cities - open_cities),
                     highlight, closed, frozenset(r for t in since for r in t.claimed),

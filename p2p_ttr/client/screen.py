@@ -174,8 +174,9 @@ def map_body(model: ScreenModel, width: int, height: int) -> list[Line]:
     snap = model.snap
     map_w = map_width(width)
     side_w = width - map_w - 1
-    marks = marks_for(BOARD, snap.view, snap.seat, model.highlight, snap.turns, model.focus)
-    board = draw_map(BOARD, marks, map_w, height)
+    shown = snap.view.game.board if snap.view is not None else BOARD  # before the seating: the default board
+    marks = marks_for(shown, snap.view, snap.seat, model.highlight, snap.turns, model.focus)
+    board = draw_map(shown, marks, map_w, height)
     panel = side_panel(snap, side_w, height)
     return [join((m, map_w), (s, side_w), sep=("class:rule", "│")) for m, s in zip(board, panel)]
 

@@ -125,11 +125,12 @@ def map_body(model: WatchModel, width: int, height: int) -> list[Line]:
     view = snap.view
     side_w = side_width(width)
     map_w = map_width(width)
-    marks = marks_for(BOARD, view, None, turns=snap.turns)
+    shown = view.game.board if view is not None else BOARD  # before the seating: the default board
+    marks = marks_for(shown, view, None, turns=snap.turns)
     last = latest(snap.turns)
     if last is not None:  # what was claimed in the latest turn is lit up
         marks = replace(marks, recent=frozenset(last.claimed), recent_stations=frozenset(last.built))
-    board = draw_map(BOARD, marks, map_w, height)
+    board = draw_map(shown, marks, map_w, height)
     table, happened = panel_lines(snap, side_w, beside=False)
     panel = (table + [[]] + happened)[: max(0, height - MIN_LOG - 1)]
     side = panel + log_pane(model, side_w, height - len(panel), legend_too=False)

@@ -210,8 +210,10 @@ def load_board(data_file: str, ticket_set: str | None) -> Board:
     once and cached, so that each board is one value (boards compare by
     identity)."""
     data = read_board_data(data_file)
-    if ticket_set is None:
+    if ticket_set is None and "tickets_regular" in data:
         return board_from_dict(data)
+    if ticket_set is None:  # one deck of every ticket the data lists
+        return board_from_dict(data, regular=data["tickets"], long=[])
     return board_from_dict(data, regular=[t for t in data["tickets"] if ticket_set in t["sets"]], long=[])
 
 

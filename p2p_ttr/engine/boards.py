@@ -36,7 +36,9 @@ class Variant:
     """A way to play a board: the ticket set it deals from and how its rules differ."""
 
     title: str
-    ticket_set: str | None  # the ``sets`` entry of the data's tickets; None: the data's own ticket lists
+    # The ``sets`` entry of the data's tickets; None: the data's own lists
+    # (``tickets_regular`` and ``tickets_long``, or every entry of ``tickets``).
+    ticket_set: str | None
     changes: Mapping[str, Any] = field(default_factory=dict)  # Rules fields that differ from the board's
 
 
@@ -83,6 +85,15 @@ _USA_RULES = replace(
     longest_path_bonus="Longest Path",
 )
 
+_INDIA_RULES = replace(
+    _USA_RULES,
+    max_players=4,
+    setup_tickets=_choice(((Deck.TICKETS, 4),), 2, Unkept.BOTTOM),
+    longest_path_bonus="Indian Express",
+    # The Grand Tour: 5/10/20/30/40 for 1/2/3/4/5+ tickets joined by two separate paths.
+    grand_tour_points=(0, 5, 10, 20, 30, 40),
+)
+
 BOARDS: Mapping[str, BoardEntry] = {
     "europe": BoardEntry("europe", "Europe", "europe.json", _EUROPE_RULES, {
         "": Variant("Europe", None),
@@ -102,6 +113,9 @@ BOARDS: Mapping[str, BoardEntry] = {
             "setup_tickets": _choice(((Deck.TICKETS, 4),), 2, Unkept.BOTTOM),
             "draw_tickets": _choice(((Deck.TICKETS, 4),), 1, Unkept.BOTTOM),
             "longest_path_bonus": "", "longest_path_points": 0}),
+    }),
+    "india": BoardEntry("india", "India", "india.json", _INDIA_RULES, {
+        "": Variant("India", None),
     }),
 }
 
@@ -141,11 +155,33 @@ def _load(board: str, variant: str) -> Game:
     data = read_board_data(entry.data_file)
     rules = replace(entry.rules, **chosen.changes)
     built = load_board(entry.data_file, chosen.ticket_set)
-    digest = hashlib.sha256()
-    # The data as parsed (not its bytes: a re-indented file is the same board), the variant and the rules.
-    digest.update(json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode())
-    digest.update(b"\0" + variant.encode() + b"\0" + repr(rules).encode())
-    return Game(board, variant, chosen.title, built, rules, digest.digest())
+    return Game(board, variant, chosen.title, built, rules, game_digest(data, variant, rules))
+
+
+def game_digest(data: Mapping[str, Any], variant: str, rules: Rules) -> bytes:
+    """SHA-256 of the canonical JSON (sorted keys, no spaces, ASCII) of
+    ``{"board": data, "rules": rules_record(rules), "variant": variant}``:
+    the data as parsed (a re-indented file is the same board), so a peer in
+    any language with the same data and rules computes the same digest
+    (protocol.md §5, seating)."""
+    record = {"board": data, "rules": rules_record(rules), "variant": variant}
+    return hashlib.sha256(json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()).digest()
+
+
+def rules_record(rules: Rules) -> dict[str, Any]:
+    """The rules as plain JSON values: each field by name; a ticket offer as
+    ``{"deals": [[deck, count], ...], "keep_min": n, "unkept": "box"|"bottom"}``,
+    decks by their wire numbers (train 0, tickets 1, long 2)."""
+    record: dict[str, Any] = {}
+    for name in Rules.__dataclass_fields__:
+        value = getattr(rules, name)
+        if isinstance(value, TicketChoice):
+            value = {"deals": [[int(d.deck), d.count] for d in value.deals], "keep_min": value.keep_min,
+                     "unkept": value.unkept.value}
+        elif isinstance(value, tuple):
+            value = list(value)
+        record[name] = value
+    return record
 
 
 def every_game() -> tuple[Game, ...]:

@@ -71,6 +71,9 @@ class Rules:
     longest_path_bonus: str  # the name of the longest-trail bonus ("" when the board has none)
     longest_path_points: int
     globetrotter_points: int  # for the most completed tickets (0: not played)
+    # India's Grand Tour, by the number of a player's tickets joined by two separate paths
+    # (grandtour.py): entry n for n tours, the last for any more; () where not played.
+    grand_tour_points: tuple[int, ...] = ()
 
     def players_allowed(self, n: int) -> bool:
         return self.min_players <= n <= self.max_players

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 
 from p2p_ttr.engine.board import Board
 from p2p_ttr.engine.game import Game
+from p2p_ttr.engine.grandtour import grand_tour_bonus, two_separate_paths
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,7 @@ class PlayerScore:
     # PlayerClaims.stations order
     borrowed: tuple[tuple[str, int | None], ...]
     globetrotter: int = 0  # Rules.globetrotter_points or 0
+    grand_tour: int = 0  # India's Grand Tour (grandtour.py), by the tickets joined twice
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,6 +448,8 @@ def check_claims(
         doubles_allowed=rules.both_sides_open(len(claims)),
         trains=rules.trains,
         stations=rules.stations,
+        min_players=rules.min_players,
+        both_sides_min_players=rules.both_sides_min_players,
     )
     for player, claim in enumerate(claims):
         checker.check(player, claim)
@@ -460,9 +464,17 @@ class _ClaimChecker:
     doubles_allowed: bool
     trains: int
     stations: int
+    min_players: int
+    both_sides_min_players: int
     route_owner: dict[int, int] = field(default_factory=dict)
     station_owner: dict[str, int] = field(default_factory=dict)
     ticket_holder: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def one_side_counts(self) -> str:
+        """The player counts that play one side of a double route: '2 or 3'."""
+        counts = [str(n) for n in range(self.min_players, self.both_sides_min_players)]
+        return " or ".join(counts) if len(counts) <= 2 else f"{counts[0]} to {counts[-1]}"
 
     def check(self, player: int, claim: PlayerClaims) -> None:
         self._routes(player, claim.routes)
@@ -490,7 +502,7 @@ class _ClaimChecker:
                 raise ClaimError(
                     player,
                     f"route {route.label}: the other side is claimed by "
-                    f"{self.names[twin_owner]}, and with {len(self.names)} players only one side "
+                    f"{self.names[twin_owner]}, and with {self.one_side_counts} players only one side "
                     "of a double route may be used",
                 )
             self.route_owner[r] = player
@@ -582,17 +594,23 @@ def _score_player(
     tickets = sum(t.points for t in results)
     stations = rules.station_points * (rules.stations - len(claim.stations))
     express_points = rules.longest_path_points if express else 0
+    grand_tour = 0
+    if rules.grand_tour_points:
+        tours = sum(1 for t in results if t.completed
+                    and two_separate_paths(board, claim.routes, board.tickets[t.ticket].a, board.tickets[t.ticket].b))
+        grand_tour = grand_tour_bonus(rules.grand_tour_points, tours)
     return PlayerScore(
         routes=routes,
         tickets=tickets,
         stations=stations,
         express=express_points,
-        total=routes + tickets + stations + express_points,
+        total=routes + tickets + stations + express_points + grand_tour,
         longest_path=trail,
         completed_tickets=sum(t.completed for t in results),
         stations_built=len(claim.stations),
         ticket_results=results,
         borrowed=tuple(zip(claim.stations, borrowed, strict=True)),
+        grand_tour=grand_tour,
     )
 
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
+from p2p_ttr.engine.boards import europe_game
+from p2p_ttr.engine.game import Game
 from p2p_ttr.table.envelope import MAX_SEATS
 from p2p_ttr.table.messages import Seat
 from p2p_ttr.table.peer import Decider, Peer
@@ -45,6 +47,7 @@ class HostOptions:
     relay_timeout: float = RELAY_TIMEOUT_S
     escrow: bool = False  # every seat deals its key to the others at the start (protocol.md §6, Escrow)
     advertise: tuple[str, int] | None = None  # where the others dial us, if not where we listen (reach)
+    game: Game = field(default_factory=europe_game)  # the board, rules and variant the seating names
 
 
 class Host(Node):
@@ -57,7 +60,7 @@ class Host(Node):
                                      options.scripted, options.trace, bind=options.bind, listen=options.port,
                                      relay_timeout=options.relay_timeout, advertise=options.advertise),
                          decide, console, Lobby(options.name, options.data.identity().public,
-                                                options.players or MAX_SEATS), options.players)
+                                                options.players or options.game.rules.max_players), options.players)
         self.h = options
         self.on_port = on_port
         self.start_now = False
@@ -134,7 +137,8 @@ class Host(Node):
         store.save_meta({"role": "host", "name": self.h.name, "port": self.port, "finished": False})
         self.use_table(Table(), store)
         opener = Peer(0, self.identity, self.replica.decide)
-        self.relay.sequencer.sequence(opener.open_game(tuple(members), game_id, escrow=self.h.escrow), None)
+        self.relay.sequencer.sequence(opener.open_game(tuple(members), game_id, escrow=self.h.escrow,
+                                                       game=self.h.game), None)
         self.relay.flush()
         self.relay.admission.seated([m.identity for m in members])
         self.replica.lobby = None

@@ -306,12 +306,12 @@ def _other_rules(entries: list[bytes]) -> Finding | None:
             or body[1] in (RULES, EUROPE_RULES_5)):
         return None
     try:
-        check_signature(envelope, body[2][0][1])
+        check_signature(envelope, body[2][0][1])  # revisions before 6 have the players third
     except (TableError, TypeError, IndexError, ValueError):
         return None
     return Finding(0, None, ErrorCode.OTHER_RULES,
                    f"the game was played under the rules {body[1][:32]!r}; this version of p2p_ttr plays and "
-                   f"verifies {RULES} only: verify the log with the version that played it")
+                   f"verifies {RULES} (and {EUROPE_RULES_5}) only: verify the log with the version that played it")
 
 
 def _blame(table: Table, raw: bytes, exc: TableError | EngineError) -> int | None:

@@ -10,11 +10,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.engine.rules import actors, apply, new_game
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.local.game import play_local_game
 from p2p_ttr.table.obligations import Obligation
+
+EUROPE = europe_game()
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 
@@ -24,8 +27,8 @@ NAMES = ("Ann", "Bob", "Cid")
 @cache
 def game_states(seed: int = 5) -> tuple[GameState, ...]:
     """Every omniscient state of a 3-player random-bot game, in order."""
-    game = play_local_game(3, seed, [RandomBot(1), RandomBot(2), RandomBot(3)])
-    state, states = new_game(3), []
+    game = play_local_game(EUROPE, 3, seed, [RandomBot(1), RandomBot(2), RandomBot(3)])
+    state, states = new_game(EUROPE, 3), []
     for event in game.events:
         state = apply(state, event)
         states.append(state)

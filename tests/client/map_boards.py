@@ -1,6 +1,6 @@
-"""The boards the map is drawn for in the tests: Europe from the project,
-and the other boards built from their transcriptions in ``../shared/maps``
-(until the project has a board registry, this one function stands in for it)."""
+"""The boards the map is drawn for in the tests: the project's boards from
+its registry (``p2p_ttr.engine.boards``), and the boards it does not play yet
+built from their transcriptions in ``../shared/maps``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from p2p_ttr.engine.board import Board, board_from_dict, europe
+from p2p_ttr.engine.board import Board, board_from_dict
+from p2p_ttr.engine.boards import BOARDS, load_game
 
 MAPS = Path(__file__).resolve().parents[3] / "shared" / "maps"
 OTHER_BOARDS = ("usa", "nordic", "switzerland", "india")
@@ -22,8 +23,8 @@ def board_named(name: str) -> Board:
     (only what a map needs: cities, routes, positions; every ticket a plain one).
     Switzerland's country flags are places of their own (``France (Geneve)``):
     its routes end there."""
-    if name == "europe":
-        return europe()
+    if name in BOARDS:
+        return load_game(name).board
     data: dict[str, Any] = json.loads((MAPS / f"{name}.json").read_text("utf-8"))
     ends = {city for route in data["routes"] for city in (route["a"], route["b"])}
     cities = list(data["cities"]) + sorted(ends - set(data["cities"]))

@@ -10,13 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from p2p_ttr.engine.board import LOCOMOTIVE, europe
+from p2p_ttr.engine.board import LOCOMOTIVE
+from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.events import Chance, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, Phase, PlayerState
 
-BOARD = europe()
+EUROPE = europe_game()
+BOARD = EUROPE.board
 
 
 class Cards:
@@ -78,6 +81,7 @@ def position(
     ticket_pile: Sequence[int] = tuple(range(10, 20)),
     tickets: Mapping[int, Sequence[int]] | None = None,
     cards: Cards | None = None,
+    game: Game = EUROPE,
 ) -> tuple[GameState, Cards]:
     """A game in its TURN phase, ``current`` to play, laid out as described.
 
@@ -89,7 +93,7 @@ def position(
     players = []
     private: dict[CardRef, int] = {}
     public: dict[CardRef, int] = {}
-    route_owner: list[int | None] = [None] * len(BOARD.routes)
+    route_owner: list[int | None] = [None] * len(game.board.routes)
     for route_id, p in (owners or {}).items():
         route_owner[route_id] = p
     for p in range(n_players):
@@ -98,14 +102,15 @@ def position(
         held = tuple(ticket_ref(t) for t in (tickets or {}).get(p, ()))
         private.update({r: (r.pos + 40 if r.deck is Deck.LONG else r.pos) for r in held})
         owned = tuple(r for r, o in enumerate(route_owner) if o == p)
-        used = sum(BOARD.routes[r].length for r in owned)
+        used = sum(game.board.routes[r].length for r in owned)
         players.append(
             PlayerState(
                 hand=hand,
                 tickets=held,
                 routes=owned,
                 stations=tuple((stations or {}).get(p, ())),
-                trains=(trains or {}).get(p, 45 - used),
+                trains=(trains or {}).get(p, game.rules.trains - used),
+                stations_left=game.rules.stations - len((stations or {}).get(p, ())),
             )
         )
     row: list[CardRef | None] = []
@@ -120,6 +125,7 @@ def position(
     public.update({r: r.pos for r in thrown})
     pile = cards.refs(draw_pile)
     state = GameState(
+        game=game,
         n_players=n_players,
         players=tuple(players),
         phase=Phase.TURN,
@@ -128,6 +134,7 @@ def position(
         discard=thrown,
         face_up=tuple(row),
         epoch=0,
+        epoch_colored=sum(1 for c in range(BOARD.n_cards) if BOARD.card_kind(c) != LOCOMOTIVE),
         ticket_pile=tuple(ticket_ref(t) for t in ticket_pile),
         route_owner=tuple(route_owner),
         public=public,

@@ -5,12 +5,15 @@ from __future__ import annotations
 import pytest
 from engine_scenario import kind, position
 
+from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.caretaker import caretaker_move
 from p2p_ttr.engine.events import Action, BuildStation, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.local.game import play_local_game
+
+EUROPE = europe_game()
 
 CITIES = europe().cities
 
@@ -43,7 +46,7 @@ class CheckedCaretaker:
 @pytest.mark.parametrize("n", [2, 3, 5])
 def test_caretakers_play_whole_games_by_the_policy(n: int) -> None:
     bots = [CheckedCaretaker() for _ in range(n)]
-    game = play_local_game(n, seed=n, bots=bots)
+    game = play_local_game(EUROPE, n, seed=n, bots=bots)
     assert game.final.over
     assert all(b.claims > 0 for b in bots)
 

@@ -14,8 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.bots.random_bot import RandomBot
-from p2p_ttr.engine.board import STARTING_STATIONS, STARTING_TRAINS, europe
+from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import (
@@ -34,6 +35,8 @@ from p2p_ttr.engine.state import GameState, NeedReveal, Phase, public_digest
 from p2p_ttr.engine.view import hidden_from, own_cards, view_for
 from p2p_ttr.local.dealer import LocalDealer
 from p2p_ttr.local.game import play_local_game
+
+EUROPE = europe_game()
 
 BOARD = europe()
 
@@ -61,8 +64,8 @@ def check_invariants(state: GameState, dealer: LocalDealer) -> None:
     # trains and stations
     owners = Counter(o for o in state.route_owner if o is not None)
     for p, ps in enumerate(state.players):
-        assert ps.trains + sum(BOARD.routes[r].length for r in ps.routes) == STARTING_TRAINS
-        assert ps.trains >= 0 and 0 <= len(ps.stations) <= STARTING_STATIONS
+        assert ps.trains + sum(BOARD.routes[r].length for r in ps.routes) == EUROPE.rules.trains
+        assert ps.trains >= 0 and 0 <= len(ps.stations) <= EUROPE.rules.stations
         assert owners[p] == len(ps.routes) and all(state.route_owner[r] == p for r in ps.routes)
         twins = {BOARD.routes[r].twin for r in ps.routes}
         assert not twins & set(ps.routes), "a player holds both sides of a double route"
@@ -87,7 +90,7 @@ def check_final_score(state: GameState) -> None:
     for ps, sc in zip(state.players, score.players):
         assert sc.total == sc.routes + sc.tickets + sc.stations + sc.express
         assert sc.routes == sum(BOARD.route_points[BOARD.routes[r].length] for r in ps.routes)
-        assert sc.stations == 4 * (STARTING_STATIONS - len(ps.stations))
+        assert sc.stations == 4 * (EUROPE.rules.stations - len(ps.stations))
         assert len(sc.ticket_results) == len(ps.tickets)
     assert sorted(score.ranking) == list(range(state.n_players))
 
@@ -96,7 +99,7 @@ def play_checked(n_players: int, seed: int) -> GameState:
     """Play a whole game, checking the invariants after every single event."""
     dealer = LocalDealer(seed)
     bots = [RandomBot(seed * 31 + p) for p in range(n_players)]
-    state = new_game(n_players)
+    state = new_game(EUROPE, n_players)
     for _ in range(20_000):
         if state.over:
             check_final_score(state)
@@ -127,16 +130,16 @@ def test_random_games_keep_every_invariant(n_players: int, seed: int) -> None:
 
 def test_same_seed_same_game() -> None:
     bots = lambda: [RandomBot(p) for p in range(3)]  # noqa: E731
-    a = play_local_game(3, 99, bots())
-    b = play_local_game(3, 99, bots())
+    a = play_local_game(EUROPE, 3, 99, bots())
+    b = play_local_game(EUROPE, 3, 99, bots())
     assert a.events == b.events and public_digest(a.final) == public_digest(b.final)
-    c = play_local_game(3, 100, bots())
+    c = play_local_game(EUROPE, 3, 100, bots())
     assert public_digest(c.final) != public_digest(a.final)
 
 
 def test_replaying_the_events_gives_the_same_state() -> None:
-    game = play_local_game(4, 5, [RandomBot(p) for p in range(4)])
-    state = new_game(4)
+    game = play_local_game(EUROPE, 4, 5, [RandomBot(p) for p in range(4)])
+    state = new_game(EUROPE, 4)
     for event in game.events:
         state = apply(state, event)
     assert state == game.final
@@ -149,8 +152,8 @@ def test_replicas_with_only_their_own_knowledge_agree(n_players: int) -> None:
     seed = 40 + n_players
     dealer = LocalDealer(seed)
     bots = [RandomBot(seed + p) for p in range(n_players)]
-    omni = new_game(n_players)
-    replicas = [new_game(n_players) for _ in range(n_players)]
+    omni = new_game(EUROPE, n_players)
+    replicas = [new_game(EUROPE, n_players) for _ in range(n_players)]
 
     def to_all(event: Event) -> None:
         nonlocal omni
@@ -183,8 +186,8 @@ def test_replicas_with_only_their_own_knowledge_agree(n_players: int) -> None:
 
 
 def test_refused_events_raise_engine_errors_and_leave_the_state_alone() -> None:
-    game = play_local_game(3, 8, [RandomBot(p) for p in range(3)])
-    mid = new_game(3)
+    game = play_local_game(EUROPE, 3, 8, [RandomBot(p) for p in range(3)])
+    mid = new_game(EUROPE, 3)
     for event in game.events[: len(game.events) // 2]:
         mid = apply(mid, event)
     before = public_digest(mid)
@@ -229,7 +232,7 @@ def test_wire_decoding_rejects_garbage_with_a_named_error(data: object) -> None:
 
 
 def test_every_event_of_a_game_survives_the_wire() -> None:
-    game = play_local_game(5, 3, [RandomBot(p) for p in range(5)])
+    game = play_local_game(EUROPE, 5, 3, [RandomBot(p) for p in range(5)])
     kinds = set()
     for event in game.events:
         assert event_from_wire(to_wire(event)) == event
@@ -245,7 +248,7 @@ def test_random_events_never_break_a_game(data: st.DataObject) -> None:
     seed = data.draw(st.integers(0, 3))
     game = _fuzz_games(seed)
     cut = data.draw(st.integers(0, len(game.events) - 1))
-    state = new_game(3)
+    state = new_game(EUROPE, 3)
     dealer = LocalDealer(seed)
     for event in game.events[:cut]:
         dealer.answer(state)  # keep the dealer's shuffles in step
@@ -273,5 +276,5 @@ _FUZZ_CACHE: dict[int, object] = {}
 
 def _fuzz_games(seed: int):  # type: ignore[no-untyped-def]
     if seed not in _FUZZ_CACHE:
-        _FUZZ_CACHE[seed] = play_local_game(3, seed, [RandomBot(p) for p in range(3)])
+        _FUZZ_CACHE[seed] = play_local_game(EUROPE, 3, seed, [RandomBot(p) for p in range(3)])
     return _FUZZ_CACHE[seed]

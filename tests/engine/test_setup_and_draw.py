@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from engine_scenario import BOARD, ScenarioDealer, hand_kinds, kind, play, position, route
 
-from p2p_ttr.engine.board import LOCOMOTIVE, STARTING_STATIONS, STARTING_TRAINS
+from p2p_ttr.engine.boards import europe_game
+from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.errors import IllegalMove, OutOfTurn
 from p2p_ttr.engine.events import BuildStation, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass
@@ -17,10 +18,12 @@ from p2p_ttr.engine.state import NeedShuffle, Phase
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.local.dealer import LocalDealer
 
+EUROPE = europe_game()
+
 
 def _set_up(n: int, seed: int = 1):  # type: ignore[no-untyped-def]
     dealer = LocalDealer(seed)
-    state = new_game(n)
+    state = new_game(EUROPE, n)
     while (chance := dealer.answer(state)) is not None:
         state = apply(state, chance)
     for peek in dealer.peeks(state):
@@ -34,7 +37,7 @@ def test_setup_deals_what_the_rules_say(n: int) -> None:
     assert state.phase is Phase.SETUP_TICKETS
     assert set(actors(state)) == set(range(n))
     for ps in state.players:
-        assert ps.trains == STARTING_TRAINS and ps.stations_left == STARTING_STATIONS
+        assert ps.trains == EUROPE.rules.trains and ps.stations_left == EUROPE.rules.stations
         assert len(ps.hand) == 4
         assert [r.deck for r in ps.offered] == [Deck.LONG] + [Deck.TICKETS] * 3
     assert all(r is not None for r in state.face_up)

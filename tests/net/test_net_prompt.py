@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets
@@ -14,6 +15,8 @@ from p2p_ttr.engine.view import view_for
 from p2p_ttr.local.game import play_local_game
 from cli.plain import Human
 from p2p_ttr.net.playerinput import Move
+
+EUROPE = europe_game()
 
 
 @dataclass
@@ -26,10 +29,10 @@ class FakeTable:
 
 
 def states() -> list[GameState]:
-    game = play_local_game(2, 11, [RandomBot(1), RandomBot(2)])
+    game = play_local_game(EUROPE, 2, 11, [RandomBot(1), RandomBot(2)])
     from p2p_ttr.engine.rules import new_game
 
-    state, out = new_game(2), []
+    state, out = new_game(EUROPE, 2), []
     for event in game.events:
         state = apply(state, event)
         out.append(state)

@@ -27,7 +27,7 @@ def resigned(entries: Sequence[bytes], replace: Mapping[int, Body | None] | None
     replace = replace or {}
     seating = open_envelope(entries[0])
     game_id = seating.game_id
-    identities = [Identity.generate() for _ in seating.body[2]]
+    identities = [Identity.generate() for _ in seating.body[3]]  # [kind, rules, game, players, escrow?]
     old_heads = {genesis(game_id): 0}
     head = genesis(game_id)
     for index, raw in enumerate(entries):
@@ -42,7 +42,7 @@ def resigned(entries: Sequence[bytes], replace: Mapping[int, Body | None] | None
         if body is None:
             continue
         if index == 0:
-            body = [body[0], body[1], [[name, i.public] for (name, _), i in zip(body[2], identities)], *body[3:]]
+            body = [*body[:3], [[name, i.public] for (name, _), i in zip(body[3], identities)], *body[4:]]
             written_at = EMPTY_HEAD
         else:
             # The same prefix in the new log: less the entries dropped from it.

@@ -9,6 +9,7 @@ import functools
 import pytest
 from test_forfeit import forfeiting_at
 
+from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.bots.levels import make_bot
 from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.client.phrases import told
@@ -24,6 +25,8 @@ from p2p_ttr.table.messages import Forfeit, message_from_wire
 from p2p_ttr.table.peer import Peer
 from p2p_ttr.table.table import Table
 from p2p_ttr.table.verify import verify_entries
+
+EUROPE = europe_game()
 
 NAMES = ("Anna", "Boris", "Chiara")
 
@@ -50,7 +53,7 @@ def test_the_last_seat_in_play_wins_by_concession() -> None:
         then.receive(raw)
     assert then.conceded and then.engine is not None and then.engine.turn == engine.turn
     score = final_score(engine)
-    usual = score_game(europe(), claims_of(engine))
+    usual = score_game(EUROPE, claims_of(engine))
     assert score.ranking == (0,) + tuple(p for p in usual.ranking if p != 0)
     assert score.places[0] == 1 and all(score.places[p] >= 2 for p in (1, 2))
     # Every held ticket was turned over for the count, as at a normal end.
@@ -72,7 +75,7 @@ def test_verify_and_the_summary_say_conceded() -> None:
 
 
 def test_the_log_says_who_won_by_concession() -> None:
-    state = new_game(3)
+    state = new_game(EUROPE, 3)
     after = concede(state, 1)
     lines = [t.text for t in told(state, after, 0, NAMES)]
     assert any("conceded" in line and "Boris is the last one playing and wins by concession" in line
@@ -82,11 +85,11 @@ def test_the_log_says_who_won_by_concession() -> None:
 
 
 def test_concede_ranks_the_winner_first_and_the_rest_share_places_by_the_usual_count() -> None:
-    over = concede(new_game(3), 2)  # nothing dealt: no ticket to turn over, all equal
+    over = concede(new_game(EUROPE, 3), 2)  # nothing dealt: no ticket to turn over, all equal
     assert over.over and over.conceded and over.awaiting is None
     score = final_score(over)
     assert score.ranking == (2, 0, 1) and score.places == (2, 2, 1)
-    nobody = final_score(concede(new_game(3), None))
+    nobody = final_score(concede(new_game(EUROPE, 3), None))
     assert nobody.ranking == (0, 1, 2) and nobody.places == (1, 1, 1)
     with pytest.raises(OutOfTurn):
         concede(over, 0)

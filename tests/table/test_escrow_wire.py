@@ -55,7 +55,7 @@ def dealt() -> list[Peer]:
 
 def test_a_seating_without_escrow_encodes_as_before_and_the_flag_round_trips() -> None:
     plain = Seating(seats(3))
-    assert len(plain.to_wire()) == 3
+    assert len(plain.to_wire()) == 4  # kind, rules, game, players: no escrow flag
     assert message_from_wire(plain.to_wire()) == plain
     escrow = Seating(seats(3), True)
     assert escrow.to_wire()[-1] is True and message_from_wire(escrow.to_wire()) == escrow

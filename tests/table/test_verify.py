@@ -220,14 +220,14 @@ def test_a_log_played_under_other_rules_is_not_judged_and_says_so(
     game = honest()
     seating = open_envelope(game.log[0])
     assert seating.body[1] == RULES
-    body = [seating.body[0], "ttr-europe/2", seating.body[2]]
+    body = [seating.body[0], "ttr-europe/2", seating.body[3]]  # the players, where revision 2 had them
     old = seal(game.peers[0].identity, seating.game_id, 0, 1, seating.head, body).raw
     code, report = verify_json(log_file(tmp_path, game, [old, *game.log[1:]]), capsys)
     assert code == 1 and report["fair"] is False
     assert [(f["entry"], f["seat"], f["code"]) for f in report["findings"]] == [(0, None, "other_rules")]  # type: ignore[index,union-attr]
     assert main(["verify", str(log_file(tmp_path, game, [old, *game.log[1:]]))]) == 1
     said = capsys.readouterr().out
-    assert "'ttr-europe/2'" in said and f"verifies {RULES} only" in said
+    assert "'ttr-europe/2'" in said and f"verifies {RULES} (and ttr-europe/5) only" in said
     forged = seal(game.peers[1].identity, seating.game_id, 0, 1, seating.head, body).raw
     code, report = verify_json(log_file(tmp_path, game, [forged, *game.log[1:]]), capsys)
     assert code == 1 and report["findings"][0]["code"] != "other_rules"  # type: ignore[index]

@@ -58,7 +58,7 @@ def test_a_log_signed_again_by_fresh_identities_is_as_good_as_the_original() -> 
     """The control: re-signing alone changes nothing a verifier can object to."""
     log = three_seats().log
     again = resigned(log)
-    assert again != log and open_envelope(again[0]).body[2] != open_envelope(log[0]).body[2]
+    assert again != log and open_envelope(again[0]).body[3] != open_envelope(log[0]).body[3]
     assert verify_entries(again).fair
 
 

@@ -1,0 +1,130 @@
+"""The boards we have, how a game is named and loaded, and that each board's
+data and rules agree with the checked transcriptions in shared/maps."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from p2p_ttr.engine.boards import BOARDS, UnknownGame, every_game, load_game, parse_game_name
+from p2p_ttr.engine.cards import Deck
+from p2p_ttr.engine.game import Unkept
+
+MAPS = Path(__file__).resolve().parents[3] / "shared" / "maps"
+# Our name of each variant -> the shared file's name of its ticket set.
+USA_SETS = {"": "base", "1910": "1910", "mega": "mega", "bigcities": "big_cities"}
+
+
+def test_a_game_is_loaded_once_by_its_names_and_named_back() -> None:
+    usa = load_game("usa", "1910")
+    assert usa is load_game("usa", "1910")  # one value per game: compared by identity
+    assert usa.name == "usa(variant=1910)" and usa.title == "USA 1910"
+    assert parse_game_name(usa.name) == ("usa", "1910")
+    assert parse_game_name("europe") == ("europe", "")
+    assert load_game(*parse_game_name(load_game("europe").name)) is load_game("europe")
+
+
+def test_unknown_boards_and_variants_are_refused_naming_what_there_is() -> None:
+    with pytest.raises(UnknownGame, match="no board 'mars'; the boards are europe, usa, india"):
+        load_game("mars")
+    with pytest.raises(UnknownGame, match="USA has no variant 'x'; its variants are 1910, mega, bigcities"):
+        load_game("usa", "x")
+    with pytest.raises(UnknownGame, match="Europe has no variant '1910'; its variants are none"):
+        load_game("europe", "1910")
+    with pytest.raises(UnknownGame, match="board or board"):
+        parse_game_name("usa(level=3)")
+
+
+def test_every_game_has_its_own_digest() -> None:
+    games = every_game()
+    assert [g.name for g in games] == ["europe", "usa", "usa(variant=1910)", "usa(variant=mega)",
+                                      "usa(variant=bigcities)", "india"]
+    assert len({g.digest for g in games}) == len(games)
+    assert all(len(g.digest) == 32 for g in games)
+
+
+def test_europe_deals_and_numbers_as_it_always_did() -> None:
+    europe = load_game("europe")
+    assert [europe.deck_size(d) for d in Deck] == [110, 40, 6]
+    assert europe.card_ids(Deck.LONG) == range(40, 46)
+    rules = europe.rules
+    assert (rules.trains, rules.stations, rules.station_points, rules.cards_dealt) == (45, 3, 4, 4)
+    assert [(d.deck, d.count) for d in rules.setup_tickets.deals] == [(Deck.LONG, 1), (Deck.TICKETS, 3)]
+    assert (rules.setup_tickets.keep_min, rules.setup_tickets.unkept) == (2, Unkept.BOX)
+    assert (rules.draw_tickets.size, rules.draw_tickets.keep_min, rules.draw_tickets.unkept) == (3, 1, Unkept.BOTTOM)
+    assert rules.longest_path_bonus == "European Express" and rules.globetrotter_points == 0
+
+
+def _shared(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((MAPS / f"{name}.json").read_text())
+    return data
+
+
+needs_shared = pytest.mark.skipif(not MAPS.exists(), reason="shared/maps is not beside this checkout")
+
+
+@needs_shared
+@pytest.mark.parametrize("name", ["usa", "india"])
+def test_the_board_data_is_the_checked_transcription(name: str) -> None:
+    shared = _shared(name)
+    board = load_game(name).board
+    assert list(board.cities) == shared["cities"]
+    assert [(r.a, r.b, r.length, r.color, r.tunnel, r.ferry_locomotives) for r in board.routes] == [
+        (r["a"], r["b"], r["length"], r["color"], r["tunnel"], r["ferry_locomotives"]) for r in shared["routes"]]
+    assert board.route_points == {int(k): v for k, v in shared["route_points"].items()}
+    assert {c: list(p) for c, p in board.positions.items()} == shared["positions"]
+    cards = shared["train_cards"]
+    assert (board.colors, board.cards_per_color, board.locomotives) == (
+        tuple(cards["colors"]), cards["per_color"], cards["locomotives"])
+
+
+@needs_shared
+@pytest.mark.parametrize("variant", list(USA_SETS))
+def test_each_usa_variant_deals_its_ticket_set_by_its_rules(variant: str) -> None:
+    shared = _shared("usa")
+    ticket_set = shared["ticket_sets"][USA_SETS[variant]]
+    game = load_game("usa", variant)
+    rules = game.rules
+    wanted = [(t["a"], t["b"], t["points"]) for t in shared["tickets"] if USA_SETS[variant] in t["sets"]]
+    assert [(t.a, t.b, t.points) for t in game.board.tickets] == wanted
+    assert not game.board.long_tickets and game.deck_size(Deck.LONG) == 0
+    assert (rules.min_players, rules.max_players) == (shared["players"]["min"], shared["players"]["max"])
+    assert rules.trains == shared["trains_per_player"] and rules.stations == 0
+    assert rules.cards_dealt == shared["setup"]["train_cards_dealt"]
+    assert (rules.setup_tickets.size, rules.setup_tickets.keep_min) == (
+        ticket_set["setup"]["tickets_dealt"], ticket_set["setup"]["tickets_keep_min"])
+    assert (rules.draw_tickets.size, rules.draw_tickets.keep_min) == (
+        ticket_set["ticket_draw"]["draw"], ticket_set["ticket_draw"]["keep_min"])
+    assert rules.setup_tickets.unkept is rules.draw_tickets.unkept is Unkept.BOTTOM  # "bottom of deck"
+    assert rules.both_sides_min_players == shared["double_routes"]["both_tracks_min_players"]
+    bonuses = {b["name"]: b["points"] for b in ticket_set["bonuses"]}
+    assert rules.longest_path_points == bonuses.get("Longest Path", 0)
+    assert rules.globetrotter_points == bonuses.get("Globetrotter", 0)
+
+
+def test_every_board_entry_names_a_data_file_and_a_standard_game() -> None:
+    for name, entry in BOARDS.items():
+        assert entry.name == name and "" in entry.variants
+        assert load_game(name).board.routes
+
+
+@needs_shared
+def test_india_plays_by_its_transcribed_rules() -> None:
+    shared = _shared("india")
+    game = load_game("india")
+    rules = game.rules
+    assert [(t.a, t.b, t.points) for t in game.board.tickets] == [(t["a"], t["b"], t["points"]) for t in shared["tickets"]]
+    assert (rules.min_players, rules.max_players, rules.trains, rules.stations) == (
+        shared["players"]["min"], shared["players"]["max"], shared["trains_per_player"], 0)
+    assert (rules.setup_tickets.size, rules.setup_tickets.keep_min, rules.setup_tickets.unkept) == (
+        shared["setup"]["tickets_dealt"], shared["setup"]["tickets_keep_min"], Unkept.BOTTOM)
+    assert (rules.draw_tickets.size, rules.draw_tickets.keep_min, rules.draw_tickets.unkept) == (
+        shared["ticket_draw"]["draw"], shared["ticket_draw"]["keep_min"], Unkept.BOTTOM)
+    assert rules.both_sides_min_players == shared["double_routes"]["both_tracks_min_players"]
+    express, tour = shared["bonuses"]
+    assert (rules.longest_path_bonus, rules.longest_path_points) == (express["name"], express["points"])
+    by_count = tour["points_by_count"]
+    assert rules.grand_tour_points == (0, by_count["1"], by_count["2"], by_count["3"], by_count["4"], by_count["5+"])

@@ -39,6 +39,8 @@ class Route:
     tunnel: bool
     ferry_locomotives: int
     twin: int | None  # the other side of a double route
+    # Cards of any kind that stand in for one card of the route's colour (0: none; Nordic's Lieksa-Murmansk: 4).
+    stand_in: int = 0
 
     @property
     def cities(self) -> tuple[str, str]:
@@ -140,6 +142,8 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
         raise ValueError("duplicate city in map data")
     colors = tuple(data["train_cards"]["colors"])
     raw_routes = data["routes"]
+    stand_ins = {frozenset((s["a"], s["b"])): int(s["any_cards_per_colour_card"])
+                 for s in data.get("special_routes", ()) if "any_cards_per_colour_card" in s}
     routes_list: list[Route] = []
     for i, r in enumerate(raw_routes):
         if r["a"] not in city_set or r["b"] not in city_set:
@@ -163,6 +167,7 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
                 tunnel=bool(r["tunnel"]),
                 ferry_locomotives=int(r["ferry_locomotives"]),
                 twin=twins[0] if twins else None,
+                stand_in=stand_ins.get(frozenset((r["a"], r["b"])), 0),
             )
         )
     tickets: list[Ticket] = []

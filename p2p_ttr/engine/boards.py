@@ -17,12 +17,13 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from functools import cache
 from typing import Any
 
 from .board import load_board, read_board_data
 from .cards import Deck
-from .game import Game, Rules, TicketChoice, TicketDeal, Unkept
+from .game import Game, LocomotiveUse, Rules, TicketChoice, TicketDeal, Unkept
 
 MAX_NAME = 32  # a board or variant name on the wire
 
@@ -94,6 +95,22 @@ _INDIA_RULES = replace(
     grand_tour_points=(0, 5, 10, 20, 30, 40),
 )
 
+_NORDIC_RULES = replace(
+    _USA_RULES,
+    max_players=3,
+    trains=40,
+    setup_tickets=_choice(((Deck.TICKETS, 5),), 2, Unkept.BOX),  # "Any not kept are removed from the game"
+    draw_tickets=_choice(((Deck.TICKETS, 3),), 1, Unkept.BOX),
+    face_up_locomotive_ends_draw=False,  # "You can take 2 face-up locomotives on this map!"
+    three_locomotives_reset_row=False,
+    both_sides_min_players=3,  # "The 3 player game uses all Double-Route pathways"
+    longest_path_bonus="",
+    longest_path_points=0,
+    globetrotter_points=10,
+    locomotive_use=LocomotiveUse.TUNNELS_AND_FERRIES,
+    ferry_stand_in=3,  # "any 3 train cards can be used as 1 Locomotive for Ferry use"
+)
+
 BOARDS: Mapping[str, BoardEntry] = {
     "europe": BoardEntry("europe", "Europe", "europe.json", _EUROPE_RULES, {
         "": Variant("Europe", None),
@@ -116,6 +133,9 @@ BOARDS: Mapping[str, BoardEntry] = {
     }),
     "india": BoardEntry("india", "India", "india.json", _INDIA_RULES, {
         "": Variant("India", None),
+    }),
+    "nordic": BoardEntry("nordic", "Nordic Countries", "nordic.json", _NORDIC_RULES, {
+        "": Variant("Nordic Countries", None),
     }),
 }
 
@@ -180,6 +200,8 @@ def rules_record(rules: Rules) -> dict[str, Any]:
                      "unkept": value.unkept.value}
         elif isinstance(value, tuple):
             value = list(value)
+        elif isinstance(value, Enum):
+            value = value.value
         record[name] = value
     return record
 

@@ -19,8 +19,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from .board import Board
+from .board import Board, Route
 from .cards import Deck
+
+
+class LocomotiveUse(Enum):
+    """Which routes locomotives may pay for."""
+
+    ANY = "any"
+    TUNNELS_AND_FERRIES = "tunnels and ferries"  # Nordic Countries
+    TUNNELS = "tunnels"  # Switzerland
 
 
 class Unkept(Enum):
@@ -74,9 +82,18 @@ class Rules:
     # India's Grand Tour, by the number of a player's tickets joined by two separate paths
     # (grandtour.py): entry n for n tours, the last for any more; () where not played.
     grand_tour_points: tuple[int, ...] = ()
+    locomotive_use: LocomotiveUse = LocomotiveUse.ANY
+    # Cards of any kind that stand in for one locomotive on a ferry (0: none; Nordic: 3).
+    ferry_stand_in: int = 0
 
     def players_allowed(self, n: int) -> bool:
         return self.min_players <= n <= self.max_players
+
+    def locomotives_pay_for(self, route: Route) -> bool:
+        """Whether locomotives may pay for ``route`` (a tunnel's extra cards included)."""
+        use = self.locomotive_use
+        return (use is LocomotiveUse.ANY or route.tunnel
+                or (use is LocomotiveUse.TUNNELS_AND_FERRIES and route.ferry_locomotives > 0))
 
     def both_sides_open(self, n_players: int) -> bool:
         """Whether both sides of a double route may be claimed at this table."""

@@ -31,6 +31,7 @@ from .events import (
     PayTunnel,
 )
 from .payments import Payment, route_payments, station_payments, tunnel_payments
+from .standins import uses_stand_ins
 from .rules import (
     actors,
     claim_problem,
@@ -124,7 +125,14 @@ def cards_for(by_kind: dict[str, list[CardRef]], pay: Payment) -> tuple[CardRef,
     locos = by_kind.get(LOCOMOTIVE, [])
     if len(colored) < pay.colored or len(locos) < pay.locomotives:
         return None
-    return tuple(colored[: pay.colored]) + tuple(locos[: pay.locomotives])
+    cards = tuple(colored[: pay.colored]) + tuple(locos[: pay.locomotives])
+    for kind, n in pay.stand_ins:  # after the cards above, so none is taken twice
+        used = pay.colored if kind == pay.color else pay.locomotives if kind == LOCOMOTIVE else 0
+        spare = by_kind.get(kind, [])[used:]
+        if len(spare) < n:
+            return None
+        cards += tuple(spare[:n])
+    return cards
 
 
 def _counts(by_kind: dict[str, list[CardRef]]) -> Counter[str]:
@@ -142,21 +150,23 @@ def claim_actions(state: GameState, player: int, limit: int | None = None) -> li
     most = max((n for k, n in counts.items() if k != LOCOMOTIVE), default=0)
     # Many routes share colour, length and ferry count: price each shape once,
     # and pick the cards of each payment once.
-    priced: dict[tuple[str, int, int], list[tuple[CardRef, ...]]] = {}
+    priced: dict[tuple[str, int, int, int, bool], list[tuple[CardRef, ...]]] = {}
     actions: list[Action] = []
     owners = state.route_owner
     for route in board.routes:
         # Cheap necessary conditions first (taken; too few cards to ever pay);
         # claim_problem and route_payments stay the judges.
-        if owners[route.id] is not None or locos < route.ferry_locomotives:
+        if owners[route.id] is not None:
             continue
-        if route.length > locos + (most if route.color == GRAY else counts.get(route.color, 0)):
+        stand_ins = uses_stand_ins(state.game, route)  # then any cards may count: no cheap bound
+        if not stand_ins and (locos < route.ferry_locomotives or route.length > locos + (
+                most if route.color == GRAY else counts.get(route.color, 0))):
             continue
         if claim_problem(state, player, route) is not None:
             continue
-        shape = (route.color, route.length, route.ferry_locomotives)
+        shape = (route.color, route.length, route.ferry_locomotives, route.stand_in, route.tunnel)
         if shape not in priced:
-            priced[shape] = [cards for pay in route_payments(board, route, counts)
+            priced[shape] = [cards for pay in route_payments(state.game, route, counts)
                              if (cards := cards_for(by_kind, pay)) is not None]
         for cards in priced[shape]:
             actions.append(ClaimRoute(player, route.id, cards))

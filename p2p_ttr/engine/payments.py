@@ -1,11 +1,14 @@
 """Which cards pay for what: routes, stations and a tunnel's extra cards.
 
-A payment is described by its kinds: ``Payment(color, colored, locomotives)``,
-``color`` being the one colour played (None when only locomotives are played).
-Validation turns the cards actually offered into a Payment and asks the
-predicates below; move generation enumerates Payments a hand can afford and
-asks the same predicates, so what the client offers and what a peer accepts
-cannot disagree.
+A payment is described by its kinds: ``Payment(color, colored, locomotives,
+stand_ins)``, ``color`` being the one colour played (None when only
+locomotives are played), ``stand_ins`` the cards of any kind that stand in
+for others where a game allows it (``standins.py``: Nordic's ferries and
+Lieksa-Murmansk). Validation turns the cards actually offered into a Payment
+(``route_payment``) and asks the predicates below; move generation
+enumerates Payments a hand can afford and asks the same predicates, so what
+the client offers and what a peer accepts cannot disagree. Which routes
+locomotives may pay for is the game's rule (``Rules.locomotives_pay_for``).
 """
 
 from __future__ import annotations
@@ -15,18 +18,27 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from .board import GRAY, LOCOMOTIVE, Board, Route
+from .game import Game, LocomotiveUse
+from .standins import stand_in_mix, stand_in_mixes, stand_in_problem, uses_stand_ins
 
 
 class Payment(NamedTuple):
-    """How a player pays: ``colored`` cards of ``color`` (None: none) plus ``locomotives``."""
+    """How a player pays: ``colored`` cards of ``color`` (None: none) plus
+    ``locomotives``, plus ``stand_ins`` (kind, count): cards of any kind that
+    stand in for others (``standins.py``)."""
 
     color: str | None
     colored: int
     locomotives: int
+    stand_ins: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def stand_in_cards(self) -> int:
+        return sum(n for _, n in self.stand_ins)
 
     @property
     def size(self) -> int:
-        return self.colored + self.locomotives
+        return self.colored + self.locomotives + self.stand_in_cards
 
     def describe(self) -> str:
         parts = []
@@ -34,6 +46,8 @@ class Payment(NamedTuple):
             parts.append(f"{self.colored} {self.color}")
         if self.locomotives:
             parts.append(f"{self.locomotives} locomotive{'s' if self.locomotives > 1 else ''}")
+        if self.stand_ins:
+            parts.append(" ".join(f"{n} {kind}" for kind, n in self.stand_ins) + " standing in")
         return " + ".join(parts) or "nothing"
 
 
@@ -49,8 +63,24 @@ def payment_of(kinds: Iterable[str]) -> Payment | None:
     return Payment(color, n, locos)
 
 
-def route_payment_problem(route: Route, pay: Payment) -> str | None:
-    """Why ``pay`` cannot pay for ``route`` (None if it can)."""
+def route_payment(game: Game, route: Route, kinds: Iterable[str]) -> Payment | str:
+    """What the cards of these kinds pay for ``route``: the Payment, or why
+    they cannot be read as one (two colours mixed where nothing stands in)."""
+    counts = Counter(kinds)
+    if uses_stand_ins(game, route):
+        mix = stand_in_mix(game, route, counts)
+        return Payment(*mix) if not isinstance(mix, str) else mix
+    pay = payment_of(counts.elements())
+    return pay if pay is not None else "cards of two different colours cannot be played together"
+
+
+def route_payment_problem(game: Game, route: Route, pay: Payment) -> str | None:
+    """Why ``pay`` cannot pay for ``route`` in ``game`` (None if it can)."""
+    if pay.locomotives and not game.rules.locomotives_pay_for(route):
+        where = "tunnels" if game.rules.locomotive_use is LocomotiveUse.TUNNELS else "tunnels and ferries"
+        return f"on the {game.title} board locomotives pay only for {where}, and {route.label} is neither"
+    if pay.stand_ins or uses_stand_ins(game, route):
+        return stand_in_problem(game, route, pay)
     if pay.size != route.length:
         return f"{route.label} needs {route.length} cards, not {pay.size}"
     if pay.locomotives < route.ferry_locomotives:
@@ -100,10 +130,14 @@ def affordable(counts: Counter[str], size: int, colors: Iterable[str]) -> Iterat
         yield Payment(None, 0, size)
 
 
-def route_payments(board: Board, route: Route, counts: Counter[str]) -> list[Payment]:
-    """The Payments a hand can make for ``route``."""
-    colors = board.colors if route.color == GRAY else (route.color,)
-    return [p for p in affordable(counts, route.length, colors) if route_payment_problem(route, p) is None]
+def route_payments(game: Game, route: Route, counts: Counter[str]) -> list[Payment]:
+    """The Payments a hand can make for ``route`` in ``game``."""
+    colors = game.board.colors if route.color == GRAY else (route.color,)
+    plain = [p for p in affordable(counts, route.length, colors) if route_payment_problem(game, route, p) is None]
+    if not uses_stand_ins(game, route):
+        return plain
+    mixes = [Payment(*mix) for mix in stand_in_mixes(game, route, counts)]
+    return plain + [p for p in mixes if p not in plain and route_payment_problem(game, route, p) is None]
 
 
 def station_payments(board: Board, station_number: int, counts: Counter[str]) -> list[Payment]:

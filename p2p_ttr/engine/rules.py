@@ -34,10 +34,11 @@ from .events import (
     Reveal,
     Shuffled,
 )
-from .game import Game, TicketChoice, Unkept
+from .game import Game, LocomotiveUse, TicketChoice, Unkept
 from .payments import (
     Payment,
     payment_of,
+    route_payment,
     route_payment_problem,
     route_payments,
     station_payment_problem,
@@ -236,9 +237,12 @@ def _payment(state: GameState, refs: tuple[CardRef, ...]) -> Payment:
 def check_for_some_faces(state: GameState, action: ClaimRoute | BuildStation | PayTunnel | Pass) -> None:
     """Raise the error ``apply`` would raise for ``action`` whatever the faces
     of the cards it plays that ``state`` cannot see: if it passes, some faces
-    make the action legal. (Locomotives pay for anything, so the action is
-    tried with every unseen card a locomotive.) The table accepts a move
-    into the log on this test and opens its cards only then.
+    make the action legal. The action is tried with every unseen card a
+    locomotive (where locomotives pay for anything, as on Europe, no faces do
+    better), then, where the game limits locomotives (``Rules.locomotive_use``),
+    with every unseen card of one colour, colour by colour; the first
+    attempt's error is the one raised. The table accepts a move into the log
+    on this test and opens its cards only then.
 
     A pass plays the whole hand (it shows that nothing in it can be played):
     here only its public conditions are checked, and the faces decide once
@@ -249,8 +253,18 @@ def check_for_some_faces(state: GameState, action: ClaimRoute | BuildStation | P
         return
     hidden = [r for r in action.cards if r not in state.public]
     board = state.game.board
-    loco = next(c for c in range(board.n_cards) if board.card_kind(c) == LOCOMOTIVE)
-    _apply_action(state.evolve(public={**state.public, **{r: loco for r in hidden}}), action)
+    faces = [next(c for c in range(board.n_cards) if board.card_kind(c) == LOCOMOTIVE)]
+    if state.game.rules.locomotive_use is not LocomotiveUse.ANY:
+        faces += [board.colors.index(color) * board.cards_per_color for color in board.colors]
+    first: IllegalMove | None = None
+    for face in faces:
+        try:
+            _apply_action(state.evolve(public={**state.public, **{r: face for r in hidden}}), action)
+            return
+        except IllegalMove as exc:
+            first = first or exc
+    assert first is not None
+    raise first
 
 
 def draw_blind_problem(state: GameState) -> str | None:
@@ -350,7 +364,7 @@ def pass_problem(state: GameState, player: int) -> str | None:
         return "a pass must show the hand: its cards are not all open"
     counts = Counter(board.card_kind(face) for face in faces if face is not None)
     for route in board.routes:
-        if claim_problem(state, player, route) is None and route_payments(board, route, counts):
+        if claim_problem(state, player, route) is None and route_payments(state.game, route, counts):
             return f"{route.label} can still be claimed"
     if state.game.rules.stations and station_payments(board, len(ps.stations) + 1, counts):
         city = next((c for c in board.cities if station_problem(state, player, c) is None), None)
@@ -425,8 +439,11 @@ def _claim(state: GameState, p: int, route_id: int, cards: tuple[CardRef, ...]) 
     route = board.routes[route_id]
     _refuse(claim_problem(state, p, route))
     _expect_in_hand(state, p, cards)
-    pay = _payment(state, cards)
-    _refuse(route_payment_problem(route, pay))
+    read = route_payment(state.game, route, kinds_of(state, cards))
+    if isinstance(read, str):
+        raise IllegalMove(read)
+    pay = read
+    _refuse(route_payment_problem(state.game, route, pay))
     state = _publish(state, cards).evolve(passes=0)
     if route.tunnel:
         tunnel = Tunnel(route=route_id, cards=cards, color=pay.color)

@@ -11,7 +11,7 @@ import pytest
 
 from p2p_ttr.engine.boards import BOARDS, UnknownGame, every_game, load_game, parse_game_name
 from p2p_ttr.engine.cards import Deck
-from p2p_ttr.engine.game import Unkept
+from p2p_ttr.engine.game import LocomotiveUse, Unkept
 
 MAPS = Path(__file__).resolve().parents[3] / "shared" / "maps"
 # Our name of each variant -> the shared file's name of its ticket set.
@@ -28,7 +28,7 @@ def test_a_game_is_loaded_once_by_its_names_and_named_back() -> None:
 
 
 def test_unknown_boards_and_variants_are_refused_naming_what_there_is() -> None:
-    with pytest.raises(UnknownGame, match="no board 'mars'; the boards are europe, usa, india"):
+    with pytest.raises(UnknownGame, match="no board 'mars'; the boards are europe, usa, india, nordic"):
         load_game("mars")
     with pytest.raises(UnknownGame, match="USA has no variant 'x'; its variants are 1910, mega, bigcities"):
         load_game("usa", "x")
@@ -41,7 +41,7 @@ def test_unknown_boards_and_variants_are_refused_naming_what_there_is() -> None:
 def test_every_game_has_its_own_digest() -> None:
     games = every_game()
     assert [g.name for g in games] == ["europe", "usa", "usa(variant=1910)", "usa(variant=mega)",
-                                      "usa(variant=bigcities)", "india"]
+                                      "usa(variant=bigcities)", "india", "nordic"]
     assert len({g.digest for g in games}) == len(games)
     assert all(len(g.digest) == 32 for g in games)
 
@@ -67,7 +67,7 @@ needs_shared = pytest.mark.skipif(not MAPS.exists(), reason="shared/maps is not 
 
 
 @needs_shared
-@pytest.mark.parametrize("name", ["usa", "india"])
+@pytest.mark.parametrize("name", ["usa", "india", "nordic"])
 def test_the_board_data_is_the_checked_transcription(name: str) -> None:
     shared = _shared(name)
     board = load_game(name).board
@@ -128,3 +128,31 @@ def test_india_plays_by_its_transcribed_rules() -> None:
     assert (rules.longest_path_bonus, rules.longest_path_points) == (express["name"], express["points"])
     by_count = tour["points_by_count"]
     assert rules.grand_tour_points == (0, by_count["1"], by_count["2"], by_count["3"], by_count["4"], by_count["5+"])
+
+
+@needs_shared
+def test_nordic_plays_by_its_transcribed_rules() -> None:
+    shared = _shared("nordic")
+    game = load_game("nordic")
+    rules, board = game.rules, game.board
+    assert [(t.a, t.b, t.points) for t in board.tickets] == [(t["a"], t["b"], t["points"]) for t in shared["tickets"]]
+    assert (rules.min_players, rules.max_players, rules.trains, rules.stations) == (
+        shared["players"]["min"], shared["players"]["max"], shared["trains_per_player"], 0)
+    assert (rules.setup_tickets.size, rules.setup_tickets.keep_min, rules.setup_tickets.unkept) == (
+        shared["setup"]["tickets_dealt"], shared["setup"]["tickets_keep_min"], Unkept.BOX)  # "removed from the game"
+    assert (rules.draw_tickets.size, rules.draw_tickets.keep_min, rules.draw_tickets.unkept) == (
+        shared["ticket_draw"]["draw"], shared["ticket_draw"]["keep_min"], Unkept.BOX)
+    locos = shared["locomotive_rules"]
+    assert rules.locomotive_use is LocomotiveUse.TUNNELS_AND_FERRIES and locos["usable_on"] == "tunnels and ferries only"
+    assert rules.face_up_locomotive_ends_draw is not locos["face_up_locomotive_counts_as_one_card"]
+    assert rules.three_locomotives_reset_row is locos["reset_on_three_face_up_locomotives"]
+    assert rules.ferry_stand_in == locos["any_cards_as_one_locomotive_on_ferries"]
+    assert rules.both_sides_min_players == shared["double_routes"]["both_tracks_min_players"]
+    (bonus,) = shared["bonuses"]
+    assert (bonus["name"], rules.globetrotter_points, rules.longest_path_points) == ("Globetrotter", bonus["points"], 0)
+    (special,) = shared["special_routes"]
+    (route,) = board.routes_between(special["a"], special["b"])
+    assert (route.stand_in, board.route_points[route.length]) == (special["any_cards_per_colour_card"], special["points"])
+    for a, b in shared["unequal_double_routes"]:
+        sides = board.routes_between(a, b)
+        assert len(sides) == 2 and sides[0].twin == sides[1].id

@@ -8,8 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2p_ttr.engine.boards import BOARDS, UnknownGame, every_game, load_game, parse_game_name
+from p2p_ttr.engine.errors import MalformedEvent
+from p2p_ttr.engine.events import event_from_wire, to_wire
 from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.game import LocomotiveUse, Unkept
 
@@ -156,3 +160,39 @@ def test_nordic_plays_by_its_transcribed_rules() -> None:
     for a, b in shared["unequal_double_routes"]:
         sides = board.routes_between(a, b)
         assert len(sides) == 2 and sides[0].twin == sides[1].id
+
+
+_WIRE = st.recursive(st.none() | st.booleans() | st.integers(-3, 200) | st.sampled_from(
+    ["claim", "keep_tickets", "station", "reveal", "peek", "draw_face_up", "Denver", "Wien", "Lieksa"]),
+    lambda inner: st.lists(inner, max_size=6), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(which=st.sampled_from([g.name for g in every_game()]), tag=st.sampled_from(
+    ["claim", "keep_tickets", "station", "reveal", "peek", "pay_tunnel", "draw_face_up", "shuffled"]),
+    fields=st.lists(_WIRE, max_size=4))
+def test_event_decoding_of_every_game_refuses_only_with_malformed_event(which: str, tag: str, fields: list[Any]) -> None:
+    game = load_game(*parse_game_name(which))
+    try:
+        event = event_from_wire([tag, *fields], game)
+    except MalformedEvent:
+        return
+    assert event_from_wire(to_wire(event), game) == event  # what is accepted reads back the same
+
+
+def test_an_event_is_held_to_its_games_bounds() -> None:
+    usa, mega, europe = load_game("usa"), load_game("usa", "mega"), load_game("europe")
+    assert len(usa.board.routes) == 100
+    with pytest.raises(MalformedEvent, match="route"):
+        event_from_wire(["claim", 0, 100, []], usa)
+    event_from_wire(["claim", 0, 100, []], europe)  # Europe has 101 routes
+    with pytest.raises(MalformedEvent, match="no long deck"):
+        event_from_wire(["keep_tickets", 0, [[2, 0, 0]], []], usa)
+    five = [[1, 0, i] for i in range(5)]
+    event_from_wire(["keep_tickets", 0, five, []], mega)  # Mega deals 5 tickets at set-up
+    with pytest.raises(MalformedEvent, match="at most 4"):
+        event_from_wire(["keep_tickets", 0, five, []], europe)
+    with pytest.raises(MalformedEvent, match="unknown city"):
+        event_from_wire(["station", 0, "Denver", []], europe)
+    with pytest.raises(MalformedEvent, match="player"):
+        event_from_wire(["draw_blind", 4], load_game("india"))  # India seats 4: players 0..3

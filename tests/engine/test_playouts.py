@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from p2p_ttr.engine.boards import europe_game
+from p2p_ttr.engine.boards import europe_game, every_game, load_game, parse_game_name
+from p2p_ttr.engine.game import Game
 from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.cards import CardRef, Deck
@@ -42,17 +43,18 @@ BOARD = europe()
 
 
 def check_invariants(state: GameState, dealer: LocalDealer) -> None:
-    """What must hold after every event of an omniscient game."""
-    # 110 train cards, each exactly once, somewhere
+    """What must hold after every event of an omniscient game, on its board."""
+    board, rules = state.game.board, state.game.rules
+    # every train card (Europe: 110), each exactly once, somewhere
     zones: list[CardRef] = list(state.draw_pile) + list(state.discard)
     zones += [r for r in state.face_up if r is not None]
     for ps in state.players:
         zones += ps.hand
     if state.tunnel is not None:
         zones += state.tunnel.revealed
-    assert len(zones) == len(set(zones)) == BOARD.n_cards
+    assert len(zones) == len(set(zones)) == board.n_cards
     faces = [dealer.face(r) for r in zones]
-    assert sorted(faces) == list(range(BOARD.n_cards))
+    assert sorted(faces) == list(range(board.n_cards))
     # every known face is the true face
     for ref, card in list(state.public.items()) + list(state.private.items()):
         assert dealer.face(ref) == card
@@ -64,13 +66,14 @@ def check_invariants(state: GameState, dealer: LocalDealer) -> None:
     # trains and stations
     owners = Counter(o for o in state.route_owner if o is not None)
     for p, ps in enumerate(state.players):
-        assert ps.trains + sum(BOARD.routes[r].length for r in ps.routes) == EUROPE.rules.trains
-        assert ps.trains >= 0 and 0 <= len(ps.stations) <= EUROPE.rules.stations
+        assert ps.trains + sum(board.routes[r].length for r in ps.routes) == rules.trains
+        assert ps.trains >= 0 and 0 <= len(ps.stations) <= rules.stations
+        assert ps.stations_left == rules.stations - len(ps.stations)
         assert owners[p] == len(ps.routes) and all(state.route_owner[r] == p for r in ps.routes)
-        twins = {BOARD.routes[r].twin for r in ps.routes}
+        twins = {board.routes[r].twin for r in ps.routes}
         assert not twins & set(ps.routes), "a player holds both sides of a double route"
-    if state.n_players <= 3:
-        for r in BOARD.routes:
+    if not rules.both_sides_open(state.n_players):
+        for r in board.routes:
             if r.twin is not None:
                 assert state.route_owner[r.id] is None or state.route_owner[r.twin] is None
     stations = [c for ps in state.players for c in ps.stations]
@@ -87,19 +90,22 @@ def check_invariants(state: GameState, dealer: LocalDealer) -> None:
 
 def check_final_score(state: GameState) -> None:
     score = final_score(state)
+    board, rules = state.game.board, state.game.rules
     for ps, sc in zip(state.players, score.players):
-        assert sc.total == sc.routes + sc.tickets + sc.stations + sc.express
-        assert sc.routes == sum(BOARD.route_points[BOARD.routes[r].length] for r in ps.routes)
-        assert sc.stations == 4 * (EUROPE.rules.stations - len(ps.stations))
+        assert sc.total == sc.routes + sc.tickets + sc.stations + sc.express + sc.globetrotter + sc.grand_tour
+        assert sc.routes == sum(board.route_points[board.routes[r].length] for r in ps.routes)
+        assert sc.stations == rules.station_points * (rules.stations - len(ps.stations))
+        assert sc.express in (0, rules.longest_path_points) and sc.globetrotter in (0, rules.globetrotter_points)
         assert len(sc.ticket_results) == len(ps.tickets)
     assert sorted(score.ranking) == list(range(state.n_players))
 
 
-def play_checked(n_players: int, seed: int) -> GameState:
-    """Play a whole game, checking the invariants after every single event."""
+def play_checked(n_players: int, seed: int, game: Game = EUROPE) -> GameState:
+    """Play a whole game, checking the invariants after every single event,
+    and that every event goes through its wire form unchanged."""
     dealer = LocalDealer(seed)
     bots = [RandomBot(seed * 31 + p) for p in range(n_players)]
-    state = new_game(EUROPE, n_players)
+    state = new_game(game, n_players)
     for _ in range(20_000):
         if state.over:
             check_final_score(state)
@@ -110,6 +116,7 @@ def play_checked(n_players: int, seed: int) -> GameState:
             p = actors(state)[0]
             events = [bots[p].choose(view_for(state, p), p)]
         for event in events:
+            assert event_from_wire(to_wire(event), game) == event
             state = apply(state, event)
             if state.phase is not Phase.SETUP:
                 check_invariants(state, dealer)
@@ -126,6 +133,15 @@ def test_seeded_games_keep_every_invariant(n_players: int) -> None:
 @given(n_players=st.integers(2, 5), seed=st.integers(0, 2**32))
 def test_random_games_keep_every_invariant(n_players: int, seed: int) -> None:
     assert play_checked(n_players, seed).over
+
+
+@settings(max_examples=14, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.sampled_from([g.name for g in every_game() if g is not EUROPE]), data=st.data())
+def test_every_board_conserves_its_cards_and_keeps_every_invariant(which: str, data: st.DataObject) -> None:
+    game = load_game(*parse_game_name(which))
+    n_players = data.draw(st.integers(game.rules.min_players, game.rules.max_players), label="players")
+    seed = data.draw(st.integers(0, 2**32), label="seed")
+    assert play_checked(n_players, seed, game).over
 
 
 def test_same_seed_same_game() -> None:

@@ -36,7 +36,7 @@ def finish(args: argparse.Namespace, table: Table | None, log: Path, console: Co
         from cli.commands.selfplay import render_summary
 
         lines = render_summary(summary).splitlines()
-        lines[0] = f"Ticket to Ride: Europe - {len(summary.players)} players, game {summary.game_id}"
+        lines[0] = f"Ticket to Ride: {summary.game} - {len(summary.players)} players, game {summary.game_id}"
         console.say("\n".join(lines))
         console.say(f"the signed log is {log} (`ttr verify {log}` audits it)")
 

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             summary = summary.with_(log=str(args.log))
     else:
         summary = game_summary(play_local_game(played, args.players, seed, bots, record=False).final, names, seed)
-    summary = summary.with_(bot_level=args.bot_level, game=played.title)
+    summary = summary.with_(bot_level=args.bot_level)
     if args.json:
         print(json.dumps(summary.to_json()))
     else:
@@ -126,7 +126,7 @@ def render_summary(summary: GameSummary) -> str:
 COMMAND = Command(
     name="selfplay",
     help="watch bots play a whole game (no network)",
-    description="Bots play a complete game of Ticket to Ride: Europe in this process "
+    description="Bots play a complete game of Ticket to Ride (Europe unless --board says) in this process "
     "and the result is printed. The same --seed always plays the same game. With --crypto and no "
     "--seed, every secret (keys, deck seeds, game id, proof randomness) comes from the OS random "
     "generator and the printed seed drives only the bots; with --seed the whole game, secrets "

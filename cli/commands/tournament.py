@@ -94,7 +94,7 @@ def render(result: TournamentResult) -> str:
 COMMAND = Command(
     name="tournament",
     help="play bot levels against each other and compare them",
-    description="Bots of the given levels play seeded games of Ticket to Ride: Europe in this "
+    description="Bots of the given levels play seeded games of Ticket to Ride (Europe unless --board says) in this "
     "process (no network). Seats rotate every game so no level keeps the first seat; each "
     "deal is played once per rotation. Prints, per level: games, win rate, average score, "
     "completed and failed tickets, and longest path. The same --seed gives the same results.",

@@ -283,8 +283,9 @@ def pack(parts: list[Line], width: int) -> list[Line]:
 
 def header_parts(snap: Snapshot) -> list[Line]:
     """The header's parts, each kept whole on screen: the game's title first."""
-    parts: list[Line] = [[("class:header.title", " Ticket to Ride: Europe ")]]
     view = snap.view
+    title = view.game.title if view is not None else "Europe"  # before the seating: the default board
+    parts: list[Line] = [[("class:header.title", f" Ticket to Ride: {title} ")]]
     if view is None:
         if snap.role == "host":
             who_in = ", ".join(snap.lobby) or "just you"

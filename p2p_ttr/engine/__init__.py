@@ -1,4 +1,4 @@
-"""The rules of Ticket to Ride: Europe: pure, deterministic, no I/O, no clock,
+"""The rules of Ticket to Ride, every board we have: pure, deterministic, no I/O, no clock,
 no randomness. Import from the modules (``board``, ``cards``, ``events``,
 ``state``, ``rules``, ``moves``, ``view``, ``outcome``, ...): this package
 re-exports nothing.
@@ -16,7 +16,8 @@ state may or may not know: ``state.public`` (seen by all) and
 secret filter; every function below works on a view, so the client and the
 bots see exactly what a player at that seat would.
 
-    state = new_game(3)                 # waits for the decks to be shuffled
+    game = load_game("usa", "1910")     # boards.py: a board, its rules, a variant
+    state = new_game(game, 3)           # waits for the decks to be shuffled
     state = apply(state, Shuffled(...)) # chance, from a dealer or the deck protocol
     actors(state)                       # who must decide now
     legal_actions(view_for(state, p), p)

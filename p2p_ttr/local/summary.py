@@ -61,7 +61,7 @@ class GameSummary:
     secrets: str | None = None  # "os" or "seed"
     log: str | None = None
     bot_level: str | None = None
-    game: str = "Europe"  # the game's title
+    game: str = ""  # the game's title (Game.title)
     # Ended early, fewer than two seats in play (protocol.md §6, Conceded):
     # ``winner`` is then the last seat in play, ranked first by concession
     # (none if nobody was left: the usual ranking).
@@ -107,7 +107,7 @@ def game_summary(state: GameState, names: Sequence[str], seed: int | None = None
                                      borrowed))
     return GameSummary(seed, state.turn, score.ranking[0], tuple(score.ranking), state.stalled,
                        len(state.draw_pile), len(state.discard), sum(1 for r in state.face_up if r is not None),
-                       tuple(players), conceded=state.conceded, conceded_to=state.conceded_to)
+                       tuple(players), conceded=state.conceded, conceded_to=state.conceded_to, game=state.game.title)
 
 
 def _player_json(p: PlayerSummary) -> dict[str, Any]:

@@ -151,7 +151,9 @@ def run(args: argparse.Namespace) -> int:
         seat = node.seat
         if table is None or not table.seated or table.finished or not node.relaying or seat is None:
             return None
-        return Announcement(table.seats[seat].name, node.port, table.n, 0, table.game_id)
+        assert table.game is not None
+        return Announcement(table.seats[seat].name, node.port, table.n, 0, table.game_id, table.game.board_name,
+                            table.game.variant)
 
     return play_seat("join", args, front, with_beacon(node.run, beacon, announce), seen,
                      lambda: node.store.log_path if node.store else None, (lambda: node.paused, resume))

@@ -16,15 +16,18 @@ from dataclasses import dataclass
 
 import msgpack
 
+from p2p_ttr.engine.boards import MAX_NAME as MAX_GAME_NAME
+from p2p_ttr.engine.boards import UnknownGame, load_game
 from p2p_ttr.table.envelope import GAME_ID_BYTES, MAX_SEATS, pack
 from p2p_ttr.table.messages import MAX_NAME, valid_name
 
 BEACON_PORT = 7312
 BEACON_MAGIC = "p2p_ttr/beacon"
-BEACON_VERSION = 1
+# 2: the game's board and variant (a joiner sees the board before it dials).
+BEACON_VERSION = 2
 MAX_BEACON_BYTES = 512
 BEACON_EVERY_S = 1.0
-_LIMITS = {"max_str_len": MAX_NAME * 4, "max_bin_len": GAME_ID_BYTES, "max_array_len": 8, "max_map_len": 0,
+_LIMITS = {"max_str_len": MAX_NAME * 4, "max_bin_len": GAME_ID_BYTES, "max_array_len": 9, "max_map_len": 0,
            "max_ext_len": 0}
 
 
@@ -41,11 +44,22 @@ class Announcement:
     players: int  # seated or in the lobby, the host included
     seats_free: int  # 0 once the game has started or is full
     game_id: bytes | None = None  # known once the game has started
+    board: str = "europe"  # the game, as `ttr boards` names it: board and variant ("" its standard game)
+    variant: str = ""
     version: int = BEACON_VERSION
 
     def to_bytes(self) -> bytes:
         return pack([BEACON_MAGIC, self.version, self.name, self.port, self.players, self.seats_free,
-                     self.game_id])
+                     self.game_id, self.board, self.variant])
+
+    def game_words(self) -> str:
+        """The game announced, as a joiner reads it: its title, or the names
+        of a game this version does not have (sanitised: a beacon is a stranger's)."""
+        try:
+            return load_game(self.board, self.variant).title
+        except UnknownGame:
+            shown = f"{self.board} {self.variant}".strip().encode("ascii", "backslashreplace").decode()
+            return f"{shown!r}, a board this version of p2p_ttr does not have"
 
 
 def _int(value: object, lo: int, hi: int) -> int:
@@ -62,17 +76,23 @@ def parse(raw: bytes) -> Announcement:
         value = msgpack.unpackb(raw, raw=False, use_list=True, **_LIMITS)
     except Exception:  # hostile bytes make the C unpacker raise many kinds
         raise BeaconError("not msgpack") from None
-    if not isinstance(value, list) or len(value) != 7 or value[0] != BEACON_MAGIC:
+    if not isinstance(value, list) or len(value) < 2 or value[0] != BEACON_MAGIC:
         raise BeaconError("not a p2p_ttr beacon")
-    _, version, name, port, players, free, game_id = value
-    if _int(version, 0, 2**16) != BEACON_VERSION:
-        raise BeaconError(f"beacon version {version}, we read {BEACON_VERSION}")
+    if _int(value[1], 0, 2**16) != BEACON_VERSION:
+        raise BeaconError(f"beacon version {value[1]}, we read {BEACON_VERSION}")
+    if len(value) != 9:
+        raise BeaconError("a beacon has 9 fields")
+    _, version, name, port, players, free, game_id, board, variant = value
+    if not isinstance(board, str) or not isinstance(variant, str) or not board.isascii() or not variant.isascii() \
+            or not board.isprintable() or not variant.isprintable() or len(board) > MAX_GAME_NAME \
+            or len(variant) > MAX_GAME_NAME:
+        raise BeaconError(f"a beacon's board and variant are printable ASCII of at most {MAX_GAME_NAME} characters")
     if not valid_name(name):
         raise BeaconError("a beacon names its host")
     if game_id is not None and (not isinstance(game_id, bytes) or len(game_id) != GAME_ID_BYTES):
         raise BeaconError("a beacon's game id is 16 bytes or nil")
     return Announcement(name, _int(port, 1, 65535), _int(players, 1, MAX_SEATS), _int(free, 0, MAX_SEATS),
-                        game_id, version)
+                        game_id, board, variant, version)
 
 
 class Beacon:
@@ -122,7 +142,7 @@ class Found:
         a = self.announcement
         state = (f"{a.seats_free} seat{'s' if a.seats_free != 1 else ''} free" if a.seats_free
                  else "started (only its players can rejoin; anyone may watch it)" if a.game_id else "full")
-        return f"{a.name}'s game at {self.join_address}: {a.players} in, {state}"
+        return f"{a.name}'s game of {a.game_words()} at {self.join_address}: {a.players} in, {state}"
 
 
 def listen(seconds: float, port: int = BEACON_PORT, bind: str = "",

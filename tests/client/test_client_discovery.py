@@ -35,12 +35,21 @@ def test_announcements_round_trip_and_junk_is_refused() -> None:
     started = Announcement("Ann", 7311, 3, 0, bytes(range(16)))
     assert parse(started.to_bytes()) == started
     assert len(started.to_bytes()) < 100
-    bad = [b"", b"\xc1", b"x" * (MAX_BEACON_BYTES + 1), msgpack.packb(["other", 1, "Ann", 7311, 2, 3, None]),
+    usa = Announcement("Bob", 7311, 2, 3, board="usa", variant="1910")
+    assert parse(usa.to_bytes()) == usa and usa.game_words() == "USA 1910"
+    stranger = Announcement("Bob", 7311, 2, 3, board="mars\x1b]0;", variant="")
+    assert "\\x1b" in stranger.game_words() and "\x1b" not in stranger.game_words()
+    assert "does not have" in stranger.game_words()
+    bad = [b"", b"\xc1", b"x" * (MAX_BEACON_BYTES + 1), msgpack.packb(["other", 2, "Ann", 7311, 2, 3, None, "", ""]),
+           msgpack.packb([BEACON_MAGIC, 1, "Ann", 7311, 2, 3, None]),  # version 1: no game named
            msgpack.packb([BEACON_MAGIC, 2, "Ann", 7311, 2, 3, None]),
-           msgpack.packb([BEACON_MAGIC, 1, "", 7311, 2, 3, None]),
-           msgpack.packb([BEACON_MAGIC, 1, "Ann", 0, 2, 3, None]),
-           msgpack.packb([BEACON_MAGIC, 1, "Ann", 7311, 2, 9, None]),
-           msgpack.packb([BEACON_MAGIC, 1, "Ann", 7311, 2, 3, b"short"]),
+           msgpack.packb([BEACON_MAGIC, 2, "", 7311, 2, 3, None, "europe", ""]),
+           msgpack.packb([BEACON_MAGIC, 2, "Ann", 0, 2, 3, None, "europe", ""]),
+           msgpack.packb([BEACON_MAGIC, 2, "Ann", 7311, 2, 9, None, "europe", ""]),
+           msgpack.packb([BEACON_MAGIC, 2, "Ann", 7311, 2, 3, b"short", "europe", ""]),
+           msgpack.packb([BEACON_MAGIC, 2, "Ann", 7311, 2, 3, None, "x" * 33, ""]),
+           msgpack.packb([BEACON_MAGIC, 2, "Ann", 7311, 2, 3, None, "europe", 3]),
+           msgpack.packb([BEACON_MAGIC, 2, "Ann", 7311, 2, 3, None, "eur\x1bope", ""]),
            msgpack.packb({"a": 1})]
     for raw in bad:
         with pytest.raises(BeaconError):
@@ -64,7 +73,7 @@ def test_a_beacon_is_heard_on_loopback() -> None:
         timer.cancel()
         beacon.close()
     assert [f.join_address for f in found] == ["127.0.0.1:7311"]
-    assert found[0].describe() == "Ann's game at 127.0.0.1:7311: 2 in, 3 seats free"
+    assert found[0].describe() == "Ann's game of Europe at 127.0.0.1:7311: 2 in, 3 seats free"
     beacon2 = Beacon(("127.0.0.1", port), clock=lambda: 0.0)
     beacon2.poll(announce)
     beacon2.poll(announce)  # not due again within the second
@@ -76,7 +85,7 @@ def test_picking_a_game() -> None:
     games = [Found("10.0.0.2", Announcement("Ann", 7311, 2, 3)), Found("10.0.0.3", Announcement("Bob", 7311, 3, 0,
                                                                                                bytes(16)))]
     said: list[str] = []
-    assert pick(games[:1], None, said.append) is games[0] and said == ["found Ann's game at 10.0.0.2:7311: 2 in, 3 seats free"]
+    assert pick(games[:1], None, said.append) is games[0] and said == ["found Ann's game of Europe at 10.0.0.2:7311: 2 in, 3 seats free"]
     answers = iter(["7", "2"])
     said.clear()
     assert pick(games, lambda _: next(answers), said.append) is games[1]

@@ -60,18 +60,44 @@ class Route:
 
 
 @dataclass(frozen=True, slots=True)
+class TicketGoal:
+    """One destination of a ticket: reached at any of ``places``, worth ``points``."""
+
+    name: str  # a city, or a country (Switzerland)
+    places: tuple[str, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
 class Ticket:
-    """A destination ticket: two cities and its points (long tickets have ids from 40)."""
+    """A destination ticket: two cities and its points (Europe's long tickets have ids from 40).
+
+    Switzerland's country tickets (``countrytickets.py``) start at a city or at
+    any endpoint of a country and name several destinations (``goals``); for
+    them ``a`` and ``b`` are a place to start from and one of the richest
+    goal's places (what a plan may aim at), ``points`` that goal's value, and
+    ``title`` how the card reads."""
 
     id: int
     a: str
     b: str
     points: int
     long: bool
+    starts: tuple[str, ...] = ()  # where it may start; () for (a,)
+    goals: tuple[TicketGoal, ...] = ()  # () for reaching b, worth points
+    title: str = ""
+
+    @property
+    def origin(self) -> tuple[str, ...]:
+        return self.starts or (self.a,)
+
+    @property
+    def destinations(self) -> tuple[TicketGoal, ...]:
+        return self.goals or (TicketGoal(self.b, (self.b,), self.points),)
 
     @property
     def label(self) -> str:
-        return f"{self.a}-{self.b} ({self.points})"
+        return self.title or f"{self.a}-{self.b} ({self.points})"
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: there is one board
@@ -136,7 +162,9 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
     """Build a Board from the JSON data, checking it is self-consistent. The
     tickets are ``regular`` and ``long`` where given (a variant's decks), else
     the data's ``tickets_regular`` and ``tickets_long``."""
-    cities = tuple(data["cities"])
+    # Places a route may end at besides the cities: a country's endpoints (Switzerland's flags).
+    endpoints = [e for zone in data.get("zones", {}).values() for e in zone["endpoints"]]
+    cities = tuple(data["cities"]) + tuple(endpoints)
     city_set = set(cities)
     if len(city_set) != len(cities):
         raise ValueError("duplicate city in map data")
@@ -185,9 +213,9 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
     per_color = int(data["train_cards"]["per_color"])
     locomotives = int(data["train_cards"]["locomotives"])
     card_kinds = tuple(c for c in colors for _ in range(per_color)) + (LOCOMOTIVE,) * locomotives
-    positions = {c: (int(x), int(y)) for c, (x, y) in data["positions"].items()}
+    positions = {c: (int(x), int(y)) for c, (x, y) in data["positions"].items() if c in city_set}
     if set(positions) != city_set:
-        raise ValueError("positions must name exactly the cities")
+        raise ValueError("positions must name every city")
     return Board(
         cities=cities,
         positions=positions,

@@ -23,6 +23,7 @@ from typing import Any
 
 from .board import load_board, read_board_data
 from .cards import Deck
+from .countrytickets import with_country_tickets
 from .game import Game, LocomotiveUse, Rules, TicketChoice, TicketDeal, Unkept
 
 MAX_NAME = 32  # a board or variant name on the wire
@@ -111,6 +112,16 @@ _NORDIC_RULES = replace(
     ferry_stand_in=3,  # "any 3 train cards can be used as 1 Locomotive for Ferry use"
 )
 
+_SWITZERLAND_RULES = replace(
+    _NORDIC_RULES,
+    three_locomotives_reset_row=True,  # the summary frees the draw only: the row is still redealt
+    longest_path_bonus="Longest Path",
+    longest_path_points=10,
+    globetrotter_points=0,
+    locomotive_use=LocomotiveUse.TUNNELS,  # "Can only play them when claiming Tunnels"
+    ferry_stand_in=0,
+)
+
 BOARDS: Mapping[str, BoardEntry] = {
     "europe": BoardEntry("europe", "Europe", "europe.json", _EUROPE_RULES, {
         "": Variant("Europe", None),
@@ -136,6 +147,9 @@ BOARDS: Mapping[str, BoardEntry] = {
     }),
     "nordic": BoardEntry("nordic", "Nordic Countries", "nordic.json", _NORDIC_RULES, {
         "": Variant("Nordic Countries", None),
+    }),
+    "switzerland": BoardEntry("switzerland", "Switzerland", "switzerland.json", _SWITZERLAND_RULES, {
+        "": Variant("Switzerland", None),
     }),
 }
 
@@ -175,6 +189,8 @@ def _load(board: str, variant: str) -> Game:
     data = read_board_data(entry.data_file)
     rules = replace(entry.rules, **chosen.changes)
     built = load_board(entry.data_file, chosen.ticket_set)
+    if data.get("country_tickets"):
+        built = with_country_tickets(built, data)
     return Game(board, variant, chosen.title, built, rules, game_digest(data, variant, rules))
 
 

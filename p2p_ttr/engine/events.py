@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar, TypeAlias
 
+from .board import Route
 from .boards import every_game
 from .cards import MAX_EPOCH, CardRef, Deck
 from .errors import MalformedEvent
@@ -232,7 +233,7 @@ class EventBounds:
     first_ids: Mapping[Deck, int]
     routes: int
     cities: frozenset[str]
-    most_paid: int  # cards in a claim: the longest route
+    most_paid: int  # cards in a claim: the longest route, stand-ins counted in full
     most_offered: int  # tickets in one offer (kept plus returned)
     most_extra: int  # a tunnel's extra cards: the cards it turns
     most_station: int  # cards for the last station
@@ -247,12 +248,22 @@ class EventBounds:
             first_ids={deck: game.card_ids(deck).start for deck in Deck},
             routes=len(board.routes),
             cities=frozenset(board.cities),
-            most_paid=max(r.length for r in board.routes),
+            most_paid=max(most_cards_paid(game, r) for r in board.routes),
             most_offered=max(rules.setup_tickets.size, rules.draw_tickets.size),
             most_extra=rules.tunnel_cards,
             most_station=rules.stations,
             most_cards=max(game.deck_size(deck) for deck in Deck),
         )
+
+
+def most_cards_paid(game: Game, route: Route) -> int:
+    """The most cards a claim of ``route`` may hold: its length, and where cards
+    stand in for others (standins.py) each stand-in's group in full."""
+    if route.stand_in:
+        return route.length * route.stand_in
+    if route.ferry_locomotives and game.rules.ferry_stand_in:
+        return route.length + (game.rules.ferry_stand_in - 1) * route.ferry_locomotives
+    return route.length
 
 
 @cache

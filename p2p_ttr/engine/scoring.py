@@ -284,8 +284,12 @@ def ticket_outcomes(
     results = []
     for t in claims.tickets:
         ticket = board.tickets[t]
-        done = _find(parent, ticket.a) == _find(parent, ticket.b)
-        results.append(TicketResult(t, done, ticket.points if done else -ticket.points))
+        starts = {_find(parent, place) for place in ticket.origin}
+        # The highest destination reached scores; none reached loses the lowest
+        # (an ordinary ticket has one destination: its points, won or lost).
+        reached = [g.points for g in ticket.destinations if any(_find(parent, p) in starts for p in g.places)]
+        done = bool(reached)
+        results.append(TicketResult(t, done, max(reached) if done else -min(g.points for g in ticket.destinations)))
     return tuple(results)
 
 

@@ -32,7 +32,7 @@ def test_a_game_is_loaded_once_by_its_names_and_named_back() -> None:
 
 
 def test_unknown_boards_and_variants_are_refused_naming_what_there_is() -> None:
-    with pytest.raises(UnknownGame, match="no board 'mars'; the boards are europe, usa, india, nordic"):
+    with pytest.raises(UnknownGame, match="no board 'mars'; the boards are europe, usa, india, nordic, switzerland"):
         load_game("mars")
     with pytest.raises(UnknownGame, match="USA has no variant 'x'; its variants are 1910, mega, bigcities"):
         load_game("usa", "x")
@@ -45,7 +45,8 @@ def test_unknown_boards_and_variants_are_refused_naming_what_there_is() -> None:
 def test_every_game_has_its_own_digest() -> None:
     games = every_game()
     assert [g.name for g in games] == ["europe", "usa", "usa(variant=1910)", "usa(variant=mega)",
-                                      "usa(variant=bigcities)", "india", "nordic"]
+                                      "usa(variant=bigcities)", "india", "nordic",
+                                      "switzerland"]
     assert len({g.digest for g in games}) == len(games)
     assert all(len(g.digest) == 32 for g in games)
 
@@ -71,15 +72,16 @@ needs_shared = pytest.mark.skipif(not MAPS.exists(), reason="shared/maps is not 
 
 
 @needs_shared
-@pytest.mark.parametrize("name", ["usa", "india", "nordic"])
+@pytest.mark.parametrize("name", ["usa", "india", "nordic", "switzerland"])
 def test_the_board_data_is_the_checked_transcription(name: str) -> None:
     shared = _shared(name)
     board = load_game(name).board
-    assert list(board.cities) == shared["cities"]
+    endpoints = [e for zone in shared.get("zones", {}).values() for e in zone["endpoints"]]
+    assert list(board.cities) == shared["cities"] + endpoints
     assert [(r.a, r.b, r.length, r.color, r.tunnel, r.ferry_locomotives) for r in board.routes] == [
         (r["a"], r["b"], r["length"], r["color"], r["tunnel"], r["ferry_locomotives"]) for r in shared["routes"]]
     assert board.route_points == {int(k): v for k, v in shared["route_points"].items()}
-    assert {c: list(p) for c, p in board.positions.items()} == shared["positions"]
+    assert {c: list(p) for c, p in board.positions.items()} == {c: shared["positions"][c] for c in board.cities}
     cards = shared["train_cards"]
     assert (board.colors, board.cards_per_color, board.locomotives) == (
         tuple(cards["colors"]), cards["per_color"], cards["locomotives"])
@@ -196,3 +198,29 @@ def test_an_event_is_held_to_its_games_bounds() -> None:
         event_from_wire(["station", 0, "Denver", []], europe)
     with pytest.raises(MalformedEvent, match="player"):
         event_from_wire(["draw_blind", 4], load_game("india"))  # India seats 4: players 0..3
+
+
+@needs_shared
+def test_switzerland_plays_by_its_transcribed_rules() -> None:
+    shared = _shared("switzerland")
+    game = load_game("switzerland")
+    rules, board = game.rules, game.board
+    city = [t for t in board.tickets if not t.goals]
+    assert [(t.a, t.b, t.points) for t in city] == [(t["a"], t["b"], t["points"]) for t in shared["tickets"]]
+    cards = [(c["from"], [(g["country"], g["points"]) for g in c["to"]]) for c in shared["country_tickets"]
+             for _ in range(c["copies"])]
+    country = [t for t in board.tickets if t.goals]
+    assert [(t.title.split("-")[0], [(g.name, g.points) for g in t.goals]) for t in country] == cards
+    assert (rules.min_players, rules.max_players, rules.trains, rules.stations) == (
+        shared["players"]["min"], shared["players"]["max"], shared["trains_per_player"], 0)
+    assert (rules.setup_tickets.size, rules.setup_tickets.keep_min, rules.setup_tickets.unkept) == (
+        shared["setup"]["tickets_dealt"], shared["setup"]["tickets_keep_min"], Unkept.BOX)
+    assert (rules.draw_tickets.size, rules.draw_tickets.keep_min, rules.draw_tickets.unkept) == (
+        shared["ticket_draw"]["draw"], shared["ticket_draw"]["keep_min"], Unkept.BOX)
+    assert rules.locomotive_use is LocomotiveUse.TUNNELS and shared["locomotive_rules"]["usable_on"] == "tunnels only"
+    assert not rules.face_up_locomotive_ends_draw and shared["locomotive_rules"]["face_up_locomotive_counts_as_one_card"]
+    assert rules.both_sides_min_players == shared["double_routes"]["both_tracks_min_players"]
+    (bonus,) = shared["bonuses"]
+    assert (rules.longest_path_bonus, rules.longest_path_points) == (bonus["name"], bonus["points"])
+    for zone in shared["zones"].values():  # dead ends: one route each
+        assert all(len(board.routes_at[e]) == 1 for e in zone["endpoints"])

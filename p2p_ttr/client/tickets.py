@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p_ttr.bots.planning import borrowable, route_costs, shortest_path
-from p2p_ttr.engine.board import Board, Ticket
+from p2p_ttr.engine.board import Ticket
 from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.scoring import PlayerClaims, best_borrowing, ticket_outcomes
 from p2p_ttr.engine.state import GameState
 
@@ -39,7 +40,7 @@ class Way:
     """The cheapest way between two cities over the player's own routes, the
     routes still open to them and the rival routes their stations may borrow."""
 
-    board: Board  # the game's, whose routes the ids name
+    game: Game  # whose board's routes the ids name
     a: str
     b: str
     routes: tuple[int, ...]  # every route on the way, owned and borrowed ones included
@@ -50,7 +51,7 @@ class Way:
 
     @property
     def trains(self) -> int:
-        return sum(self.board.routes[r].length for r in self.to_claim)
+        return sum(self.game.board.routes[r].length for r in self.to_claim)
 
     @property
     def finishable(self) -> bool:
@@ -60,11 +61,11 @@ class Way:
         head = f"{self.a}{DASH}{self.b}" + (f" ({points})" if points is not None else "")
         if not self.found:
             return [f"{head}: can no longer be finished: every route that could join them is taken"]
-        lend = "".join(f"; your station in {city} borrows {route_name(self.board.routes[r])}"
+        lend = "".join(f"; your station in {city} borrows {route_name(self.game.board.routes[r])}"
                        for r, city in self.borrowed)
         if not self.to_claim:
             return [f"{head}: done, your routes join them{lend}"]
-        steps = ", ".join(route_name(self.board.routes[r]) for r in self.to_claim)
+        steps = ", ".join(route_name(self.game.board.routes[r]) for r in self.to_claim)
         if self.trains > self.trains_left:
             return [f"{head}: can no longer be finished: the shortest way needs "
                     f"{plural(self.trains, 'train')} and you have {self.trains_left} left ({steps}){lend}"]
@@ -87,11 +88,11 @@ def way_between(view: GameState, seat: int, a: str, b: str) -> Way:
             used = tuple((r, lent[r]) for r in path.routes if r in lent)
             best = (path.cost, path.routes, used)
     if best is None:
-        return Way(view.game.board, a, b, (), (), False, trains)
+        return Way(view.game, a, b, (), (), False, trains)
     _, routes, borrowed = best
     lent_routes = {r for r, _ in borrowed}
     mine = set(view.players[seat].routes)
-    return Way(view.game.board, a, b, routes, tuple(r for r in routes if r not in mine and r not in lent_routes), True,
+    return Way(view.game, a, b, routes, tuple(r for r in routes if r not in mine and r not in lent_routes), True,
                trains, borrowed)
 
 

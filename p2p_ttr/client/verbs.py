@@ -45,7 +45,7 @@ from .resolve import (
     station_places,
     tickets_move,
 )
-from .words import fold
+from .words import fold, most_words
 
 
 def _help(words: list[str], ctx: Context) -> Outcome:
@@ -193,9 +193,8 @@ def _names_of_several_words(before: str, done: list[str], verb: Verb, ctx: Conte
     already ('claim new y'): offered in place of all of them."""
     begins = [m.start() for m in re.finditer(r"\S+", before)]
     out: list[Suggestion] = []
-    for k in (1, 2):  # the words of the name typed before the cursor's ('Salt Lake C': two)
-        if len(done) - 1 < k:
-            break
+    # The words of the name typed before the cursor's ('Salt Lake C': two); none on a board of one-word names.
+    for k in range(1, min(most_words(ctx.game.board), len(done))):
         tail = before[begins[len(done) - k]:]
         for text, meta in verb.args(tokens(" ".join(done[1:len(done) - k])), ctx):
             if " " in text and starts(text, tail) and fold(text) != fold(tail):

@@ -57,7 +57,7 @@ def cities_matching(board: Board, text: str) -> list[str]:
 
 
 @cache
-def _most_words(board: Board) -> int:
+def most_words(board: Board) -> int:
     """The most words a city's name on ``board`` has ('Salt Lake City': 3)."""
     return max((len(c.split()) for c in board.cities), default=1)
 
@@ -67,7 +67,7 @@ def take_city(board: Board, words: Sequence[str]) -> tuple[str, int] | None:
     ('new york' is two words), None if they name no single city. The most
     words that name one city win: 'new york' is New York, where 'new' alone
     could be New Orleans too."""
-    for k in range(min(len(words), _most_words(board)), 0, -1):
+    for k in range(min(len(words), most_words(board)), 0, -1):
         found = cities_matching(board, " ".join(words[:k]))
         if len(found) == 1:
             return found[0], k

@@ -11,6 +11,7 @@ from usa_states import NAMES, first_usa, usa_1910, usa_states
 from p2p_ttr.client.commands import tokens
 from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.client.helptext import rules_page
+from p2p_ttr.client.lastturn import LastTurns
 from p2p_ttr.client.outcomes import Context, Play, Refuse, Show
 from p2p_ttr.client.pagetext import lay_out
 from p2p_ttr.client.panel import offered_lines, players_lines
@@ -108,6 +109,19 @@ def test_the_log_tells_the_boards_routes_and_points() -> None:
     five = [r for r in USA.routes if r.length == 5]
     assert USA.route_points[5] == 10 and five  # a length Europe has not
     assert not any("station" in line for line in lines)
+
+
+def test_each_seats_last_turn_names_the_boards_routes() -> None:
+    states = usa_states()
+    turns, said = LastTurns(), set()
+    for before, after in zip(states, states[1:]):
+        turns = turns.after(before, after, None)
+        said |= {turn.words() for turn in turns.turns if turn is not None}
+    claims = [w for w in said if w.startswith("claimed ")]
+    assert claims
+    for words in claims:
+        a, b = words.removeprefix("claimed ").split(", ")[0].split("–")
+        assert USA.routes_between(a, b), words
 
 
 def test_the_offer_says_the_games_keep_minimum() -> None:

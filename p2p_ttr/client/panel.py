@@ -110,10 +110,10 @@ def hand_lines(view: GameState, seat: int, width: int) -> list[Line]:
     title = f"YOUR HAND  {plural(len(view.players[seat].hand), 'card')}" + (f" ({unread} being read)" if unread else "")
     lines: list[Line] = [[("class:title", title)]]
     per_row = 5 if width >= 1 + 5 * 11 else 3  # a kind is 11 columns: 'purple  1  '
-    kinds_held = card_kinds(view.game.board)
-    for i in range(0, len(kinds_held), per_row):
+    every_kind = card_kinds(view.game.board)
+    for i in range(0, len(every_kind), per_row):
         row: Line = [("", " ")]
-        for kind in kinds_held[i:i + per_row]:
+        for kind in every_kind[i:i + per_row]:
             n = counts.get(kind, 0)
             row += [(f"class:card.{kind}" if n else "class:dim", f"{kind_name(kind):<7}{n:>2}"), ("", "  ")]
         lines.append(row)

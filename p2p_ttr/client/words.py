@@ -12,7 +12,8 @@ from functools import cache
 
 from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Board, Route, Ticket, europe, fold_name
 
-# The board the screens' map draws before a game is seated. Everything else
+# The board the screens' map draws before a game is seated (and the default
+# of pay_spec and trail, for a caller with no game at hand). Everything else
 # reads the board and rules of the game it shows (``view.game``).
 BOARD = europe()
 # The words a player may type for a locomotive.

@@ -16,7 +16,7 @@ from p2p_ttr.client.pagetext import lay_out
 from p2p_ttr.client.phrases import changes, forfeits
 from p2p_ttr.client.tickets import ticket_rows
 from p2p_ttr.client.verbs import interpret
-from p2p_ttr.client.words import BOARD, KINDS, kind_name, route_name, ticket_name
+from p2p_ttr.client.words import card_kinds, kind_name, route_name, ticket_name
 from p2p_ttr.engine.events import ClaimRoute
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import hand_counts
@@ -85,12 +85,14 @@ class Human:
 
     def render(self, state: GameState, seat: int) -> str:
         ps = state.players[seat]
+        board = state.game.board
         counts = hand_counts(state, seat)
-        row = [kind_name(BOARD.card_kind(c)) if r is not None and (c := state.face(r)) is not None else "-"
+        row = [kind_name(board.card_kind(c)) if r is not None and (c := state.face(r)) is not None else "-"
                for r in state.face_up]
         lines = [
-            "hand: " + (", ".join(f"{kind_name(k)} x{counts[k]}" for k in KINDS if counts.get(k)) or "empty")
-            + f"   trains {ps.trains}, stations left {ps.stations_left}",
+            "hand: " + (", ".join(f"{kind_name(k)} x{counts[k]}" for k in card_kinds(board) if counts.get(k))
+                        or "empty")
+            + f"   trains {ps.trains}" + (f", stations left {ps.stations_left}" if state.game.rules.stations else ""),
             "face-up: " + "  ".join(f"{i + 1}:{k}" for i, k in enumerate(row)),
         ]
         for label, refs in (("tickets", ps.tickets), ("offered", ps.offered)):
@@ -99,7 +101,7 @@ class Human:
                 lines.append(f"{label}: " + "; ".join(
                     f"{i + 1}:{ticket_name(r.ticket)}" + (" done" if r.done and label == "tickets" else "")
                     for i, r in enumerate(rows)))
-        claims = sorted({route_name(BOARD.routes[a.route])
+        claims = sorted({route_name(board.routes[a.route])
                          for a in legal_actions(state, seat, ClaimRoute) if isinstance(a, ClaimRoute)})
         if claims:
             lines.append("you can claim: " + ", ".join(claims[:40]) + (" ..." if len(claims) > 40 else ""))

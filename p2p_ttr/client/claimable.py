@@ -17,7 +17,7 @@ from p2p_ttr.engine.moves import claim_actions
 from p2p_ttr.engine.state import GameState
 
 from .tickets import ticket_rows, way_between
-from .words import BOARD, route_points
+from .words import route_points
 
 
 @dataclass(frozen=True)
@@ -26,10 +26,7 @@ class Claimable:
 
     route: Route
     tickets: tuple[int, ...]  # the ticket numbers (from 1, as the panel lists them) whose way uses it
-
-    @property
-    def points(self) -> int:
-        return route_points(self.route)
+    points: int  # what claiming it scores
 
 
 def claimable(view: GameState, seat: int) -> list[Claimable]:
@@ -38,18 +35,19 @@ def claimable(view: GameState, seat: int) -> list[Claimable]:
     # Mid-turn (a card drawn) no route can be claimed; the list still says
     # what the hand pays for, which is what the player plans with.
     routes = {a.route for a in claim_actions(replace(view, cards_drawn=0), seat) if isinstance(a, ClaimRoute)}
+    board = view.game.board
     serves: dict[int, list[int]] = {}
     for number, row in enumerate(ticket_rows(view, seat), 1):
         if row.done:
             continue
         for r in way_between(view, seat, row.ticket.a, row.ticket.b).to_claim:
-            twin = BOARD.routes[r].twin  # either side of a double route joins the same cities
+            twin = board.routes[r].twin  # either side of a double route joins the same cities
             for side in (r,) if twin is None else (r, twin):
                 serves.setdefault(side, []).append(number)
     found: dict[tuple[str, str, str, int, bool, int], Claimable] = {}
     for r in sorted(routes):
-        route = BOARD.routes[r]
+        route = board.routes[r]
         # The two sides of a double route alike in every way are one choice to the player.
         shape = (route.a, route.b, route.color, route.length, route.tunnel, route.ferry_locomotives)
-        found.setdefault(shape, Claimable(route, tuple(serves.get(r, ()))))
+        found.setdefault(shape, Claimable(route, tuple(serves.get(r, ())), route_points(board, route)))
     return sorted(found.values(), key=lambda c: (not c.tickets, -c.route.length, c.route.a, c.route.b, c.route.id))

@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from p2p_ttr.engine.game import Game
+
 from .outcomes import Context, Outcome
 
 
@@ -23,10 +25,16 @@ def no_arguments(args: list[str], ctx: Context) -> list[tuple[str, str]]:
     return []
 
 
+def in_every_game(game: Game) -> bool:
+    return True
+
+
 @dataclass(frozen=True)
 class Verb:
     """One command, whole: its words and help, what it does (``run``) and
-    what may follow it (``args``, for completion). ``verbs.VERBS`` lists them."""
+    what may follow it (``args``, for completion). ``verbs.VERBS`` lists them.
+    Its examples and summary may name the game's places and numbers
+    (``{a}``, ``{drawn}``: ``examples.example_words``); ``helptext`` fills them in."""
 
     name: str
     usage: str
@@ -36,6 +44,7 @@ class Verb:
     aliases: tuple[str, ...] = ()
     whole: bool = False  # typed in full only: no beginning of it stands for it ('st' stays station)
     args: Arguments = no_arguments
+    played: Callable[[Game], bool] = in_every_game  # whether the game has this move (help and Tab offer it)
 
 
 class Registry:

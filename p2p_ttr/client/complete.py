@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2p_ttr.engine.board import LOCOMOTIVE
+from p2p_ttr.engine.board import LOCOMOTIVE, Board
 from p2p_ttr.engine.events import BuildStation, ClaimRoute
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import hand_counts
@@ -21,11 +21,10 @@ from .explain import route_problem
 from .outcomes import Context
 from .tickets import ticket_rows
 from .words import (
-    BOARD,
-    KINDS,
-    cities_matching,
+    card_kinds,
     fold,
     kind_name,
+    leading_cities,
     route_details,
     ticket_name,
 )
@@ -59,20 +58,24 @@ def keep_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
 
 
 def claim_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
-    view, seat, n = ctx.view, ctx.seat, len(args)
+    # A city's name may take several words ('New York'): count the places typed, not the words.
+    cities, rest = leading_cities(ctx.game.board, args, 2)
+    view, seat, n = ctx.view, ctx.seat, len(cities) + len(rest)
     if view is None or seat is None:
-        return _cities() if n < 2 else []
+        return _cities(ctx.game.board) if n < 2 else []
     if n == 0:
         return _claim_cities(view, seat)
     if n == 1:
-        return _neighbours(view, seat, args[0], ctx.names)
-    return (_sides(args) if n == 2 else []) + _payments(view, seat)
+        return _neighbours(view, seat, cities[0], ctx.names) if cities else []
+    return (_sides(view.game.board, cities) if n == 2 and not rest else []) + _payments(view, seat)
 
 
 def station_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
     view, seat = ctx.view, ctx.seat
+    if not ctx.game.rules.stations:
+        return []
     if view is None or seat is None:
-        return _cities() if len(args) < 2 else []
+        return _cities(ctx.game.board) if len(args) < 2 else []
     return _station_cities(view, seat) if not args else _payments(view, seat)
 
 
@@ -81,14 +84,15 @@ def pay_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
 
 
 def path_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
-    view, seat, n = ctx.view, ctx.seat, len(args)
+    cities, rest = leading_cities(ctx.game.board, args, 2)
+    view, seat, n = ctx.view, ctx.seat, len(cities) + len(rest)
     if view is None or seat is None:
-        return _cities() if n < 2 else []
-    return _tickets(view, seat) if n == 0 else _cities() if n == 1 else []
+        return _cities(ctx.game.board) if n < 2 else []
+    return _tickets(view, seat) if n == 0 else _cities(view.game.board) if n == 1 else []
 
 
-def _cities() -> list[tuple[str, str]]:
-    return [(c, "") for c in sorted(BOARD.cities)]
+def _cities(board: Board) -> list[tuple[str, str]]:
+    return [(c, "") for c in sorted(board.cities)]
 
 
 def _slots(view: GameState) -> list[tuple[str, str]]:
@@ -96,7 +100,7 @@ def _slots(view: GameState) -> list[tuple[str, str]]:
     for slot, ref in enumerate(view.face_up):
         card = view.face(ref) if ref is not None else None
         if card is not None:
-            out.append((str(slot + 1), f"face-up {kind_name(BOARD.card_kind(card))}"))
+            out.append((str(slot + 1), f"face-up {kind_name(view.game.board.card_kind(card))}"))
     return out
 
 
@@ -108,9 +112,10 @@ def _offered(view: GameState, seat: int, args: list[str]) -> list[tuple[str, str
 
 
 def _claim_cities(view: GameState, seat: int) -> list[tuple[str, str]]:
+    board = view.game.board
     can = {c for a in legal_actions(view, seat, ClaimRoute) if isinstance(a, ClaimRoute)
-           for c in BOARD.routes[a.route].cities}
-    return sorted(((c, "a route you can claim now" if c in can else "") for c in BOARD.cities),
+           for c in board.routes[a.route].cities}
+    return sorted(((c, "a route you can claim now" if c in can else "") for c in board.cities),
                   key=lambda x: (x[1] == "", x[0]))
 
 
@@ -118,18 +123,15 @@ def _station_cities(view: GameState, seat: int) -> list[tuple[str, str]]:
     taken = {c: p for p, ps in enumerate(view.players) for c in ps.stations}
     can = {a.city for a in legal_actions(view, seat, BuildStation) if isinstance(a, BuildStation)}
     return [(c, "you can build here" if c in can else "has a station" if c in taken else "")
-            for c in sorted(BOARD.cities)]
+            for c in sorted(view.game.board.cities)]
 
 
-def _neighbours(view: GameState, seat: int, first: str, names: tuple[str, ...]) -> list[tuple[str, str]]:
-    found = cities_matching(first)
-    if len(found) != 1:
-        return []
-    city = found[0]
+def _neighbours(view: GameState, seat: int, city: str, names: tuple[str, ...]) -> list[tuple[str, str]]:
+    board = view.game.board
     claimable = {a.route for a in legal_actions(view, seat, ClaimRoute) if isinstance(a, ClaimRoute)}
     out: dict[str, list[str]] = {}
-    for r in BOARD.routes_at[city]:
-        route = BOARD.routes[r]
+    for r in board.routes_at[city]:
+        route = board.routes[r]
         problem = route_problem(view, seat, route, names)
         note = route_details(route)
         if r in claimable:
@@ -141,21 +143,18 @@ def _neighbours(view: GameState, seat: int, first: str, names: tuple[str, ...]) 
     return [(other, " | ".join(notes)) for other, notes in sorted(out.items())]
 
 
-def _sides(args: list[str]) -> list[tuple[str, str]]:
+def _sides(board: Board, cities: list[str]) -> list[tuple[str, str]]:
     """The colours of a double route, once both its cities are typed."""
-    if len(args) != 2:
+    if len(cities) != 2:
         return []
-    a, b = cities_matching(args[0]), cities_matching(args[1])
-    if len(a) != 1 or len(b) != 1:
-        return []
-    routes = BOARD.routes_between(a[0], b[0])
+    routes = board.routes_between(cities[0], cities[1])
     return [(r.color, "this side of the double route") for r in routes] if len(routes) > 1 else []
 
 
 def _payments(view: GameState, seat: int) -> list[tuple[str, str]]:
     counts = hand_counts(view, seat)
     out = [("with", "then the cards: 2 red 1 loco")]
-    for kind in KINDS:
+    for kind in card_kinds(view.game.board):
         if counts.get(kind):
             out.append(("loco" if kind == LOCOMOTIVE else kind, f"you hold {counts[kind]}"))
     return out
@@ -164,4 +163,4 @@ def _payments(view: GameState, seat: int) -> list[tuple[str, str]]:
 def _tickets(view: GameState, seat: int) -> list[tuple[str, str]]:
     rows = ticket_rows(view, seat)
     return [(str(i + 1), ticket_name(r.ticket) + (" (done)" if r.done else "")) for i, r in enumerate(rows)] + \
-        [("off", "stop showing a path")] + _cities()
+        [("off", "stop showing a path")] + _cities(view.game.board)

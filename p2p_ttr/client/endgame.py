@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from itertools import pairwise
 
+from p2p_ttr.engine.game import Rules
 from p2p_ttr.engine.outcome import final_score
-from p2p_ttr.engine.scoring import PlayerScore, deciding_tiebreak
+from p2p_ttr.engine.scoring import TIEBREAKS, PlayerScore, deciding_tiebreak
 from p2p_ttr.engine.state import GameState
 
-from .words import BOARD, DASH, plural, ticket_name, who
+from .words import DASH, plural, ticket_name, who
 
 
 def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -> list[str]:
@@ -20,15 +21,21 @@ def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -
              + (": the game was conceded" if state.conceded else ""), ""]
     if state.conceded:
         lines += [_conceded(state, names, me), ""]
-    lines.append(f"{'':4}{'player':<14}{'total':>6}{'routes':>8}{'tickets':>9}{'stations':>10}"
-                 f"{'express':>9}{'trail':>7}")
+    rules = state.game.rules
+    lines.append(f"{'':4}{'player':<14}{'total':>6}{'routes':>8}{'tickets':>9}"
+                 + (f"{'stations':>10}" if rules.stations else "")
+                 + (f"{bonus_word(rules):>9}" if rules.longest_path_points else "")
+                 + (f"{'globe':>8}" if rules.globetrotter_points else "") + f"{'trail':>7}")
     for p in score.ranking:
         sc = score.players[p]
         # First whatever the points: the row says why, beside the points it beats.
         why = "  ◀ conceded" if p == state.conceded_to else ""
         lines.append(f"{score.places[p]:>2}. {names[p][:14]:<14}{sc.total:>6}{sc.routes:>8}{sc.tickets:>+9}"
-                     f"{sc.stations:>10}{sc.express:>9}{sc.longest_path:>7}{why}")
-    lines += _tiebreaks(score.ranking, score.players, names)
+                     + (f"{sc.stations:>10}" if rules.stations else "")
+                     + (f"{sc.express:>9}" if rules.longest_path_points else "")
+                     + (f"{sc.globetrotter:>8}" if rules.globetrotter_points else "")
+                     + f"{sc.longest_path:>7}{why}")
+    lines += _tiebreaks(score.ranking, score.players, names, rules.longest_path_bonus)
     for p in score.ranking:
         lines.append("")
         lines += _player(state, p, score.players[p], names, me)
@@ -42,6 +49,11 @@ def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -
     return lines
 
 
+def bonus_word(rules: Rules) -> str:
+    """The longest-path bonus in a word, for a column: 'express' (the European Express), 'path' (the Longest Path)."""
+    return rules.longest_path_bonus.split()[-1].lower()
+
+
 def _conceded(state: GameState, names: tuple[str, ...], me: int | None) -> str:
     """Why the ranking does not follow the points: the game was conceded to the last seat in play."""
     winner = state.conceded_to
@@ -53,13 +65,18 @@ def _conceded(state: GameState, names: tuple[str, ...], me: int | None) -> str:
             "(protocol.md §6); the others are ranked by the usual count.")
 
 
-def _tiebreaks(ranking: tuple[int, ...], players: tuple[PlayerScore, ...], names: tuple[str, ...]) -> list[str]:
+def _tiebreaks(ranking: tuple[int, ...], players: tuple[PlayerScore, ...], names: tuple[str, ...],
+               bonus: str = TIEBREAKS[-1]) -> list[str]:
+    """Why players equal on points are ranked as they are; ``bonus``: the
+    game's name for the longest-path bonus, the last tie-break."""
     lines = []
     for ahead, behind in pairwise(ranking):
         a, b = players[ahead], players[behind]
         if a.total != b.total:
             continue
         rule = deciding_tiebreak(a, b)
+        if rule == TIEBREAKS[-1]:
+            rule = bonus
         if rule is None:
             lines.append(f"    {names[ahead]} and {names[behind]} tie on every tie-break and share their place")
         else:
@@ -69,7 +86,8 @@ def _tiebreaks(ranking: tuple[int, ...], players: tuple[PlayerScore, ...], names
 
 def _player(state: GameState, p: int, sc: PlayerScore, names: tuple[str, ...], me: int | None) -> list[str]:
     ps = state.players[p]
-    lengths = Counter(BOARD.routes[r].length for r in ps.routes)
+    board = state.game.board
+    lengths = Counter(board.routes[r].length for r in ps.routes)
     parts = [f"{n}x{length}" for length, n in sorted(lengths.items())]
     lines = [f"{names[p]}: {plural(sc.total, 'point')}",
              f"  routes {sc.routes:>4}   {plural(len(ps.routes), 'route')}, "
@@ -77,12 +95,12 @@ def _player(state: GameState, p: int, sc: PlayerScore, names: tuple[str, ...], m
              + (f" ({', '.join(parts)} cars)" if parts else "")]
     for result in sc.ticket_results:
         mark = "done  " if result.completed else "missed"
-        lines.append(f"  ticket {result.points:>+4}   {mark} {ticket_name(BOARD.tickets[result.ticket])}")
+        lines.append(f"  ticket {result.points:>+4}   {mark} {ticket_name(board.tickets[result.ticket])}")
     for city, route in sc.borrowed:
         if route is None:
             lent = "borrowing nothing"
         else:
-            r = BOARD.routes[route]
+            r = board.routes[route]
             owner = state.route_owner[route]
             lent = (f"borrowing {r.a}{DASH}{r.b} from "
                     f"{who(owner, me, names) if owner is not None else 'nobody'}")
@@ -94,7 +112,7 @@ def _player(state: GameState, p: int, sc: PlayerScore, names: tuple[str, ...], m
     if rules.longest_path_points:
         bonus = rules.longest_path_bonus
         express = f"the {bonus} +{rules.longest_path_points}" if sc.express else f"no {bonus}"
-        lines.append(f"  express {sc.express:>3}   longest trail {plural(sc.longest_path, 'car')}: {express}")
+        lines.append(f"  {bonus_word(rules):<7} {sc.express:>3}   longest trail {plural(sc.longest_path, 'car')}: {express}")
     if rules.globetrotter_points:
         globetrotter = f"the Globetrotter +{sc.globetrotter}" if sc.globetrotter else "no Globetrotter"
         lines.append(f"  globe   {sc.globetrotter:>3}   {plural(sc.completed_tickets, 'ticket')} done: {globetrotter}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Board, Route
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import Action
@@ -26,14 +26,15 @@ from p2p_ttr.engine.rules import (
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
 from p2p_ttr.engine.view import view_for
 
-from .words import BOARD, DASH, KINDS, plural, route_details, route_name, who, whose
+from .words import DASH, card_kinds, plural, route_details, route_name, who, whose
 
 ORDINALS = ("first", "second", "third")
 
 
-def hand_words(counts: Counter[str]) -> str:
-    """'2 orange, 1 blue and 1 locomotive' (or 'no cards')."""
-    parts = [plural(counts[k], k) if k == LOCOMOTIVE else f"{counts[k]} {k}" for k in KINDS if counts.get(k)]
+def hand_words(board: Board, counts: Counter[str]) -> str:
+    """'2 orange, 1 blue and 1 locomotive' (or 'no cards'), in ``board``'s order of kinds."""
+    parts = [plural(counts[k], k) if k == LOCOMOTIVE else f"{counts[k]} {k}" for k in card_kinds(board)
+             if counts.get(k)]
     if not parts:
         return "no cards"
     return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
@@ -68,13 +69,19 @@ def phase_problem(view: GameState, seat: int, doing: str) -> str:
     """Why ``doing`` (e.g. 'claim a route') is not possible in the current phase
     of ``seat``'s turn: what the turn is waiting for instead."""
     if view.phase in (Phase.SETUP_TICKETS, Phase.TICKETS):
-        least = 2 if view.phase is Phase.SETUP_TICKETS else 1
+        least = keep_least(view)
         return f"you cannot {doing} now: first keep at least {least} of the tickets offered (keep N ...)"
     if view.phase is Phase.TUNNEL:
         return f"you cannot {doing} now: first pay for the tunnel or give it up (pay / abandon)"
     if view.cards_drawn:
         return f"you cannot {doing} now: you drew a card, so take your second one (draw, or draw N)"
     return f"you cannot {doing} now"
+
+
+def keep_least(view: GameState) -> int:
+    """The fewest tickets the offer now on the table may be answered with."""
+    rules = view.game.rules
+    return (rules.setup_tickets if view.phase is Phase.SETUP_TICKETS else rules.draw_tickets).keep_min
 
 
 def draw_problem(view: GameState, slot: int | None) -> str | None:
@@ -87,7 +94,7 @@ def draw_problem(view: GameState, slot: int | None) -> str | None:
     ref = view.face_up[slot]
     if ref is None:
         return f"face-up slot {slot + 1} is empty"
-    if view.cards_drawn and BOARD.card_kind(view.public[ref]) == LOCOMOTIVE:
+    if view.cards_drawn and view.game.board.card_kind(view.public[ref]) == LOCOMOTIVE:
         return "a face-up locomotive cannot be your second card (draw from the deck or another slot)"
     return None
 
@@ -124,7 +131,7 @@ def route_problem(view: GameState, seat: int, route: Route, names: tuple[str, ..
 def payment_problem(view: GameState, seat: int, route: Route, *twins: Route) -> str:
     """Why the hand cannot pay for ``route``, nor for the other side of its
     double route if it is open too (``twins``); each is open to ``seat``."""
-    hand = hand_words(hand_counts(view, seat))
+    hand = hand_words(view.game.board, hand_counts(view, seat))
     sides = (route, *twins)
     needs = []
     for side in sides:
@@ -142,17 +149,24 @@ def payment_problem(view: GameState, seat: int, route: Route, *twins: Route) -> 
 def station_problem(view: GameState, seat: int, city: str, names: tuple[str, ...]) -> str | None:
     """Why ``seat`` may not build a station in ``city`` (None if it may, cards aside)."""
     ps = view.players[seat]
+    if not view.game.rules.stations:
+        return no_stations(view)
     if ps.stations_left <= 0:
-        return "you have built all 3 of your stations"
+        return f"you have built all {view.game.rules.stations} of your stations"
     for p, other in enumerate(view.players):
         if city in other.stations:
             return f"{city} already has {whose(p, seat, names)} station"
     return None
 
 
+def no_stations(view: GameState) -> str:
+    """Why no station can be built in this game at all."""
+    return f"{view.game.title} has no stations: on your turn draw cards, claim a route or draw tickets"
+
+
 def station_payment_problem(view: GameState, seat: int) -> str:
     n = len(view.players[seat].stations) + 1
-    hand = hand_words(hand_counts(view, seat))
+    hand = hand_words(view.game.board, hand_counts(view, seat))
     return (f"your {ORDINALS[n - 1]} station costs {plural(n, 'card')} of one colour "
             f"(locomotives stand in for any); you hold {hand}")
 
@@ -162,11 +176,11 @@ def tunnel_payment_problem(view: GameState, seat: int) -> str:
     if tunnel is None:
         return "there is no tunnel to pay for"
     colour = f"{tunnel.color} or locomotives" if tunnel.color else "locomotives"
-    hand = hand_words(hand_counts(view, seat) - Counter(kinds(view, tunnel.cards)))
+    hand = hand_words(view.game.board, hand_counts(view, seat) - Counter(kinds(view, tunnel.cards)))
     return (f"the tunnel asks for {tunnel.extra} more {colour}; besides the cards already played "
             f"you hold {hand}: abandon gives it up")
 
 
 def kinds(view: GameState, refs: Iterable[CardRef]) -> list[str]:
     """The kinds of the cards among ``refs`` whose faces ``view`` knows."""
-    return [BOARD.card_kind(card) for ref in refs if (card := view.face(ref)) is not None]
+    return [view.game.board.card_kind(card) for ref in refs if (card := view.face(ref)) is not None]

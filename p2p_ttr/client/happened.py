@@ -17,7 +17,6 @@ from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
 
 from .explain import kinds
-from .words import BOARD
 
 SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
 
@@ -180,9 +179,9 @@ def _tunnel(before: GameState, after: GameState) -> list[Fact]:
         discarded = [r for r in after.discard if r not in was_discarded]
         for p, (b, a) in enumerate(zip(before.players, after.players)):
             for route in set(a.routes) - set(b.routes):
-                if BOARD.routes[route].tunnel:
+                if after.game.board.routes[route].tunnel:
                     mine = set(b.hand) | (set(old.cards) if old is not None else set())
                     turned = [r for r in discarded if r not in mine]
-                    if turned and len(discarded) - len(turned) == BOARD.routes[route].length:
+                    if turned and len(discarded) - len(turned) == after.game.board.routes[route].length:
                         found.append(TunnelTurned(p, route, tuple(kinds(after, turned)), 0))
     return found

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2p_ttr.engine.board import Board
 from p2p_ttr.engine.state import GameState
 
 from .happened import (
@@ -29,7 +30,7 @@ from .happened import (
     facts,
 )
 from .phrases import and_list
-from .words import BOARD, DASH, kind_name, plural
+from .words import DASH, kind_name, plural
 
 Moment = tuple[int, int]  # (the game's turn number, 0 setting up / 1 playing): when a fact happened
 
@@ -45,6 +46,7 @@ class Turn:
     seat: int
     moment: Moment
     facts: tuple[Fact, ...]
+    board: Board  # the game's, whose routes the facts name by id
 
     @property
     def claimed(self) -> tuple[int, ...]:
@@ -57,13 +59,13 @@ class Turn:
     def words(self) -> str:
         """The turn in a few words, the deeds first: 'claimed Brindisi–Roma', 'took blue, drew 1 from the deck'."""
         parts: list[str] = []
-        parts += [f"claimed {_route(r)}" for r in self.claimed]
+        parts += [f"claimed {_route(self.board, r)}" for r in self.claimed]
         parts += [f"built a station in {city}" for city in self.built]
         given_up = [f.route for f in self.facts if isinstance(f, GaveUpTunnel)]
-        parts += [f"gave up the tunnel {_route(r)}" for r in given_up]
+        parts += [f"gave up the tunnel {_route(self.board, r)}" for r in given_up]
         tried = [f for f in self.facts if isinstance(f, WentForTunnel) and f.route not in self.claimed + tuple(given_up)]
         turned = {f.route: f.extra for f in self.facts if isinstance(f, TunnelTurned)}
-        parts += [f"tunnel {_route(f.route)}" + (f": {turned[f.route]} more to pay" if f.route in turned else "")
+        parts += [f"tunnel {_route(self.board, f.route)}" + (f": {turned[f.route]} more to pay" if f.route in turned else "")
                   for f in tried]
         parts += _draws(self.facts)
         parts += _tickets(self.facts)
@@ -72,8 +74,8 @@ class Turn:
         return ", ".join(parts)
 
 
-def _route(r: int) -> str:
-    route = BOARD.routes[r]
+def _route(board: Board, r: int) -> str:
+    route = board.routes[r]
     return f"{route.a}{DASH}{route.b}"
 
 
@@ -122,10 +124,10 @@ class LastTurns:
             # Our own cards from the deck are read a moment after the draw, often after the turn:
             # they belong to the latest turn, the one that drew them.
             if turn is not None and (turn.moment == moment or isinstance(fact, ReadOwn)):
-                turns[fact.seat] = Turn(fact.seat, turn.moment, turn.facts + (fact,))
+                turns[fact.seat] = Turn(fact.seat, turn.moment, turn.facts + (fact,), after.game.board)
             else:
                 previous[fact.seat] = turn
-                turns[fact.seat] = Turn(fact.seat, moment, (fact,))
+                turns[fact.seat] = Turn(fact.seat, moment, (fact,), after.game.board)
         return LastTurns(tuple(turns), tuple(previous))
 
     def since(self, seat: int, me: int, now: GameState) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from p2p_ttr.engine.board import Board
 from p2p_ttr.engine.scoring import longest_trail
 from p2p_ttr.engine.state import GameState
 
@@ -16,10 +17,11 @@ EVERYONE = ("all", "off", "everyone")  # `map all`: every network again
 
 
 @lru_cache(maxsize=256)
-def trail(routes: tuple[int, ...]) -> int:
-    """The longest continuous trail through ``routes``, in cars (the European
-    Express counts it). Worked out once per set of routes: the panel asks on every frame."""
-    return longest_trail(BOARD, routes)
+def trail(routes: tuple[int, ...], board: Board = BOARD) -> int:
+    """The longest continuous trail through ``routes`` of ``board`` (the
+    game's), in cars (the longest-path bonus counts it). Worked out once per
+    set of routes: the panel asks on every frame."""
+    return longest_trail(board, routes)
 
 
 def seat_named(word: str, names: tuple[str, ...], me: int | None, typed: str = "") -> int:
@@ -60,13 +62,15 @@ def on_map(words: list[str], ctx: Context) -> Outcome:
 def network_lines(view: GameState, seat: int, me: int | None, names: tuple[str, ...]) -> list[str]:
     """A seat's network in words: routes, cars, longest trail, stations."""
     ps = view.players[seat]
+    board = view.game.board
     name = who(seat, me, names, capital=True)
-    cars = sum(BOARD.routes[r].length for r in ps.routes)
+    cars = sum(board.routes[r].length for r in ps.routes)
     head = (f"{name} ({seat + 1} {seat_colour(seat)}): {plural(len(ps.routes), 'route')}, {plural(cars, 'car')}, "
-            f"longest trail {plural(trail(tuple(sorted(ps.routes))), 'car')}")
-    stations = f"stations in {', '.join(ps.stations)}" if ps.stations else "no station built"
-    routes = ", ".join(f"{BOARD.routes[r].a}{DASH}{BOARD.routes[r].b}" for r in ps.routes) or "no route yet"
-    return [f"{head}; {stations}", f"routes: {routes}"]
+            f"longest trail {plural(trail(tuple(sorted(ps.routes)), board), 'car')}")
+    if view.game.rules.stations:
+        head += "; " + (f"stations in {', '.join(ps.stations)}" if ps.stations else "no station built")
+    routes = ", ".join(f"{board.routes[r].a}{DASH}{board.routes[r].b}" for r in ps.routes) or "no route yet"
+    return [head, f"routes: {routes}"]
 
 
 def map_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:

@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TypeAlias
 
+from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.events import Action
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.state import GameState
 
 from .pagetext import Block
@@ -41,6 +43,12 @@ class Context:
     asked: Ask | None = None  # the question the next line may answer (Tab offers its choices)
     ends: EndMeans | None = None  # what `end` does now (None: as ``hosting`` says)
     typed: str = ""  # the command's words as the player typed them (a refusal quotes them so)
+
+    @property
+    def game(self) -> Game:
+        """The game the line is read against: the view's; before the seating,
+        when no game is named yet, the default one (``europe_game``)."""
+        return self.view.game if self.view is not None else europe_game()
 
 
 @dataclass(frozen=True)

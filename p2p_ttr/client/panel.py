@@ -13,14 +13,14 @@ from p2p_ttr.engine.state import GameState, Phase
 from .claimable import claimable
 from .lastturn import LastTurns
 from .network import trail
-from .explain import kinds
+from .explain import keep_least, kinds
 from .phrases import cards_words
 from .styled import Line, text_of, wrap
 from .tickets import ticket_rows, way_between
-from .words import BOARD, DASH, KINDS, kind_name, plural, seat_colour, ticket_name
+from .words import DASH, card_kinds, kind_name, plural, seat_colour, ticket_name
 
 PLAYER_STYLE = "class:owner.{}"
-COUNTS_W = 19  # ' pts trn crd tkt st'
+COUNTS_W = 19  # ' pts trn crd tkt st' ('st', stations left, only where the game has stations)
 TRAIL_W, NAME_MIN = 4, 6  # ' trl', the longest trail; the narrowest a name is cut to for it
 TURN, CHOOSING = "▶", "…"  # whose turn it is; still choosing their first tickets
 NEW = "•"  # a turn played since yours
@@ -29,11 +29,13 @@ NEW = "•"  # a turn played since yours
 def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], width: int,
                   forfeited: tuple[int, ...] = ()) -> list[Line]:
     """Every seat: its number, colour and player, route points, trains,
-    cards, tickets, stations left, and its longest trail where there is room
-    (a name keeps at least NAME_MIN columns)."""
-    trails = width - 10 - COUNTS_W - TRAIL_W >= NAME_MIN
-    name_w = max(3, width - 10 - COUNTS_W - (TRAIL_W if trails else 0))  # after the mark, seat and colour
-    heads = " pts trn crd tkt st" + (" trl" if trails else "")
+    cards, tickets, stations left (where the game has stations), and its
+    longest trail where there is room (a name keeps at least NAME_MIN columns)."""
+    stations = view.game.rules.stations > 0
+    counts_w = COUNTS_W if stations else COUNTS_W - 3
+    trails = width - 10 - counts_w - TRAIL_W >= NAME_MIN
+    name_w = max(3, width - 10 - counts_w - (TRAIL_W if trails else 0))  # after the mark, seat and colour
+    heads = " pts trn crd tkt" + (" st" if stations else "") + (" trl" if trails else "")
     lines: list[Line] = [[("class:title", f"{'PLAYERS':<{name_w + 10}}"), ("class:dim", heads)]]
     for p, ps in enumerate(view.players):
         # ▶ marks whose turn it is, so at most one seat: while everyone chooses
@@ -53,8 +55,9 @@ def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], wid
             (style, f"{p + 1} {seat_colour(p):<6}"),
             ("", " "),
             (name_style, f"{_who(name, tag, name_w):<{name_w}}"),
-            ("", f" {_points(view, p):>3} {ps.trains:>3} {len(ps.hand):>3} {len(ps.tickets):>3} {ps.stations_left:>2}"
-                 + (f" {trail(tuple(sorted(ps.routes))):>3}" if trails else "")),
+            ("", f" {_points(view, p):>3} {ps.trains:>3} {len(ps.hand):>3} {len(ps.tickets):>3}"
+                 + (f" {ps.stations_left:>2}" if stations else "")
+                 + (f" {trail(tuple(sorted(ps.routes)), view.game.board):>3}" if trails else "")),
         ])
     return lines
 
@@ -97,7 +100,8 @@ def _who(name: str, tag: str, width: int) -> str:
 
 def _points(view: GameState, p: int) -> int:
     """Route points so far: what everyone can see during the game."""
-    return sum(BOARD.route_points[BOARD.routes[r].length] for r in view.players[p].routes)
+    board = view.game.board
+    return sum(board.route_points[board.routes[r].length] for r in view.players[p].routes)
 
 
 def hand_lines(view: GameState, seat: int, width: int) -> list[Line]:
@@ -106,9 +110,10 @@ def hand_lines(view: GameState, seat: int, width: int) -> list[Line]:
     title = f"YOUR HAND  {plural(len(view.players[seat].hand), 'card')}" + (f" ({unread} being read)" if unread else "")
     lines: list[Line] = [[("class:title", title)]]
     per_row = 5 if width >= 1 + 5 * 11 else 3  # a kind is 11 columns: 'purple  1  '
-    for i in range(0, len(KINDS), per_row):
+    every_kind = card_kinds(view.game.board)
+    for i in range(0, len(every_kind), per_row):
         row: Line = [("", " ")]
-        for kind in KINDS[i:i + per_row]:
+        for kind in every_kind[i:i + per_row]:
             n = counts.get(kind, 0)
             row += [(f"class:card.{kind}" if n else "class:dim", f"{kind_name(kind):<7}{n:>2}"), ("", "  ")]
         lines.append(row)
@@ -120,7 +125,7 @@ def row_lines(view: GameState, width: int) -> list[Line]:
     slots: list[Line] = []
     for slot, ref in enumerate(view.face_up):
         card = view.face(ref) if ref is not None else None
-        kind = BOARD.card_kind(card) if card is not None else None
+        kind = view.game.board.card_kind(card) if card is not None else None
         slots.append([("class:slot", f"{slot + 1} "),
                       (f"class:card.{kind}" if kind else "class:dim", f"{kind_name(kind) if kind else '-':<7}")])
     per_row = 5 if width >= 1 + 5 * 10 else 3  # a slot is 10 columns: 'N colour  '
@@ -137,7 +142,7 @@ def tunnel_lines(view: GameState, width: int) -> list[Line]:
     tunnel = view.tunnel
     if tunnel is None:
         return []
-    route = BOARD.routes[tunnel.route]
+    route = view.game.board.routes[tunnel.route]
     turned = cards_words(kinds(view, tunnel.revealed)) if tunnel.revealed else "not yet turned"
     lines = wrap([("class:title", f"TUNNEL {route.a}{DASH}{route.b}:"), ("", f" turned {turned}")], width)
     if view.phase is Phase.TUNNEL:
@@ -149,8 +154,7 @@ def offered_lines(view: GameState, seat: int, width: int) -> list[Line]:
     ps = view.players[seat]
     if not ps.offered:
         return []
-    least = 2 if view.phase is Phase.SETUP_TICKETS else 1
-    lines = wrap([("class:ask", f"OFFERED  keep {least} or more: keep N N...")], width)
+    lines = wrap([("class:ask", f"OFFERED  keep {keep_least(view)} or more: keep N N...")], width)
     for i, row in enumerate(ticket_rows(view, seat, ps.offered)):
         lines += wrap([("class:ask", f" {i + 1} "), ("", ticket_name(row.ticket))], width, 4)
     return lines
@@ -223,7 +227,7 @@ def forfeited_lines(view: GameState, seat: int | None, names: tuple[str, ...], f
         if unread:
             said += f" ({unread} still being opened)"
         lines += wrap([(PLAYER_STYLE.format(p), f"{name.upper()} LEFT"), ("", f": hand {said}")], width)
-        tickets = [ticket_name(BOARD.tickets[t]) for r in ps.tickets if (t := view.face(r)) is not None]
+        tickets = [ticket_name(view.game.board.tickets[t]) for r in ps.tickets if (t := view.face(r)) is not None]
         closed = len(ps.tickets) - len(tickets)
         listed = ", ".join(tickets) or "none open yet"
         if closed and tickets:

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Board, Route
 from p2p_ttr.engine.rules import hand_counts
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.events import Action
@@ -19,7 +19,7 @@ from p2p_ttr.engine.state import GameState
 
 from .explain import hand_words, kinds
 from .outcomes import CANCEL, Ask, Choice, Outcome, Play, Refused
-from .words import kinds_matching, plural, route_name
+from .words import BOARD, kinds_matching, plural, route_name
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,8 @@ class PaySpec:
 _FILLER = {"with", "and", "card", "cards", "using", "pay", "paying"}
 
 
-def pay_spec(words: Sequence[str]) -> PaySpec:
+def pay_spec(words: Sequence[str], board: Board = BOARD) -> PaySpec:
+    """The cards ``words`` name, in the colours of ``board`` (the game's)."""
     colour: str | None = None
     colored: int | None = None
     locos: int | None = None
@@ -69,7 +70,7 @@ def pay_spec(words: Sequence[str]) -> PaySpec:
             continue
         if word.lower() in _FILLER:
             continue
-        kinds = kinds_matching(word)
+        kinds = kinds_matching(board, word)
         if kinds == [GRAY]:
             raise Refused("gray is a route colour, not a card: pay with cards of one colour and locomotives")
         if len(kinds) != 1:
@@ -132,7 +133,7 @@ def tunnel_claim(view: GameState, seat: int, route: Route, option: Option, pay: 
         spare[LOCOMOTIVE] -= pay.locomotives
     spare = +spare  # only what is left
     matching = f"{pay.color} cards or locomotives" if pay.color is not None else "locomotives"
-    held = hand_words(spare) if spare else "none"
+    held = hand_words(view.game.board, spare) if spare else "none"
     turned = view.game.rules.tunnel_cards
     note = (f"{route_name(route)} is a tunnel: it turns {turned} cards and may ask for up to {turned} more "
             f"{matching}; beyond the {pay.describe()} you pay, you hold {held}")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from p2p_ttr.engine.board import LOCOMOTIVE
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.rules import pass_problem
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.table.obligations import Obligation, Owed
@@ -35,7 +36,9 @@ from .happened import (
     WentForTunnel,
     facts,
 )
-from .words import BOARD, DASH, plural, route_name, route_points, ticket_name, who, whose
+from .examples import doable
+from .explain import keep_least
+from .words import DASH, plural, route_name, route_points, ticket_name, who, whose
 
 
 def cards_words(found: Iterable[str]) -> str:
@@ -79,7 +82,7 @@ def told(before: GameState, after: GameState, me: int | None, names: tuple[str, 
     lines: list[Told] = []
     # Our own cards from the deck are told once read, by name (ReadOwn), not when drawn.
     moves = [f for f in facts(before, after, me) if not (isinstance(f, DrewBlind) and f.seat == me)]
-    lines += [Told(sentence(f, me, names), Kind.MINE if f.seat == me else Kind.MOVE)
+    lines += [Told(sentence(f, me, names, after.game), Kind.MINE if f.seat == me else Kind.MOVE)
               for f in moves if not isinstance(f, Passed)]
     if before.phase in SETUP and after.phase is Phase.TURN:  # after the last choice, which it follows from
         lines.append(Told(f"everyone has chosen their tickets; {who(after.current, me, names)} "
@@ -90,7 +93,7 @@ def told(before: GameState, after: GameState, me: int | None, names: tuple[str, 
         lines.append(Told(f"FINAL ROUND: {who(last, me, names, True)} {have} "
                           f"{plural(after.players[last].trains, 'train')} left; everyone plays one last turn",
                           Kind.FINAL))
-    lines += [Told(sentence(f, me, names), Kind.MINE if f.seat == me else Kind.MOVE)
+    lines += [Told(sentence(f, me, names, after.game), Kind.MINE if f.seat == me else Kind.MOVE)
               for f in moves if isinstance(f, Passed)]
     if before.epoch >= 0 and after.epoch > before.epoch:
         lines.append(Told("the discard pile was shuffled into a new deck"))
@@ -102,14 +105,15 @@ def told(before: GameState, after: GameState, me: int | None, names: tuple[str, 
     return lines
 
 
-def sentence(fact: Fact, me: int | None, names: tuple[str, ...]) -> str:
-    """One fact as a line of the log: 'Bob claimed Paris–Frankfurt (orange, 3) for 4 points'."""
+def sentence(fact: Fact, me: int | None, names: tuple[str, ...], game: Game) -> str:
+    """One fact of ``game`` as a line of the log: 'Bob claimed Paris–Frankfurt (orange, 3) for 4 points'."""
     name = who(fact.seat, me, names, True)
+    board = game.board
     match fact:
         case Claimed(route=r):
-            route = BOARD.routes[r]
+            route = board.routes[r]
             return (f"{name} claimed {route.a}{DASH}{route.b} ({route.color}, {route.length}) "
-                    f"for {plural(route_points(route), 'point')}")
+                    f"for {plural(route_points(board, route), 'point')}")
         case Built(city=city):
             return f"{name} built a station in {city}"
         case TookFaceUp(kinds=taken):
@@ -121,19 +125,19 @@ def sentence(fact: Fact, me: int | None, names: tuple[str, ...]) -> str:
         case DrewTickets(count=n):
             return f"{name} drew {plural(n, 'destination ticket')}"
         case KeptTickets(count=n, returned=back, tickets=named):
-            what = and_list([ticket_name(BOARD.tickets[t]) for t in named]) if named else plural(n, "ticket")
+            what = and_list([ticket_name(board.tickets[t]) for t in named]) if named else plural(n, "ticket")
             return f"{name} kept {what}" + (f"; returned {back}" if back > 0 else "")
         case WentForTunnel(route=r):
-            return f"{name} went for the tunnel {route_name(BOARD.routes[r])}"
+            return f"{name} went for the tunnel {route_name(board.routes[r])}"
         case TunnelTurned(kinds=turned, extra=0):
             return f"the tunnel turned up {cards_words(turned)}: nothing more to pay"
         case TunnelTurned(kinds=turned, extra=extra):
             return (f"the tunnel turned up {cards_words(turned)}: {who(fact.seat, me, names)} must pay {extra} more "
                     "or give it up")
         case GaveUpTunnel(route=r):
-            return f"{name} gave up the tunnel {BOARD.routes[r].a}{DASH}{BOARD.routes[r].b}"
+            return f"{name} gave up the tunnel {board.routes[r].a}{DASH}{board.routes[r].b}"
         case Passed():
-            return f"{name} passed: nothing left to draw, claim or build"
+            return f"{name} passed: nothing left to {'draw, claim or build' if game.rules.stations else 'draw or claim'}"
 
 
 def conceded_words(state: GameState, me: int | None, names: tuple[str, ...]) -> str:
@@ -191,16 +195,17 @@ def carry_on_asks(before: Mapping[int, Collection[int]], after: Mapping[int, Col
 def what_now(view: GameState, seat: int) -> str:
     """What the player at ``seat`` is to do now."""
     if view.phase is Phase.SETUP_TICKETS:
-        return "keep at least 2 of your first tickets (keep N N ...)"
+        return f"keep at least {keep_least(view)} of your first tickets (keep N N ...)"
     if view.phase is Phase.TICKETS:
-        return "keep at least 1 of the tickets drawn (keep N ...)"
+        return f"keep at least {keep_least(view)} of the tickets drawn (keep N ...)"
     if view.phase is Phase.TUNNEL and view.tunnel is not None:
         return f"pay {view.tunnel.extra} more for the tunnel, or abandon it"
     if view.cards_drawn:
         return "take your second card (draw, or draw N)"
+    stations = view.game.rules.stations > 0
     if pass_problem(view, seat) is None:
-        return "nothing can be drawn, claimed or built: pass"
-    return "draw, claim, tickets or station"
+        return f"nothing can be {doable(view.game)}: pass"
+    return "draw, claim, tickets or station" if stations else "draw, claim or tickets"
 
 
 _DOING = {

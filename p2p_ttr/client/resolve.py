@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from p2p_ttr.engine.board import GRAY, Route
+from p2p_ttr.engine.board import GRAY, Board, Route
 from p2p_ttr.engine.events import (
     AbandonTunnel,
     Action,
@@ -29,7 +29,8 @@ from p2p_ttr.engine.state import GameState, Phase
 
 from . import explain
 from .commands import Handler
-from .helptext import RULES
+from .examples import example_words, number
+from .helptext import rules_page
 from .outcomes import (
     CANCEL,
     Ask,
@@ -51,10 +52,10 @@ from .outcomes import (
 from .paying import Option, PaySpec, pay_spec, payment_in, settle, tunnel_claim
 from .tickets import ticket_rows, way_between
 from .words import (
-    BOARD,
     DASH,
     cities_matching,
     kinds_matching,
+    take_city,
     plural,
     route_name,
     ticket_name,
@@ -65,7 +66,7 @@ from .words import (
 # Each takes the words after its verb and the context; ``verbs`` registers them.
 
 Move = Callable[[list[str], GameState, int, tuple[str, ...]], Outcome]
-PlaceCheck = Callable[[list[str]], None]
+PlaceCheck = Callable[[list[str], GameState], None]
 
 
 def move(handler: Move, places: PlaceCheck | None = None) -> Handler:
@@ -76,7 +77,7 @@ def move(handler: Move, places: PlaceCheck | None = None) -> Handler:
     def run(words: list[str], ctx: Context) -> Outcome:
         view, seat = _in_game(ctx)
         if places is not None:
-            places(words)
+            places(words, view)
         problem = explain.turn_problem(view, seat, ctx.names)
         if problem is not None:
             raise Refused(problem)
@@ -91,18 +92,23 @@ def _in_game(ctx: Context) -> tuple[GameState, int]:
     return ctx.view, ctx.seat
 
 
-def route_places(words: list[str]) -> None:
+def route_places(words: list[str], view: GameState) -> None:
+    board = view.game.board
     if len(words) >= 2:
-        _routes_between(_city(words[0]), _city(words[1]))
+        a, rest = _take_city(board, words)
+        if rest:
+            _routes_between(board, a, _take_city(board, rest)[0])
 
 
-def station_places(words: list[str]) -> None:
+def station_places(words: list[str], view: GameState) -> None:
+    if not view.game.rules.stations:  # whatever the city, whoever's turn it is
+        raise Refused(explain.no_stations(view))
     if words:
-        _city(words[0])
+        _take_city(view.game.board, words)
 
 
 def on_rules(words: list[str], ctx: Context) -> Outcome:
-    return Show("Rules", RULES)
+    return Show("Rules", rules_page(ctx.game))
 
 
 def on_wait(words: list[str], ctx: Context) -> Outcome:
@@ -165,13 +171,21 @@ def _leave(verb: str, ctx: Context) -> Outcome:
 # ------------------------------------------------------------------ moves
 
 
-def _city(word: str) -> str:
-    found = cities_matching(word)
+def _city(board: Board, word: str) -> str:
+    found = cities_matching(board, word)
     if len(found) == 1:
         return found[0]
     if found:
         raise Refused(f"no single city matches {word!r}: it could be {', '.join(found)}")
     raise Refused(f"no single city matches {word!r}: there is no such city on the map")
+
+
+def _take_city(board: Board, words: list[str]) -> tuple[str, list[str]]:
+    """The city the first words name (a name may be several words: 'New York') and the words after it."""
+    taken = take_city(board, words)
+    if taken is None:
+        return _city(board, words[0]), words[1:]  # refused: the word names no single city
+    return taken[0], words[taken[1]:]
 
 
 def _of(legal: list[Action], kind: type[Action]) -> list[Action]:
@@ -196,7 +210,7 @@ def draw_move(words: list[str], view: GameState, seat: int, names: tuple[str, ..
         kind = _face_up_kind(view, slot)
         return _pick(legal, DrawFaceUp(seat, slot), explain.draw_problem(view, slot),
                      f"taking {kind} from slot {slot + 1}")
-    kinds = kinds_matching(words[0])
+    kinds = kinds_matching(view.game.board, words[0])
     if len(kinds) != 1:
         raise Refused(f"draw takes a face-up slot 1-5 or a colour on the face-up row, not {words[0]!r}")
     slots = [s for s, ref in enumerate(view.face_up) if ref is not None and _face_up_kind(view, s) == kinds[0]]
@@ -211,7 +225,7 @@ def draw_move(words: list[str], view: GameState, seat: int, names: tuple[str, ..
 def _face_up_kind(view: GameState, slot: int) -> str:
     ref = view.face_up[slot] if 0 <= slot < len(view.face_up) else None
     card = view.face(ref) if ref is not None else None
-    return BOARD.card_kind(card) if card is not None else "a card"
+    return view.game.board.card_kind(card) if card is not None else "a card"
 
 
 def _pick(legal: list[Action], action: Action, problem: str | None, said: str) -> Outcome:
@@ -232,7 +246,7 @@ def tickets_move(words: list[str], view: GameState, seat: int, names: tuple[str,
 def keep_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
     offered = view.players[seat].offered
     if not offered:
-        raise Refused("you have no tickets to choose from (tickets draws three)")
+        raise Refused(f"you have no tickets to choose from (tickets draws {number(view.game.rules.draw_tickets.size)})")
     legal = _require(view, seat, legal_actions(view, seat), KeepTickets, "keep tickets")
     rows = ticket_rows(view, seat, offered)
     if [w.lower() for w in words] == ["all"]:
@@ -251,25 +265,30 @@ def keep_move(words: list[str], view: GameState, seat: int, names: tuple[str, ..
         if set(action.keep) == want:
             kept = [ticket_name(r.ticket) for r, ref in zip(rows, offered) if ref in want]
             return Play(action, "keeping " + ", ".join(kept))
-    least = 2 if view.phase is Phase.SETUP_TICKETS else 1
-    raise Refused(f"keep at least {plural(least, 'ticket')}" + (" at the start of the game" if least == 2 else ""))
+    start = view.phase is Phase.SETUP_TICKETS
+    raise Refused(f"keep at least {plural(explain.keep_least(view), 'ticket')}"
+                  + (" at the start of the game" if start else ""))
 
 
 def claim_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+    board = view.game.board
+    two = "name the route's two cities: claim CITY CITY (e.g. claim {a} {b})".format_map(example_words(view.game))
     if len(words) < 2:
-        raise Refused("name the route's two cities: claim CITY CITY (e.g. claim Paris Frankfurt)")
-    a, b = _city(words[0]), _city(words[1])
-    routes = _routes_between(a, b)
-    rest = words[2:]
+        raise Refused(two)
+    a, after = _take_city(board, words)
+    if not after:  # one city of several words: 'claim New York'
+        raise Refused(two)
+    b, rest = _take_city(board, after)
+    routes = _routes_between(board, a, b)
     if rest and rest[0].lower() != "with":
-        named = kinds_matching(rest[0])
+        named = kinds_matching(board, rest[0])
         sides = [r for r in routes if r.color in named]
         if sides:
             routes, rest = sides, rest[1:]
         elif len(named) == 1 and all(r.color != GRAY for r in routes):
             colours = " or ".join(r.color for r in routes)
             raise Refused(f"{a}{DASH}{b} is {colours}, not {named[0]}")
-    spec = pay_spec(rest)
+    spec = pay_spec(rest, board)
     problems = [explain.route_problem(view, seat, r, names) for r in routes]
     open_routes = [r for r, p in zip(routes, problems) if p is None]
     if not open_routes:
@@ -282,7 +301,7 @@ def claim_move(words: list[str], view: GameState, seat: int, names: tuple[str, .
         if action.route in ids:
             pay = payment_in(view, action.cards)
             if spec.fits(pay):
-                route = BOARD.routes[action.route]
+                route = board.routes[action.route]
                 # Both sides of a double route open: the side's colour tells them apart.
                 label = pay.describe() if len(ids) == 1 else f"{route.color} side, {pay.describe()}"
                 options.append(Option(action, label, pay.locomotives,
@@ -299,13 +318,13 @@ def claim_move(words: list[str], view: GameState, seat: int, names: tuple[str, .
                    "with, or locomotives)", outcome.choices)
     chosen = next(o for o in options if isinstance(outcome, Play) and o.action == outcome.action)
     assert isinstance(chosen.action, ClaimRoute) and chosen.pay is not None
-    return tunnel_claim(view, seat, BOARD.routes[chosen.action.route], chosen, chosen.pay)
+    return tunnel_claim(view, seat, board.routes[chosen.action.route], chosen, chosen.pay)
 
 
-def _routes_between(a: str, b: str) -> list[Route]:
-    routes = list(BOARD.routes_between(a, b))
+def _routes_between(board: Board, a: str, b: str) -> list[Route]:
+    routes = list(board.routes_between(a, b))
     if not routes:
-        near = sorted({BOARD.routes[r].other_end(a) for r in BOARD.routes_at[a]})
+        near = sorted({board.routes[r].other_end(a) for r in board.routes_at[a]})
         raise Refused(f"there is no route between {a} and {b}; from {a} routes go to {', '.join(near)}")
     return routes
 
@@ -316,9 +335,9 @@ def _cannot_pay(spec: PaySpec, what: str, problem: str) -> str:
 
 def station_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
     if not words:
-        raise Refused("name the city: station CITY (e.g. station Wien)")
-    city = _city(words[0])
-    spec = pay_spec(words[1:])
+        raise Refused("name the city: station CITY (e.g. station {station})".format_map(example_words(view.game)))
+    city, rest = _take_city(view.game.board, words)
+    spec = pay_spec(rest, view.game.board)
     problem = explain.station_problem(view, seat, city, names)
     if problem is not None:
         raise Refused(problem)
@@ -342,7 +361,7 @@ def station_move(words: list[str], view: GameState, seat: int, names: tuple[str,
 def pay_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
     if view.tunnel is None or view.phase is not Phase.TUNNEL:
         raise Refused("there is no tunnel to pay for")
-    spec = pay_spec(words)
+    spec = pay_spec(words, view.game.board)
     options = []
     for action in _of(legal_actions(view, seat), PayTunnel):
         assert isinstance(action, PayTunnel)
@@ -357,7 +376,7 @@ def pay_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...
 def abandon_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
     if view.tunnel is None or view.phase is not Phase.TUNNEL:
         raise Refused("there is no tunnel to give up")
-    route = BOARD.routes[view.tunnel.route]
+    route = view.game.board.routes[view.tunnel.route]
     return Play(AbandonTunnel(seat), f"giving up the tunnel {route.a}{DASH}{route.b}")
 
 
@@ -378,8 +397,11 @@ def _path(words: list[str], view: GameState, seat: int) -> Outcome:
         return ShowWay(frozenset(), ("the path is no longer shown",))
     rows = ticket_rows(view, seat)
     if len(words) >= 2:
-        way = way_between(view, seat, _city(words[0]), _city(words[1]))
-        return ShowWay(frozenset(way.routes), tuple(way.lines()))
+        board = view.game.board
+        a, rest = _take_city(board, words)
+        if rest:
+            way = way_between(view, seat, a, _take_city(board, rest)[0])
+            return ShowWay(frozenset(way.routes), tuple(way.lines()))
     if words:
         if not words[0].isdigit() or not 1 <= int(words[0]) <= len(rows):
             raise Refused(f"path takes a ticket number from 1 to {len(rows)} (as listed), or two cities"

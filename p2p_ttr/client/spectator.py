@@ -18,7 +18,7 @@ from .panel import NEW, PLAYER_STYLE, clip
 from .phrases import cards_words
 from .styled import Line, wrap
 from .tickets import ticket_rows
-from .words import BOARD, ticket_name
+from .words import ticket_name
 
 
 def latest(turns: LastTurns) -> Turn | None:
@@ -71,7 +71,7 @@ def open_hand_lines(view: GameState, names: tuple[str, ...], width: int, skip: t
                 marked += [("class:done", "✓") if row.done else ("class:todo", "·"),
                            ("", f" {ticket_name(row.ticket)}" + (", " if i + 1 < len(rows) else ""))]
             lines += wrap(marked, width, 4)
-        offered = [ticket_name(BOARD.tickets[t]) for r in ps.offered if (t := view.face(r)) is not None]
+        offered = [ticket_name(view.game.board.tickets[t]) for r in ps.offered if (t := view.face(r)) is not None]
         if offered:
             lines += wrap([("class:ask", "  choosing from: "), ("", ", ".join(offered))], width, 4)
     return ([[("class:title", "HANDS AND TICKETS")]] + lines) if lines else []

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from p2p_ttr.bots.planning import borrowable, route_costs, shortest_path
 from p2p_ttr.engine.board import Ticket
 from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.scoring import PlayerClaims, best_borrowing, ticket_outcomes
 from p2p_ttr.engine.state import GameState
 
-from .words import BOARD, DASH, plural, route_name
+from .words import DASH, plural, route_name
 
 
 @dataclass(frozen=True)
@@ -28,9 +29,10 @@ def ticket_rows(view: GameState, seat: int, refs: tuple[CardRef, ...] | None = N
     ps = view.players[seat]
     ids = [face for r in (ps.tickets if refs is None else refs) if (face := view.face(r)) is not None]
     claims = PlayerClaims(ps.routes, ps.stations, tuple(ids))
-    borrowed = best_borrowing(BOARD, claims, borrowable(view, seat))
-    outcomes = ticket_outcomes(BOARD, claims, borrowed)
-    return [TicketRow(BOARD.tickets[t], o.completed) for t, o in zip(ids, outcomes)]
+    board = view.game.board
+    borrowed = best_borrowing(board, claims, borrowable(view, seat))
+    outcomes = ticket_outcomes(board, claims, borrowed)
+    return [TicketRow(board.tickets[t], o.completed) for t, o in zip(ids, outcomes)]
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class Way:
     """The cheapest way between two cities over the player's own routes, the
     routes still open to them and the rival routes their stations may borrow."""
 
+    game: Game  # whose board's routes the ids name
     a: str
     b: str
     routes: tuple[int, ...]  # every route on the way, owned and borrowed ones included
@@ -48,7 +51,7 @@ class Way:
 
     @property
     def trains(self) -> int:
-        return sum(BOARD.routes[r].length for r in self.to_claim)
+        return sum(self.game.board.routes[r].length for r in self.to_claim)
 
     @property
     def finishable(self) -> bool:
@@ -58,11 +61,11 @@ class Way:
         head = f"{self.a}{DASH}{self.b}" + (f" ({points})" if points is not None else "")
         if not self.found:
             return [f"{head}: can no longer be finished: every route that could join them is taken"]
-        lend = "".join(f"; your station in {city} borrows {route_name(BOARD.routes[r])}"
+        lend = "".join(f"; your station in {city} borrows {route_name(self.game.board.routes[r])}"
                        for r, city in self.borrowed)
         if not self.to_claim:
             return [f"{head}: done, your routes join them{lend}"]
-        steps = ", ".join(route_name(BOARD.routes[r]) for r in self.to_claim)
+        steps = ", ".join(route_name(self.game.board.routes[r]) for r in self.to_claim)
         if self.trains > self.trains_left:
             return [f"{head}: can no longer be finished: the shortest way needs "
                     f"{plural(self.trains, 'train')} and you have {self.trains_left} left ({steps}){lend}"]
@@ -85,17 +88,17 @@ def way_between(view: GameState, seat: int, a: str, b: str) -> Way:
             used = tuple((r, lent[r]) for r in path.routes if r in lent)
             best = (path.cost, path.routes, used)
     if best is None:
-        return Way(a, b, (), (), False, trains)
+        return Way(view.game, a, b, (), (), False, trains)
     _, routes, borrowed = best
     lent_routes = {r for r, _ in borrowed}
     mine = set(view.players[seat].routes)
-    return Way(a, b, routes, tuple(r for r in routes if r not in mine and r not in lent_routes), True, trains,
-               borrowed)
+    return Way(view.game, a, b, routes, tuple(r for r in routes if r not in mine and r not in lent_routes), True,
+               trains, borrowed)
 
 
 def _lenders(view: GameState, seat: int) -> dict[str, tuple[int, ...]]:
     """Each of the player's station cities and the rival routes into it."""
-    return {city: tuple(r for r in BOARD.routes_at[city]
+    return {city: tuple(r for r in view.game.board.routes_at[city]
                         if view.route_owner[r] is not None and view.route_owner[r] != seat)
             for city in view.players[seat].stations}
 

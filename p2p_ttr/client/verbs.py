@@ -5,7 +5,10 @@ into what happens; ``complete`` offers what may come next.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+
+from p2p_ttr.engine.game import Game
 
 from .commands import Command, ParseError, Registry, Verb, tokens
 from .complete import (
@@ -18,7 +21,7 @@ from .complete import (
     starts,
     station_args,
 )
-from .helptext import help_lines, verb_help
+from .helptext import for_game, help_lines, verb_help
 from .network import map_args, on_map
 from .outcomes import CANCEL, Ask, Context, Outcome, Refuse, Refused, Show
 from .resolve import (
@@ -42,6 +45,7 @@ from .resolve import (
     station_places,
     tickets_move,
 )
+from .words import fold, most_words
 
 
 def _help(words: list[str], ctx: Context) -> Outcome:
@@ -49,12 +53,27 @@ def _help(words: list[str], ctx: Context) -> Outcome:
         verb = VERBS.find(words[0])
         if verb is None:
             raise Refused(f"there is no command {words[0]!r}; help alone lists them all")
-        return Show(f"help {verb.name}", tuple(verb_help(verb)))
-    return Show("Commands", tuple(help_lines(VERBS)))
+        if not verb.played(ctx.game):
+            raise Refused(f"{ctx.game.title} has no {verb.name} command; help alone lists them all")
+        return Show(f"help {verb.name}", tuple(verb_help(verb, ctx.game)))
+    return Show("Commands", tuple(help_lines(VERBS, ctx.game)))
 
 
 def _help_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
-    return [(v.name, v.summary) for v in VERBS] if not args else []
+    return [(v.name, v.summary) for v in _played(ctx)] if not args else []
+
+
+def _played(ctx: Context) -> list[Verb]:
+    """The commands of the game being played, said as it says them."""
+    return [for_game(v, ctx.game) for v in VERBS if v.played(ctx.game)]
+
+
+def _has_stations(game: Game) -> bool:
+    return game.rules.stations > 0
+
+
+def _has_tunnels(game: Game) -> bool:
+    return any(route.tunnel for route in game.board.routes)
 
 
 VERBS = Registry((
@@ -62,26 +81,25 @@ VERBS = Registry((
          ("draw", "draw 3", "draw loco"), ("d",), args=draw_args),
     Verb("claim", "claim CITY CITY [COLOUR] [with CARDS]", "claim a route; name the colour of a double route",
          move(claim_move, route_places),
-         ("claim Paris Frankfurt", "claim par fra white", "claim Essen Berlin with 2 blue 2 loco"), ("c",),
+         ("claim {a} {b}", "claim {a_short} {b_short} {side}", "claim {c} {d} with {pay}"), ("c",),
          args=claim_args),
-    Verb("tickets", "tickets", "draw three destination tickets (keep at least one)", move(tickets_move),
+    Verb("tickets", "tickets", "draw {drawn} destination tickets (keep at least {kept})", move(tickets_move),
          ("tickets",), ("t",)),
     Verb("keep", "keep N [N...] | keep all", "keep the offered tickets you name, return the rest", move(keep_move),
          ("keep 1 3", "keep all"), ("k",), args=keep_args),
     Verb("station", "station CITY [with CARDS]", "build a station: it borrows one rival route out of CITY",
-         move(station_move, station_places), ("station Wien", "station Roma with 2 red"), ("s",),
-         args=station_args),
+         move(station_move, station_places), ("station {station}", "station {station2} with 2 red"), ("s",),
+         args=station_args, played=_has_stations),
     Verb("pay", "pay [CARDS]", "pay the extra cards a tunnel asks for", move(pay_move), ("pay", "pay 1 loco"),
-         args=pay_args),
+         args=pay_args, played=_has_tunnels),
     Verb("abandon", "abandon", "give up the tunnel: your cards come back, the turn ends", move(abandon_move),
-         ("abandon",), ("giveup",)),
-    Verb("pass", "pass", "end your turn doing nothing: only when nothing can be drawn, claimed or built "
+         ("abandon",), ("giveup",), played=_has_tunnels),
+    Verb("pass", "pass", "end your turn doing nothing: only when nothing can be {doable} "
          "(your hand is shown to prove it)", move(pass_move), ("pass",)),
     Verb("path", "path [N | CITY CITY | off]", "show the shortest way to finish ticket N over open routes",
-         on_path, ("path", "path 2", "path Lisboa Danzig", "path off"), ("p",), args=path_args),
-    Verb("map", "map [SEAT | all]", "one player's network alone on the map (their routes, stations and longest "
-         "trail, said in words too); map all shows everyone's again", on_map, ("map 2", "map Bob", "map all"),
-         args=map_args),
+         on_path, ("path", "path 2", "path {far} {far2}", "path off"), ("p",), args=path_args),
+    Verb("map", "map [SEAT | all]", "one player's network alone on the map (their {network}, said in words "
+         "too); map all shows everyone's again", on_map, ("map 2", "map Bob", "map all"), args=map_args),
     Verb("start", "start", "start the game now (the host, in the lobby; Enter does the same)", on_start,
          ("start",), whole=True),
     Verb("show", "show", "your table in full: hand, face-up row, each ticket's way, the routes your hand pays for",
@@ -157,7 +175,7 @@ def complete(before: str, ctx: Context) -> list[Suggestion]:
         # The answers to the question asked come first: Tab on an empty line lists them.
         asked = ctx.asked.choices if ctx.asked is not None else ()
         answers = [Suggestion(c.key, len(typing), c.label) for c in asked if c.key.startswith(typing.lower())]
-        return answers + [Suggestion(v.name, len(typing), v.summary) for v in VERBS
+        return answers + [Suggestion(v.name, len(typing), v.summary) for v in _played(ctx)
                           if v.name.startswith(typing.lower()) and v.name not in {c.key for c in asked}]
     verb = find_verb(done[0])
     if verb is None:
@@ -166,4 +184,19 @@ def complete(before: str, ctx: Context) -> list[Suggestion]:
     for text, meta in verb.args(tokens(" ".join(done[1:])), ctx):
         if starts(text, typing):
             found.setdefault(text, meta)  # the first note is the one that matters here
-    return [Suggestion(text, len(typing), meta) for text, meta in found.items()]
+    suggested = [Suggestion(text, len(typing), meta) for text, meta in found.items()]
+    return _names_of_several_words(before, done, verb, ctx) + suggested
+
+
+def _names_of_several_words(before: str, done: list[str], verb: Verb, ctx: Context) -> list[Suggestion]:
+    """Names of more than one word ('New York') whose first words are typed
+    already ('claim new y'): offered in place of all of them."""
+    begins = [m.start() for m in re.finditer(r"\S+", before)]
+    out: list[Suggestion] = []
+    # The words of the name typed before the cursor's ('Salt Lake C': two); none on a board of one-word names.
+    for k in range(1, min(most_words(ctx.game.board), len(done))):
+        tail = before[begins[len(done) - k]:]
+        for text, meta in verb.args(tokens(" ".join(done[1:len(done) - k])), ctx):
+            if " " in text and starts(text, tail) and fold(text) != fold(tail):
+                out.append(Suggestion(text, len(tail), meta))
+    return out

@@ -7,13 +7,15 @@ them one way, the way the map does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
-from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route, Ticket, europe, fold_name
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Board, Route, Ticket, europe, fold_name
 
+# The board the screens' map draws before a game is seated (and the default
+# of pay_spec and trail, for a caller with no game at hand). Everything else
+# reads the board and rules of the game it shows (``view.game``).
 BOARD = europe()
-# Every card kind in the order the client lists them: the colours, then locomotives.
-KINDS: tuple[str, ...] = BOARD.colors + (LOCOMOTIVE,)
 # The words a player may type for a locomotive.
 LOCO_WORDS = ("loco", "locos", "locomotive", "locomotives", "joker")
 DASH = "–"  # between the two cities of a route
@@ -30,27 +32,64 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+def card_kinds(board: Board) -> tuple[str, ...]:
+    """Every card kind of ``board`` in the order the client lists them: the colours, then locomotives."""
+    return board.colors + (LOCOMOTIVE,)
+
+
 def kind_name(kind: str) -> str:
     """'locomotive' is long for a table cell; colours are short already."""
     return "loco" if kind == LOCOMOTIVE else kind
 
 
 @cache
-def _city_keys() -> tuple[tuple[str, str], ...]:
-    return tuple((fold(c), c) for c in BOARD.cities)
+def _city_keys(board: Board) -> tuple[tuple[str, str], ...]:
+    return tuple((fold(c), c) for c in board.cities)
 
 
-def cities_matching(text: str) -> list[str]:
-    """The cities ``text`` may mean: the one it names exactly, else every city
-    whose name starts with it (ignoring case, accents and spaces)."""
+def cities_matching(board: Board, text: str) -> list[str]:
+    """The cities of ``board`` ``text`` may mean: the one it names exactly,
+    else every city whose name starts with it (ignoring case, accents and spaces)."""
     key = fold(text)
     if not key:
         return []
-    exact = [c for k, c in _city_keys() if k == key]
-    return exact or [c for k, c in _city_keys() if k.startswith(key)]
+    exact = [c for k, c in _city_keys(board) if k == key]
+    return exact or [c for k, c in _city_keys(board) if k.startswith(key)]
 
 
-def kinds_matching(text: str) -> list[str]:
+@cache
+def most_words(board: Board) -> int:
+    """The most words a city's name on ``board`` has ('Salt Lake City': 3)."""
+    return max((len(c.split()) for c in board.cities), default=1)
+
+
+def take_city(board: Board, words: Sequence[str]) -> tuple[str, int] | None:
+    """The city the first of ``words`` name and how many words its name took
+    ('new york' is two words), None if they name no single city. The most
+    words that name one city win: 'new york' is New York, where 'new' alone
+    could be New Orleans too."""
+    for k in range(min(len(words), most_words(board)), 0, -1):
+        found = cities_matching(board, " ".join(words[:k]))
+        if len(found) == 1:
+            return found[0], k
+    return None
+
+
+def leading_cities(board: Board, words: Sequence[str], most: int) -> tuple[list[str], list[str]]:
+    """The cities (at most ``most``) that ``words`` begin with, and the words
+    after them; the first word that names no single city ends the cities."""
+    cities: list[str] = []
+    rest = list(words)
+    while rest and len(cities) < most:
+        taken = take_city(board, rest)
+        if taken is None:
+            break
+        cities.append(taken[0])
+        rest = rest[taken[1]:]
+    return cities, rest
+
+
+def kinds_matching(board: Board, text: str) -> list[str]:
     """The card kinds ``text`` may mean ('bl' -> blue and black; 'loco' -> locomotive)."""
     key = fold(text)
     if not key:
@@ -59,8 +98,8 @@ def kinds_matching(text: str) -> list[str]:
         return [LOCOMOTIVE]
     if key == "grey":
         key = GRAY
-    exact = [k for k in BOARD.colors + (GRAY,) if k == key]
-    return exact or [k for k in BOARD.colors if k.startswith(key)]
+    exact = [k for k in board.colors + (GRAY,) if k == key]
+    return exact or [k for k in board.colors if k.startswith(key)]
 
 
 def route_details(route: Route) -> str:
@@ -83,8 +122,8 @@ def ticket_name(ticket: Ticket) -> str:
     return f"{ticket.a}{DASH}{ticket.b} ({ticket.points})"
 
 
-def route_points(route: Route) -> int:
-    return BOARD.route_points[route.length]
+def route_points(board: Board, route: Route) -> int:
+    return board.route_points[route.length]
 
 
 def who(player: int, me: int | None, names: tuple[str, ...], capital: bool = False) -> str:

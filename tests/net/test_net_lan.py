@@ -169,8 +169,10 @@ def test_full_games_garbage_and_two_games_at_once(tmp_path: Path) -> None:
     deadline = time.monotonic() + DEADLINE_S
     pa, pb = free_port(), free_port()
     try:
-        run.host("hostA", pa, "--players", "5")
-        run.host("hostB", pb, "--bots", "1")  # a second game, with a bot the host starts itself
+        # A 5-player USA Mega game (its set-up re-masks returned tickets under the deck), and
+        # beside it a Europe game with a bot the host starts itself.
+        run.host("hostA", pa, "--players", "5", "--board", "usa", "--variant", "mega")
+        run.host("hostB", pb, "--bots", "1")
         run.up("hostA", deadline)
         for j in ("J1", "J2", "J3", "J4"):
             run.join(j, pa)
@@ -181,6 +183,7 @@ def test_full_games_garbage_and_two_games_at_once(tmp_path: Path) -> None:
         b = check_game(run, ["hostB"])
         assert a[0]["game_id"] != b[0]["game_id"]
         assert [p["name"] for p in a[0]["players"]][0] == "Bot0" and len(a[0]["players"]) == 5
+        assert a[0]["game"] == "USA Mega Game" and b[0]["game"] == "Europe"
         assert "dropped" in run.errors("hostA")
     finally:
         run.kill_all()

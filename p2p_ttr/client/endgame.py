@@ -25,7 +25,8 @@ def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -
     lines.append(f"{'':4}{'player':<14}{'total':>6}{'routes':>8}{'tickets':>9}"
                  + (f"{'stations':>10}" if rules.stations else "")
                  + (f"{bonus_word(rules):>9}" if rules.longest_path_points else "")
-                 + (f"{'globe':>8}" if rules.globetrotter_points else "") + f"{'trail':>7}")
+                 + (f"{'globe':>8}" if rules.globetrotter_points else "")
+                 + (f"{'tour':>6}" if rules.grand_tour_points else "") + f"{'trail':>7}")
     for p in score.ranking:
         sc = score.players[p]
         # First whatever the points: the row says why, beside the points it beats.
@@ -34,6 +35,7 @@ def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -
                      + (f"{sc.stations:>10}" if rules.stations else "")
                      + (f"{sc.express:>9}" if rules.longest_path_points else "")
                      + (f"{sc.globetrotter:>8}" if rules.globetrotter_points else "")
+                     + (f"{sc.grand_tour:>6}" if rules.grand_tour_points else "")
                      + f"{sc.longest_path:>7}{why}")
     lines += _tiebreaks(score.ranking, score.players, names, rules.longest_path_bonus)
     for p in score.ranking:
@@ -116,4 +118,7 @@ def _player(state: GameState, p: int, sc: PlayerScore, names: tuple[str, ...], m
     if rules.globetrotter_points:
         globetrotter = f"the Globetrotter +{sc.globetrotter}" if sc.globetrotter else "no Globetrotter"
         lines.append(f"  globe   {sc.globetrotter:>3}   {plural(sc.completed_tickets, 'ticket')} done: {globetrotter}")
+    if rules.grand_tour_points:
+        lines.append(f"  tour    {sc.grand_tour:>3}   the Grand Tour: "
+                     + (f"+{sc.grand_tour}" if sc.grand_tour else "no ticket joined by two separate paths"))
     return lines

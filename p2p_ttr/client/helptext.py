@@ -6,11 +6,12 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from p2p_ttr.engine.board import Board
-from p2p_ttr.engine.game import Game, Rules, Unkept
+from p2p_ttr.engine.game import Game, LocomotiveUse, Rules, Unkept
 from p2p_ttr.engine.state import FACE_UP_SLOTS
 
 from .commands import Verb
 from .examples import example_words, number
+from .words import DASH
 from .pagetext import KEEP, Block, Para, Term
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth")
@@ -70,11 +71,20 @@ def _drawing(rules: Rules) -> str:
 
 
 def _claiming(game: Game) -> str:
+    use = game.rules.locomotive_use
     text = ("claim a route: play as many cards of its colour as it is long (gray: any one colour); locomotives "
-            "stand in for any colour")
+            "stand in for any colour" + ("" if use is LocomotiveUse.ANY else
+                                         " on tunnels only" if use is LocomotiveUse.TUNNELS else
+                                         " on tunnels and ferries only"))
     routes = game.board.routes
     if any(r.ferry_locomotives for r in routes):
         text += "; a ferry needs its locomotives"
+        if game.rules.ferry_stand_in:
+            text += f" (any {number(game.rules.ferry_stand_in)} cards stand in for each)"
+    for route in routes:
+        if route.stand_in:
+            text += (f"; on {route.a}{DASH}{route.b} any {number(route.stand_in)} cards stand in for one card of "
+                     "the colour you pay")
     if any(r.tunnel for r in routes):
         text += (f"; a tunnel turns {number(game.rules.tunnel_cards)} cards from the deck: each of your colour or "
                  "a locomotive asks one more card, which you pay (pay) or give the tunnel up (abandon)")
@@ -119,6 +129,10 @@ def _scoring(rules: Rules) -> str:
         ties.append("the " + ("Express" if bonus.endswith(" Express") else bonus))
     if rules.globetrotter_points:
         parts.append(f"the most tickets completed wins the Globetrotter ({rules.globetrotter_points})")
+    if rules.grand_tour_points:
+        steps = "/".join(str(p) for p in rules.grand_tour_points[1:])
+        parts.append(f"the Grand Tour: tickets whose cities two paths of your own routes join, sharing no route, "
+                     f"score {steps} for 1/2/3/4/{len(rules.grand_tour_points) - 1}+ of them")
     return f"Then: {'; '.join(parts)}. Ties: {', then '.join(ties)}."
 
 

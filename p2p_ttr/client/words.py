@@ -118,7 +118,11 @@ def route_name(route: Route) -> str:
 
 
 def ticket_name(ticket: Ticket) -> str:
-    """'Paris–Wien (8)'."""
+    """'Paris–Wien (8)'; a country ticket as its card reads: 'Bern–France/Deutschland/Osterreich/Italia (5/6/11/8)'."""
+    if ticket.goals:
+        start = ticket.title.split("-", 1)[0]
+        return (f"{start}{DASH}{'/'.join(g.name for g in ticket.goals)} "
+                f"({'/'.join(str(g.points) for g in ticket.goals)})")
     return f"{ticket.a}{DASH}{ticket.b} ({ticket.points})"
 
 

@@ -22,6 +22,7 @@ from p2p_ttr.client.screen import ScreenModel, frame, map_width, screen_text
 from p2p_ttr.client.snapshot import Snapshot
 from p2p_ttr.client.styled import plain
 from p2p_ttr.engine.board import GRAY, Board, Route, europe
+from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.rules import apply, new_game
 from p2p_ttr.engine.view import public_view, view_for
 from p2p_ttr.local.game import play_local_game
@@ -142,8 +143,9 @@ def test_europe_reads_on_the_real_screens_in_a_real_game(players: int) -> None:
     nothing, every dot and station shown, every count right)."""
     board = europe()
     names = ("Ann", "Bob", "Cid", "Dee", "Eve")[:players]
-    game = play_local_game(players, 11, [RandomBot(seat + 1) for seat in range(players)])
-    states = [new_game(players)]
+    played = europe_game()
+    game = play_local_game(played, players, 11, [RandomBot(seat + 1) for seat in range(players)])
+    states = [new_game(played, players)]
     for event in game.events:
         states.append(apply(states[-1], event))
     for state in (states[len(states) // 2], states[-1]):

@@ -35,6 +35,7 @@ from .catchup import CatchUp
 from .console import Console
 from .exits import PeerExit
 from .frames import NET_VERSION, FrameError
+from .peerdoor import from_peer
 from .liveness import HOST_SILENT_S, Presence
 from .lobby import sign_hello
 from .pause import Paused, pause_signed, paused_at
@@ -100,7 +101,7 @@ class Follower:
     def handle(self, raw: bytes) -> None:
         up = self.uplink
         try:
-            frame = frames.decode_to_peer(raw)
+            frame = from_peer(raw)
         except FrameError as exc:
             self.catchup.drops.drop("dropped a bad frame from the peer we follow", str(exc))
             return

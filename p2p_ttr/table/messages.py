@@ -66,6 +66,7 @@ from p2p_ttr.engine.events import Action, event_from_wire, is_action, to_wire
 from .envelope import HASH_BYTES, MAX_SEATS
 from .errors import Malformed
 from .identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES
+from .names import valid_player_name
 from .relaying import FollowRequest
 
 # 5: relay terms (a follow request binds the term and the exact log the
@@ -96,8 +97,7 @@ def valid_name(name: object) -> TypeGuard[str]:
     control, format, private-use, unassigned or separator character but the
     ASCII space, as of Unicode 3.2.0), no space at either end. One rule for
     the seating, the lobby and the beacon."""
-    return (isinstance(name, str) and 0 < len(name) <= MAX_NAME and all(printable(ch) for ch in name)
-            and name[0] != " " and name[-1] != " ")
+    return valid_player_name(name)
 MAX_SHARES = 128
 MAX_CARD = 109  # the highest card id of any deck (train cards 0..109)
 MAX_REMASKED = 3  # tickets returned at once: at most 3 are drawn

@@ -11,6 +11,7 @@ from cli.registry import Command
 from p2p_ttr.client.words import plural
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.net.receipts import blame_with_receipts, load_receipts
+from p2p_ttr.net.store import StoreError
 from p2p_ttr.table.logfile import LogFileError, read_log
 from p2p_ttr.table.verify import Verdict, verify_entries
 
@@ -30,7 +31,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # A peer's game folder also holds the host's receipts: they tell an
     # altered file from a host that relayed an entry written on another log.
-    verdict = blame_with_receipts(verify_entries(entries), entries, load_receipts(args.log, game_id))
+    # Too big a file is refused before it is read (it is no peer's).
+    try:
+        receipts = load_receipts(args.log, game_id)
+    except StoreError as exc:
+        print(f"ttr verify: {exc}")
+        return 2
+    verdict = blame_with_receipts(verify_entries(entries), entries, receipts)
     if verdict.table.game_id is not None and verdict.table.game_id != game_id:
         print(f"ttr verify: {args.log}'s header names game {game_id.hex()[:8]}, but its seating opens game "
               f"{verdict.table.game_id.hex()[:8]}: the file mixes two games")

@@ -35,10 +35,12 @@ from .catchup import CatchUp
 from .console import Console
 from .exits import PeerExit
 from .frames import NET_VERSION, FrameError
+from .peerdoor import from_peer
 from .liveness import HOST_SILENT_S, Presence
 from .lobby import sign_hello
 from .pause import Paused, pause_signed, paused_at
 from .replica import Replica
+from .resends import Resends
 from .seatduties import SeatDuties
 from .seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head
 from .store import GameStore
@@ -94,13 +96,14 @@ class Follower:
         self.data_flag = ""  # ` --data-dir DIR` when ours is not the default one (for the commands we print)
         self._fork_checked = (-1, 0.0)  # the log length at which we last re-fetched the log for a fork, and when
         self._last_sync = 0.0
+        self.resends = Resends()  # how often we answer a fetch: at most one resend at a time, and a rate
 
     # ------------------------------------------------------------- frames
 
     def handle(self, raw: bytes) -> None:
         up = self.uplink
         try:
-            frame = frames.decode_to_peer(raw)
+            frame = from_peer(raw)
         except FrameError as exc:
             self.catchup.drops.drop("dropped a bad frame from the peer we follow", str(exc))
             return
@@ -357,12 +360,18 @@ class Follower:
         table, store = self.replica.table, self.replica.store
         if table is None or store is None or not start < len(table.log):
             return
+        if not self.resends.may_resend():
+            self.catchup.drops.drop("dropped a fetch while our last answer to it is under way")
+            return
         receipts = store.receipts()
+        size = 0
         for index in range(start, len(table.log)):
             sig = receipts.get(index, (b"", b""))[1]
             if len(sig) != 64:
-                return  # no receipt from here on (it was never fsync'ed): the relay will say so
+                break  # no receipt from here on (it was never fsync'ed): the relay will say so
             self.uplink.send(frames.Have(index, table.log[index], sig))
+            size += len(table.log[index])
+        self.resends.resent(size)
 
     # ------------------------------------------------------- lobby and pause
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import MAX_SEATS, pack
 from p2p_ttr.table.identity import Identity, signature_valid
-from p2p_ttr.table.messages import valid_name
+from p2p_ttr.table.names import looks_like, name_problem
 
 from .frames import CHALLENGE_BYTES, NET_VERSION
 
@@ -104,14 +104,19 @@ class Lobby:
             raise Refusal(ErrorCode.VERSION, f"this host speaks LAN protocol {NET_VERSION}, you speak {version}: update ttr")
         if not signature_valid(public, sig, hello_statement(version, self.host_public, challenge, name, public)):
             raise Refusal(ErrorCode.BAD_HELLO, "your hello is not signed by your identity key")
-        if not valid_name(name):
-            raise Refusal(ErrorCode.BAD_NAME, "a name is 1-24 printable characters")
+        problem = name_problem(name)
+        if problem is not None:
+            raise Refusal(ErrorCode.BAD_NAME, f"{problem}: pick another with --name")
         if any(pub == public for _, pub in self.members):
             return False
         if public == self.host_public:
             raise Refusal(ErrorCode.BAD_HELLO, "that is the host's own identity")
-        if name in self.names:
+        other = looks_like(name, self.names)
+        if other == name:
             raise Refusal(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken at this table: pick another with --name")
+        if other is not None:  # a player could pose as the other: the screens could not tell them apart
+            raise Refusal(ErrorCode.NAME_TAKEN, f"the name {name!r} ({ascii(name)}) looks the same as {other!r}, "
+                          "already at this table: pick another with --name")
         if len(self.members) + 1 >= self.capacity:
             raise Refusal(ErrorCode.FULL, f"the game is full ({self.capacity} players)")
         self.members.append((name, public))

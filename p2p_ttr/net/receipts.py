@@ -22,7 +22,9 @@ from .store import GameStore
 
 
 def load_receipts(log: Path, game_id: bytes) -> dict[int, tuple[bytes, bytes]]:
-    """The receipts a peer kept beside ``log`` (in its game folder), if any."""
+    """The receipts a peer kept beside ``log`` (in its game folder), if any;
+    StoreError, naming the file, if it is bigger than any peer's can be
+    (judged by its size, before it is read)."""
     return GameStore(log.parent, game_id).receipts()
 
 

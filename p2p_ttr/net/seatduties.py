@@ -73,12 +73,19 @@ class SeatDuties:
         self._left_at: float | None = None  # when our forfeit was in our log (a relay waits for the others)
         self.check_for_fork: Callable[[], None] = lambda: None  # the follower's (a refusal may show a fork)
         self._told_blocked = ""
+        # When we last saw each seat's signed word (an entry of our log it
+        # signed), on our own clock: the relay's `silent` alone carries no
+        # seat on (a relay that lies would have a live player's hand opened).
+        self.clock: Callable[[], float] = time.monotonic
+        self.signed_at: dict[int, float] = {}
+        self.watching_since = self.clock()  # a seat we never saw sign is counted from here
 
     # ------------------------------------------------------------ the log moved
 
     def sequenced(self, raw: bytes) -> None:
         """An entry of the log: one of ours in flight, if it is in ``pending``."""
         digest = entry_hash(raw)
+        self.signed_at[open_envelope(raw).seat] = self.clock()
         self.sent_at.pop(digest, None)
         if self.pending.pop(digest, None) is not None:
             self.refusals = 0
@@ -217,7 +224,9 @@ class SeatDuties:
     def ask_to_carry_on(self) -> None:
         """In an escrow game: ask to carry on each seat the table waits for
         that the relay has not heard for the relay timeout (we relay: our
-        own count; else the relay's last ``silent``). The seat's own next
+        own count; else the relay's last ``silent``, and only for a seat
+        whose last signed word we saw that long ago ourselves, on our own
+        clock: the relay's word alone moves nothing). The seat's own next
         message cancels every request (it is back)."""
         table, player = self.replica.table, self.replica.player
         if table is None or player is None or player.peer is None or not table.escrow or table.finished:
@@ -229,7 +238,9 @@ class SeatDuties:
             silent = self.relay.silent_seats(self.relay_timeout)
         else:
             seats, when = self.silent
-            silent = seats if time.monotonic() - when < SILENT_NEWS_S else ()
+            now = self.clock()
+            silent = tuple(seat for seat in seats if now - when < SILENT_NEWS_S
+                           and now - self.signed_at.get(seat, self.watching_since) >= self.relay_timeout)
         awaited = set(silent) & set(waiting_for(table, me))
         blocked = table.carry_on_blocked(awaited, silent)
         if blocked is not None:

@@ -38,6 +38,11 @@ from p2p_ttr.table.logfile import FORMAT, MAGIC, MAX_ENTRIES, entry, header
 from p2p_ttr.table.table import PeerSecrets
 
 KEY_BYTES = 32
+# A receipt is [index, sha256, Ed25519 signature]: at most 106 bytes packed, and
+# a log holds at most MAX_ENTRIES entries, so a bigger receipts file is no
+# peer's (a hostile one, put beside a log to exhaust `ttr verify`'s memory).
+RECEIPT_MAX_BYTES = len(msgpack.packb([MAX_ENTRIES, bytes(32), bytes(64)]))
+RECEIPTS_MAX_BYTES = MAX_ENTRIES * RECEIPT_MAX_BYTES
 
 
 class StoreError(Exception):
@@ -394,20 +399,28 @@ class GameStore:
 
     def _read_receipts(self) -> tuple[dict[int, tuple[bytes, bytes]], int]:
         out: dict[int, tuple[bytes, bytes]] = {}
-        if not self.receipts_path.exists():
+        try:
+            size = self.receipts_path.stat().st_size
+        except FileNotFoundError:
             return out, 0
-        data = self.receipts_path.read_bytes()
-        unpacker = msgpack.Unpacker(raw=False, max_buffer_size=max(len(data), 1), max_bin_len=64, max_array_len=3,
-                                    max_map_len=0, max_ext_len=0, max_str_len=0)
-        unpacker.feed(data)
+        except OSError as exc:
+            raise StoreError(f"{self.receipts_path} cannot be read: {exc.strerror}") from None
+        if size > RECEIPTS_MAX_BYTES:  # judged before a byte is read
+            raise StoreError(f"{self.receipts_path} is {size} bytes; a receipts file is at most {RECEIPTS_MAX_BYTES} "
+                             f"(one receipt of {RECEIPT_MAX_BYTES} bytes per entry of a log of at most {MAX_ENTRIES}): "
+                             "it is no peer's; move it away")
         good = 0
         try:
-            for item in unpacker:
-                if not (isinstance(item, list) and len(item) == 3 and type(item[0]) is int
-                        and isinstance(item[1], bytes) and isinstance(item[2], bytes)):
-                    break
-                out[item[0]] = (item[1], item[2])
-                good = unpacker.tell()
+            with open(self.receipts_path, "rb") as f:  # read as it is parsed: the bytes are never held twice
+                unpacker = msgpack.Unpacker(f, raw=False, max_buffer_size=1 << 16, max_bin_len=64, max_array_len=3,
+                                            max_map_len=0, max_ext_len=0, max_str_len=0)
+                for item in unpacker:
+                    if not (isinstance(item, list) and len(item) == 3 and type(item[0]) is int
+                            and 0 <= item[0] < MAX_ENTRIES and isinstance(item[1], bytes)
+                            and isinstance(item[2], bytes)):
+                        break
+                    out[item[0]] = (item[1], item[2])
+                    good = unpacker.tell()
         except Exception:
             pass
         return out, good

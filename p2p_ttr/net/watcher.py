@@ -36,6 +36,7 @@ from . import frames
 from .console import Console
 from .exits import PeerExit
 from .frames import NET_VERSION, FrameError
+from .peerdoor import from_peer
 from .pause import Paused, pause_signed, paused_at
 from .playerinput import InputClosed, Leave, PlayerChannel, Seen
 from .seqsig import EMPTY_HEAD, entry_hash, entry_signed
@@ -160,7 +161,7 @@ class Watcher:
     def handle(self, raw: bytes) -> None:
         """One frame from the seat we reach."""
         try:
-            frame = frames.decode_to_peer(raw)
+            frame = from_peer(raw)
         except FrameError as exc:
             self.console.say(f"dropped a bad frame: {exc}")
             return

@@ -13,7 +13,12 @@ so a watcher learns no hidden card.
 
 What a watcher costs the players is bounded here, whatever it sends:
 
-- at most ``MAX_WATCHERS`` at once; one more is refused (``full``);
+- at most ``MAX_WATCHERS`` at once. A slot is kept by reading, not by
+  pinging: a watcher's ``ping`` and ``sync`` say how many entries it holds,
+  and only a count that grows, up to what it was sent, is reading. When the
+  slots are full, a new watcher takes the slot of the one that read least
+  recently, if that one has read nothing for ``IDLE_S`` (so sixteen fakes
+  that only ping hold nothing); else it is refused (``full``);
 - its frames are counted (``FRAMES_PER_S``, ``FRAME_BURST``): one over the
   rate is forgotten and its frames dropped unread for ``MUTE_S``;
 - what it is sent comes from a cursor, the next index it lacks: a ``sync``
@@ -51,6 +56,7 @@ FRAMES_PER_S, FRAME_BURST = 20.0, 60.0  # a watcher needs a ping a second and a 
 MUTE_S = 10.0  # how long a watcher over its rate is not listened to
 MAX_MUTED = 1024
 SILENT_S = 10.0  # a watcher unheard this long (it pings every second) has gone
+IDLE_S = 10.0  # a watcher that read nothing this long gives its slot to a new one, if all are taken
 BYTES_PER_S, ALL_BYTES_PER_S = 2 << 20, 8 << 20  # entries sent to one watcher, and to all of them
 FRAMES_PER_PUMP = 64  # entries sent to one watcher in one turn of the loop
 CACHED_FRAMES = 512  # encoded entries kept: every watcher is sent the same bytes
@@ -86,13 +92,24 @@ class Bucket:
 @dataclass
 class Watcher:
     """One admitted watcher: the challenge it answered, the next index it
-    lacks, when we last heard it, and its two budgets."""
+    lacks, when we last heard it, its two budgets, and what it read: the
+    most entries it said it holds (never more than it was sent), and when
+    that last grew (or it was admitted)."""
 
     challenge: bytes
     cursor: int
     heard: float
     frames: Bucket
     sent: Bucket
+    read_at: float
+    held: int = 0
+    sent_upto: int = 0  # the entries it was sent: a claim beyond them is no reading
+
+    def says_it_holds(self, length: int, now: float) -> None:
+        """Its ``ping`` or ``sync`` says it holds ``length`` entries: reading, if that grew."""
+        length = min(length, self.sent_upto)
+        if length > self.held:
+            self.held, self.read_at = length, now
 
 
 class Watchers:
@@ -147,8 +164,9 @@ class Watchers:
             case frames.Sync(start):
                 length = len(table.log) if table is not None else 0
                 watcher.cursor = min(start, length)
+                watcher.says_it_holds(start, now)
             case frames.Ping(length):
-                pass  # alive; what it lacks it asks with sync
+                watcher.says_it_holds(length, now)  # alive; what it lacks it asks with sync
         return True  # anything else from a watcher is no watcher's frame: dropped
 
     def admit(self, rid: bytes, version: int, challenge: bytes) -> None:
@@ -166,17 +184,26 @@ class Watchers:
             self.router.send(rid, frames.Refused(ErrorCode.VERSION, f"this host speaks LAN protocol {NET_VERSION}, "
                                                  f"you speak {version}: update ttr"))
             return
-        if len(self.conns) >= MAX_WATCHERS:
+        now = self.clock()
+        if len(self.conns) >= MAX_WATCHERS and not self.free_idlest(now):
             self.router.send(rid, frames.Refused(ErrorCode.FULL, f"this table has {MAX_WATCHERS} watchers already"))
             return
         c.heard.pop(rid, None)  # its `hi` was heard as a connection's: a watcher is none of the seats' business
         table = self.replica.table
-        now = self.clock()
         length = len(table.log) if table is not None else 0
         self.conns[rid] = Watcher(challenge, length, now, Bucket.full(FRAMES_PER_S, FRAME_BURST, now),
-                                  Bucket.full(BYTES_PER_S, BYTES_PER_S, now))
+                                  Bucket.full(BYTES_PER_S, BYTES_PER_S, now), read_at=now)
         self.router.send(rid, frames.Watching(table.game_id if table is not None else None, length))
         self.console.say(f"a watcher joined ({len(self.conns)} watching)")
+
+    def free_idlest(self, now: float) -> bool:
+        """Every slot is taken: forget the watcher that read least recently,
+        if it read nothing for ``IDLE_S`` (True: a slot is free)."""
+        rid, idlest = min(self.conns.items(), key=lambda item: item[1].read_at)
+        if now - idlest.read_at < IDLE_S:
+            return False
+        self.forget(rid, f"read nothing for {now - idlest.read_at:.0f} s and gave its place to a new watcher")
+        return True
 
     def forget(self, rid: bytes, why: str) -> None:
         if self.conns.pop(rid, None) is not None:
@@ -212,6 +239,7 @@ class Watchers:
                     return
                 self.router.send_encoded(rid, encoded)
                 watcher.cursor += 1
+                watcher.sent_upto = max(watcher.sent_upto, watcher.cursor)
 
     def _entry(self, index: int) -> bytes | None:
         """Entry ``index`` as a frame, with its relay's receipt from our store."""

@@ -42,6 +42,7 @@ from p2p_ttr.table.identity import Identity
 from . import frames
 from .console import Console
 from .frames import NET_VERSION, FrameError
+from .peerdoor import from_peer
 from .liveness import HOST_SILENT_S
 from .lobby import sign_hello
 from .relay import Relay
@@ -269,7 +270,7 @@ class Witnesses:
         if link is None or table is None:
             return
         try:
-            frame = frames.decode_to_peer(raw)
+            frame = from_peer(raw)
         except FrameError:
             return
         link.heard_now()

@@ -69,6 +69,7 @@ from p2p_ttr.engine.events import Action, event_from_wire, is_action, to_wire
 from .envelope import HASH_BYTES, MAX_SEATS
 from .errors import Malformed
 from .identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES
+from .names import valid_player_name
 from .relaying import FollowRequest
 
 # 5: relay terms (a follow request binds the term and the exact log the
@@ -86,25 +87,13 @@ EUROPE_RULES_5 = "ttr-europe/5"
 MAX_NAME = 24
 
 
-# Not printable in a name: Unicode's "Other" and "Separator" categories.
-UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"})
-
-
-def printable(ch: str) -> bool:
-    """``ch`` may appear in a name. Judged by Unicode 3.2.0's categories, which
-    every Python carries (``unicodedata.ucd_3_2_0``), and not by the running
-    Python's own Unicode: peers on different Pythons must accept the same
-    seating. U+00AD (soft hyphen) became a format character in Unicode 4.0."""
-    return ch == " " or (unicodedata.ucd_3_2_0.category(ch) not in UNPRINTABLE and ch != "\u00ad")
-
-
 def valid_name(name: object) -> TypeGuard[str]:
-    """A player name: 1..24 characters, all printable (``printable``: no
-    control, format, private-use, unassigned or separator character but the
-    ASCII space, as of Unicode 3.2.0), no space at either end. One rule for
-    the seating, the lobby and the beacon."""
-    return (isinstance(name, str) and 0 < len(name) <= MAX_NAME and all(printable(ch) for ch in name)
-            and name[0] != " " and name[-1] != " ")
+    """A player name (``names.name_problem`` says the rule: NFKC, 1..24
+    characters judged by Unicode 3.2.0, nothing invisible, no list separator).
+    One rule for the seating, the lobby and the beacon."""
+    return valid_player_name(name)
+
+
 GAME_DIGEST_BYTES = 32  # SHA-256 of the board data, variant and rules (Game.digest)
 MAX_SHARES = 128
 MAX_CARD = 109  # the highest card id of any deck (train cards 0..109)

@@ -36,7 +36,6 @@ raises Malformed; the table then checks that the message is expected now.
 from __future__ import annotations
 
 import ipaddress
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias, TypeGuard
 

@@ -519,12 +519,12 @@ class Node:
         if not self.relaying and len(table.log) < self.uplink.length:
             return False  # the peer we follow holds more: the end is not ours yet
         self.uplink.send(frames.Ping(len(table.log)))
-        if self._done_at is None:
-            self._done_at = now
-        # The relay, and a successor some seats turned to (they catch up from
-        # us), wait a while for every seat that reaches us to hold the end.
-        reaching = self.relay.reaching_seats()
-        return (self.relay.catchup.everyone_has(len(table.log), reaching) or now - self._done_at > DONE_GRACE_S)
+        self._done_at = now if self._done_at is None else self._done_at
+        # The relay, and a successor some seats turned to (they catch up from us), wait a while
+        # for every seat that reaches us to hold the end (for one, longer: SeatDuties).
+        waited = now - self._done_at
+        return not self.duties.waits_for_the_last_to_leave(waited) and (
+            self.relay.catchup.everyone_has(len(table.log), self.relay.reaching_seats()) or waited > DONE_GRACE_S)
 
     def wait_for_host(self, now: float) -> bool:
         """While the peer we follow is silent: say so, and give up after the timeout. True: it is silent."""

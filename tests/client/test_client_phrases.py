@@ -21,6 +21,7 @@ from p2p_ttr.engine.scoring import PlayerScore
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.net.playerinput import Seen
+from p2p_ttr.table.logfile import write_log
 from p2p_ttr.table.obligations import Obligation, Owed
 
 
@@ -140,6 +141,10 @@ def test_the_last_page_of_the_full_screen(tmp_path: Path) -> None:
     title, lines = end_page(Seen(table, 0, NAMES), tmp_path / "game.log", 0)  # type: ignore[arg-type]
     assert title == "The end" and lines[0] == "FINAL SCORE" and "AUDIT" in lines
     assert lines[-1] == f"anyone can check it again: ttr verify {tmp_path / 'game.log'}"
+    write_log(tmp_path / "game.log", bytes(16), [b"\x00"])  # a log there: the audit's lines too
+    title, lines = end_page(Seen(table, 0, NAMES), tmp_path / "game.log", 0)  # type: ignore[arg-type]
+    assert any(line.startswith("audit of the 1 entries played") for line in lines)
+    assert "\n".join(lines).count(str(tmp_path / "game.log")) == 1, lines  # the page names the log once
     table.complete = False
     title, lines = end_page(Seen(table, 0, NAMES), tmp_path / "game.log", 1)  # type: ignore[arg-type]
     assert title == "The game stopped" and "ttr verify" in lines[-1]

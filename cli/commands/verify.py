@@ -27,19 +27,33 @@ def run(args: argparse.Namespace) -> int:
         game_id, entries = read_log(args.log)
     except LogFileError as exc:
         print(f"ttr verify: {exc}")
-        return 2
+        return UNREADABLE
     # A peer's game folder also holds the host's receipts: they tell an
     # altered file from a host that relayed an entry written on another log.
     verdict = blame_with_receipts(verify_entries(entries), entries, load_receipts(args.log, game_id))
     if verdict.table.game_id is not None and verdict.table.game_id != game_id:
         print(f"ttr verify: {args.log}'s header names game {game_id.hex()[:8]}, but its seating opens game "
               f"{verdict.table.game_id.hex()[:8]}: the file mixes two games")
-        return 2
+        return UNREADABLE
     if args.json:
         print(json.dumps(verdict_json(verdict)))
     else:
         print("\n".join(report_lines(verdict, args.verbose)))
-    return 0 if verdict.fair else 1
+    return exit_code(verdict)
+
+
+# The exit codes, as --help and protocol.md §8 give them.
+FAIR, DEVIATION, UNREADABLE, INCOMPLETE = 0, 1, 2, 3
+
+
+def exit_code(v: Verdict) -> int:
+    """0 fair; 1 a deviation (named at its entry, with its seat unless the
+    bytes were altered); 3 a log that stops short of a complete game with
+    nothing wrong in what it holds (a game under way, or a peer that left
+    early: no seat is to blame for it)."""
+    if v.fair:
+        return FAIR
+    return INCOMPLETE if all(f.code is ErrorCode.INCOMPLETE for f in v.findings) else DEVIATION
 
 
 def audit_of(entries: list[bytes]) -> list[str]:
@@ -128,8 +142,10 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
 COMMAND = Command(
     name="verify",
     help="audit a finished game's log: signatures, shuffles, shares, moves and scores",
-    description="Re-execute a game log from scratch. Exit 0 if the game was fair, 1 naming the seat "
-    "and log entry of the first deviation, 2 if the file cannot be read.",
+    description="Re-execute a game log from scratch. Exit 0 if the game was fair; 1 for a deviation, named "
+    "at the log entry of the first one with its seat (no seat when the file's bytes were altered, since nobody "
+    "signed them); 2 if the file cannot be read or mixes two games; 3 if the log stops short of a complete game "
+    "and nothing in what it holds is wrong (a game under way, or the log of a peer that left early).",
     add_arguments=add_arguments,
     run=run,
 )

@@ -85,15 +85,25 @@ def test_a_changed_entry_never_verifies(
 def test_a_truncated_log_does_not_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     entries = list(honest().log)
     code, report = verify_json(log_file(tmp_path, honest(), entries[: len(entries) // 2]), capsys)
-    assert code == 1 and report["findings"][0]["code"] == "incomplete"  # type: ignore[index]
+    # Its own exit code (3): no seat deviated, the log only stops short.
+    assert code == 3 and report["findings"][0]["code"] == "incomplete"  # type: ignore[index]
     # In words: the part played checks out; the rest needs the end of the game.
-    assert main(["verify", str(log_file(tmp_path, honest(), entries[: len(entries) // 2]))]) == 1
+    assert main(["verify", str(log_file(tmp_path, honest(), entries[: len(entries) // 2]))]) == 3
     said = capsys.readouterr().out
     assert f"every one of the {len(entries) // 2} entries checks out" in said and "NOT VERIFIED" in said
     path = log_file(tmp_path, honest())
     path.write_bytes(path.read_bytes()[:-10])
     assert main(["verify", str(path)]) == 2
     assert "truncated" in capsys.readouterr().out
+
+
+def test_verify_help_gives_every_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["verify", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    for code in ("0 if the game was fair", "1 for a deviation", "2 if the file cannot be read",
+                 "3 if the log stops short of a complete game"):
+        assert code in said, said
 
 
 def test_an_unreadable_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

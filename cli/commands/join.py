@@ -4,13 +4,13 @@ find the games announced on the LAN and pick one."""
 from __future__ import annotations
 
 import argparse
-import getpass
 import shlex
 import sys
 from collections.abc import Callable
 
 from cli.commands.host import add_common, port_number, seconds
 from cli.front import make_front
+from cli.names import login_name
 from cli.registry import Command, UsageError
 from cli.seat import play_seat
 from p2p_ttr.net.console import Console
@@ -47,14 +47,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where this seat accepts the others should it become the relay (TCP, all "
                         "interfaces; default any free port: the log tells the others which)")
     add_common(parser)
-
-
-def default_name() -> str:
-    try:
-        name = getpass.getuser()[:24]
-    except Exception:
-        return "player"
-    return name if valid_name(name) else "player"
 
 
 def beacon_socket(text: str) -> tuple[str, int]:
@@ -108,7 +100,7 @@ def find_game(args: argparse.Namespace, say: Callable[[str], None]) -> str | Non
 
 
 def run(args: argparse.Namespace) -> int:
-    name = args.name if args.name is not None else default_name()
+    name = args.name if args.name is not None else login_name()
     if not valid_name(name):
         raise UsageError("a name is 1-24 printable characters")
     address = args.address
@@ -126,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         data = DataDir(args.data_dir or default_data_dir())
         node = Node(NodeOptions(data, host, port, name, args.timeout, scripted=args.as_bot, trace=args.trace,
                                 new_game=args.new, listen=args.relay_port, relay_timeout=args.relay_timeout,
-                                advertise=args.advertise, host_pid=args.host_pid),
+                                advertise=args.advertise, host_pid=args.host_pid, name_chosen=args.name is not None),
                     front.decide, front.console)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr join: {exc}")

@@ -49,7 +49,7 @@ def test_a_station_question_and_a_forfeited_hand(terminal: Terminal, tmp_path: P
     host = terminal.other("host")
     host.start(ttr(f"host --players 3 --bots 1 --bot-level easy --bind 127.0.0.1 --port {port}", tmp_path, "host"),
                host_size)
-    host.wait_for(r"lobby: host, Bot", timeout=WAIT)
+    host.wait_for(r"lobby: \w+, Bot", timeout=WAIT)  # the host's default name: the login name
     joiner = terminal.other("join")
     joiner.start(ttr(f"join 127.0.0.1:{port} --name Ann", tmp_path, "ann"), LARGE if host_size == SMALL else SMALL)
 

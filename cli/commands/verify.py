@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from cli.registry import Command
+from p2p_ttr.client.numbering import seat_number, seat_words, turn_number
 from p2p_ttr.client.words import plural
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.net.receipts import blame_with_receipts, load_receipts
 from p2p_ttr.table.logfile import LogFileError, read_log
-from p2p_ttr.table.verify import Verdict, verify_entries
+from p2p_ttr.table.verify import Finding, Verdict, verify_entries
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -91,10 +92,34 @@ def verdict_json(v: Verdict) -> dict[str, Any]:
     return out
 
 
+def finding_words(f: Finding, v: Verdict) -> str:
+    """A finding for a person: its entry, its seat numbered as every screen
+    numbers it (client/numbering.py; the JSON keeps the log's 0-based id),
+    and why. An incomplete log says the turn and whom it waits for in the
+    same words."""
+    where = f"entry {f.entry}" if f.entry is not None else "the log"
+    who = seat_words(f.seat, v.names) if f.seat is not None else "no seat can be blamed"
+    return f"{where}: {who}: {stalled_words(v) if stalled(f, v) else f.reason} [{f.code}]"
+
+
+def stalled(f: Finding, v: Verdict) -> bool:
+    """The finding that a log stops during play (its words are ours: stalled_words)."""
+    table = v.table
+    return (f.code is ErrorCode.INCOMPLETE and f.seat is None and table.engine is not None and table.seated
+            and not table.finished)
+
+
+def stalled_words(v: Verdict) -> str:
+    table = v.table
+    assert table.engine is not None
+    names = tuple(s.name for s in table.seats)
+    waiting = "; ".join(o.describe(names) for o in table.obligations()) or "nothing"
+    return f"the log ends during the game (turn {turn_number(table.engine)}; waiting for: {waiting})"
+
+
 def report_lines(v: Verdict, verbose: bool) -> list[str]:
-    # The findings name seats as the log does (protocol.md: from 0), so the
-    # players are listed with those numbers, not the screen's (from 1).
-    seats = ", ".join(f"seat {p} {name}" for p, name in enumerate(v.names))
+    # Seats numbered as every screen numbers them (from 1: client/numbering.py).
+    seats = ", ".join(seat_words(p, v.names) for p in range(len(v.names)))
     lines = [f"{v.entries} log entries; players: {seats or '(none)'}"]
     if v.deck is not None:
         d = v.deck
@@ -117,8 +142,8 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
         lines.append("the game was conceded: " + ("nobody was left playing" if winner is None else
                      f"{v.names[winner]} was the last one playing and is ranked first by concession"))
     for h in v.table.handovers:
-        lines.append(f"the relay moved from {v.names[h.old]} (seat {h.old}) to {v.names[h.new]} "
-                     f"(seat {h.new}) at entry {h.index}, with every other seat's follow request")
+        lines.append(f"the relay moved from {v.names[h.old]} (seat {seat_number(h.old)}) to {v.names[h.new]} "
+                     f"(seat {seat_number(h.new)}) at entry {h.index}, with every other seat's follow request")
     if v.score is not None:
         for place, p in enumerate(v.score.ranking, start=1):
             sc = v.score.players[p]
@@ -134,8 +159,7 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
                          "and every move; what is left needs the end of the game (every seat reveals its secrets, "
                          "then every shuffle is re-run from its seed and the scores are counted)")
         for f in v.findings:
-            name = f" ({v.names[f.seat]})" if f.seat is not None and f.seat < len(v.names) else ""
-            lines.append(f"NOT VERIFIED: {f.line()}{name}")
+            lines.append(f"NOT VERIFIED: {finding_words(f, v)}")
     return lines
 
 

@@ -9,6 +9,7 @@ from functools import lru_cache
 from p2p_ttr.engine.scoring import longest_trail
 from p2p_ttr.engine.state import GameState
 
+from .numbering import seat_number
 from .outcomes import Context, Outcome, Refused, ShowNetwork
 from .words import BOARD, DASH, fold, plural, seat_colour, who
 
@@ -39,7 +40,7 @@ def seat_named(word: str, names: tuple[str, ...], me: int | None, typed: str = "
     found = exact or [p for p, name in enumerate(names) if fold(name).startswith(key)]
     if len(found) == 1:
         return found[0]
-    seats = ", ".join(f"{p + 1} {name}" for p, name in enumerate(names))
+    seats = ", ".join(f"{seat_number(p)} {name}" for p, name in enumerate(names))
     said = typed or word
     if found:
         raise Refused(f"{said!r} could be {' or '.join(names[p] for p in found)}: map takes a seat's number ({seats})")
@@ -62,7 +63,7 @@ def network_lines(view: GameState, seat: int, me: int | None, names: tuple[str, 
     ps = view.players[seat]
     name = who(seat, me, names, capital=True)
     cars = sum(BOARD.routes[r].length for r in ps.routes)
-    head = (f"{name} ({seat + 1} {seat_colour(seat)}): {plural(len(ps.routes), 'route')}, {plural(cars, 'car')}, "
+    head = (f"{name} ({seat_number(seat)} {seat_colour(seat)}): {plural(len(ps.routes), 'route')}, {plural(cars, 'car')}, "
             f"longest trail {plural(trail(tuple(sorted(ps.routes))), 'car')}")
     stations = f"stations in {', '.join(ps.stations)}" if ps.stations else "no station built"
     routes = ", ".join(f"{BOARD.routes[r].a}{DASH}{BOARD.routes[r].b}" for r in ps.routes) or "no route yet"
@@ -73,6 +74,6 @@ def map_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
     """What `map` takes: a seat's number (with whose it is), or all."""
     if args:
         return []
-    seats = [(str(p + 1), f"{name} ({seat_colour(p)})" + (", you" if p == ctx.seat else ""))
+    seats = [(str(seat_number(p)), f"{name} ({seat_colour(p)})" + (", you" if p == ctx.seat else ""))
              for p, name in enumerate(ctx.names)]
     return seats + [("all", "every player's routes")]

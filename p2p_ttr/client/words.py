@@ -11,6 +11,8 @@ from functools import cache
 
 from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route, Ticket, europe, fold_name
 
+from .numbering import seat_number
+
 BOARD = europe()
 # Every card kind in the order the client lists them: the colours, then locomotives.
 KINDS: tuple[str, ...] = BOARD.colors + (LOCOMOTIVE,)
@@ -91,7 +93,7 @@ def who(player: int, me: int | None, names: tuple[str, ...], capital: bool = Fal
     """How the client names a player: 'you' for the one at this screen."""
     if player == me:
         return "You" if capital else "you"
-    return names[player] if 0 <= player < len(names) else f"player {player + 1}"
+    return names[player] if 0 <= player < len(names) else f"player {seat_number(player)}"
 
 
 def seat_colour(player: int) -> str:

@@ -22,6 +22,7 @@ import time
 from typing import Protocol
 
 from p2p_ttr.client.giveup import Dialled, GaveUp, RelaySilence, gave_up_words
+from p2p_ttr.client.numbering import seat_number
 from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.errorcodes import ErrorCode
@@ -272,7 +273,7 @@ class Follower:
             raise PeerExit(1, "the game started without us")
         seat, names = self.replica.seat, self.replica.names
         if seat is not None:
-            self.console.say(f"the game starts: you are seat {seat + 1} ({COLOURS[seat]}); "
+            self.console.say(f"the game starts: you are seat {seat_number(seat)} ({COLOURS[seat]}); "
                              + ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(names)))
 
     def dialled(self) -> tuple[Dialled, int | None]:

@@ -13,6 +13,7 @@ from cli.front import make_front
 from cli.hostedgames import LATEST, chosen_game, misfits, resume_command, unfinished_game
 from cli.names import login_name
 from cli.registry import Command, UsageError
+from cli.resumeflags import defaults_of
 from cli.seat import play_seat
 from p2p_ttr.bots.levels import LEVELS
 from p2p_ttr.net.console import Console
@@ -236,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
 
     def resume(paused: object) -> str:
         return resume_command(host.table.game_id.hex() if host.table and host.table.game_id else "?",
-                              host.port, args)
+                              host.port, args, defaults_of(add_arguments))
 
     try:
         return play_seat("host", args, front, with_beacon(run_loop, beacon, announce), seen,

@@ -12,6 +12,7 @@ from cli.commands.host import add_common, port_number, seconds
 from cli.front import make_front
 from cli.names import login_name
 from cli.registry import Command, UsageError
+from cli.resumeflags import carried_flags, defaults_of
 from cli.seat import play_seat
 from p2p_ttr.net.console import Console
 from cli.botseats import with_beacon
@@ -166,11 +167,9 @@ def resume_command(where: str, args: argparse.Namespace, relay_port: int | None 
     words = ["ttr", "join", shlex.quote(where)]
     if relay_port is not None:
         words += ["--relay-port", str(relay_port)]
-    if args.beacon != str(BEACON_PORT):
-        words += ["--beacon", shlex.quote(args.beacon)]
     if args.data_dir:
         words += ["--data-dir", shlex.quote(str(args.data_dir))]
-    return " ".join(words)
+    return " ".join(words + carried_flags(args, defaults_of(add_arguments)))  # --beacon among them
 
 
 COMMAND = Command(

@@ -63,8 +63,10 @@ def end_means_now(table: Table | None, relaying: bool) -> EndMeans | None:
 
 def relay_address(table: Table | None, seat: int | None, host: str) -> str:
     """Where a seat comes back to its game: the relay the log names now, if
-    it moved to another seat (its ``reach``), else the ``host`` joined at."""
-    if table is not None and table.handovers and table.relay != seat and table.relay in table.reach:
+    it moved (its ``reach``: our own when the relay moved to us, where the
+    others come back to; never the host it moved away from), else the
+    ``host`` joined at."""
+    if table is not None and table.handovers and table.relay in table.reach:
         return format_address(*table.reach[table.relay])
     return host
 

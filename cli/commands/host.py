@@ -150,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
     beacon = beacon_of(args)
     try:
         data = DataDir(args.data_dir or default_data_dir())
+        data.claim()  # before any question: a directory another ttr plays from is refused first
         say = Console(quiet_stdout=args.json).say
         if args.resume:
             args.resume = chosen_game(data, args.resume)

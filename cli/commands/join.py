@@ -104,6 +104,12 @@ def run(args: argparse.Namespace) -> int:
     name = args.name if args.name is not None else login_name()
     if not valid_name(name):
         raise UsageError("a name is 1-24 printable characters")
+    try:
+        data = DataDir(args.data_dir or default_data_dir())
+        data.claim()  # before listening for games: a directory another ttr plays from is refused first
+    except StoreError as exc:
+        Console(quiet_stdout=args.json).say(f"ttr join: {exc}")
+        return 1
     address = args.address
     if address is None:
         address = find_game(args, Console(quiet_stdout=args.json).say)
@@ -116,7 +122,6 @@ def run(args: argparse.Namespace) -> int:
     beacon = relay_beacon(args)
     front = make_front(args, name, "join")
     try:
-        data = DataDir(args.data_dir or default_data_dir())
         node = Node(NodeOptions(data, host, port, name, args.timeout, scripted=args.as_bot, trace=args.trace,
                                 new_game=args.new, listen=args.relay_port, relay_timeout=args.relay_timeout,
                                 advertise=args.advertise, host_pid=args.host_pid, name_chosen=args.name is not None),

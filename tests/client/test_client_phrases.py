@@ -244,3 +244,28 @@ def test_the_status_says_first_when_the_peer_we_follow_sends_nothing() -> None:
     clock[0] += 5.0
     publisher.update(table, 1, NAMES, relay_silent=RelaySilence(Dialled.HOST, 0, 5))  # type: ignore[arg-type]
     assert publisher.snapshot.status.startswith("no word from the host, Ann (5 s); your move")
+
+
+def test_two_views_across_a_turn_tell_the_moves_in_the_order_they_were_played() -> None:
+    """Two views that span the end of one seat's turn and the next seat's
+    move (a seat the table plays draws its second card as the next player's
+    entries come in, so one update holds both): the seat whose turn it was
+    comes first, whatever the seat numbers ('Cid drew 1 card / Ann claimed
+    ... / Cid drew 1 card' told Ann's claim in the middle of Cid's turn)."""
+    states = game_states()
+    found = 0
+    for i in range(1, len(states) - 2):
+        before = states[i]
+        if before.phase is not Phase.TURN or before.current != 2 or before.cards_drawn != 1:
+            continue
+        later = next((j for j in range(i + 1, min(i + 12, len(states)))
+                      if states[j].current == 0 and len(states[j].players[0].routes) > len(before.players[0].routes)),
+                     None)
+        if later is None or len(states[later].players[2].hand) <= len(before.players[2].hand):
+            continue
+        lines = changes(before, states[later], None, NAMES)
+        cid = next(k for k, line in enumerate(lines) if line.startswith(f"{NAMES[2]} "))
+        ann = next(k for k, line in enumerate(lines) if line.startswith(f"{NAMES[0]} claimed"))
+        assert cid < ann, lines
+        found += 1
+    assert found, "the game has no second card of seat 3 followed by a claim of seat 1"

@@ -40,10 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--new", action="store_true",
                         help="join the host's new game even though a game with it is unfinished here "
                         "(without it, a joiner never leaves a game under way on its own)")
-    parser.add_argument("--host-pid", type=int, default=None, metavar="PID",
-                        help="set by `ttr host` for the bots it starts: while process PID (the host that started "
-                        "this bot) runs, the bot gives up on no seat, silent or not; the host's player decides "
-                        "(design.md §4: bots started by a host live as long as their host)")
+    # Set by `ttr host` for the bots it starts (while that process runs, the
+    # bot gives up on no seat: the host's player decides); not for people.
+    parser.add_argument("--host-pid", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--relay-port", type=port_number, default=0, metavar="PORT",
                         help="where this seat accepts the others should it become the relay (TCP, all "
                         "interfaces; default any free port: the log tells the others which)")

@@ -157,7 +157,8 @@ def forfeits(before: Collection[int], after: Collection[int], me: int | None, na
     for p in sorted(set(after) - set(before)):
         their = "your" if p == me else "their"
         if p in carried:
-            lines.append(f"{whose(p, me, names).capitalize()} seat is carried on: the others opened "
+            owner = "Your" if p == me else whose(p, me, names)  # a name stays as its player wrote it
+            lines.append(f"{owner} seat is carried on: the others opened "
                          f"{'your' if p == me else 'its'} key from escrow; the table plays it from now on "
                          f"({their} cards are shown)")
         else:

@@ -35,6 +35,7 @@ from .happened import (
     WentForTunnel,
     facts,
 )
+from .numbering import seat_number
 from .words import BOARD, DASH, plural, route_name, route_points, ticket_name, who, whose
 
 
@@ -205,11 +206,11 @@ def what_now(view: GameState, seat: int) -> str:
 
 
 _DOING = {
-    Owed.KEYS: "to announce their keys",
+    Owed.KEYS: "to set up their part of the deck",
     Owed.SHUFFLE: "to shuffle the deck",
-    Owed.REMASK: "to re-encrypt the returned tickets",
-    Owed.SHUFFLE_PROOF: "to prove their shuffle",
-    Owed.REMASK_PROOF: "to prove their re-encryption",
+    Owed.REMASK: "to hide the returned tickets again",
+    Owed.SHUFFLE_PROOF: "to show that their shuffle was fair",
+    Owed.REMASK_PROOF: "to show that they hid the returned tickets fairly",
     Owed.SHARES: "to add their share to the cards being turned",
     Owed.AUDIT: "to reveal their secrets for the audit",
     Owed.ESCROW: "to escrow their secrets with the others",
@@ -252,11 +253,11 @@ def waiting_words(owed: Sequence[Obligation], view: GameState | None, me: int | 
         return "your move: " + what_now(view, me)
     others = [o for o in owed if o.seat != me]
     if not others:
-        return "your machine is working: " + ", ".join(sorted({o.what.value for o in owed})) if owed else ""
+        return "your machine is working on its part of the deck" if owed else ""  # (no duty's code name)
     by_what: dict[Owed, list[str]] = {}
     for o in others:
         by_what.setdefault(o.what, [])
-        name = names[o.seat] if o.seat < len(names) else f"seat {o.seat}"
+        name = names[o.seat] if o.seat < len(names) else f"seat {seat_number(o.seat)}"
         if name not in by_what[o.what]:
             by_what[o.what].append(name)
     parts = []

@@ -154,6 +154,16 @@ def test_the_last_page_of_the_full_screen(tmp_path: Path) -> None:
     assert title == "Not in a game" and lines == [why]
 
 
+def test_the_deck_duties_are_said_without_jargon() -> None:
+    """What the table waits for, in a player's words: no 'prove', no 're-encrypt', no 'keys'."""
+    for owed in (Owed.KEYS, Owed.SHUFFLE, Owed.REMASK, Owed.SHUFFLE_PROOF, Owed.REMASK_PROOF, Owed.SHARES):
+        said = waiting_words([Obligation(1, owed)], None, 0, NAMES)
+        assert said.startswith(f"waiting for {NAMES[1]}") and not any(
+            jargon in said for jargon in ("prove", "encrypt", "keys", "fold", "_")), said
+    mine = waiting_words([Obligation(0, Owed.SHUFFLE_PROOF)], None, 0, NAMES)
+    assert mine == "your machine is working on its part of the deck"
+
+
 def test_the_status_says_when_passing_is_all_that_is_left() -> None:
     nothing = {"face_up": [None] * 5, "draw_pile": [], "discard": [], "ticket_pile": []}
     stuck, _ = position(hands={0: ["red"]}, trains={0: 0}, stations={0: ["Paris", "Wien", "Roma"]}, **nothing)

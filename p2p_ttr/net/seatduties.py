@@ -52,9 +52,10 @@ def last_to_leave(table: Table) -> int | None:
     """The seat whose forfeit ended a conceded game (it stays to the end:
     ``SeatDuties.stays_to_the_end``); None if the game was not conceded by a
     forfeit (a seat carried on has no peer left to wait for)."""
-    if not table.conceded or not table.forfeit_entries:
+    left = table.left  # forfeited or carried on -> the entry it left at
+    if not table.conceded or not left:
         return None
-    seat = max(table.forfeit_entries, key=lambda s: table.forfeit_entries[s])
+    seat = max(left, key=lambda s: left[s])
     return None if seat in table.carried_on else seat
 
 

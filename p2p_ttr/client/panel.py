@@ -88,12 +88,16 @@ def clip(text: str, width: int) -> str:
 
 
 def _who(name: str, tag: str, width: int) -> str:
-    """'Ann (you)' when it fits in ``width``, else the tag alone: which seat is
-    yours, or has left, matters more than a name the colour and number also tell."""
+    """'Ann (you)' when it fits in ``width``; else, for our own seat, 'you'
+    alone (we know who we are), and for a seat that left, its name cut short
+    before 'left' ('Chi left'): which player left is what the row must say."""
     if not tag:
         return name[:width]
     full = f"{name} ({tag})"
-    return full if len(full) <= width else tag[:width]
+    if len(full) <= width:
+        return full
+    room = width - len(tag) - 1
+    return f"{name[:room]} {tag}" if tag == "left" and room > 0 else tag[:width]
 
 
 def _points(view: GameState, p: int) -> int:

@@ -149,11 +149,12 @@ def conceded_words(state: GameState, me: int | None, names: tuple[str, ...]) -> 
 
 
 def forfeits(before: Collection[int], after: Collection[int], me: int | None, names: tuple[str, ...],
-             carried: Collection[int] = ()) -> list[str]:
+             carried: Collection[int] = (), ended: bool = False) -> list[str]:
     """Seats that forfeited, or were carried on (``carried``), between two
     looks at the table. The views cannot tell: a forfeit is the table's
     business (it plays the seat from then on), so the client compares the
-    table's forfeited seats instead."""
+    table's forfeited seats instead. ``ended``: that left fewer than two
+    seats in play, so the table plays no seat on: the game ends."""
     lines = []
     for p in sorted(set(after) - set(before)):
         their = "your" if p == me else "their"
@@ -162,6 +163,8 @@ def forfeits(before: Collection[int], after: Collection[int], me: int | None, na
             lines.append(f"{owner} seat is carried on: the others opened "
                          f"{'your' if p == me else 'its'} key from escrow; the table plays it from now on "
                          f"({their} cards are shown)")
+        elif ended:  # fewer than two seats in play: nobody plays on (the conceded end is told next)
+            lines.append(f"{who(p, me, names, True)} forfeited ({their} cards are shown)")
         else:
             lines.append(f"{who(p, me, names, True)} forfeited: the table plays {their} seat from now on "
                          f"({their} cards are shown)")

@@ -96,10 +96,11 @@ def test_publisher_snapshots_only_on_change_and_logs_the_moves() -> None:
 def test_a_forfeit_is_told_once_before_the_moves_the_table_makes_for_the_seat() -> None:
     before, after = a_turn_of(2)
     publisher = Publisher("join")
-    table = FakeTable(before)
+    table = FakeTable(before, in_play=(0, 1, 2))
     publisher.update(table, 0, NAMES)  # type: ignore[arg-type]
     assert publisher.snapshot.forfeited == ()
     table.forfeited[2] = object()  # its published secrets: the client reads only the seat
+    table.in_play = (0, 1)  # two seats play on
     table.engine = after  # the caretaker has played the seat's turn
     snap = publisher.update(table, 0, NAMES)  # type: ignore[arg-type]
     assert snap is not None and snap.forfeited == (2,)

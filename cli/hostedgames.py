@@ -7,7 +7,9 @@ import argparse
 import shlex
 import time
 from collections.abc import Callable
+from typing import Any
 
+from cli.resumeflags import carried_flags
 from p2p_ttr.net.store import DataDir, GameStore, StoreError
 from p2p_ttr.net.transport import DEFAULT_PORT
 from p2p_ttr.table.envelope import open_envelope
@@ -18,8 +20,10 @@ from p2p_ttr.table.messages import Seating, message_from_wire
 LATEST = "latest"  # `--resume` with no game: the unfinished game hosted from here most recently
 
 
-def resume_command(game: str, port: int, args: argparse.Namespace) -> str:
-    """The command that resumes ``game``: same port (the joiners know it), same address, same data."""
+def resume_command(game: str, port: int, args: argparse.Namespace, defaults: dict[str, Any]) -> str:
+    """The command that resumes ``game``: same port (the joiners know it),
+    same address, same data, and every flag given that still applies
+    (``defaults``: the command's own, to leave out those not given)."""
     words = ["ttr", "host", "--resume", game[:8]]
     if port != DEFAULT_PORT:
         words += ["--port", str(port)]
@@ -27,7 +31,7 @@ def resume_command(game: str, port: int, args: argparse.Namespace) -> str:
         words += ["--bind", shlex.quote(args.bind)]
     if args.data_dir:
         words += ["--data-dir", shlex.quote(str(args.data_dir))]
-    return " ".join(words)
+    return " ".join(words + carried_flags(args, defaults))
 
 
 def seating_of(entries: list[bytes]) -> Seating | None:

@@ -65,8 +65,9 @@ class Human:
         if t is None or seat is None or t.engine is None:
             return
         forfeited = tuple(sorted(t.forfeited))
-        for line in forfeits(self._forfeited, forfeited, seat, self.names):  # before the caretaker's moves
-            self.say(line)
+        if forfeited != self._forfeited:  # before the caretaker's moves
+            for line in forfeits(self._forfeited, forfeited, seat, self.names, ended=len(t.in_play) < 2):
+                self.say(line)
         self._forfeited = forfeited
         if t.engine is not self._engine:
             self._engine = t.engine

@@ -27,7 +27,13 @@ def summary_of(table: Table, log: Path) -> GameSummary:
 
 
 def finish(args: argparse.Namespace, table: Table | None, log: Path, console: Console) -> None:
-    if table is None or table.engine is None or not table.complete:
+    """The line prompt's last words: the summary and the log, or, for a
+    game that stopped short, only where its log is (said here alone: the
+    words it stopped with do not name it)."""
+    if table is None or table.engine is None:
+        return
+    if not table.complete:
+        console.say(f"the signed log so far: {log} (`ttr verify {log}` audits it)")
         return
     summary = summary_of(table, log)
     if args.json:
@@ -41,8 +47,8 @@ def finish(args: argparse.Namespace, table: Table | None, log: Path, console: Co
         console.say(f"the signed log is {log} (`ttr verify {log}` audits it)")
 
 
-def audit_lines(log: Path | None) -> list[str]:
-    """What `ttr verify` says of the log as it stands."""
+def audit_lines(log: Path | None, named: bool = True) -> list[str]:
+    """What `ttr verify` says of the log as it stands (``named``: and where it is)."""
     if log is None or not log.exists():
         return []
     from cli.commands.verify import report_lines
@@ -53,7 +59,7 @@ def audit_lines(log: Path | None) -> list[str]:
         _, entries = read_log(log)
     except LogFileError as exc:
         return [f"the log cannot be read: {exc}"]
-    return [f"audit of the {len(entries)} entries played (log: {log}):"] + [
+    return [f"audit of the {len(entries)} entries played" + (f" (log: {log}):" if named else ":")] + [
         "  " + line for line in report_lines(verify_entries(entries), False)]
 
 
@@ -67,7 +73,7 @@ def end_page(seen: Seen, log: Path | None, code: int) -> tuple[str, list[str]]:
     """The full screen's last page: the score in full and the audit, or why the game stopped."""
     table, seat, names = seen.table, seen.seat, seen.names
     if table is not None and table.engine is not None and table.complete:
-        lines = breakdown(table.engine, names, seat) + ["", "AUDIT"] + audit_lines(log)
+        lines = breakdown(table.engine, names, seat) + ["", "AUDIT"] + audit_lines(log, named=False)
         return "The end", lines + ["", f"anyone can check it again: ttr verify {log}"]
     if table is None:  # stopped before any game: refused, or left the lobby
         title = "Not in a game" if code else "You left"

@@ -43,3 +43,13 @@ def test_every_command_is_in_the_readme_table_and_explains_itself(capsys: pytest
         main(["watch", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "--save FILE" in text and "--as-bot" not in text and "--name" not in text
+
+
+@pytest.mark.parametrize("command", ["host", "join", "watch", "replay", "selfplay", "verify", "score", "tournament"])
+def test_no_help_shows_internals(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """What --help shows is for people: no flag only `ttr host` passes its
+    bots (--host-pid), no pointer into the design notes."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    said = capsys.readouterr().out
+    assert "--host-pid" not in said and "design.md" not in said, said

@@ -84,6 +84,10 @@ def test_crypto_selfplay_writes_a_log_that_verifies(tmp_path: object, capsys: py
     capsys.readouterr()
     assert main(["verify", str(log)]) == 0
     assert "VERIFIED" in capsys.readouterr().out
+    # In words, it says where the log went.
+    again = log.with_name("again.log")
+    assert main(["selfplay", "--crypto", "--players", "2", "--seed", "3", "--log", str(again)]) == 0
+    assert f"the signed log is {again} (`ttr verify {again}` audits it)" in capsys.readouterr().out
     # The same entries under a header naming another game: the file mixes two games.
     game_id, entries = read_log(log)
     mixed = log.with_name("mixed.log")

@@ -25,3 +25,15 @@ def test_ci_runs_the_readme_test_command_verbatim() -> None:
     _, test = readme_commands()
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert test in ci
+
+
+def test_the_plain_install_brings_the_fast_deck() -> None:
+    """`pip install .` installs gmpy2 (a plain install gave a deck 5-8x
+    slower); `.[fast]`, the earlier command, still works as an alias."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert any(re.match(r"gmpy2\b", dep) for dep in project["dependencies"])
+    assert any(re.match(r"gmpy2\b", dep) for dep in project["optional-dependencies"]["fast"])
+    play, _ = readme_commands()
+    assert "[fast]" not in play and "pip install ." in play

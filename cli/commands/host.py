@@ -12,7 +12,9 @@ from cli.botseats import ANY_INTERFACE, BOT_NAMES, WithChores, bot_host, spawn_b
 from cli.front import make_front
 from cli.hostedgames import LATEST, chosen_game, misfits, resume_command, unfinished_game
 from cli.gamechoice import add_game_arguments, game_from_arguments
+from cli.names import login_name
 from cli.registry import Command, UsageError
+from cli.resumeflags import defaults_of
 from cli.seat import play_seat
 from p2p_ttr.bots.levels import LEVELS
 from p2p_ttr.net.console import Console
@@ -33,7 +35,8 @@ BROADCAST = f"255.255.255.255:{BEACON_PORT}"
 
 
 def add_common(parser: argparse.ArgumentParser, hosting: bool = False) -> None:
-    parser.add_argument("--name", help="your name at the table")
+    parser.add_argument("--name", help="your name at the table (default: your login name, capitalised; a "
+                        "joiner's default that is taken at the table becomes Name2)")
     parser.add_argument("--as-bot", action="store_true", help="play this seat with a bot (no human needed)")
     bots = "the level of the bots: this seat's with --as-bot, the others' with --bots" if hosting \
         else "the level of this seat's bot with --as-bot"
@@ -138,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--escrow needs 3 to 5 players: with two, the other player alone would hold your key")
     if args.as_bot and not (args.players or args.bots or args.resume):
         raise UsageError("--as-bot needs --players N or --bots K: nobody will press Enter to start")
-    name = args.name if args.name is not None else ("host" if not args.as_bot else "Bot0")
+    name = args.name if args.name is not None else login_name()  # the bots have their own names: Bot1...
     if not valid_name(name):
         raise UsageError("a name is 1-24 printable characters")
     if name in BOT_NAMES[: args.bots]:
@@ -148,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
     beacon = beacon_of(args)
     try:
         data = DataDir(args.data_dir or default_data_dir())
+        data.claim()  # before any question: a directory another ttr plays from is refused first
         say = Console(quiet_stdout=args.json).say
         if args.resume:
             args.resume = chosen_game(data, args.resume)
@@ -237,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
 
     def resume(paused: object) -> str:
         return resume_command(host.table.game_id.hex() if host.table and host.table.game_id else "?",
-                              host.port, args)
+                              host.port, args, defaults_of(add_arguments))
 
     try:
         return play_seat("host", args, front, with_beacon(run_loop, beacon, announce), seen,

@@ -4,14 +4,15 @@ find the games announced on the LAN and pick one."""
 from __future__ import annotations
 
 import argparse
-import getpass
 import shlex
 import sys
 from collections.abc import Callable
 
 from cli.commands.host import add_common, port_number, seconds
 from cli.front import make_front
+from cli.names import login_name
 from cli.registry import Command, UsageError
+from cli.resumeflags import carried_flags, defaults_of
 from cli.seat import play_seat
 from p2p_ttr.net.console import Console
 from cli.botseats import with_beacon
@@ -39,22 +40,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--new", action="store_true",
                         help="join the host's new game even though a game with it is unfinished here "
                         "(without it, a joiner never leaves a game under way on its own)")
-    parser.add_argument("--host-pid", type=int, default=None, metavar="PID",
-                        help="set by `ttr host` for the bots it starts: while process PID (the host that started "
-                        "this bot) runs, the bot gives up on no seat, silent or not; the host's player decides "
-                        "(design.md §4: bots started by a host live as long as their host)")
+    # Set by `ttr host` for the bots it starts (while that process runs, the
+    # bot gives up on no seat: the host's player decides); not for people.
+    parser.add_argument("--host-pid", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--relay-port", type=port_number, default=0, metavar="PORT",
                         help="where this seat accepts the others should it become the relay (TCP, all "
                         "interfaces; default any free port: the log tells the others which)")
     add_common(parser)
-
-
-def default_name() -> str:
-    try:
-        name = getpass.getuser()[:24]
-    except Exception:
-        return "player"
-    return name if valid_name(name) else "player"
 
 
 def beacon_socket(text: str) -> tuple[str, int]:
@@ -108,9 +100,15 @@ def find_game(args: argparse.Namespace, say: Callable[[str], None]) -> str | Non
 
 
 def run(args: argparse.Namespace) -> int:
-    name = args.name if args.name is not None else default_name()
+    name = args.name if args.name is not None else login_name()
     if not valid_name(name):
         raise UsageError("a name is 1-24 printable characters")
+    try:
+        data = DataDir(args.data_dir or default_data_dir())
+        data.claim()  # before listening for games: a directory another ttr plays from is refused first
+    except StoreError as exc:
+        Console(quiet_stdout=args.json).say(f"ttr join: {exc}")
+        return 1
     address = args.address
     if address is None:
         address = find_game(args, Console(quiet_stdout=args.json).say)
@@ -123,10 +121,9 @@ def run(args: argparse.Namespace) -> int:
     beacon = relay_beacon(args)
     front = make_front(args, name, "join")
     try:
-        data = DataDir(args.data_dir or default_data_dir())
         node = Node(NodeOptions(data, host, port, name, args.timeout, scripted=args.as_bot, trace=args.trace,
                                 new_game=args.new, listen=args.relay_port, relay_timeout=args.relay_timeout,
-                                advertise=args.advertise, host_pid=args.host_pid),
+                                advertise=args.advertise, host_pid=args.host_pid, name_chosen=args.name is not None),
                     front.decide, front.console)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr join: {exc}")
@@ -176,11 +173,9 @@ def resume_command(where: str, args: argparse.Namespace, relay_port: int | None 
     words = ["ttr", "join", shlex.quote(where)]
     if relay_port is not None:
         words += ["--relay-port", str(relay_port)]
-    if args.beacon != str(BEACON_PORT):
-        words += ["--beacon", shlex.quote(args.beacon)]
     if args.data_dir:
         words += ["--data-dir", shlex.quote(str(args.data_dir))]
-    return " ".join(words)
+    return " ".join(words + carried_flags(args, defaults_of(add_arguments)))  # --beacon among them
 
 
 COMMAND = Command(

@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     except LogFileError as exc:
         print(f"ttr replay: {exc}", file=sys.stderr)
         return 2
-    print(f"folding the {len(entries)} entries of {args.log}...", file=sys.stderr, flush=True)
+    print(f"reading the game in {args.log} ({len(entries)} entries)...", file=sys.stderr, flush=True)
     played = replay(entries)
     if not played.moves:
         print(f"ttr replay: {args.log} holds no move: {played.stopped or 'the game never began'}", file=sys.stderr)

@@ -80,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary.to_json()))
     else:
         print(render_summary(summary))
+        if args.log:
+            print(f"the signed log is {args.log} (`ttr verify {args.log}` audits it)")
     return 0
 
 

@@ -10,6 +10,7 @@ import sys
 from cli.gamechoice import add_game_arguments, game_from_arguments
 from cli.registry import Command, UsageError
 from p2p_ttr.bots.levels import LEVELS
+from p2p_ttr.client.numbering import seat_number
 from p2p_ttr.local.tournament import GameRecord, TournamentResult, lineup_for, play_tournament
 
 MAX_GAMES = 100_000
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
 
     def progress(game: GameRecord) -> None:
         winner = ", ".join(game.seats[p] for p, place in enumerate(game.places) if place == 1)
-        scores = ", ".join(f"seat {p + 1} ({level}) {score}" for p, (level, score) in enumerate(zip(game.seats, game.scores)))
+        scores = ", ".join(f"seat {seat_number(p)} ({level}) {score}" for p, (level, score) in enumerate(zip(game.seats, game.scores)))
         print(f"game {game.index + 1}/{args.games} (seed {game.seed}): {winner} won; {scores}", file=sys.stderr)
 
     result = play_tournament(game, args.players, args.games, lineup, seed, on_game=progress if args.progress else None,

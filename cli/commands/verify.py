@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from cli.registry import Command
+from p2p_ttr.client.numbering import seat_number, seat_words, turn_number
 from p2p_ttr.client.words import plural
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.net.receipts import blame_with_receipts, load_receipts
 from p2p_ttr.net.store import StoreError
 from p2p_ttr.table.logfile import LogFileError, read_log
-from p2p_ttr.table.verify import Verdict, verify_entries
+from p2p_ttr.table.verify import Finding, Verdict, verify_entries
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         game_id, entries = read_log(args.log)
     except LogFileError as exc:
         print(f"ttr verify: {exc}")
-        return 2
+        return UNREADABLE
     # A peer's game folder also holds the host's receipts: they tell an
     # altered file from a host that relayed an entry written on another log.
     # Too big a file is refused before it is read (it is no peer's).
@@ -41,12 +42,26 @@ def run(args: argparse.Namespace) -> int:
     if verdict.table.game_id is not None and verdict.table.game_id != game_id:
         print(f"ttr verify: {args.log}'s header names game {game_id.hex()[:8]}, but its seating opens game "
               f"{verdict.table.game_id.hex()[:8]}: the file mixes two games")
-        return 2
+        return UNREADABLE
     if args.json:
         print(json.dumps(verdict_json(verdict)))
     else:
         print("\n".join(report_lines(verdict, args.verbose)))
-    return 0 if verdict.fair else 1
+    return exit_code(verdict)
+
+
+# The exit codes, as --help and protocol.md §8 give them.
+FAIR, DEVIATION, UNREADABLE, INCOMPLETE = 0, 1, 2, 3
+
+
+def exit_code(v: Verdict) -> int:
+    """0 fair; 1 a deviation (named at its entry, with its seat unless the
+    bytes were altered); 3 a log that stops short of a complete game with
+    nothing wrong in what it holds (a game under way, or a peer that left
+    early: no seat is to blame for it)."""
+    if v.fair:
+        return FAIR
+    return INCOMPLETE if all(f.code is ErrorCode.INCOMPLETE for f in v.findings) else DEVIATION
 
 
 def audit_of(entries: list[bytes]) -> list[str]:
@@ -84,10 +99,34 @@ def verdict_json(v: Verdict) -> dict[str, Any]:
     return out
 
 
+def finding_words(f: Finding, v: Verdict) -> str:
+    """A finding for a person: its entry, its seat numbered as every screen
+    numbers it (client/numbering.py; the JSON keeps the log's 0-based id),
+    and why. An incomplete log says the turn and whom it waits for in the
+    same words."""
+    where = f"entry {f.entry}" if f.entry is not None else "the log"
+    who = seat_words(f.seat, v.names) if f.seat is not None else "no seat can be blamed"
+    return f"{where}: {who}: {stalled_words(v) if stalled(f, v) else f.reason} [{f.code}]"
+
+
+def stalled(f: Finding, v: Verdict) -> bool:
+    """The finding that a log stops during play (its words are ours: stalled_words)."""
+    table = v.table
+    return (f.code is ErrorCode.INCOMPLETE and f.seat is None and table.engine is not None and table.seated
+            and not table.finished)
+
+
+def stalled_words(v: Verdict) -> str:
+    table = v.table
+    assert table.engine is not None
+    names = tuple(s.name for s in table.seats)
+    waiting = "; ".join(o.describe(names) for o in table.obligations()) or "nothing"
+    return f"the log ends during the game (turn {turn_number(table.engine)}; waiting for: {waiting})"
+
+
 def report_lines(v: Verdict, verbose: bool) -> list[str]:
-    # The findings name seats as the log does (protocol.md: from 0), so the
-    # players are listed with those numbers, not the screen's (from 1).
-    seats = ", ".join(f"seat {p} {name}" for p, name in enumerate(v.names))
+    # Seats numbered as every screen numbers them (from 1: client/numbering.py).
+    seats = ", ".join(seat_words(p, v.names) for p in range(len(v.names)))
     lines = [f"{v.entries} log entries; players: {seats or '(none)'}"]
     if v.deck is not None:
         d = v.deck
@@ -110,8 +149,8 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
         lines.append("the game was conceded: " + ("nobody was left playing" if winner is None else
                      f"{v.names[winner]} was the last one playing and is ranked first by concession"))
     for h in v.table.handovers:
-        lines.append(f"the relay moved from {v.names[h.old]} (seat {h.old}) to {v.names[h.new]} "
-                     f"(seat {h.new}) at entry {h.index}, with every other seat's follow request")
+        lines.append(f"the relay moved from {v.names[h.old]} (seat {seat_number(h.old)}) to {v.names[h.new]} "
+                     f"(seat {seat_number(h.new)}) at entry {h.index}, with every other seat's follow request")
     if v.score is not None:
         for place, p in enumerate(v.score.ranking, start=1):
             sc = v.score.players[p]
@@ -127,16 +166,17 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
                          "and every move; what is left needs the end of the game (every seat reveals its secrets, "
                          "then every shuffle is re-run from its seed and the scores are counted)")
         for f in v.findings:
-            name = f" ({v.names[f.seat]})" if f.seat is not None and f.seat < len(v.names) else ""
-            lines.append(f"NOT VERIFIED: {f.line()}{name}")
+            lines.append(f"NOT VERIFIED: {finding_words(f, v)}")
     return lines
 
 
 COMMAND = Command(
     name="verify",
     help="audit a finished game's log: signatures, shuffles, shares, moves and scores",
-    description="Re-execute a game log from scratch. Exit 0 if the game was fair, 1 naming the seat "
-    "and log entry of the first deviation, 2 if the file cannot be read.",
+    description="Re-execute a game log from scratch. Exit 0 if the game was fair; 1 for a deviation, named "
+    "at the log entry of the first one with its seat (no seat when the file's bytes were altered, since nobody "
+    "signed them); 2 if the file cannot be read or mixes two games; 3 if the log stops short of a complete game "
+    "and nothing in what it holds is wrong (a game under way, or the log of a peer that left early).",
     add_arguments=add_arguments,
     run=run,
 )

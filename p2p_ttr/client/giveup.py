@@ -19,6 +19,7 @@ from enum import Enum, StrEnum
 
 from p2p_ttr.table.obligations import Owed
 
+from .numbering import seat_number
 from .words import plural
 
 
@@ -62,7 +63,7 @@ class GaveUp:
 def _name(seat: int, names: tuple[str, ...], me: int | None = None) -> str:
     if seat == me:
         return "you"
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat_number(seat)}"
 
 
 def _names(seats: tuple[int, ...] | list[int], names: tuple[str, ...], me: int | None = None) -> str:

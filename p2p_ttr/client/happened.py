@@ -106,12 +106,22 @@ Fact: TypeAlias = (Claimed | Built | TookFaceUp | DrewBlind | ReadOwn | DrewTick
 
 
 def facts(before: GameState, after: GameState, me: int | None) -> list[Fact]:
-    """The players' moves between two views, in the order a player would
-    tell them: the tunnel, then each seat's claims, stations, cards and
-    tickets, then a pass."""
-    found: list[Fact] = _tunnel(before, after)
-    for p, (b, a) in enumerate(zip(before.players, after.players)):
-        found += _player(before, after, p, b, a, p == me)
+    """The players' moves between two views, in the order they were made:
+    seat by seat in playing order from the one whose turn it was, each
+    seat's tunnel first, then its claims, stations, cards and tickets; then
+    a pass. Two views may span the end of one turn and the next (the fold
+    plays a seat the table plays as soon as the turn before it ends, in the
+    same update): the next seat's moves come after the last one's, not
+    before them because of a lower seat number or because they were a
+    tunnel ('Bob drew 1 card / Cy went for the tunnel ... / Bob drew 1
+    card' told Cy's move in the middle of Bob's turn)."""
+    tunnel = _tunnel(before, after)
+    found: list[Fact] = []
+    n = len(before.players)
+    first = before.current if 0 <= before.current < n and before.phase not in SETUP else 0
+    for p in [(first + i) % n for i in range(n)]:
+        found += [f for f in tunnel if f.seat == p]
+        found += _player(before, after, p, before.players[p], after.players[p], p == me)
     if after.passes > before.passes:
         found.append(Passed(before.current))
     return found

@@ -10,6 +10,7 @@ from p2p_ttr.engine.board import Board
 from p2p_ttr.engine.scoring import longest_trail
 from p2p_ttr.engine.state import GameState
 
+from .numbering import seat_number
 from .outcomes import Context, Outcome, Refused, ShowNetwork
 from .words import BOARD, DASH, fold, plural, seat_colour, who
 
@@ -41,7 +42,7 @@ def seat_named(word: str, names: tuple[str, ...], me: int | None, typed: str = "
     found = exact or [p for p, name in enumerate(names) if fold(name).startswith(key)]
     if len(found) == 1:
         return found[0]
-    seats = ", ".join(f"{p + 1} {name}" for p, name in enumerate(names))
+    seats = ", ".join(f"{seat_number(p)} {name}" for p, name in enumerate(names))
     said = typed or word
     if found:
         raise Refused(f"{said!r} could be {' or '.join(names[p] for p in found)}: map takes a seat's number ({seats})")
@@ -65,7 +66,7 @@ def network_lines(view: GameState, seat: int, me: int | None, names: tuple[str, 
     board = view.game.board
     name = who(seat, me, names, capital=True)
     cars = sum(board.routes[r].length for r in ps.routes)
-    head = (f"{name} ({seat + 1} {seat_colour(seat)}): {plural(len(ps.routes), 'route')}, {plural(cars, 'car')}, "
+    head = (f"{name} ({seat_number(seat)} {seat_colour(seat)}): {plural(len(ps.routes), 'route')}, {plural(cars, 'car')}, "
             f"longest trail {plural(trail(tuple(sorted(ps.routes)), board), 'car')}")
     if view.game.rules.stations:
         head += "; " + (f"stations in {', '.join(ps.stations)}" if ps.stations else "no station built")
@@ -77,6 +78,6 @@ def map_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
     """What `map` takes: a seat's number (with whose it is), or all."""
     if args:
         return []
-    seats = [(str(p + 1), f"{name} ({seat_colour(p)})" + (", you" if p == ctx.seat else ""))
+    seats = [(str(seat_number(p)), f"{name} ({seat_colour(p)})" + (", you" if p == ctx.seat else ""))
              for p, name in enumerate(ctx.names)]
     return seats + [("all", "every player's routes")]

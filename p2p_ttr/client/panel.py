@@ -14,6 +14,7 @@ from .claimable import claimable
 from .lastturn import LastTurns
 from .network import trail
 from .explain import keep_least, kinds
+from .numbering import seat_number
 from .phrases import cards_words
 from .styled import Line, text_of, wrap
 from .tickets import ticket_rows, way_between
@@ -46,13 +47,13 @@ def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], wid
             turn = p == view.current and view.phase not in (Phase.SETUP, Phase.SCORING, Phase.OVER)
             mark = TURN if turn else " "
         style = PLAYER_STYLE.format(p)
-        name = names[p] if p < len(names) else f"player {p + 1}"
+        name = names[p] if p < len(names) else f"player {seat_number(p)}"
         # A seat that left is played by the table (the caretaker); said in words, not only in style.
         tag = "left" if p in forfeited else "you" if p == seat else ""
         name_style = "class:you" if p == seat else "class:dim" if tag == "left" else ""
         lines.append([
             ("class:turn", mark),
-            (style, f"{p + 1} {seat_colour(p):<6}"),
+            (style, f"{seat_number(p)} {seat_colour(p):<6}"),
             ("", " "),
             (name_style, f"{_who(name, tag, name_w):<{name_w}}"),
             ("", f" {_points(view, p):>3} {ps.trains:>3} {len(ps.hand):>3} {len(ps.tickets):>3}"
@@ -74,7 +75,7 @@ def turn_lines(turns: LastTurns, view: GameState, seat: int, width: int, beside:
             continue
         turn = turns.of(p)
         words = turn.words() if turn is not None else ""
-        lead: Line = [] if beside else [(PLAYER_STYLE.format(p), f" {p + 1}")]
+        lead: Line = [] if beside else [(PLAYER_STYLE.format(p), f" {seat_number(p)}")]
         if not words:
             lines.append(lead + [("class:dim", "   -" if p != seat else "")])
             continue
@@ -90,12 +91,16 @@ def clip(text: str, width: int) -> str:
 
 
 def _who(name: str, tag: str, width: int) -> str:
-    """'Ann (you)' when it fits in ``width``, else the tag alone: which seat is
-    yours, or has left, matters more than a name the colour and number also tell."""
+    """'Ann (you)' when it fits in ``width``; else, for our own seat, 'you'
+    alone (we know who we are), and for a seat that left, its name cut short
+    before 'left' ('Chi left'): which player left is what the row must say."""
     if not tag:
         return name[:width]
     full = f"{name} ({tag})"
-    return full if len(full) <= width else tag[:width]
+    if len(full) <= width:
+        return full
+    room = width - len(tag) - 1
+    return f"{name[:room]} {tag}" if tag == "left" and room > 0 else tag[:width]
 
 
 def _points(view: GameState, p: int) -> int:
@@ -220,7 +225,7 @@ def forfeited_lines(view: GameState, seat: int | None, names: tuple[str, ...], f
         if p == seat or not 0 <= p < len(view.players):
             continue
         ps = view.players[p]
-        name = names[p] if p < len(names) else f"player {p + 1}"
+        name = names[p] if p < len(names) else f"player {seat_number(p)}"
         hand = kinds(view, ps.hand)
         unread = len(ps.hand) - len(hand)
         said = cards_words(hand) if hand else "no cards"

@@ -38,6 +38,7 @@ from .happened import (
 )
 from .examples import doable
 from .explain import keep_least
+from .numbering import seat_number
 from .words import DASH, plural, route_name, route_points, ticket_name, who, whose
 
 
@@ -152,18 +153,22 @@ def conceded_words(state: GameState, me: int | None, names: tuple[str, ...]) -> 
 
 
 def forfeits(before: Collection[int], after: Collection[int], me: int | None, names: tuple[str, ...],
-             carried: Collection[int] = ()) -> list[str]:
+             carried: Collection[int] = (), ended: bool = False) -> list[str]:
     """Seats that forfeited, or were carried on (``carried``), between two
     looks at the table. The views cannot tell: a forfeit is the table's
     business (it plays the seat from then on), so the client compares the
-    table's forfeited seats instead."""
+    table's forfeited seats instead. ``ended``: that left fewer than two
+    seats in play, so the table plays no seat on: the game ends."""
     lines = []
     for p in sorted(set(after) - set(before)):
         their = "your" if p == me else "their"
         if p in carried:
-            lines.append(f"{whose(p, me, names).capitalize()} seat is carried on: the others opened "
+            owner = "Your" if p == me else whose(p, me, names)  # a name stays as its player wrote it
+            lines.append(f"{owner} seat is carried on: the others opened "
                          f"{'your' if p == me else 'its'} key from escrow; the table plays it from now on "
                          f"({their} cards are shown)")
+        elif ended:  # fewer than two seats in play: nobody plays on (the conceded end is told next)
+            lines.append(f"{who(p, me, names, True)} forfeited ({their} cards are shown)")
         else:
             lines.append(f"{who(p, me, names, True)} forfeited: the table plays {their} seat from now on "
                          f"({their} cards are shown)")
@@ -209,11 +214,11 @@ def what_now(view: GameState, seat: int) -> str:
 
 
 _DOING = {
-    Owed.KEYS: "to announce their keys",
+    Owed.KEYS: "to set up their part of the deck",
     Owed.SHUFFLE: "to shuffle the deck",
-    Owed.REMASK: "to re-encrypt the returned tickets",
-    Owed.SHUFFLE_PROOF: "to prove their shuffle",
-    Owed.REMASK_PROOF: "to prove their re-encryption",
+    Owed.REMASK: "to hide the returned tickets again",
+    Owed.SHUFFLE_PROOF: "to show that their shuffle was fair",
+    Owed.REMASK_PROOF: "to show that they hid the returned tickets fairly",
     Owed.SHARES: "to add their share to the cards being turned",
     Owed.AUDIT: "to reveal their secrets for the audit",
     Owed.ESCROW: "to escrow their secrets with the others",
@@ -256,11 +261,11 @@ def waiting_words(owed: Sequence[Obligation], view: GameState | None, me: int | 
         return "your move: " + what_now(view, me)
     others = [o for o in owed if o.seat != me]
     if not others:
-        return "your machine is working: " + ", ".join(sorted({o.what.value for o in owed})) if owed else ""
+        return "your machine is working on its part of the deck" if owed else ""  # (no duty's code name)
     by_what: dict[Owed, list[str]] = {}
     for o in others:
         by_what.setdefault(o.what, [])
-        name = names[o.seat] if o.seat < len(names) else f"seat {o.seat}"
+        name = names[o.seat] if o.seat < len(names) else f"seat {seat_number(o.seat)}"
         if name not in by_what[o.what]:
             by_what[o.what].append(name)
     parts = []

@@ -25,6 +25,7 @@ from p2p_ttr.table.opened import OpenFaces
 from p2p_ttr.table.table import Table
 from p2p_ttr.table.verify import joint_secret
 
+from .numbering import turn_number
 from .snapshot import Publisher, Snapshot
 
 
@@ -64,7 +65,7 @@ class Replay:
     def turn_of(self, at: int) -> int:
         """The turn (1 for the first) under way at move ``at``."""
         view = self.moves[at].snap.view
-        return view.turn + 1 if view is not None else 0
+        return turn_number(view) if view is not None else 0
 
     def made_in(self, at: int) -> int:
         """The turn move ``at`` was made in: the one under way before it (a

@@ -143,6 +143,8 @@ def on_path(words: list[str], ctx: Context) -> Outcome:
 
 
 FORFEIT_QUESTION = "Forfeit for good? Your hand is shown; the table plays your seat."
+# With two players nobody is left to play against: the game ends, conceded (protocol.md §6).
+FORFEIT_ENDS_QUESTION = "Forfeit for good? The game ends, conceded to the other."
 
 
 def _leave(verb: str, ctx: Context) -> Outcome:
@@ -163,7 +165,8 @@ def _leave(verb: str, ctx: Context) -> Outcome:
         if not started:
             raise Refused("there is no seat to forfeit before the game starts: end leaves the lobby")
         # No way back, so a typed forfeit asks first (quit's menu is that question already).
-        return Ask(FORFEIT_QUESTION, (Choice("forfeit", "yes", Leave(True)), CANCEL))
+        question = FORFEIT_ENDS_QUESTION if ctx.view is not None and ctx.view.n_players == 2 else FORFEIT_QUESTION
+        return Ask(question, (Choice("forfeit", "yes", Leave(True)), CANCEL))
     choices = (end, forfeit, CANCEL) if started else (end, CANCEL)
     return Ask("Leave the game?", choices)
 

@@ -28,6 +28,7 @@ from functools import lru_cache
 from p2p_ttr.engine.state import Phase
 
 from .mapview import draw_map, legend, marks_for
+from .numbering import turn_number
 from .panel import (
     PLAYER_STYLE,
     claim_lines,
@@ -295,7 +296,7 @@ def header_parts(snap: Snapshot) -> list[Line]:
         else:
             parts.append([("class:header", " waiting for the game to start")])
         return parts
-    parts.append([("class:header", f" game {snap.game[:8]} · turn {view.turn + 1} · ")])
+    parts.append([("class:header", f" game {snap.game[:8]} · turn {turn_number(view)} · ")])
     if view.phase in (Phase.SCORING, Phase.OVER) or snap.finished:
         parts.append([("class:header", "the game is over ")])
     elif view.phase in (Phase.SETUP, Phase.SETUP_TICKETS):

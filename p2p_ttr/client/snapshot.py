@@ -106,7 +106,8 @@ class Publisher:
         if table is not None:
             # Before the moves: the caretaker's moves follow the forfeit.
             self._log_carry_on_asks(table, seat, names)
-            self._log_forfeits(tuple(sorted(table.forfeited)), seat, names, tuple(table.carried_on))
+            self._log_forfeits(tuple(sorted(table.forfeited)), seat, names, tuple(table.carried_on),
+                               len(table.in_play) < 2)
         view = self._snap.view
         if engine is not self._engine:
             self._engine = engine
@@ -144,9 +145,9 @@ class Publisher:
             self._asks = asks
 
     def _log_forfeits(self, forfeited: tuple[int, ...], seat: int | None, names: tuple[str, ...],
-                      carried: tuple[int, ...] = ()) -> None:
+                      carried: tuple[int, ...] = (), ended: bool = False) -> None:
         if forfeited != self._forfeited:
-            for line in forfeits(self._forfeited, forfeited, seat, names, carried):
+            for line in forfeits(self._forfeited, forfeited, seat, names, carried, ended):
                 self.note(line, "class:log.forfeit")
             self._forfeited = forfeited
 

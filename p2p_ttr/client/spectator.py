@@ -14,6 +14,7 @@ from p2p_ttr.engine.state import GameState
 
 from .explain import kinds
 from .lastturn import LastTurns, Turn
+from .numbering import seat_number
 from .panel import NEW, PLAYER_STYLE, clip
 from .phrases import cards_words
 from .styled import Line, wrap
@@ -36,7 +37,7 @@ def every_turn_lines(turns: LastTurns, view: GameState, width: int, beside: bool
     for p in range(view.n_players):
         turn = turns.of(p)
         words = turn.words() if turn is not None else ""
-        lead: Line = [] if beside else [(PLAYER_STYLE.format(p), f" {p + 1}")]
+        lead: Line = [] if beside else [(PLAYER_STYLE.format(p), f" {seat_number(p)}")]
         if not words:
             lines.append(lead + [("class:dim", "   -")])
             continue
@@ -61,9 +62,9 @@ def open_hand_lines(view: GameState, names: tuple[str, ...], width: int, skip: t
         if p in skip or not readable(view, p):
             continue
         ps = view.players[p]
-        name = names[p] if p < len(names) else f"player {p + 1}"
+        name = names[p] if p < len(names) else f"player {seat_number(p)}"
         hand = cards_words(kinds(view, ps.hand)) if ps.hand else "no cards"
-        lines += wrap([(PLAYER_STYLE.format(p), f"{p + 1} {name}"), ("", f": {hand}")], width, 3)
+        lines += wrap([(PLAYER_STYLE.format(p), f"{seat_number(p)} {name}"), ("", f": {hand}")], width, 3)
         rows = ticket_rows(view, p)
         if rows:
             marked: Line = [("", "  ")]

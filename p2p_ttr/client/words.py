@@ -12,6 +12,8 @@ from functools import cache
 
 from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Board, Route, Ticket, europe, fold_name
 
+from .numbering import seat_number
+
 # The board the screens' map draws before a game is seated (and the default
 # of pay_spec and trail, for a caller with no game at hand). Everything else
 # reads the board and rules of the game it shows (``view.game``).
@@ -134,7 +136,7 @@ def who(player: int, me: int | None, names: tuple[str, ...], capital: bool = Fal
     """How the client names a player: 'you' for the one at this screen."""
     if player == me:
         return "You" if capital else "you"
-    return names[player] if 0 <= player < len(names) else f"player {player + 1}"
+    return names[player] if 0 <= player < len(names) else f"player {seat_number(player)}"
 
 
 def seat_colour(player: int) -> str:

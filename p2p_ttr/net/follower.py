@@ -22,6 +22,7 @@ import time
 from typing import Protocol
 
 from p2p_ttr.client.giveup import Dialled, GaveUp, RelaySilence, gave_up_words
+from p2p_ttr.client.numbering import seat_number
 from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.errorcodes import ErrorCode
@@ -37,7 +38,7 @@ from .exits import PeerExit
 from .frames import NET_VERSION, FrameError
 from .peerdoor import from_peer
 from .liveness import HOST_SILENT_S, Presence
-from .lobby import sign_hello
+from .lobby import another_name, sign_hello
 from .pause import Paused, pause_signed, paused_at
 from .replica import Replica
 from .resends import Resends
@@ -79,7 +80,7 @@ class Follower:
 
     def __init__(self, replica: Replica, uplink: Uplink, duties: SeatDuties, catchup: CatchUp,
                  identity: Identity, name: str, console: Console, trace: Trace,
-                 ongoing: list[GameStore], hooks: FollowerHooks, presence: Presence) -> None:
+                 ongoing: list[GameStore], hooks: FollowerHooks, presence: Presence, renames: bool = False) -> None:
         self.replica = replica
         self.uplink = uplink
         self.duties = duties
@@ -92,6 +93,7 @@ class Follower:
         self.hooks = hooks
         self.presence = presence  # who is alive, as the relay says (liveness.py)
         self.lobby_names: tuple[str, ...] = ()  # who is in, as the host last said before the start
+        self.renames = renames  # our name is a default: one taken at the table is changed, not refused
         self.told_escrow = False
         self.data_flag = ""  # ` --data-dir DIR` when ours is not the default one (for the commands we print)
         self._fork_checked = (-1, 0.0)  # the log length at which we last re-fetched the log for a fork, and when
@@ -112,6 +114,13 @@ class Follower:
         match frame:
             case frames.Challenge(version, public, challenge, game_id):
                 self.challenged(version, public, challenge, game_id)
+            case frames.Refused(code, reason) if code == ErrorCode.NAME_TAKEN and self.renames and table is None:
+                # Our name was no choice of the player's (the login name): take
+                # a distinct one rather than stop; a new hello on this connection.
+                new = another_name(self.name)
+                self.console.say(f"the name {self.name!r} is taken at this table: joining as {new!r}")
+                self.name, up.challenge = new, None
+                up.send(frames.Hi(NET_VERSION))
             case frames.Refused(code, reason):
                 hint = (f"; to follow it without a seat: ttr watch {self.uplink.where}"
                         if code == ErrorCode.STARTED and self.replica.table is None else "")
@@ -267,7 +276,7 @@ class Follower:
             raise PeerExit(1, "the game started without us")
         seat, names = self.replica.seat, self.replica.names
         if seat is not None:
-            self.console.say(f"the game starts: you are seat {seat + 1} ({COLOURS[seat]}); "
+            self.console.say(f"the game starts: you are seat {seat_number(seat)} ({COLOURS[seat]}); "
                              + ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(names)))
 
     def dialled(self) -> tuple[Dialled, int | None]:

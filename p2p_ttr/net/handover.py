@@ -177,14 +177,16 @@ class Succession:
     def probe(self) -> None:
         """While we relay and hear no seat (after a resume, or cut off): ask
         our successor whether the relay moved without us. If its log holds a
-        hand-over, its entries make us a follower (``hand_over_at``)."""
+        hand-over, its entries make us a follower (``hand_over_at``). So too
+        when our own forfeit ended the game: the successor takes over, and we
+        follow it until our log holds the end (``SeatDuties.stays_to_the_end``)."""
         table = self.replica.table
         if table is None or not table.seated or table.complete or self.uplink.sock is not None:
             return
         new = table.successor
         if new is None or new not in table.reach:
             return
-        if self.relay.catchup.gated or self.relay.all_silent(self.relay_timeout):
+        if self.relay.catchup.gated or self.relay.all_silent(self.relay_timeout) or self.duties.stays_to_the_end():
             host, port = table.reach[new]
             self.uplink.connect(host, port, new, watch_reach=False, our_length=len(table.log))
 

@@ -129,3 +129,14 @@ class Lobby:
                 del self.members[i]
                 return name
         return None
+
+
+def another_name(name: str) -> str:
+    """The name a joiner tries when its default one is taken at the table:
+    ``Ann`` -> ``Ann2`` -> ``Ann3`` ... (still at most 24 characters)."""
+    stem = name.rstrip("0123456789")
+    digits = name[len(stem):]
+    suffix = str(int(digits) + 1) if digits else "2"
+    if len(suffix) > 24:
+        return "Player2"
+    return stem[: 24 - len(suffix)] + suffix

@@ -83,6 +83,7 @@ class NodeOptions:
     relay_timeout: float = RELAY_TIMEOUT_S
     advertise: tuple[str, int] | None = None  # where the others dial us, if not where we listen (reach)
     host_pid: int | None = None  # a bot its host started: that process, which decides while it runs
+    name_chosen: bool = True  # False: a default name, changed to a distinct one if the table has it already
 
 
 def relay_moved(store: GameStore) -> bool:
@@ -144,7 +145,8 @@ class Node:
             g for g in options.data.unfinished("peer") if self.where in (g.load_meta().get("host"),
                                                                           g.load_meta().get("relay"))]
         self.follower = Follower(self.replica, self.uplink, self.duties, self.relay.catchup, self.identity,
-                                 options.name, console, self.trace, self.ongoing, self, self.presence)
+                                 options.name, console, self.trace, self.ongoing, self, self.presence,
+                                 renames=not options.name_chosen)
         self.duties.check_for_fork = self.follower.check_for_fork
         if options.data.path != default_data_dir():
             self.follower.data_flag = f" --data-dir {shlex.quote(str(options.data.path))}"
@@ -214,7 +216,7 @@ class Node:
             for line in history.told():
                 self.console.say(line)
         if not entries or not store.load_meta():  # new, or meta.json lost: the log says the rest
-            store.save_meta({"role": "peer", "name": self.o.name, "host": self.where, "finished": table.complete})
+            store.save_meta({"role": "peer", "name": self.follower.name, "host": self.where, "finished": table.complete})
         self.use_table(table, store)
 
     def replay(self, store: GameStore, entries: list[bytes], then: str = "") -> tuple[Table, History]:
@@ -519,12 +521,11 @@ class Node:
         if not self.relaying and len(table.log) < self.uplink.length:
             return False  # the peer we follow holds more: the end is not ours yet
         self.uplink.send(frames.Ping(len(table.log)))
-        if self._done_at is None:
-            self._done_at = now
-        # The relay, and a successor some seats turned to (they catch up from
-        # us), wait a while for every seat that reaches us to hold the end.
-        reaching = self.relay.reaching_seats()
-        return (self.relay.catchup.everyone_has(len(table.log), reaching) or now - self._done_at > DONE_GRACE_S)
+        self._done_at = now if self._done_at is None else self._done_at
+        # A relay (or a successor seats turned to) waits a while for each seat reaching us to hold the end:
+        waited = now - self._done_at
+        return not self.duties.waits_for_the_last_to_leave(waited) and (  # (one, longer: SeatDuties)
+            self.relay.catchup.everyone_has(len(table.log), self.relay.reaching_seats()) or waited > DONE_GRACE_S)
 
     def wait_for_host(self, now: float) -> bool:
         """While the peer we follow is silent: say so, and give up after the timeout. True: it is silent."""

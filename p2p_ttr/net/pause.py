@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2p_ttr.client.numbering import turn_number
 from p2p_ttr.client.outcomes import EndMeans, end_means
 from p2p_ttr.table.envelope import pack
 from p2p_ttr.table.identity import Identity, signature_valid
@@ -47,7 +48,7 @@ def paused_at(table: Table, ours: bool, carried_on_after: float | None = None) -
     engine = table.engine
     by = table.relay if table.seated else 0
     by_name = "the host" if by == 0 or not table.seats else f"the relay ({table.seats[by].name})"
-    return Paused(table.game_id, len(table.log), engine.turn + 1 if engine is not None else None, ours, by, by_name,
+    return Paused(table.game_id, len(table.log), turn_number(engine) if engine is not None else None, ours, by, by_name,
                   carried_on_after)
 
 
@@ -62,8 +63,10 @@ def end_means_now(table: Table | None, relaying: bool) -> EndMeans | None:
 
 def relay_address(table: Table | None, seat: int | None, host: str) -> str:
     """Where a seat comes back to its game: the relay the log names now, if
-    it moved to another seat (its ``reach``), else the ``host`` joined at."""
-    if table is not None and table.handovers and table.relay != seat and table.relay in table.reach:
+    it moved (its ``reach``: our own when the relay moved to us, where the
+    others come back to; never the host it moved away from), else the
+    ``host`` joined at."""
+    if table is not None and table.handovers and table.relay in table.reach:
         return format_address(*table.reach[table.relay])
     return host
 

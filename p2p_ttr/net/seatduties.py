@@ -20,6 +20,7 @@ from collections.abc import Callable
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.escrowbook import Blocked
+from p2p_ttr.table.table import Table
 
 from . import frames
 from .console import Console
@@ -45,6 +46,17 @@ def blocked_words(blocked: Blocked, names: tuple[str, ...]) -> str:
     return (f"{silent} {'are' if len(blocked.silent) > 1 else 'is'} silent and cannot be carried on: "
             f"{names[blocked.gone]} left the game at entry {blocked.gone_at}, taking its share of every "
             "seat's escrowed key with it (nobody else can open it)")
+
+
+def last_to_leave(table: Table) -> int | None:
+    """The seat whose forfeit ended a conceded game (it stays to the end:
+    ``SeatDuties.stays_to_the_end``); None if the game was not conceded by a
+    forfeit (a seat carried on has no peer left to wait for)."""
+    left = table.left  # forfeited or carried on -> the entry it left at
+    if not table.conceded or not left:
+        return None
+    seat = max(left, key=lambda s: left[s])
+    return None if seat in table.carried_on else seat
 
 
 class SeatDuties:
@@ -174,6 +186,9 @@ class SeatDuties:
                                  "from the relay), so they opened its key from escrow and the table plays it now; "
                                  "you watch the rest of the game")
             return
+        if seat is not None and seat in table.forfeited and self.stays_to_the_end():
+            self.leave_a_conceded_game()
+            return
         if not self.ready_to_send():
             return
         assert store is not None
@@ -185,9 +200,7 @@ class SeatDuties:
                     and now - self._left_at < self.timeout:
                 return  # we relayed: the others must hear of our forfeit from us before we go
             store.mark_left()
-            if table.conceded or len(table.in_play) < 2:  # fewer than two seats left: it is conceded (§6)
-                raise PeerExit(0, f"you forfeited this game, and it ended with that (the log: {store.log_path})")
-            raise PeerExit(0, f"you forfeited this game; the others play on (the log so far: {store.log_path})")
+            raise PeerExit(0, "you forfeited this game; the others play on")  # the ending names the log
         if self.forfeiting and table.finished:
             # The game ended (or halted) before our forfeit went out: nothing to
             # forfeit now; our duties (the final reveal) go on as usual.
@@ -220,6 +233,43 @@ class SeatDuties:
             self.relay.flush()
             if not out or not self.replica.relaying:
                 return
+
+    def stays_to_the_end(self) -> bool:
+        """Our seat forfeited and that ended the game (fewer than two seats in
+        play: conceded, §6). The end is a few entries away (the shares of the
+        seat left, every seat's audit), so we stay and follow the relay, the
+        successor once it takes over, until our log holds them: the log we
+        name then verifies. Where the others play on, our log stops at our
+        forfeit and we say so."""
+        table, seat = self.replica.table, self.replica.seat
+        return (table is not None and seat is not None and seat in table.forfeited
+                and (table.conceded or len(table.in_play) < 2))
+
+    def leave_a_conceded_game(self) -> None:
+        """Go once our log holds the whole conceded game (or after --timeout
+        without it: the seat left stopped, and we say our log is short)."""
+        table, store = self.replica.table, self.replica.store
+        assert table is not None and store is not None
+        now = time.monotonic()
+        self._left_at = self._left_at or now
+        if not table.complete and now - self._left_at < self.timeout:
+            return
+        store.sync()
+        store.mark_left()
+        if table.complete:
+            store.mark_finished()
+            raise PeerExit(0, "you forfeited this game, and it ended with that")  # the ending names the log
+        raise PeerExit(0, f"you forfeited this game, and it ended with that; the end never reached us in "
+                          f"{self.timeout:.0f} s, so our log stops short of it")
+
+    def waits_for_the_last_to_leave(self, waited: float) -> bool:
+        """We relay the end of a game conceded by a seat's forfeit: that seat
+        follows us to the end (``stays_to_the_end``) and may reach us only
+        now, so we wait for it to report holding the end, up to --timeout."""
+        table = self.replica.table
+        staying = last_to_leave(table) if table is not None else None
+        return (self.replica.relaying and table is not None and staying is not None and staying != self.replica.seat
+                and waited <= self.timeout and not self.relay.catchup.everyone_has(len(table.log), (staying,)))
 
     def ask_to_carry_on(self) -> None:
         """In an escrow game: ask to carry on each seat the table waits for
@@ -285,8 +335,14 @@ class SeatDuties:
         if table.finished:
             self.console.say("the game is over: there is nothing to forfeit")
             return
-        self.console.say("forfeiting: publishing our secrets so the game goes on; "
-                         "from now on the table plays our seat"
-                         + (" and the next seat relays" if self.replica.relaying else ""))
+        others = [s for s in table.in_play if s != seat]
+        if len(others) < 2:  # we leave fewer than two in play: the game is conceded (§6), nobody plays on
+            self.console.say("forfeiting: publishing our secrets; that leaves "
+                             + (f"{self.replica.who(others[0])} alone in play, so the game ends, conceded to them"
+                                if others else "nobody in play, so the game ends"))
+        else:
+            self.console.say("forfeiting: publishing our secrets so the game goes on; "
+                             "from now on the table plays our seat"
+                             + (" and the next seat relays" if self.replica.relaying else ""))
         self.forfeiting = True
         self.poke = True

@@ -35,7 +35,7 @@ def joiner_args(run: Run, label: str, port: int, timeout: int = 60) -> list[str]
 
 
 def host_args(run: Run, label: str, port: int, timeout: int = 60) -> list[str]:
-    return ["--bind", "127.0.0.1", "--port", str(port), "--as-bot", "--json", "--players", "2",
+    return ["--bind", "127.0.0.1", "--port", str(port), "--as-bot", "--json", "--players", "2", "--name", "Bot0",
             "--data-dir", str(run.tmp / label), "--timeout", str(timeout)]
 
 

@@ -48,7 +48,8 @@ def test_a_relay_that_holds_back_an_authors_shares_is_named_and_with_escrow_repl
     port = free_port()
     try:
         run.start("host", evil("host", "withhold_shares", tmp_path / "unused", "--bind", "127.0.0.1",
-                               "--port", str(port), "--players", "3", "--escrow", *bot_args(run, "host", 3)))
+                               "--port", str(port), "--players", "3", "--escrow",
+                               *bot_args(run, "host", 3, "--name", "Bot0")))
         run.join_in_order(["J1", "J2"], lambda label: run.start(label, command("join") + [
             f"127.0.0.1:{port}", "--name", label, *bot_args(run, label, 3)]), deadline)
         run.wait_all(["J1", "J2"], deadline)

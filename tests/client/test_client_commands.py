@@ -247,6 +247,12 @@ def test_paths_help_rules_and_leaving() -> None:
     # A typed forfeit cannot be taken back: it asks, and only `forfeit` again (or 1) leaves.
     sure = interpret("forfeit", ctx(state))
     assert isinstance(sure, Ask) and sure.question.startswith("Forfeit for good?")
+    # In a 2-player game the question says the game ends (nobody plays the seat on).
+    assert ("game ends" in sure.question) == (state.n_players == 2) and len(sure.prompt()) <= 100
+    two, _ = position()  # a 2-player game
+    ends = interpret("forfeit", ctx(two))
+    assert isinstance(ends, Ask) and "The game ends, conceded to the other" in ends.question
+    assert len(ends.prompt()) <= 100
     assert [c.key for c in sure.choices] == ["forfeit", "cancel"] and len(sure.prompt()) <= 100
     assert interpret("forfeit", ctx(state), sure) == Leave(True) and answer(sure, "1") == Leave(True)
     assert interpret("no", ctx(state), sure) == Note("cancelled")

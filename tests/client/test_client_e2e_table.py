@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from test_client_e2e import ROOT, Terminal, pytestmark, terminal  # noqa: F401 (the fixture, the skip)
+from cli.names import login_name
 
 KINDS = ("purple", "blue", "orange", "white", "green", "yellow", "black", "red")
 
@@ -49,7 +50,7 @@ def test_a_station_question_and_a_forfeited_hand(terminal: Terminal, tmp_path: P
     host = terminal.other("host")
     host.start(ttr(f"host --players 3 --bots 1 --bot-level easy --bind 127.0.0.1 --port {port}", tmp_path, "host"),
                host_size)
-    host.wait_for(r"lobby: host, Bot", timeout=WAIT)
+    host.wait_for(r"lobby: \w+, Bot", timeout=WAIT)  # the host's default name: the login name
     joiner = terminal.other("join")
     joiner.start(ttr(f"join 127.0.0.1:{port} --name Ann", tmp_path, "ann"), LARGE if host_size == SMALL else SMALL)
 
@@ -65,7 +66,7 @@ def test_a_station_question_and_a_forfeited_hand(terminal: Terminal, tmp_path: P
     assert "you are seat 3 (green)" in joined and ann in joined, joined
     assert "2 blue   Bot1" in joined
     if host_size == SMALL:  # the joiner's log has room for the lobby: said once, not once per message
-        assert joined.count("in the lobby: host, Bot1, Ann") == 1, joined
+        assert joined.count(f"in the lobby: {login_name()}, Bot1, Ann") == 1, joined  # the host's default name
     small, large = (screen, joined) if host_size == SMALL else (joined, screen)
     assert "●" not in small and large.count("●") >= 40  # the map at 160x45 only
     joiner.type("keep 1 2")

@@ -33,7 +33,8 @@ def wait_file(path: Path, timeout: float) -> str:
 
 def test_watch_at_80x24_then_replay_its_log(terminal: Terminal, tmp_path: Path) -> None:  # noqa: F811
     port = free_port()
-    host = subprocess.Popen([sys.executable, "-m", "cli.main", "host", "--bots", "2", "--as-bot", "--json",
+    host = subprocess.Popen([sys.executable, "-m", "cli.main", "host", "--bots", "2", "--as-bot", "--name", "Bot0",
+                             "--json",
                              "--bind", "127.0.0.1", "--port", str(port), "--data-dir", str(tmp_path / "host"),
                              "--timeout", "60"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:

@@ -33,6 +33,12 @@ def test_a_carried_on_seat_is_told_apart_from_a_forfeit() -> None:
         "(their cards are shown)"]
     assert forfeits((), (1,), None, NAMES) == [
         "Bob forfeited: the table plays their seat from now on (their cards are shown)"]
+    # A forfeit that leaves one seat in play ends the game: nobody plays the seat on.
+    assert forfeits((), (1,), 1, NAMES[:2], ended=True) == ["You forfeited (your cards are shown)"]
+    # A name stays as its player wrote it at the head of a line; only 'your' is capitalised.
+    lower = ("ann", "bob", "mcKay")
+    assert forfeits((), (2,), None, lower, carried=(2,))[0].startswith("mcKay's seat is carried on")
+    assert forfeits((), (2,), 2, lower, carried=(2,))[0].startswith("Your seat is carried on")
 
 
 def test_the_status_line_names_escrow_duties() -> None:

@@ -61,3 +61,13 @@ def test_tab_offers_the_answers_to_the_question_asked() -> None:
     assert offered["1"] == "orange side, 3 orange" and offered["2"] == "white side, 3 white"
     assert offered["cancel"] == "never mind" and "claim" in offered
     assert [s.text for s in complete("ca", context)] == ["cancel"]
+
+
+def test_a_seat_that_left_keeps_its_name_where_the_row_is_narrow() -> None:
+    """'2 blue left' said which seat left but not who: the name stays, cut short."""
+    from p2p_ttr.client.panel import _who
+
+    assert _who("Chiara", "left", 20) == "Chiara (left)"
+    assert _who("Chiara", "left", 8) == "Chi left"
+    assert _who("Chiara", "you", 8) == "you"
+    assert _who("Chiara", "", 4) == "Chia"

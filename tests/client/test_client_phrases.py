@@ -21,6 +21,7 @@ from p2p_ttr.engine.scoring import PlayerScore
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.net.playerinput import Seen
+from p2p_ttr.table.logfile import write_log
 from p2p_ttr.table.obligations import Obligation, Owed
 
 
@@ -95,10 +96,11 @@ def test_publisher_snapshots_only_on_change_and_logs_the_moves() -> None:
 def test_a_forfeit_is_told_once_before_the_moves_the_table_makes_for_the_seat() -> None:
     before, after = a_turn_of(2)
     publisher = Publisher("join")
-    table = FakeTable(before)
+    table = FakeTable(before, in_play=(0, 1, 2))
     publisher.update(table, 0, NAMES)  # type: ignore[arg-type]
     assert publisher.snapshot.forfeited == ()
     table.forfeited[2] = object()  # its published secrets: the client reads only the seat
+    table.in_play = (0, 1)  # two seats play on
     table.engine = after  # the caretaker has played the seat's turn
     snap = publisher.update(table, 0, NAMES)  # type: ignore[arg-type]
     assert snap is not None and snap.forfeited == (2,)
@@ -140,6 +142,10 @@ def test_the_last_page_of_the_full_screen(tmp_path: Path) -> None:
     title, lines = end_page(Seen(table, 0, NAMES), tmp_path / "game.log", 0)  # type: ignore[arg-type]
     assert title == "The end" and lines[0] == "FINAL SCORE" and "AUDIT" in lines
     assert lines[-1] == f"anyone can check it again: ttr verify {tmp_path / 'game.log'}"
+    write_log(tmp_path / "game.log", bytes(16), [b"\x00"])  # a log there: the audit's lines too
+    title, lines = end_page(Seen(table, 0, NAMES), tmp_path / "game.log", 0)  # type: ignore[arg-type]
+    assert any(line.startswith("audit of the 1 entries played") for line in lines)
+    assert "\n".join(lines).count(str(tmp_path / "game.log")) == 1, lines  # the page names the log once
     table.complete = False
     title, lines = end_page(Seen(table, 0, NAMES), tmp_path / "game.log", 1)  # type: ignore[arg-type]
     assert title == "The game stopped" and "ttr verify" in lines[-1]
@@ -147,6 +153,16 @@ def test_the_last_page_of_the_full_screen(tmp_path: Path) -> None:
     why = "the host at 127.0.0.1:7311 opened a new game, but game 1234abcd with it is not finished: " * 2
     title, lines = end_page(Seen(stopped=why), None, 1)
     assert title == "Not in a game" and lines == [why]
+
+
+def test_the_deck_duties_are_said_without_jargon() -> None:
+    """What the table waits for, in a player's words: no 'prove', no 're-encrypt', no 'keys'."""
+    for owed in (Owed.KEYS, Owed.SHUFFLE, Owed.REMASK, Owed.SHUFFLE_PROOF, Owed.REMASK_PROOF, Owed.SHARES):
+        said = waiting_words([Obligation(1, owed)], None, 0, NAMES)
+        assert said.startswith(f"waiting for {NAMES[1]}") and not any(
+            jargon in said for jargon in ("prove", "encrypt", "keys", "fold", "_")), said
+    mine = waiting_words([Obligation(0, Owed.SHUFFLE_PROOF)], None, 0, NAMES)
+    assert mine == "your machine is working on its part of the deck"
 
 
 def test_the_status_says_when_passing_is_all_that_is_left() -> None:
@@ -239,3 +255,28 @@ def test_the_status_says_first_when_the_peer_we_follow_sends_nothing() -> None:
     clock[0] += 5.0
     publisher.update(table, 1, NAMES, relay_silent=RelaySilence(Dialled.HOST, 0, 5))  # type: ignore[arg-type]
     assert publisher.snapshot.status.startswith("no word from the host, Ann (5 s); your move")
+
+
+def test_two_views_across_a_turn_tell_the_moves_in_the_order_they_were_played() -> None:
+    """Two views that span the end of one seat's turn and the next seat's
+    move (a seat the table plays draws its second card as the next player's
+    entries come in, so one update holds both): the seat whose turn it was
+    comes first, whatever the seat numbers ('Cid drew 1 card / Ann claimed
+    ... / Cid drew 1 card' told Ann's claim in the middle of Cid's turn)."""
+    states = game_states()
+    found = 0
+    for i in range(1, len(states) - 2):
+        before = states[i]
+        if before.phase is not Phase.TURN or before.current != 2 or before.cards_drawn != 1:
+            continue
+        later = next((j for j in range(i + 1, min(i + 12, len(states)))
+                      if states[j].current == 0 and len(states[j].players[0].routes) > len(before.players[0].routes)),
+                     None)
+        if later is None or len(states[later].players[2].hand) <= len(before.players[2].hand):
+            continue
+        lines = changes(before, states[later], None, NAMES)
+        cid = next(k for k, line in enumerate(lines) if line.startswith(f"{NAMES[2]} "))
+        ann = next(k for k, line in enumerate(lines) if line.startswith(f"{NAMES[0]} claimed"))
+        assert cid < ann, lines
+        found += 1
+    assert found, "the game has no second card of seat 3 followed by a claim of seat 1"

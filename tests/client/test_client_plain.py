@@ -31,11 +31,12 @@ def test_a_forfeit_is_told_before_the_moves_the_table_makes_for_the_seat() -> No
     before, after = a_turn_of(2)
     said: list[str] = []
     human = Human(said.append)
-    table = FakeTable(before, seats=SEATS)
+    table = FakeTable(before, seats=SEATS, in_play=(0, 1, 2))
     human.attach(table, 0)  # type: ignore[arg-type]
     human.tick()
     said.clear()
     table.forfeited[2] = object()
+    table.in_play = (0, 1)  # two seats play on
     table.engine = after
     human.tick()
     human.tick()

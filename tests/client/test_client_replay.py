@@ -106,3 +106,25 @@ def test_ttr_replay_open_needs_every_secret(tmp_path: Path, capsys: pytest.Captu
     assert "--open needs a finished game" in capsys.readouterr().err
     (tmp_path / "junk.log").write_bytes(b"not a log")
     assert main(["replay", str(tmp_path / "junk.log")]) == 2
+
+
+def test_a_seat_the_table_plays_is_told_after_the_turn_before_it_not_inside_it() -> None:
+    """A seat that forfeited is played by the fold the moment the turn
+    before it ends, in the same entry as that turn's last card: its moves
+    are told after that card, never inside the other player's turn ('Boris
+    drew 1 card / Chiara went for the tunnel ... / Boris drew 1 card')."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
+    from test_forfeit import game as forfeit_game  # Chiara (seat 3) forfeits at turn 5
+
+    played = replay(list(forfeit_game(3, 2, 5).log))
+    text = [words for _, words in played.moves[-1].snap.log]
+    names = [s.name for s in played.table.seats]
+
+    def seat(line: str) -> str:
+        return line.split()[0] if line.split() and line.split()[0] in names else ""
+
+    inside = [text[i - 1:i + 2] for i in range(1, len(text) - 1)
+              if seat(text[i - 1]) and seat(text[i - 1]) == seat(text[i + 1]) != seat(text[i]) and seat(text[i])
+              and "drew 1 card" in text[i - 1] and "drew 1 card" in text[i + 1]]
+    assert any(line.startswith("Chiara ") for line in text[-150:]), text[-20:]  # the table plays Chiara's seat
+    assert not inside, inside

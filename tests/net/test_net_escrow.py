@@ -28,7 +28,7 @@ def start(run: Run, label: str, port: int, players: int, *extra: str) -> None:
               "--relay-timeout", RELAY_TIMEOUT, *extra]
     if label == "host":
         run.start(label, command("host") + ["--bind", "127.0.0.1", "--port", str(port), "--players", str(players),
-                                            "--escrow", *common])
+                                            "--escrow", "--name", NAMES[0], *common])
     else:
         run.start(label, command("join") + [f"127.0.0.1:{port}", "--name", label, *common])
 

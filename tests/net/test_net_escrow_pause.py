@@ -80,7 +80,9 @@ def test_a_joiners_end_in_an_escrow_game_says_the_seat_is_carried_on_and_the_com
         assert "the game goes on without you; once you have been silent for 2 s the others carry your seat on" in said
         assert "nothing is lost" not in said
         back = ann.wait_for(r"come back with: (ttr join [^\n]*)", deadline)[1]
-        assert back == f"ttr join 127.0.0.1:{port} --data-dir {tmp_path / 'Ann'}"
+        # Every flag given that still applies comes back with it (it dropped --timeout and the others).
+        assert back == (f"ttr join 127.0.0.1:{port} --data-dir {tmp_path / 'Ann'} --plain --timeout 60 "
+                        f"--relay-timeout {RELAY_TIMEOUT}")
         seen = Watcher(run, "host")
         until(lambda: seen.look().carried_on, "the carry-on", deadline)
         ann = Player(tmp_path, "Ann", printed(back, "--plain", "--timeout", "60"))  # as printed
@@ -127,8 +129,10 @@ def test_the_relay_moved_to_a_person_who_pauses_and_the_printed_commands_and_the
         assert ann.ended() == 0
         mine = ann.wait_for(r"resume with: (ttr join [^\n]*)", deadline)[1]
         relay_port = int(mine.split("--relay-port ")[1].split()[0])
-        assert mine == (f"ttr join 127.0.0.1:{port} --relay-port {relay_port} --beacon 127.0.0.1:{beacon} "
-                        f"--data-dir {tmp_path / 'Ann'}")
+        # Ann relays: her command comes back to where the others come back to
+        # (her own reach), not to the host that is gone.
+        assert mine == (f"ttr join 127.0.0.1:{relay_port} --relay-port {relay_port} --data-dir {tmp_path / 'Ann'} "
+                        f"--plain --timeout 60 --relay-timeout {RELAY_TIMEOUT} --beacon 127.0.0.1:{beacon}")
         # J2 is told by the relay of the moment, and its command dials Ann, not the host that is gone.
         run.wait_said("J2", "the relay (Ann) paused the game at turn", deadline)
         assert run.procs["J2"].wait(timeout=120) == 0

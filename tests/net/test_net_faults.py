@@ -289,7 +289,8 @@ def test_a_lobby_member_killed_just_before_the_seats_fill_never_gets_a_seat(tmp_
     ready, go = tmp_path / "ready", tmp_path / "go"
     try:
         run.start("host", [sys.executable, "-c", PATIENT_HOST, str(GHOST_KEPT_S), "host", "--bind", "127.0.0.1",
-                           "--port", str(port), "--as-bot", "--json", "--data-dir", str(tmp_path / "host"),
+                           "--port", str(port), "--as-bot", "--name", "Bot0", "--json",
+                           "--data-dir", str(tmp_path / "host"),
                            "--timeout", "60", "--players", "3"])
         run.up("host", deadline)
         run.join("Ghost", port)

@@ -73,8 +73,9 @@ def test_a_host_that_forfeits_a_two_player_game_ends_it_and_goes(tmp_path: Path)
     conceded to the other. The host is told the game ended (not that the
     others play on) and goes as soon as the other holds its forfeit, not
     after its --timeout (here far beyond the test's deadline); the other
-    takes the relay, finishes the conceded game and wins; `ttr host` then
-    offers no game to resume."""
+    takes the relay, finishes the conceded game and wins, and the host
+    follows it to the end (its log verifies); `ttr host` then offers no game
+    to resume."""
     run = Run(tmp_path)
     deadline = time.monotonic() + DEADLINE_S
     port = free_port()
@@ -93,11 +94,50 @@ def test_a_host_that_forfeits_a_two_player_game_ends_it_and_goes(tmp_path: Path)
         run.wait_all(["J"], deadline)
         (summary,) = check_game(run, ["J"])
         assert summary["conceded"] and summary["conceded_to"] == 1  # to J, seat 2
+        (log,) = (tmp_path / "host" / "games").glob("*/game.log")  # the host stayed for the end: its log verifies
+        assert verify_entries(read_log(log)[1]).fair
         again = subprocess.run(command("host") + ["--as-bot", "--bind", "127.0.0.1", "--port", "0", "--beacon", "off",
                                                   "--data-dir", str(tmp_path / "host"), "--players", "2",
                                                   "--timeout", "2"],
                                stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=180)
         told = again.stdout + again.stderr
         assert "resuming it" not in told and "only 1 of 2 players joined" in told, told  # a new lobby
+    finally:
+        run.kill_all()
+
+
+def test_a_host_that_forfeits_against_its_own_bot_names_a_log_that_verifies(tmp_path: Path) -> None:
+    """`ttr host --bots 1`, tickets kept, `forfeit` twice: the game is
+    conceded to Bot1. The host's bot is its child, stopped when the host
+    goes: so the host stays, following Bot1 (the relay now) until its log
+    holds the end (Bot1's shares, every audit), and Bot1 waits for the host
+    to hold it. The log the host's last words name verifies, and so does
+    Bot1's."""
+    run = Run(tmp_path)
+    deadline = time.monotonic() + DEADLINE_S
+    run.runs["host"] = 1
+    with open(tmp_path / "host.1.out", "wb") as out:
+        host = subprocess.Popen(
+            command("host") + ["--bind", "127.0.0.1", "--port", "0", "--plain", "--bots", "1", "--beacon", "off",
+                               "--name", "Hoster", "--data-dir", str(tmp_path / "host"), "--timeout", "3600"],
+            stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT)
+    run.procs["host"] = host
+    try:
+        run.wait_said("host", "your move", deadline)
+        type_line(host, "keep 1 2 3")
+        run.wait_said("host", "everyone has chosen their tickets", deadline)
+        type_line(host, "forfeit")
+        run.wait_said("host", "Forfeit for good?", deadline)
+        type_line(host, "forfeit")
+        assert host.wait(timeout=max(1.0, deadline - time.monotonic())) == 0, run.said("host")[-3000:]
+        said = run.said("host")
+        assert "the game is conceded: Bot1 is the last one playing" in said
+        assert "that leaves Bot1 alone in play, so the game ends" in said and "next seat relays" not in said
+        (log,) = (tmp_path / "host" / "games").glob("*/game.log")
+        assert f"the signed log is {log}" in said and said.count(str(log)) == 2  # said once: the line and its command
+        verdict = verify_entries(read_log(log)[1])
+        assert verdict.fair and verdict.conceded and verdict.conceded_to == 1, verdict
+        (bots_log,) = (tmp_path / "host" / "bots" / "Bot1" / "games").glob("*/game.log")
+        assert verify_entries(read_log(bots_log)[1]).fair
     finally:
         run.kill_all()

@@ -55,7 +55,8 @@ class Run:
 
     def host(self, label: str, port: int, *extra: str) -> subprocess.Popen[bytes]:
         return self.start(label, command("host") + ["--bind", "127.0.0.1", "--port", str(port), "--as-bot", "--json",
-                                                    "--data-dir", str(self.tmp / label), "--timeout", "60", *extra])
+                                                    "--data-dir", str(self.tmp / label), "--timeout", "60",
+                                                    "--name", "Bot0", *extra])
 
     def join(self, label: str, port: int) -> subprocess.Popen[bytes]:
         return self.start(label, command("join") + [f"127.0.0.1:{port}", "--as-bot", "--json", "--name", label,

@@ -99,14 +99,14 @@ def test_the_host_pauses_every_joiner_is_told_and_the_printed_commands_resume(tm
         game = host.wait_for(r"paused at turn 1 \(game ([0-9a-f]{8})\): nothing is lost", deadline)[1]
         command_line = host.wait_for(r"resume with: (ttr host [^\n]*)", deadline)[1]
         assert command_line == (f"ttr host --resume {game} --port {port} --bind 127.0.0.1 "
-                                f"--data-dir {tmp_path / 'H'}")
+                                f"--data-dir {tmp_path / 'H'} --plain --timeout 60")  # the flags given, kept
         assert "NOT VERIFIED" not in said and "incomplete" not in said
 
         # Ann is told at once (not "waiting for the host" for two minutes), and keeps her data.
         assert ann.ended() == 0
         told = ann.wait_for(rf"the host paused the game at turn 1 \(game {game}\); it resumes with: "
                             r"(ttr join [^\n]*)", deadline)
-        assert told[1] == f"ttr join 127.0.0.1:{port} --data-dir {tmp_path / 'A'}"
+        assert told[1] == f"ttr join 127.0.0.1:{port} --data-dir {tmp_path / 'A'} --plain --timeout 60"
         assert "waiting for the host" not in ann.text()
         meta = json.loads(next((tmp_path / "A" / "games").glob("*/meta.json")).read_text())
         assert meta["finished"] is False

@@ -607,3 +607,21 @@ def test_a_follower_that_hears_of_a_silence_late_shows_all_of_it_without_jitter(
     now[0] = 1100.0
     presence.heard(((bob, 25),))
     assert silent_seats(presence, table, 0) == ((bob, 25),)
+
+
+def test_the_seat_a_conceded_game_waits_for_is_the_last_to_leave_by_forfeit() -> None:
+    """The relay finishing a conceded game waits for the seat whose forfeit
+    ended it (it follows to the end); not for one that left long before,
+    nor for a seat carried on (no peer of it is left to wait for)."""
+    from types import SimpleNamespace
+    from typing import Any
+
+    from p2p_ttr.net.seatduties import last_to_leave
+
+    def table(conceded: bool, forfeits: dict[int, int], carried: dict[int, int]) -> Any:
+        return SimpleNamespace(conceded=conceded, left={**forfeits, **carried}, carried_on=carried)
+
+    assert last_to_leave(table(True, {0: 22}, {})) == 0
+    assert last_to_leave(table(True, {2: 40, 0: 90}, {})) == 0
+    assert last_to_leave(table(True, {2: 40}, {0: 90})) is None  # carried on last: nobody to wait for
+    assert last_to_leave(table(False, {2: 40}, {})) is None

@@ -44,11 +44,11 @@ def test_the_relay_forfeits_and_its_successor_relays_to_the_end() -> None:
     verdict = verify_entries(g.log)
     assert verdict.fair, [x.line() for x in verdict.findings]
     assert [(x.index, x.old, x.new) for x in verdict.table.handovers] == [(h, 0, 1)]
-    # The report numbers the seats as the log does, as its player list does.
+    # The report numbers the seats as every screen does (from 1), as its player list does.
     said = report_lines(verdict, False)
     names = verdict.names
-    assert said[0].endswith(f"players: seat 0 {names[0]}, seat 1 {names[1]}, seat 2 {names[2]}")
-    assert f"the relay moved from {names[0]} (seat 0) to {names[1]} (seat 1) at entry {h}" in "\n".join(said)
+    assert said[0].endswith(f"players: seat 1 {names[0]}, seat 2 {names[1]}, seat 3 {names[2]}")
+    assert f"the relay moved from {names[0]} (seat 1) to {names[1]} (seat 2) at entry {h}" in "\n".join(said)
 
 
 def test_after_the_relay_leaves_only_the_hand_over_may_follow() -> None:

@@ -85,15 +85,25 @@ def test_a_changed_entry_never_verifies(
 def test_a_truncated_log_does_not_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     entries = list(honest().log)
     code, report = verify_json(log_file(tmp_path, honest(), entries[: len(entries) // 2]), capsys)
-    assert code == 1 and report["findings"][0]["code"] == "incomplete"  # type: ignore[index]
+    # Its own exit code (3): no seat deviated, the log only stops short.
+    assert code == 3 and report["findings"][0]["code"] == "incomplete"  # type: ignore[index]
     # In words: the part played checks out; the rest needs the end of the game.
-    assert main(["verify", str(log_file(tmp_path, honest(), entries[: len(entries) // 2]))]) == 1
+    assert main(["verify", str(log_file(tmp_path, honest(), entries[: len(entries) // 2]))]) == 3
     said = capsys.readouterr().out
     assert f"every one of the {len(entries) // 2} entries checks out" in said and "NOT VERIFIED" in said
     path = log_file(tmp_path, honest())
     path.write_bytes(path.read_bytes()[:-10])
     assert main(["verify", str(path)]) == 2
     assert "truncated" in capsys.readouterr().out
+
+
+def test_verify_help_gives_every_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["verify", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    for code in ("0 if the game was fair", "1 for a deviation", "2 if the file cannot be read",
+                 "3 if the log stops short of a complete game"):
+        assert code in said, said
 
 
 def test_an_unreadable_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -179,14 +189,36 @@ def test_a_shuffle_not_from_the_committed_seed_is_caught_and_blamed(
 
 
 def test_the_report_numbers_seats_as_its_findings_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The findings name seats as the log does (from 0); the player list uses
-    the same numbers, so 'seat 1' in a finding is the player listed as seat 1."""
+    """The report numbers seats as every screen does (from 1: the panel's
+    '2 blue'); the player list uses the same numbers, so 'seat 2' in a
+    finding is the player listed as seat 2. The JSON keeps the log's ids."""
     game = play_crypto_game(22, [RandomBot(22 + p) for p in range(3)], NAMES, peer_types=[Peer, UncommittedShuffler])
     assert main(["verify", str(log_file(tmp_path, game))]) == 1
     said = capsys.readouterr().out
-    assert f"players: seat 0 {NAMES[0]}, seat 1 {NAMES[1]}, seat 2 {NAMES[2]}" in said
+    assert f"players: seat 1 {NAMES[0]}, seat 2 {NAMES[1]}, seat 3 {NAMES[2]}" in said
     blamed = next(line for line in said.splitlines() if line.startswith("NOT VERIFIED"))
-    assert ": seat 1:" in blamed and blamed.endswith(f"({NAMES[1]})")
+    assert f": seat 2 {NAMES[1]}:" in blamed
+    assert main(["verify", "--json", str(log_file(tmp_path, game))]) == 1
+    assert json.loads(capsys.readouterr().out)["blame"]["seat"] == 1
+
+
+def test_a_stopped_log_counts_turns_as_the_pause_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A log that stops mid-game: `ttr verify` says the turn the pause said
+    (both from client/numbering.py: 1 for the first), and names the seat it
+    waits for by name, not by a 0-based number."""
+    from p2p_ttr.net.pause import paused_at
+
+    entries = list(honest().log)
+    cut = entries[: len(entries) // 2]
+    table = verify_entries(cut).table
+    assert table.engine is not None and table.engine.turn > 0
+    paused = paused_at(table, ours=True)
+    assert main(["verify", str(log_file(tmp_path, honest(), cut))]) == 3
+    said = capsys.readouterr().out
+    assert f"the log ends during the game (turn {paused.turn}; waiting for: " in said, said
+    assert paused.turn == table.engine.turn + 1
+    waiting = said.split("waiting for: ")[1]
+    assert any(name in waiting for name in NAMES) and "seat 0" not in waiting
 
 
 def test_a_duplicated_card_halts_the_game_and_the_audit_names_the_cheat(

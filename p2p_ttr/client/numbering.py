@@ -1,0 +1,26 @@
+"""The numbers a person reads, in one place: seats from 1 (the panel's
+`1 red`, `map 2`, `seat 2` in `ttr verify`'s words) and turns from 1 (the
+first turn is turn 1: the header, a pause, `ttr replay --turn`, `ttr
+verify`). The log, its envelopes and every JSON keep the 0-based seat ids
+and the engine's count of turns played; every sentence for a person takes
+its numbers from here, so no two screens disagree."""
+
+from __future__ import annotations
+
+from p2p_ttr.engine.state import GameState
+
+
+def seat_number(seat: int) -> int:
+    """Seat id ``seat`` (0-based, as the log has it) as a person reads it."""
+    return seat + 1
+
+
+def turn_number(state: GameState) -> int:
+    """The turn under way in ``state`` as a person reads it (1 for the first)."""
+    return state.turn + 1
+
+
+def seat_words(seat: int, names: tuple[str, ...] = ()) -> str:
+    """``seat 2 Bob``: a seat as a report names it (``seat 2`` with no name for it)."""
+    name = names[seat] if 0 <= seat < len(names) else ""
+    return f"seat {seat_number(seat)}" + (f" {name}" if name else "")

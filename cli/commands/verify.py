@@ -151,13 +151,18 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
     for h in v.table.handovers:
         lines.append(f"the relay moved from {v.names[h.old]} (seat {seat_number(h.old)}) to {v.names[h.new]} "
                      f"(seat {seat_number(h.new)}) at entry {h.index}, with every other seat's follow request")
-    if v.score is not None:
+    if v.score is not None and v.table.game is not None:
+        rules = v.table.game.rules
+        lines.append(f"the game: {v.table.game.title}")
         for place, p in enumerate(v.score.ranking, start=1):
             sc = v.score.players[p]
-            lines.append(
-                f"  {place}. {v.names[p]:<12} {sc.total:>4} {'point ' if sc.total == 1 else 'points'} "
-                f"(routes {sc.routes}, tickets {sc.tickets:+}, stations {sc.stations}, express {sc.express})"
-            )
+            parts = [f"routes {sc.routes}", f"tickets {sc.tickets:+}"]
+            parts += [f"stations {sc.stations}"] if rules.stations else []
+            parts += [f"{rules.longest_path_bonus} {sc.express}"] if rules.longest_path_points else []
+            parts += [f"Globetrotter {sc.globetrotter}"] if rules.globetrotter_points else []
+            parts += [f"Grand Tour {sc.grand_tour}"] if rules.grand_tour_points else []
+            lines.append(f"  {place}. {v.names[p]:<12} {sc.total:>4} {'point ' if sc.total == 1 else 'points'} "
+                         f"({', '.join(parts)})")
     if v.fair:
         lines.append("VERIFIED: every signature, shuffle, share, move and score checks out.")
     else:

@@ -24,6 +24,7 @@ audit (checked, as any reveal, against its key and seed commitment).
 
 from __future__ import annotations
 
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from p2p_ttr.deck import (
@@ -145,6 +146,12 @@ def verify_entries(entries: list[bytes], workers: int | None = None) -> Verdict:
         prefetch.start(pool, opened, secret)
     try:
         return _verify_log(entries, opened, secret, pool, prefetch)
+    except (BrokenProcessPool, OSError):
+        if pool is None:
+            raise
+        # The workers could not run (no fork here, or one was killed): the
+        # same verdict from this process alone.
+        return _verify_log(entries, opened, secret, None, AuditPrefetch())
     finally:
         if pool is not None:
             pool.close()

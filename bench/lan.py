@@ -1,6 +1,6 @@
 """Time a whole LAN game: 5 bot processes on 127.0.0.1 (a host and 4 joiners).
 
-    python bench/lan.py [--players N] [--port P]
+    python bench/lan.py [--players N] [--port P] [--timeline]
 
 Measures (design.md §5 budgets): setup, from launching the processes to the
 first player's turn (< 6 s for 5 processes on 2 cores), and the CPU seconds
@@ -9,6 +9,12 @@ on its own machine; `setup_cpu_max_s` is the largest); the median latency of a p
 drawer sending its action to the drawn card being known to it (< 50 ms); and
 the wall time of the whole game (< 60 s). Each process writes its timings to
 a trace file (`--trace`); the last line printed is one JSON object.
+
+`--timeline` also prints the set-up's timeline: for each peer, when (in
+seconds after the launch) it came up, was seated, sent each message (its
+keys, each chain step and proof, named by deck and epoch), had every key,
+saw its hand dealt and reached the first turn; and the critical path (the
+order the last event of each step was reached in).
 """
 
 from __future__ import annotations
@@ -48,10 +54,28 @@ def read_trace(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def print_timeline(traces: list[list[dict[str, Any]]], t0: float) -> None:
+    """Each peer's set-up, event by event, up to its first turn; then every
+    event of every peer in time order, so the waits between them show."""
+    merged = []
+    for seat, trace in enumerate(traces):
+        for e in trace:
+            if e["event"] in ("sent", "started", "seated", "keys_in", "shuffled", "first_turn"):
+                what = e["event"] if e["event"] != "sent" else \
+                    f"sent {e['kind']}" + (f" {e['deck']}/{e['epoch']}" if "deck" in e else "")
+                merged.append((e["t"] - t0, seat, what))
+            if e["event"] == "first_turn":
+                break
+    print("set-up timeline (s after launch; seat: event):")
+    for t, seat, what in sorted(merged):
+        print(f"  {t:6.3f}  {seat}: {what}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--timeline", action="store_true", help="print each peer's set-up, event by event")
     args = parser.parse_args()
     port = args.port or free_port()
     # Byte-compile the sources first, as `pip install` does: an editable
@@ -89,6 +113,8 @@ def main() -> None:
         if times:
             steps[mark] = round(max(times) - t0, 3)
     print("setup steps (s after launch, slowest process):", steps)
+    if args.timeline:
+        print_timeline(traces, t0)
     first = [e["t"] for e in traces[0] if e["event"] == "first_turn"]
     setup_s = first[0] - t0 if first else float("nan")
     cpu = [e["cpu"] for tr in traces for e in tr if e["event"] == "first_turn" and "cpu" in e]

@@ -54,6 +54,7 @@ from .audit import (
     Deviation,
     KeyCheck,
     OpeningCheck,
+    Precomputed,
     RevealCheck,
     ShareCheck,
     ShuffleCheck,
@@ -111,11 +112,12 @@ from .shares import (
     verify_shares,
 )
 from .shuffle import ShuffleStep, shuffle_permutation, shuffle_step
-from .shuffleproof import ShuffleProof, prove_shuffle, verify_shuffle, verify_shuffles
+from .shuffleproof import ShuffleProof, generators, prove_shuffle, verify_shuffle, verify_shuffles
 from .transcript import CardOpening, Record, SecretReveal, Transcript, record_from_wire, record_to_wire
 from .wire import expect_bytes, expect_int, expect_list
 
 __all__ = [
+    "generators",
     "announce_key",
     "announce_seal_key",
     "check_seal_key",
@@ -175,6 +177,7 @@ __all__ = [
     "open_private",
     "open_public",
     "OpeningCheck",
+    "Precomputed",
     "own_share",
     "P",
     "prove_remask",

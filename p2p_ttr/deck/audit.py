@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from .commit import Seed, SeedCommitment, check_seed
 from .deckorder import CardRef
@@ -242,11 +242,27 @@ class _Epoch:
         return CardCodec(self.deck, self.universe)
 
 
+class Precomputed(Protocol):
+    """Results of the audit's heavy pure computations, worked out elsewhere
+    (`ttr verify` has worker processes compute them from the log while it
+    folds). Each answers only for exactly these arguments, else None, and
+    the audit computes it itself: what it finds never depends on them."""
+
+    def step(self, kind: str, seed: Seed, seat: int, deck: str, epoch: int,
+             inputs: tuple[Ciphertext, ...]) -> tuple[Ciphertext, ...] | None:
+        """The ciphertexts ``shuffle_step`` ("shuffle") or ``remask_step`` ("remask") makes of these."""
+
+    def plaintexts(self, ciphertexts: tuple[Ciphertext, ...], x: int) -> tuple[int, ...] | None:
+        """``decrypt_with_exponent(ciphertexts, x)``."""
+
+
 class _Auditor:
-    def __init__(self, transcript: Transcript, source: RandomSource | None) -> None:
+    def __init__(self, transcript: Transcript, source: RandomSource | None,
+                 precomputed: Precomputed | None = None) -> None:
         self.game_id = transcript.game_id
         self.records = transcript.records
         self.source = source
+        self.precomputed = precomputed
         self.keys: list[KeyCheck] = []
         self.reveals: list[RevealCheck] = []
         self.shuffles: list[ShuffleCheck] = []
@@ -441,10 +457,9 @@ class _Auditor:
         seed = self.seeds.get(step.seat)
         if seed is None:
             return fail(f"unverifiable {kind}", "no valid seed revealed to reproduce it")
-        rerun = shuffle_step if kind == "shuffle" else remask_step
-        expected = rerun(self.joint, seed, step.seat, step.deck, step.epoch, inputs)
-        if expected.ciphertexts != step.ciphertexts:
-            wrong = sum(e != p for e, p in zip(expected.ciphertexts, step.ciphertexts))
+        expected = self._rerun(kind, seed, step, tuple(inputs))
+        if expected != step.ciphertexts:
+            wrong = sum(e != p for e, p in zip(expected, step.ciphertexts))
             return fail(
                 f"{kind} mismatch",
                 f"{wrong} of {len(inputs)} ciphertexts differ from what the seed produces"
@@ -456,10 +471,22 @@ class _Auditor:
             )
         )
 
+    def _rerun(self, kind: str, seed: Seed, step: ShuffleStep | RemaskStep,
+               inputs: tuple[Ciphertext, ...]) -> tuple[Ciphertext, ...]:
+        """What ``step``'s seat makes of ``inputs`` with ``seed``."""
+        assert self.joint is not None
+        if self.precomputed is not None:
+            done = self.precomputed.step(kind, seed, step.seat, step.deck, step.epoch, inputs)
+            if done is not None:
+                return done
+        rerun = shuffle_step if kind == "shuffle" else remask_step
+        return rerun(self.joint, seed, step.seat, step.deck, step.epoch, inputs).ciphertexts
+
     def _lookup(self, codec: CardCodec, ciphertexts: Sequence[Ciphertext]) -> tuple[int | None, ...]:
         """The card each ciphertext decrypts to (None: not a card of the codec)."""
         assert self.secret_sum is not None
-        plaintexts = decrypt_with_exponent(ciphertexts, self.secret_sum)
+        done = None if self.precomputed is None else self.precomputed.plaintexts(tuple(ciphertexts), self.secret_sum)
+        plaintexts = done if done is not None else decrypt_with_exponent(ciphertexts, self.secret_sum)
         return tuple(codec.card(m) if m in codec else None for m in plaintexts)
 
     def _diagnose(
@@ -652,13 +679,16 @@ class _Auditor:
         )
 
 
-def audit(transcript: Transcript, source: RandomSource | None = None) -> AuditReport:
+def audit(transcript: Transcript, source: RandomSource | None = None,
+          precomputed: Precomputed | None = None) -> AuditReport:
     """Re-execute ``transcript`` and report every check and every deviation.
 
     ``source`` supplies the random weights of the batched share check
-    (default: the OS CSPRNG). Never raises on a bad transcript.
+    (default: the OS CSPRNG); ``precomputed``, results of its re-executions
+    worked out elsewhere (the report is the same with or without them).
+    Never raises on a bad transcript.
     """
-    auditor = _Auditor(transcript, source)
+    auditor = _Auditor(transcript, source, precomputed)
     auditor.check_keys_and_reveals()
     if auditor.joint is not None:
         auditor.replay_decks()
@@ -671,6 +701,7 @@ __all__ = [
     "Deviation",
     "KeyCheck",
     "OpeningCheck",
+    "Precomputed",
     "RevealCheck",
     "ShareCheck",
     "ShuffleCheck",

@@ -165,7 +165,10 @@ class Admission:
 
     def all_answered(self) -> bool:
         """The roll call before the seating: True once every lobby member has
-        been heard since the lobby filled (they ping every second). A member
+        been heard since the lobby filled. The call is a ``lobby`` frame to
+        every member, which a member answers with a ``ping`` at once, so the
+        game starts one round trip after the lobby fills (a member that does
+        not answer so is still heard by its ping every second). A member
         whose process died just before stays silent: it is dropped after
         ``LOBBY_SILENT_S`` (``drop_silent_members``) and never seated, where
         nothing hidden is dealt yet and the lobby simply waits again."""
@@ -173,6 +176,7 @@ class Admission:
             self.roll_call = time.monotonic()
             self.console.say("the lobby is full: the game starts once every member answers (one silent for "
                              f"{LOBBY_SILENT_S:.0f} s is dropped)")
+            self.lobby_news()
         since = self.roll_call
         return all(self.c.heard.get(rid, 0.0) > since for rid, seat in self.c.known.items() if seat == -1)
 

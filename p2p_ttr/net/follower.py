@@ -159,6 +159,9 @@ class Follower:
                 if names != self.lobby_names:
                     self.console.say(f"in the lobby: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
                 self.lobby_names = names
+                # Answered at once: the host's roll call before the seating
+                # waits for every member's word (admission.all_answered).
+                up.send(frames.Ping(0))
             case frames.Entry(index, envelope, signature):
                 if up.public is not None:
                     self.entry(index, envelope, signature)

@@ -10,7 +10,7 @@ from typing import Any
 
 from p2p_ttr.engine.events import DrawBlind
 from p2p_ttr.table.envelope import open_envelope
-from p2p_ttr.table.messages import Act, message_from_wire
+from p2p_ttr.table.messages import Act, Message, ProveRemask, ProveShuffle, Remask, Shuffle, message_from_wire
 from p2p_ttr.table.obligations import Owed
 from p2p_ttr.table.table import Table
 
@@ -34,11 +34,17 @@ class Trace:
             self.file.flush()
 
     def sent(self, raw: bytes, table: Table, seat: int) -> None:
-        if self.file is None or table.engine is None:
+        if self.file is None:
             return
         try:
             message = message_from_wire(open_envelope(raw).body)
         except Exception:
+            return
+        if not self._first_turn:
+            # The set-up's timeline (bench/lan.py --timeline): what this peer
+            # sent when, each chain's steps and proofs named by their epoch.
+            self.event("sent", kind=message.KIND, **_chain_of(message))
+        if table.engine is None:
             return
         if isinstance(message, Act) and isinstance(message.action, DrawBlind):
             self._draw = (time.monotonic(), _known(table, seat))
@@ -71,6 +77,15 @@ class Trace:
         if self._draw is not None and _known(table, seat) > self._draw[1]:
             self.event("draw_known", seat=seat, latency=time.monotonic() - self._draw[0])
             self._draw = None
+
+
+def _chain_of(message: Message) -> dict[str, Any]:
+    match message:
+        case Shuffle(step) | Remask(step):
+            return {"deck": step.deck, "epoch": step.epoch}
+        case ProveShuffle(proof) | ProveRemask(proof):
+            return {"deck": proof.deck, "epoch": proof.epoch}
+    return {}
 
 
 def _is_act(raw: bytes) -> bool:

@@ -33,6 +33,7 @@ from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.state import NeedRemask, NeedShuffle
 
 from .cards import DECK_NAMES, deck_ref
+from .checkpool import CheckPool
 from .errors import Malformed, NotExpected
 
 Need = NeedShuffle | NeedRemask
@@ -101,6 +102,10 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
         self._chains: dict[tuple[Deck, int], DeckChain] = {}
         self.n = 0
         self.joint: JointKey | None = None
+        # `ttr verify`'s workers: a finished chain's proofs are sent there
+        # and taken as passing; the caller asks the pool whether they did
+        # (and folds again inline if not). None: checked here and now.
+        self.pool: CheckPool | None = None
 
     def start(self, n: int, joint: JointKey) -> None:
         """Every key is in: chains can be built and proven now."""
@@ -239,7 +244,7 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
             return None
         pending, built.proofs = sorted(built.proofs.items()), {}
         try:
-            self._check(need, built, [(seat, proof) for seat, (proof, _) in pending])
+            self._check(need, built, [(seat, proof) for seat, (proof, _) in pending], self.pool)
         except InvalidChainProof as exc:
             seat = exc.seat if exc.seat is not None else pending[0][0]
             return FalseStep(seat, dict(pending)[seat][1],
@@ -247,9 +252,12 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
         built.proven.update(seat for seat, _ in pending)
         return ChainDone() if len(built.proven) == self.n else None
 
-    def _check(self, need: Need, built: DeckChain, proofs: list[tuple[int, ShuffleProof | RemaskProof]]) -> None:
+    def _check(self, need: Need, built: DeckChain, proofs: list[tuple[int, ShuffleProof | RemaskProof]],
+               pool: CheckPool | None = None) -> None:
         """Check these seats' proofs of their steps of ``built`` (shuffle proofs
-        in one batch); raise InvalidChainProof naming the first false one."""
+        in one batch); raise InvalidChainProof naming the first false one.
+        With ``pool``, the proofs themselves go to its workers and a proof of
+        the wrong kind still raises here."""
         assert self.joint is not None
         if isinstance(need, NeedShuffle):  # the chain's kind chooses the checker, never the proof's
             shuffles = []
@@ -258,11 +266,22 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
                     raise InvalidChainProof(f"seat {seat}'s proof of {describe(need)} is not a proof of shuffle",
                                             seat=seat)
                 shuffles.append((self.record(need, seat), built.step_input(seat), proof))
-            if shuffles:
+            if shuffles and pool is not None:
+                pool.shuffles(self.joint, shuffles)
+            elif shuffles:
                 verify_shuffles(self.joint, shuffles)
             return
+        remasks: list[tuple[ShuffleStep | RemaskStep, tuple[Ciphertext, ...], RemaskProof]] = []
         for seat, proof in proofs:
             if not isinstance(proof, RemaskProof):
+                if pool is not None:
+                    pool.remasks(self.joint, remasks)
                 raise InvalidChainProof(f"seat {seat}'s proof of {describe(need)} is not a proof of re-masking",
                                         seat=seat)
-            verify_remask(self.joint, self.record(need, seat), built.step_input(seat), proof)
+            claim = (self.record(need, seat), built.step_input(seat), proof)
+            if pool is None:
+                verify_remask(self.joint, *claim)
+            else:
+                remasks.append(claim)
+        if pool is not None and remasks:
+            pool.remasks(self.joint, remasks)

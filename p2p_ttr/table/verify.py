@@ -11,6 +11,12 @@
    every share and every card that became public.
 4. The final scores are recomputed from the folded game.
 
+Independent proof checks (each chain's, slices of the share proofs) go to
+a pool of worker processes, one per core (checkpool.py), while the fold goes
+on, taken as passing; if any did not, the log is folded again in this
+process checking each proof inline, which names the first bad entry exactly
+as a single process does. The findings never depend on the pool.
+
 A seat carried on from escrow never signs a reveal: the fold rebuilt its
 secrets from the others' shares, and they stand for its reveal in the deck
 audit (checked, as any reveal, against its key and seed commitment).
@@ -18,6 +24,7 @@ audit (checked, as any reveal, against its key and seed commitment).
 
 from __future__ import annotations
 
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from p2p_ttr.deck import (
@@ -43,6 +50,8 @@ from .envelope import Envelope, check_signature, open_envelope, open_frame
 from .errors import BadProof, TableError
 from .messages import EUROPE_RULES_5, RULES, Audit, Forfeit, Keys, Message, Remask, Seating, Shares, Shuffle, message_from_wire
 from .cards import deck_ref
+from .auditprefetch import AuditPrefetch
+from .checkpool import CheckPool, pool_for
 from .table import Table
 
 Opened = tuple[Envelope, Message]  # an entry's envelope and message, decoded but not checked
@@ -111,13 +120,16 @@ class Verdict:
         return self.table.engine.conceded_to if self.table.engine is not None else None
 
 
-def verify_entries(entries: list[bytes]) -> Verdict:
+def verify_entries(entries: list[bytes], workers: int | None = None) -> Verdict:
     """Verify a whole log. When every seat revealed a secret that matches its
     key, cards are opened with the joint secret, shares' values are checked by
     the deck audit against each seat's secret and their proofs in one batch at
     the end (fast, and a bad share cannot stop the fold before the audit names
     its seat). Otherwise, or if any of that fails, every proof is checked as
     the game went, which names the first bad entry.
+
+    ``workers``: processes checking proofs (default: one per core; 1 checks
+    every proof in this process). The verdict is the same whatever their number.
 
     A log whose seat 0 signed a seating under other rules (another rules
     version, protocol.md §5) is not judged: its moves follow rules this
@@ -128,13 +140,49 @@ def verify_entries(entries: list[bytes]) -> Verdict:
     # Decoded once for the secret, the deck records and a second pass (the fold decodes its own).
     opened = _open_all(entries)
     secret = _joint_secret(opened)
-    verdict = _verify(entries, opened, secret)
-    if secret is not None and (verdict.findings or not _same_secrets(verdict.table, secret)
-                               or not _share_proofs_hold(verdict.table)):
+    pool = pool_for(len(entries), workers, _largest_shuffle(opened))
+    prefetch = AuditPrefetch()
+    if pool is not None and secret is not None:
+        prefetch.start(pool, opened, secret)
+    try:
+        return _verify_log(entries, opened, secret, pool, prefetch)
+    except (BrokenProcessPool, OSError):
+        if pool is None:
+            raise
+        # The workers could not run (no fork here, or one was killed): the
+        # same verdict from this process alone.
+        return _verify_log(entries, opened, secret, None, AuditPrefetch())
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def _verify_log(entries: list[bytes], opened: list[Opened | None], secret: int | None,
+                pool: CheckPool | None, prefetch: AuditPrefetch) -> Verdict:
+    if secret is not None:
+        verdict = _verify_pooled(entries, opened, secret, pool, prefetch)
+        # With a pool, the share proofs were among the pool's checks.
+        if verdict is not None and not verdict.findings and _same_secrets(verdict.table, secret) \
+                and (pool is not None or _share_proofs_hold(verdict.table)):
+            return verdict
         # Checking every proof as the game went names the first bad entry
         # exactly; it is slower, so only done when something is wrong.
-        verdict = _verify(entries, opened, None)
+    return _verify_pooled(entries, opened, None, pool, prefetch) or _verify(entries, opened, None, None, prefetch)
+
+
+def _verify_pooled(entries: list[bytes], opened: list[Opened | None], secret: int | None,
+                   pool: CheckPool | None, prefetch: AuditPrefetch) -> Verdict | None:
+    """The fold with the proofs checked by ``pool``: the verdict if every one
+    of them held, None if one did not (the caller folds again inline to name
+    it). Without a pool, the inline fold's verdict."""
+    verdict = _verify(entries, opened, secret, pool, prefetch)
+    if pool is not None and not pool.holds():
+        return None
     return verdict
+
+
+def _largest_shuffle(opened: list[Opened | None]) -> int:
+    return max((len(d[1].cards) for d in opened if d is not None and isinstance(d[1], Shuffle)), default=0)
 
 
 def _share_proofs_hold(table: Table) -> bool:
@@ -148,8 +196,10 @@ def _share_proofs_hold(table: Table) -> bool:
     return True
 
 
-def _verify(entries: list[bytes], opened: list[Opened | None], secret: int | None) -> Verdict:
+def _verify(entries: list[bytes], opened: list[Opened | None], secret: int | None,
+            pool: CheckPool | None, prefetch: AuditPrefetch) -> Verdict:
     table = Table(audit_secret=secret, eager_proofs=True)
+    table.chains.pool = pool
     refused: Finding | None = None
     records: list[Record] = []
     record_entry: list[int] = []
@@ -174,6 +224,11 @@ def _verify(entries: list[bytes], opened: list[Opened | None], secret: int | Non
             added.append(SecretReveal.of(secrets.key, secrets.seed))
         records += added
         record_entry += [index] * len(added)
+    if pool is not None and secret is not None and table.joint is not None:
+        # Every share's proof, which the fast fold did not check (the values
+        # are the audit's): the workers check them during the audit below.
+        pool.shares(table.joint, [(share, table.chains.ciphertext(ref)) for ref, by_seat in table.shares.items()
+                                  for share in by_seat.values()])
     names = tuple(s.name for s in table.seats)
     findings = _found_in_play(table, refused)
     if not table.complete and refused is None:
@@ -183,7 +238,7 @@ def _verify(entries: list[bytes], opened: list[Opened | None], secret: int | Non
     for ref, card in sorted(table.engine.public.items()):
         if ref in table.shares:
             records.append(CardOpening(deck_ref(ref), card, min(table.shares[ref])))
-    report = audit(Transcript(table.game_id, tuple(records)))
+    report = audit(Transcript(table.game_id, tuple(records)), precomputed=prefetch)
     for d in report.deviations:
         entry = record_entry[d.record] if d.record is not None and d.record < len(record_entry) else None
         findings.append(Finding(entry, d.seat, ErrorCode.DECK_AUDIT, f"{d.kind}: {d.detail}"))

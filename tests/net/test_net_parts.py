@@ -150,13 +150,27 @@ def test_the_lobby_seats_only_members_heard_since_it_filled(tmp_path: Path) -> N
     host.relay.router.sock = router  # type: ignore[assignment]
     admit(host, router, b"\0b", 1)
     c = host.relay.admission.c
+    called = len(router.to(b"\0b", "lobby"))
     assert host.lobby_step() and host.table is None  # full, but Boris has not answered the roll call yet
+    # The roll call is a lobby frame to every member, sent once, when the lobby fills.
+    assert len(router.to(b"\0b", "lobby")) == called + 1
+    assert host.lobby_step() and len(router.to(b"\0b", "lobby")) == called + 1
     c.heard[b"\0b"] = time.monotonic() - LOBBY_SILENT_S - 1  # and never will: his process died
     assert host.lobby_step() and host.table is None and host.lobby.names == ["Anna"]
     admit(host, router, b"\0c", 1)  # he comes back on a new connection: a new roll call
     assert host.lobby_step() and host.table is None
     host.relay.handle([b"\0c", frames.encode_frame(frames.Ping(0))])
     assert not host.lobby_step() and host.table is not None and host.names == ("Anna", "Boris")
+
+
+def test_a_lobby_member_answers_the_roll_call_at_once(tmp_path: Path) -> None:
+    """A member answers every lobby frame with a ping, so the host's roll call
+    ends one round trip after the lobby fills, not at the next heartbeat."""
+    node = Node(NodeOptions(DataDir(tmp_path), "127.0.0.1", 1, "Boris"), lambda v, s: None, Console(True))
+    dealer = FakeDealer()
+    node.uplink.sock = dealer  # type: ignore[assignment]
+    node.handle(frames.encode_frame(frames.LobbyNews(("Anna", "Boris"), 2, False)))
+    assert dealer.sent == [("ping", [0])]
 
 
 def test_the_sequencer_orders_what_the_table_takes_and_returns_the_rest(tmp_path: Path) -> None:

@@ -65,9 +65,10 @@ def exit_code(v: Verdict) -> int:
 
 
 def audit_of(entries: list[bytes]) -> list[str]:
-    """What `ttr verify` says of these entries (a log held in memory: a watcher's, a replay's)."""
+    """What `ttr verify` says of these entries (a log held in memory: a watcher's, a replay's), in one
+    process: a watcher runs threads, and a fork from a threaded process may copy a lock some thread holds."""
     return [f"audit of the {len(entries)} entries:"] + ["  " + line for line in
-                                                         report_lines(verify_entries(entries), False)]
+                                                         report_lines(verify_entries(entries, workers=1), False)]
 
 
 def verdict_json(v: Verdict) -> dict[str, Any]:

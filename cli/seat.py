@@ -60,9 +60,9 @@ def audit_lines(log: Path | None, named: bool = True) -> list[str]:
     except LogFileError as exc:
         return [f"the log cannot be read: {exc}"]
     return [f"audit of the {len(entries)} entries played" + (f" (log: {log}):" if named else ":")] + [
-        # One process: this peer runs threads (the network, the screen), and a
-        # fork from a threaded process may copy a lock some thread holds.
-        "  " + line for line in report_lines(verify_entries(entries, workers=1), False)]
+        # In this process (verify_entries' default): this peer runs threads (the
+        # network, the screen), and a fork from a threaded process may copy a lock.
+        "  " + line for line in report_lines(verify_entries(entries), False)]
 
 
 def audit_so_far(log: Path | None, console: Console) -> None:

@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"ttr verify: {exc}")
         return 2
-    verdict = blame_with_receipts(verify_entries(entries), entries, receipts)
+    verdict = blame_with_receipts(verify_entries(entries, workers=None), entries, receipts)  # every core
     if verdict.table.game_id is not None and verdict.table.game_id != game_id:
         print(f"ttr verify: {args.log}'s header names game {game_id.hex()[:8]}, but its seating opens game "
               f"{verdict.table.game_id.hex()[:8]}: the file mixes two games")
@@ -68,7 +68,7 @@ def audit_of(entries: list[bytes]) -> list[str]:
     """What `ttr verify` says of these entries (a log held in memory: a watcher's, a replay's), in one
     process: a watcher runs threads, and a fork from a threaded process may copy a lock some thread holds."""
     return [f"audit of the {len(entries)} entries:"] + ["  " + line for line in
-                                                         report_lines(verify_entries(entries, workers=1), False)]
+                                                         report_lines(verify_entries(entries), False)]
 
 
 def verdict_json(v: Verdict) -> dict[str, Any]:

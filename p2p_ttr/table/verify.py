@@ -120,7 +120,7 @@ class Verdict:
         return self.table.engine.conceded_to if self.table.engine is not None else None
 
 
-def verify_entries(entries: list[bytes], workers: int | None = None) -> Verdict:
+def verify_entries(entries: list[bytes], workers: int | None = 1) -> Verdict:
     """Verify a whole log. When every seat revealed a secret that matches its
     key, cards are opened with the joint secret, shares' values are checked by
     the deck audit against each seat's secret and their proofs in one batch at
@@ -128,8 +128,10 @@ def verify_entries(entries: list[bytes], workers: int | None = None) -> Verdict:
     its seat). Otherwise, or if any of that fails, every proof is checked as
     the game went, which names the first bad entry.
 
-    ``workers``: processes checking proofs (default: one per core; 1 checks
-    every proof in this process). The verdict is the same whatever their number.
+    ``workers``: processes checking proofs (None: one per core, as `ttr
+    verify` asks; the default 1 checks every proof in this process, as a
+    peer, a watcher and the tests do: no fork). The verdict is the same
+    whatever their number.
 
     A log whose seat 0 signed a seating under other rules (another rules
     version, protocol.md §5) is not judged: its moves follow rules this

@@ -38,7 +38,19 @@ Bound = int | Callable[[Any], int]  # a number, or one read from the decoder's l
 
 
 class Refusal(ValueError):
-    """A value off its declaration; a ``Family`` raises it as its own error class."""
+    """A value off its declaration; a ``Family`` raises it as its own error class.
+
+    Its words say what is wrong (``is 110, outside [0, 109]``); the field or
+    item it is about is added once, by the innermost part that knows its name
+    (``card is 110, outside [0, 109]``)."""
+
+    def __init__(self, words: str, subject: str = "") -> None:
+        super().__init__(f"{subject} {words}" if subject else words)
+        self.words, self.subject = words, subject
+
+    def about(self, subject: str) -> Refusal:
+        """This refusal, said of ``subject`` unless it already names what it is about."""
+        return self if self.subject else Refusal(self.words, subject)
 
 
 def _at(bound: Bound, limits: Any) -> int:
@@ -80,7 +92,8 @@ class Int(Spec):
     def decode(self, value: object, limits: Any) -> int:
         lo, hi = _at(self.lo, limits), _at(self.hi, limits)
         if type(value) is not int or not lo <= value <= hi:
-            raise Refusal(f"an integer in {lo}..{hi}, not {str(value)[:32]!r}")
+            raise Refusal(f"is {str(value)[:32]}, outside [{lo}, {hi}]" if type(value) is int
+                          else f"must be an int, got {type(value).__name__}")
         return value
 
     def describe(self, name: str, limits: Any) -> str:
@@ -91,7 +104,7 @@ class Int(Spec):
 class Bool(Spec):
     def decode(self, value: object, limits: Any) -> bool:
         if not isinstance(value, bool):
-            raise Refusal("a bool")
+            raise Refusal(f"must be a bool, got {type(value).__name__}")
         return value
 
     def describe(self, name: str, limits: Any) -> str:
@@ -109,7 +122,7 @@ class Bytes(Spec):
         lo = _at(self.lo, limits)
         hi = lo if self.hi is None else _at(self.hi, limits)
         if type(value) is not bytes or not lo <= len(value) <= hi:
-            raise Refusal(f"{lo}..{hi} bytes")
+            raise Refusal(f"must be {lo}..{hi} bytes" if type(value) is bytes else f"must be bytes, got {type(value).__name__}")
         return value
 
     def describe(self, name: str, limits: Any) -> str:
@@ -129,11 +142,11 @@ class Str(Spec):
     def decode(self, value: object, limits: Any) -> str:
         lo, hi = _at(self.lo, limits), _at(self.hi, limits)
         if type(value) is not str or not lo <= len(value) <= hi:
-            raise Refusal(f"a string of {lo}..{hi} characters")
+            raise Refusal(f"must be a string of {lo}..{hi} characters")
         if self.among is not None and value not in self.among(limits):
-            raise Refusal(f"unknown {value[:32]!r}")
+            raise Refusal(f"is unknown: {value[:32]!r}")
         if self.test is not None and not self.test(value):
-            raise Refusal(f"{value[:32]!r} is not allowed")
+            raise Refusal(f"may not be {value[:32]!r}")
         return value
 
 
@@ -148,7 +161,7 @@ class Choice(Spec):
         for member in self.members:
             if type(value) is type(member.value) and value == member.value:
                 return member
-        raise Refusal(f"one of {[m.value for m in self.members]}")
+        raise Refusal(f"must be one of {[m.value for m in self.members]}")
 
     def encode(self, value: Any) -> Any:
         return value.value
@@ -165,7 +178,7 @@ class OneOf(Spec):
 
     def decode(self, value: object, limits: Any) -> object:
         if not any(type(value) is type(v) and value == v for v in self.values):
-            raise Refusal(f"one of {list(self.values)}")
+            raise Refusal(f"must be one of {list(self.values)}")
         return value
 
     def describe(self, name: str, limits: Any) -> str:
@@ -224,7 +237,7 @@ class Trailing(Spec):
     def decode(self, value: object, limits: Any) -> Any:
         decoded = self.inner.decode(value, limits)
         if decoded == self.absent:
-            raise Refusal(f"written only when not {self.absent!r}")
+            raise Refusal(f"is written only when not {self.absent!r}")
         return decoded
 
     def encode(self, value: Any) -> Any:
@@ -248,10 +261,13 @@ class List(Spec):
     def decode(self, value: object, limits: Any) -> tuple[Any, ...]:
         lo, hi = _at(self.lo, limits), _at(self.hi, limits)
         if not isinstance(value, (list, tuple)) or not lo <= len(value) <= hi:
-            raise Refusal(f"a list of {lo}..{hi} items")
-        items = tuple(self.item.decode(v, limits) for v in value)
+            raise Refusal(f"must be a list of {lo}..{hi} items")
+        try:
+            items = tuple(self.item.decode(v, limits) for v in value)
+        except Refusal as exc:
+            raise exc.about(self.name) from None
         if self.unique is not None and len({self.unique(i) for i in items}) != len(items):
-            raise Refusal("an item named twice")
+            raise Refusal(f"names one {self.name} twice")
         return items
 
     def encode(self, value: Any) -> Any:
@@ -274,7 +290,7 @@ class Tuple(Spec):
 
     def decode(self, value: object, limits: Any) -> tuple[Any, ...]:
         if not isinstance(value, (list, tuple)) or len(value) != len(self.items):
-            raise Refusal(f"a list of {len(self.items)} items")
+            raise Refusal(f"must be a list of {len(self.items)} items")
         return tuple(spec.decode(v, limits) for (_, spec), v in zip(self.items, value))
 
     def encode(self, value: Any) -> Any:
@@ -295,7 +311,7 @@ class Record(Spec):
 
     def decode(self, value: object, limits: Any) -> Any:
         if not isinstance(value, (list, tuple)):
-            raise Refusal("a list")
+            raise Refusal(f"must be a list, got {type(value).__name__}")
         return build(self.cls, value, limits)
 
     def encode(self, value: Any) -> Any:
@@ -391,6 +407,10 @@ def specs(cls: type[Any]) -> tuple[tuple[str, Spec], ...]:
     return _SPECS[cls]
 
 
+def _count(least: int, most: int, got: int) -> str:
+    return f"must have {least} items, got {got}" if least == most else f"must have {least} to {most} items, got {got}"
+
+
 def build(cls: type[T], values: Sequence[object], limits: Any) -> T:
     """A ``cls`` from its fields' wire values, each checked, then ``validate``d.
 
@@ -401,14 +421,13 @@ def build(cls: type[T], values: Sequence[object], limits: Any) -> T:
     declared = specs(cls)
     least = sum(not isinstance(s, Trailing) for _, s in declared)
     if not least <= len(values) <= len(declared):
-        raise Refusal(f"{least}..{len(declared)} fields, not {len(values)}" if least < len(declared)
-                      else f"{least} fields, not {len(values)}")
+        raise Refusal(_count(least, len(declared), len(values)))
     args = {}
     for (name, spec), value in zip(declared, values):
         try:
             args[name] = spec.decode(value, limits)
         except Refusal as exc:
-            raise Refusal(f"{name}: {exc}") from None
+            raise exc.about(name) from None
     made = cls(**args)
     validate = getattr(made, "validate", None)
     if validate is not None:
@@ -475,6 +494,10 @@ class Family(Mapping[str, type[T]], Generic[T]):
         cls = self._types.get(value[0])
         if cls is None:
             raise self.error(self.unknown(value[0]))
+        declared = specs(cls)
+        least = sum(not isinstance(s, Trailing) for _, s in declared)
+        if not least <= len(value) - 1 <= len(declared):
+            raise self.error(self.malformed(value[0], f"{value[0]} {_count(least + 1, len(declared) + 1, len(value))}"))
         try:
             return build(cls, value[1:], self.limits if limits is None else limits)
         except self.error:

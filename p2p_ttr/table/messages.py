@@ -230,7 +230,7 @@ class Shuffle(Body):
     knows each epoch's input without replaying the rules (protocol.md §3)."""
 
     step: Annotated[ShuffleStep, _deck(ShuffleStep, "shuffle_step")]
-    cards: Annotated[tuple[int, ...], List(Int(0, lambda g: g.cards - 1), lambda g: g.cards, name="card_id")]
+    cards: Annotated[tuple[int, ...], List(Int(0, lambda g: g.cards - 1), lambda g: g.cards, name="card")]
     KIND = "shuffle"
 
     def validate(self, limits: GameLimits) -> None:

@@ -57,14 +57,14 @@ Seconds = Annotated[int, Int(0, MAX_SECONDS)]
 Signature = Annotated[bytes, Bytes(SIGNATURE_BYTES)]
 PublicKey = Annotated[bytes, Bytes(PUBLIC_KEY_BYTES)]
 ChallengeBytes = Annotated[bytes, Bytes(CHALLENGE_BYTES)]
-Envelope = Annotated[bytes, Bytes(1, MAX_ENVELOPE_BYTES)]
+EnvelopeBytes = Annotated[bytes, Bytes(1, MAX_ENVELOPE_BYTES)]
 GameId = Annotated["bytes | None", Optional(Bytes(GAME_ID_BYTES))]
 Names = Annotated["tuple[str, ...]", List(Str(1, MAX_NAME), MAX_SEATS, name="name")]
 Code = Annotated[str, Str(1, 64)]
 Reason = Annotated[str, Str(1, MAX_REASON)]
-SEAT = Int(0, MAX_SEATS - 1)
-Seat = Annotated[int, SEAT]
-Seats = Annotated["tuple[int, ...]", List(SEAT, MAX_SEATS, unique=same, name="seat")]
+SEAT_NUMBER = Int(0, MAX_SEATS - 1)
+SeatNumber = Annotated[int, SEAT_NUMBER]
+SeatNumbers = Annotated["tuple[int, ...]", List(SEAT_NUMBER, MAX_SEATS, unique=same, name="seat")]
 WhyGiven = Annotated["Why", Choice(Why)]
 
 
@@ -102,7 +102,7 @@ class Hello:
 class Env:
     """A signed envelope to sequence."""
 
-    envelope: Envelope
+    envelope: EnvelopeBytes
     KIND: ClassVar[str] = "env"
 
 
@@ -134,7 +134,7 @@ class Have:
     """An entry the host asked for (``Fetch``), with the host's own signature of it."""
 
     index: Index
-    envelope: Envelope
+    envelope: EnvelopeBytes
     signature: Signature
     KIND: ClassVar[str] = "have"
 
@@ -198,7 +198,7 @@ class Entry:
     """A sequenced entry: its index, the envelope, the host's signature."""
 
     index: Index
-    envelope: Envelope
+    envelope: EnvelopeBytes
     signature: Signature
     KIND: ClassVar[str] = "entry"
 
@@ -237,7 +237,7 @@ class Silent:
     heard them for. A hint, not proof: see protocol.md §9."""
 
     silence: Annotated["tuple[tuple[int, int], ...]",
-                       List(Tuple((("seat", SEAT), ("seconds", Int(0, MAX_SECONDS)))), MAX_SEATS, unique=_first)]
+                       List(Tuple((("seat", SEAT_NUMBER), ("seconds", Int(0, MAX_SECONDS)))), MAX_SEATS, unique=_first)]
     KIND: ClassVar[str] = "silent"
 
 
@@ -247,7 +247,7 @@ class GiveUp:
     seats ``about``, after ``seconds`` (the relay passes it on as ``GaveUp``)."""
 
     why: WhyGiven
-    about: Seats
+    about: SeatNumbers
     seconds: Seconds
     KIND: ClassVar[str] = "give_up"
 
@@ -256,9 +256,9 @@ class GiveUp:
 class GaveUp:
     """``seat`` gave up on the game: its ``GiveUp``, passed on by the relay to every connection."""
 
-    seat: Seat
+    seat: SeatNumber
     why: WhyGiven
-    about: Seats
+    about: SeatNumbers
     seconds: Seconds
     KIND: ClassVar[str] = "gave_up"
 
@@ -268,7 +268,7 @@ class Witness:
     """The sender's own signed envelope, sent to another seat directly: the
     relay, alive, has not sequenced it (protocol.md §9, Held back)."""
 
-    envelope: Envelope
+    envelope: EnvelopeBytes
     KIND: ClassVar[str] = "witness"
 
 

@@ -158,8 +158,8 @@ def _action(value: object) -> Action:
     return event  # type: ignore[return-value]
 
 
-SEAT = Int(0, MAX_SEATS - 1)
-REQUEST = Tuple((("seat", SEAT), ("length", Int(1, 2**31 - 1)), ("head", Bytes(HASH_BYTES)),
+SEAT_INDEX = Int(0, MAX_SEATS - 1)
+REQUEST = Tuple((("seat", SEAT_INDEX), ("length", Int(1, 2**31 - 1)), ("head", Bytes(HASH_BYTES)),
                  ("signature", Bytes(SIGNATURE_BYTES))))
 
 
@@ -341,7 +341,7 @@ class CarryOn(Body):
     """The author asks that ``seat``, silent too long, be carried on: once
     every other seat in play asks, they open its secrets from escrow."""
 
-    seat: Annotated[int, SEAT]
+    seat: Annotated[int, SEAT_INDEX]
     KIND = "carry_on"
 
 
@@ -350,7 +350,7 @@ class EscrowReveal(Body):
     """The author's shares of ``seat``'s key and seed, in the clear: owed once
     every other seat in play asked to carry ``seat`` on."""
 
-    seat: Annotated[int, SEAT]
+    seat: Annotated[int, SEAT_INDEX]
     key_share: Annotated[int, _number("share_of_x(256)", _exponent)] = field(repr=False)
     seed_share: Annotated[int, _number("share_of_seed(256)", _exponent)] = field(repr=False)
     KIND = "escrow_reveal"
@@ -373,7 +373,7 @@ class Relay(Body):
     receipt (signature) of the entry just before this one, and a follow
     request from every other seat in play (relaying.py)."""
 
-    old: Annotated[int, SEAT]
+    old: Annotated[int, SEAT_INDEX]
     receipt: Annotated[bytes, Bytes(SIGNATURE_BYTES)]
     requests: Annotated[tuple[FollowRequest, ...], List(Mapped(REQUEST, _request, _request_wire, "request"),
                                                         MAX_SEATS - 1)]

@@ -11,8 +11,9 @@ protocol.md's grammar row all follow from that one declaration.
     FRAMES.decode(["sync", 3])  -> Sync(3);   FRAMES.encode(Sync(3)) -> ["sync", 3]
 
 A spec in an annotation is evaluated with the class's namespace as its
-globals (``typing.get_type_hints``): a function it names must be a module
-name, not a lambda that reads one.
+globals (``typing.get_type_hints``): a lambda in it may read its argument
+only; a function that reads module names is defined at module level and
+named there.
 
 A value is ``[tag, field...]`` in declaration order (a nested ``Record`` is
 its fields without a tag). A bound may be a number or a function of the
@@ -438,8 +439,7 @@ def build(cls: type[T], values: Sequence[object], limits: Any) -> T:
 def fields_of(value: Any) -> list[Any]:
     """The wire values of a declared value's fields (trailing ones at their absent value left off)."""
     declared = specs(type(value))
-    out = [spec.encode(getattr(value, name)) for name, spec in declared if not _left_off(spec, getattr(value, name))]
-    return out
+    return [spec.encode(getattr(value, name)) for name, spec in declared if not _left_off(spec, getattr(value, name))]
 
 
 def _left_off(spec: Spec, value: Any) -> bool:

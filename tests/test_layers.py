@@ -1,6 +1,6 @@
 """The layers hold: the README's layer line, checked on the source.
 
-    cli -> cli/tui -> (net, local) -> client -> (table, bots) -> (deck, engine) -> (errorcodes, data)
+    cli -> cli/tui -> (net, local) -> client -> (table, bots) -> (deck, engine) -> (errorcodes, data, codec)
 
 A module may import only from its own package or from a package of a lower
 layer (packages on one layer do not import each other); a name starting with
@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS: dict[str, int] = {
     "p2p_ttr.errorcodes": 0,
     "p2p_ttr.data": 0,
+    "p2p_ttr.codec": 0,
     "p2p_ttr.engine": 1,
     "p2p_ttr.deck": 1,
     "p2p_ttr.table": 2,

@@ -98,7 +98,7 @@ class Peer:
             raise ValueError("only seat 0 opens the game")
         game_id = game_id or (self.source(GAME_ID_BYTES) if self.source else os.urandom(GAME_ID_BYTES))
         self.seq += 1
-        return seal(self.identity, game_id, 0, self.seq, b"\0" * 32, Seating(seats, escrow, game or europe_game()).to_wire()).raw
+        return seal(self.identity, game_id, 0, self.seq, b"\0" * 32, Seating(seats, escrow, game=game or europe_game()).to_wire()).raw
 
     def _secrets(self) -> PeerSecrets:
         if self.table.me is None:

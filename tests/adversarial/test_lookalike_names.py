@@ -105,4 +105,4 @@ def test_a_seating_with_such_a_name_is_refused_by_every_replica(name: str) -> No
     fine = Seating((Seat("Ann", bytes(32)), Seat("Bob", b"\1" * 32)))
     assert message_from_wire(fine.to_wire()) == fine
     with pytest.raises(Malformed, match="name"):
-        message_from_wire(["seating", RULES, [["Ann", bytes(32)], [name, b"\1" * 32]]])
+        message_from_wire(["seating", RULES, fine.to_wire()[2], [["Ann", bytes(32)], [name, b"\1" * 32]]])

@@ -46,15 +46,18 @@ def test_a_game_this_peer_does_not_have_is_refused_naming_it() -> None:
         message_from_wire(["seating", RULES, ["usa", "", bytes(32)], rows])
     with pytest.raises(Malformed, match="unknown rules 'ttr-europe/4'"):
         message_from_wire(["seating", "ttr-europe/4", rows])
-    with pytest.raises(Malformed, match="game digest"):
+    with pytest.raises(Malformed, match="game must be 32..32 bytes"):
         message_from_wire(["seating", RULES, ["usa", "", usa.digest[:31]], rows])
 
 
 def test_the_seat_count_is_the_games() -> None:
-    five = tuple(Seat(f"P{i}", Identity.from_bytes(bytes([i + 1]) * 32).public) for i in range(6))
-    with pytest.raises(Malformed, match="USA is for 2 to 5 players"):
-        message_from_wire(Seating(five, game=load_game("usa")).to_wire())
-    with pytest.raises(Malformed, match="USA is for 2 to 5 players"):
+    five = tuple(Seat(f"P{i}", Identity.from_bytes(bytes([i + 1]) * 32).public) for i in range(5))
+    assert message_from_wire(Seating(five, game=load_game("usa")).to_wire()) == Seating(five, game=load_game("usa"))
+    with pytest.raises(Malformed, match="India is for 2 to 4 players"):
+        message_from_wire(Seating(five, game=load_game("india")).to_wire())
+    with pytest.raises(Malformed, match="Nordic Countries is for 2 to 3 players"):
+        message_from_wire(Seating(five[:4], game=load_game("nordic")).to_wire())
+    with pytest.raises(Malformed, match="seats must be a list of 2..5"):  # no game seats one
         message_from_wire(Seating(SEATS[:1], game=load_game("usa")).to_wire())
 
 

@@ -1,0 +1,37 @@
+"""Representative values of every wire type, for the pinned encodings
+(``pinned_wire.json``, captured from the code before the codecs were
+declared: the bytes of each must never change by accident)."""
+
+from __future__ import annotations
+
+from p2p_ttr.client.giveup import Why
+from p2p_ttr.net import frames as f
+
+SIG = bytes(range(64))
+KEY = bytes(range(100, 132))
+CHALLENGE = bytes(range(200, 232))
+GID = bytes(range(16))
+HEAD = bytes(range(32, 64))
+
+FRAMES: list[f.Frame] = [
+    f.Hi(9), f.Hi(0), f.Hi(2**16),
+    f.Hello(9, "Ann", KEY, CHALLENGE, SIG), f.Hello(65536, "Zoë 日本 x" + "y" * 14, KEY, CHALLENGE, SIG),
+    f.Env(b"\x01"), f.Env(bytes(300)),
+    f.Sync(0), f.Sync(200000), f.Ping(0), f.Ping(127), f.Ping(128), f.Ping(70000),
+    f.Leave(),
+    f.Have(5, b"envelope", SIG),
+    f.Follow(1, HEAD, SIG), f.Follow(200000, HEAD, SIG),
+    f.Witness(b"w" * 40),
+    f.GiveUp(Why.SILENT, (), 0), f.GiveUp(Why.WITHHELD, (1, 3, 0), 10**6),
+    f.Watch(9, CHALLENGE),
+    f.Challenge(9, KEY, CHALLENGE, None), f.Challenge(9, KEY, CHALLENGE, GID),
+    f.Welcome(-1, None, 0, ()), f.Welcome(4, GID, 312, ("Ann", "Bob", "Cy", "Dee", "Eve")),
+    f.LobbyNews(("Ann",), 0, False), f.LobbyNews(("Ann", "Bob"), 5, True),
+    f.Refused("version", "update: this host speaks LAN version 9"), f.Refused("x", "r" * 400),
+    f.Entry(0, b"e" * 10, SIG), f.Entry(199999, bytes(1000), SIG),
+    f.Rejected(HEAD, "malformed", "a frame"),
+    f.Fetch(3), f.Pause(17, SIG),
+    f.Silent(()), f.Silent(((0, 12), (4, 10**6), (2, 0))),
+    f.GaveUp(0, Why.SILENT, (1,), 25), f.GaveUp(4, Why.WITHHELD, (0, 1, 2, 3), 999),
+    f.Watching(None, 0), f.Watching(GID, 88),
+]

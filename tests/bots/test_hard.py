@@ -5,12 +5,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from positions import decision_points
-from p2p_ttr.bots.hard import HardBot, hard_weight
-from p2p_ttr.bots.planning import BOARD, route_costs
-from p2p_ttr.engine.board import EXPRESS_POINTS, STARTING_TRAINS
+from p2p_ttr.bots.hard import HardBot, hard_weights
+from p2p_ttr.bots.planning import route_costs
+from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.rules import actors
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
+
+EUROPE = europe_game()
+BOARD = EUROPE.board
+STARTING_TRAINS = EUROPE.rules.trains
+EXPRESS_POINTS = EUROPE.rules.longest_path_points
 
 
 def route(a: str, b: str) -> int:
@@ -59,7 +64,7 @@ def test_a_ticket_over_long_routes_is_worth_more_than_one_over_short_routes_of_a
     first is worth 7 points more, and hard's choice says so."""
     state = next(s for s, _ in decision_points(2, seed=4) if s.phase is Phase.TURN and actors(s)[0] == 0)
     view = view_for(state, 0)
-    costs = route_costs(view, 0, weight=hard_weight)
+    costs = route_costs(view, 0, weights=hard_weights)
     bot = HardBot(1)
     long_way = bot.ticket_choice_value(view, 0, costs, (), (ticket("Palermo", "Constantinople"),))
     short_way = bot.ticket_choice_value(view, 0, costs, (), (ticket("Brest", "Venezia"),))

@@ -9,8 +9,8 @@ unseen train cards can be. No randomness, no I/O, no state between calls.
 Costs: a route the player owns costs 0; an open route costs its *effort*, the
 cards it needs (its length) plus a little for the locomotives a ferry demands
 and for the risk a tunnel asks for more; a route closed to the player (owned by
-someone else, or the second side of a double route in a 2- or 3-player game) is
-not an edge at all. A cost table is a list indexed by route id, None for closed.
+someone else, or the second side of a double route where the rules open only
+one side at this table) is not an edge at all. A cost table is a list indexed by route id, None for closed.
 
 What depends on the board alone (the graph the searches walk, each route's
 effort) is worked out once per game and cached by the game (games compare by

@@ -42,9 +42,9 @@ from p2p_ttr.engine.state import GameState, Phase, public_digest
 from p2p_ttr.engine.view import own_cards
 
 from .hard import HardBot
-from .medium import legal_or_fallback
+from .medium import keep_least, legal_or_fallback
 from .opponents import read_opponents
-from .planning import BOARD, points_for, ticket_ids, turns_left
+from .planning import points_for, ticket_ids, turns_left
 from .rollout import RolloutPolicy, play_out
 from .worlds import TICKET_EVIDENCE, Streams, act, determinize
 
@@ -138,7 +138,7 @@ class ExpertBot:
                 by_route.setdefault(a.route, []).append(a)
         others: list[Action | None] = [
             self.prior.cheapest_payment(s, by_route[r], s.targets)
-            for r in sorted(by_route, key=lambda r: (-points_for(r), r))
+            for r in sorted(by_route, key=lambda r: (-points_for(view.game, r), r))
         ]
         if not isinstance(proposal, (DrawBlind, DrawFaceUp)):
             others.append(self.prior.draw_card(s, second=False))
@@ -148,7 +148,7 @@ class ExpertBot:
     def ticket_candidates(self, view: GameState, player: int) -> list[Action]:
         """Every choice of the tickets offered, the prior's favourites first."""
         me = view.players[player]
-        least = 2 if view.phase is Phase.SETUP_TICKETS else 1
+        least = keep_least(view)
         costs = self.prior.route_costs(view, player)
         held = tuple(ticket_ids(view, me.tickets))
         rated: list[tuple[tuple[float, ...], KeepTickets]] = []
@@ -182,7 +182,7 @@ class ExpertBot:
                 if not alive[i]:
                     continue
                 luck = random.Random(world_seed + 1)
-                streams = Streams(random.Random(world_seed + 2), view.n_players)
+                streams = Streams(random.Random(world_seed + 2), view.game, view.n_players)
                 try:
                     after = act(world, c, luck, streams)
                 except EngineError:

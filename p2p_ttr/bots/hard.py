@@ -20,19 +20,26 @@ On top of the shared plan (see ``medium.PlanningBot``) it
 * rescues a ticket that opponents have cut off with a station, when one
   borrowed route is all that is missing;
 * on its last turns, makes the claim (or station) that adds most to its score,
-  the European Express counted (reaching the longest rival trail, passing it);
+  the longest-path bonus counted (reaching the longest rival trail, passing it);
 * with its tickets done, spends its trains on the routes that score most per
-  turn, favouring those that lengthen its trail towards the European Express.
+  turn, favouring those that lengthen its trail towards the longest-path bonus;
+* counts only what the game scores (``view.game.rules``): no trail worth on a
+  board without the longest-path bonus, stations only where there are any;
+  where the Globetrotter is played (most tickets completed), a ticket
+  completed by a last claim, or drawn and kept, is worth a share of it on
+  top of its points (not in the choice of tickets offered: measured, it
+  made hard keep too many).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from itertools import combinations
 from typing import NamedTuple
 
-from p2p_ttr.engine.board import Route
 from p2p_ttr.engine.events import Action, BuildStation, ClaimRoute, DrawTickets
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.moves import claim_actions, station_actions
 from p2p_ttr.engine.scoring import PlayerClaims, longest_trail, route_points
 from p2p_ttr.engine.state import GameState, Phase
@@ -40,20 +47,19 @@ from p2p_ttr.engine.state import GameState, Phase
 from .medium import PlanningBot, Situation, kinds
 from .opponents import Reading, read_opponents
 from .planning import (
-    BOARD,
     CARDS_PER_DRAW_TURN,
     CostTable,
     Plan,
     borrowable,
     detour_cost,
-    effort,
+    efforts,
     hand_of,
     missing_cards,
     plan_tickets,
     points_for,
     route_costs,
     shortest_path,
-    ticket_points,
+    ticket_results,
     trains_of,
     turns_left,
     turns_needed,
@@ -84,15 +90,23 @@ BORROW_EFFORT = 6.0
 LAST_TURNS = 1.0
 SOON_TURNS = 2.5
 SOON_LEAST_POINTS = 4
-# Spare trains and the European Express: the worth of a car added to the
-# longest trail, and the share of the bonus counted for drawing level with the
-# longest rival trail (the rival may still grow).
-EXPRESS_TRAIL_WEIGHT = 0.5
+# Spare trains and the longest-path bonus (Europe's European Express): the
+# worth of a car added to the longest trail, as a share of the bonus, and the
+# share of the bonus counted for drawing level with the longest rival trail
+# (the rival may still grow).
+EXPRESS_TRAIL_SHARE = 0.05
 EXPRESS_CATCH_UP = 0.5
+# The Globetrotter (most completed tickets): a rival is reckoned to complete
+# this share of the tickets it holds.
+RIVAL_COMPLETION = 0.75
 
 
-def hard_weight(route: Route) -> float:
-    return effort(route) + CLAIM_TURN_EFFORT - POINTS_EFFORT * points_for(route.id)
+@cache
+def hard_weights(game: Game) -> tuple[float, ...]:
+    """The hard bot's weight of every route of ``game``, by id (cached per game)."""
+    return tuple(
+        effort + CLAIM_TURN_EFFORT - POINTS_EFFORT * points_for(game, r) for r, effort in enumerate(efforts(game))
+    )
 
 
 class Prospect(NamedTuple):
@@ -105,9 +119,25 @@ class Prospect(NamedTuple):
 
 
 def trails(s: Situation) -> tuple[int, int]:
-    """The bot's longest trail and the longest of its rivals' (the European Express)."""
-    rival = max((longest_trail(BOARD, ps.routes) for q, ps in enumerate(s.view.players) if q != s.player), default=0)
-    return longest_trail(BOARD, s.me.routes), rival
+    """The bot's longest trail and the longest of its rivals' (the longest-path bonus)."""
+    board = s.view.game.board
+    rival = max((longest_trail(board, ps.routes) for q, ps in enumerate(s.view.players) if q != s.player), default=0)
+    return longest_trail(board, s.me.routes), rival
+
+
+def globetrotter(view: GameState, player: int) -> Callable[[int], float]:
+    """What completing ``n`` tickets is worth towards the Globetrotter (0 where
+    it is not played). The rivals' completed tickets are secret: each is
+    reckoned to complete RIVAL_COMPLETION of the tickets it holds (a public
+    count, at least the rules' first keep). Level with the best rival is half the bonus, one ticket more is
+    all of it, and the share a rival would have scored is counted too."""
+    points = view.game.rules.globetrotter_points
+    if not points:
+        return lambda n: 0.0
+    least = view.game.rules.setup_tickets.keep_min  # what a rival still choosing its first tickets will hold
+    rival = max(RIVAL_COMPLETION * max(least, len(ps.tickets)) for q, ps in enumerate(view.players) if q != player)
+    denial = 1.0 / max(1, view.n_players - 1)
+    return lambda n: points * (1.0 + denial) * min(1.0, max(0.0, (n - rival + 1.0) / 2.0))
 
 
 class HardBot(PlanningBot):
@@ -119,8 +149,8 @@ class HardBot(PlanningBot):
 
     def __init__(self, seed: int, name: str | None = None) -> None:
         super().__init__(seed, name)
-        self._reading = Reading.empty()
-        self._read_owners: tuple[int | None, ...] = ()
+        self._reading: Reading | None = None
+        self._read_for: tuple[Game, tuple[int | None, ...]] | None = None  # the game and owners it was read from
         self._rescue_city: str | None = None
 
     # --- planning --------------------------------------------------------------
@@ -128,10 +158,10 @@ class HardBot(PlanningBot):
     def plan_key(self, view: GameState, player: int) -> object:
         me = view.players[player]
         # The plan follows the hand too (see make_plan).
-        return (player, view.n_players, view.route_owner, me.tickets, me.trains, me.stations, me.hand)
+        return (view.game, player, view.n_players, view.route_owner, me.tickets, me.trains, me.stations, me.hand)
 
     def route_costs(self, view: GameState, player: int) -> CostTable:
-        costs = route_costs(view, player, weight=hard_weight)
+        costs = route_costs(view, player, weights=hard_weights)
         for r in borrowable(view, player):
             costs[r] = 0.0
         return costs
@@ -141,20 +171,23 @@ class HardBot(PlanningBot):
         routes the hand can already pay for cost less. Late in a game the
         second finds the path the cards in hand finish in time."""
         me = view.players[player]
+        game = view.game
         own = me.routes + borrowable(view, player)
         hand = hand_of(view, player)
-        if view.route_owner != self._read_owners:
+        if (game, view.route_owner) != self._read_for:
             self._reading = read_opponents(view, player)
-            self._read_owners = view.route_owner
-        plan = plan_tickets(costs, tickets, own, me.trains)
+            self._read_for = (game, view.route_owner)
+        plan = plan_tickets(game, costs, tickets, own, me.trains)
         if plan.routes:
             quick = list(costs)
             for r, c in enumerate(costs):
                 if c is not None and c > 0.0:
-                    held = BOARD.routes[r].length - missing_cards([r], hand)
+                    held = game.board.routes[r].length - missing_cards(game, [r], hand)
                     quick[r] = max(0.1, c - HAND_DISCOUNT * held)
-            alt = plan_tickets(quick, tickets, own, me.trains)
-            if (alt.points, -turns_needed(alt.routes, hand)) > (plan.points, -turns_needed(plan.routes, hand)):
+            alt = plan_tickets(game, quick, tickets, own, me.trains)
+            if (alt.points, -turns_needed(game, alt.routes, hand)) > (
+                plan.points, -turns_needed(game, plan.routes, hand)
+            ):
                 plan = alt
         self._rescue_city = None
         if me.stations_left and plan.dropped:
@@ -164,29 +197,32 @@ class HardBot(PlanningBot):
     def rescue(self, view: GameState, player: int, costs: CostTable, plan: Plan) -> Plan:
         """Plan a station for the most valuable blocked ticket that one
         borrowed route can save (its own routes still fitting in the trains)."""
+        game = view.game
+        board = game.board
         through = list(costs)
         for r, owner in enumerate(view.route_owner):
             if owner is not None and costs[r] is None:
-                through[r] = effort(BOARD.routes[r]) + BORROW_EFFORT
+                through[r] = efforts(game)[r] + BORROW_EFFORT
         taken = {c for ps in view.players for c in ps.stations}
         spare = view.players[player].trains - plan.trains
-        for t in sorted(plan.dropped, key=lambda t: -BOARD.tickets[t].points):
-            ticket = BOARD.tickets[t]
-            path = shortest_path(through, ticket.a, ticket.b, plan.routes)
+        for t in sorted(plan.dropped, key=lambda t: -board.tickets[t].points):
+            ticket = board.tickets[t]
+            path = shortest_path(game, through, ticket.a, ticket.b, plan.routes)
             if path is None:
                 continue
             borrowed = [r for r in path.routes if costs[r] is None]
             mine = tuple(r for r in path.routes if costs[r] not in (None, 0.0))
             new = tuple(r for r in mine if r not in plan.routes)
-            if len(borrowed) != 1 or trains_of(new) > spare:
+            if len(borrowed) != 1 or trains_of(game, new) > spare:
                 continue
-            cities = [c for c in BOARD.routes[borrowed[0]].cities if c not in taken]
-            if not cities or 2 * ticket.points <= view.game.rules.station_points:
+            cities = [c for c in board.routes[borrowed[0]].cities if c not in taken]
+            if not cities or 2 * ticket.points <= game.rules.station_points:
                 continue
             self._rescue_city = cities[0]
             return Plan(
+                game,
                 plan.routes + new,
-                plan.trains + trains_of(new),
+                plan.trains + trains_of(game, new),
                 plan.cost + path.cost,
                 plan.done,
                 plan.planned + (t,),
@@ -208,46 +244,52 @@ class HardBot(PlanningBot):
         When the plan needs more turns than the game has left, the tickets
         worth most that fit in the time are pursued and the rest given up, so
         that the cards drawn go where they still score."""
+        game = s.view.game
         left = turns_left(s.view, s.player)
-        if turns_needed(s.plan.routes, s.hand) <= TRIAGE_SLACK * left:
+        if turns_needed(game, s.plan.routes, s.hand) <= TRIAGE_SLACK * left:
             return s.plan.routes
         tickets = [t for t in s.plan.planned if t in s.plan.ticket_routes]
         best: tuple[int, ...] = ()
         best_points = 0
         for size in range(len(tickets), 0, -1):
             for chosen in combinations(tickets, size):
-                points = sum(BOARD.tickets[t].points for t in chosen)
+                points = sum(game.board.tickets[t].points for t in chosen)
                 if points <= best_points:
                     continue
                 routes = tuple(dict.fromkeys(r for t in chosen for r in s.plan.ticket_routes[t]))
-                if turns_needed(routes, s.hand) <= TRIAGE_SLACK * left:
+                if turns_needed(game, routes, s.hand) <= TRIAGE_SLACK * left:
                     best, best_points = routes, points
         return best or s.plan.routes
 
     def urgency(self, s: Situation, route: int) -> float:
         """About what losing the route would cost times how likely that is
         soon, plus a little for length (long routes are hard to gather for)."""
+        assert self._reading is not None  # read by make_plan, before any target
         detour = min(detour_cost(s.costs, s.plan, route), 15.0)
-        return (0.15 + self._reading.threat[route]) * detour + 0.3 * BOARD.routes[route].length
+        return (0.15 + self._reading.threat[route]) * detour + 0.3 * s.view.game.board.routes[route].length
 
     def spare_routes(self, s: Situation) -> tuple[int, ...]:
         """With no tickets to work on: the routes scoring most per turn (cards
         to gather, plus the claim), favouring those that lengthen the bot's
-        trail towards the Express; a route it cannot finish in time counts little."""
+        trail towards the longest-path bonus (where the game has one); a route
+        it cannot finish in time counts little."""
+        game = s.view.game
+        board = game.board
+        bonus = game.rules.longest_path_points
         left = turns_left(s.view, s.player)
-        mine = {c for r in s.me.routes for c in BOARD.routes[r].cities}
+        mine = {c for r in s.me.routes for c in board.routes[r].cities}
         trail, rival = trails(s)
         scored: list[tuple[float, int]] = []
-        for route in BOARD.routes:
+        for route in board.routes:
             if route.length > s.me.trains or s.costs[route.id] in (None, 0.0):
                 continue
-            turns = missing_cards([route.id], s.hand) / CARDS_PER_DRAW_TURN + 1
-            value = float(points_for(route.id))
-            if mine & set(route.cities):
-                longer = longest_trail(BOARD, s.me.routes + (route.id,))
-                value += EXPRESS_TRAIL_WEIGHT * (longer - trail)
+            turns = missing_cards(game, [route.id], s.hand) / CARDS_PER_DRAW_TURN + 1
+            value = float(points_for(game, route.id))
+            if bonus and mine & set(route.cities):
+                longer = longest_trail(board, s.me.routes + (route.id,))
+                value += EXPRESS_TRAIL_SHARE * bonus * (longer - trail)
                 if trail < rival <= longer:
-                    value += EXPRESS_CATCH_UP * s.view.game.rules.longest_path_points
+                    value += EXPRESS_CATCH_UP * bonus
             if turns > left:
                 value *= 0.2
             scored.append((value / turns, route.id))
@@ -279,8 +321,10 @@ class HardBot(PlanningBot):
     def best_now(self, s: Situation, stations: bool, least: int = 1) -> Action | None:
         """The claim (or station) adding most to the score right now, if it adds ``least``."""
         me = s.me
+        game = s.view.game
         others = [r for q, ps in enumerate(s.view.players) if q != s.player for r in ps.routes]
-        base = ticket_points(PlayerClaims(me.routes, me.stations, s.tickets), others)
+        tickets_worth = self.tickets_worth(s, others)
+        base = tickets_worth(PlayerClaims(me.routes, me.stations, s.tickets))
         best: tuple[float, int] | None = None
         chosen: Action | None = None
         by_route: dict[int, list[ClaimRoute]] = {}
@@ -290,7 +334,7 @@ class HardBot(PlanningBot):
         express = self.express_margin(s)
         for route, claims in by_route.items():
             with_it = PlayerClaims(me.routes + (route,), me.stations, s.tickets)
-            gain = points_for(route) + ticket_points(with_it, others) - base + express(route)
+            gain = points_for(game, route) + tickets_worth(with_it) - base + express(route)
             if gain >= least and (best is None or (gain, -route) > best):
                 best, chosen = (gain, -route), self.cheapest_payment(s, claims, s.targets)
         if stations and me.stations_left:
@@ -299,26 +343,43 @@ class HardBot(PlanningBot):
                 if isinstance(a, BuildStation):
                     by_city.setdefault(a.city, []).append(a)
             for city, builds in sorted(by_city.items()):
-                if not any(s.view.route_owner[r] not in (None, s.player) for r in BOARD.routes_at[city]):
+                if not any(s.view.route_owner[r] not in (None, s.player) for r in game.board.routes_at[city]):
                     continue  # nothing there to borrow
                 with_it = PlayerClaims(me.routes, me.stations + (city,), s.tickets)
-                gain = ticket_points(with_it, others) - base - s.view.game.rules.station_points
+                gain = tickets_worth(with_it) - base - game.rules.station_points
                 if gain >= least and (best is None or (gain, 0) > best):
                     best, chosen = (gain, 0), self.cheapest_station(s, builds)
         return chosen
 
+    def tickets_worth(self, s: Situation, others: Sequence[int]) -> Callable[[PlayerClaims], float]:
+        """What the bot's tickets would score with these claims now (stations
+        borrowing from ``others`` at best), the Globetrotter counted."""
+        game = s.view.game
+        trotter = globetrotter(s.view, s.player)
+
+        def worth(claims: PlayerClaims) -> float:
+            results = ticket_results(game, claims, others)
+            return sum(t.points for t in results) + trotter(sum(t.completed for t in results))
+
+        return worth
+
     def express_margin(self, s: Situation) -> Callable[[int], float]:
-        """What claiming a route does to the European Express, against the
+        """What claiming a route does to the longest-path bonus, against the
         longest rival trail: the bonus won (or shared) by reaching it, and
-        a share of it taken from the rival by passing it."""
+        a share of it taken from the rival by passing it (nothing where the
+        game has no such bonus)."""
+        bonus = s.view.game.rules.longest_path_points
+        if not bonus:
+            return lambda route: 0.0
+        board = s.view.game.board
         mine, rival = trails(s)
         denial = 1.0 / max(1, s.view.n_players - 1)
 
         def value(trail: int) -> float:
-            return s.view.game.rules.longest_path_points * ((trail >= rival) + denial * (trail > rival))
+            return bonus * ((trail >= rival) + denial * (trail > rival))
 
         now = value(mine)
-        return lambda route: value(longest_trail(BOARD, s.me.routes + (route,))) - now
+        return lambda route: value(longest_trail(board, s.me.routes + (route,))) - now
 
     def rescue_station(self, s: Situation) -> Action | None:
         if self._rescue_city is None:
@@ -333,7 +394,7 @@ class HardBot(PlanningBot):
             hand = s.hand.copy()
             for kind in kinds(s.view, a.cards):
                 hand[kind] -= 1
-            return missing_cards(s.targets, hand)
+            return missing_cards(s.view.game, s.targets, hand)
 
         return min(builds, key=after)
 
@@ -350,38 +411,44 @@ class HardBot(PlanningBot):
         return self.ticket_draw_gain(s, s.me.trains, left - 1) > TICKET_DRAW_MIN_GAIN
 
     def ticket_draw_gain(self, s: Situation, spare_trains: int, spare_turns: float) -> float:
-        """The expected gain of drawing tickets: sample three of the tickets
-        the bot has not seen, keep the best of them it can afford (at least
-        one, as the rules say), average."""
+        """The expected gain of drawing tickets: sample an offer (as many as the
+        rules deal) of the tickets the bot has not seen, keep the best of them
+        it can afford (at least what the rules ask), average. Tickets kept and
+        completed count towards the Globetrotter where it is played."""
+        game = s.view.game
+        offer = game.rules.draw_tickets
         mine = set(s.tickets)
-        pool = [t.id for t in BOARD.regular_tickets if t.id not in mine]
+        pool = [t.id for t in game.board.regular_tickets if t.id not in mine]
         if not pool:
             return 0.0
         planned = set(s.plan.routes)
         marginal: dict[int, Prospect] = {}
         for t in pool:
-            ticket = BOARD.tickets[t]
-            path = shortest_path(s.costs, ticket.a, ticket.b, planned)
+            ticket = game.board.tickets[t]
+            path = shortest_path(game, s.costs, ticket.a, ticket.b, planned)
             if path is None:
                 marginal[t] = Prospect(ticket.points, 0, 10**6, float("inf"))
                 continue
             new = [r for r in path.routes if s.costs[r] not in (None, 0.0) and r not in planned]
-            trains = trains_of(new)
+            trains = trains_of(game, new)
             marginal[t] = Prospect(
-                ticket.points, route_points(BOARD, new), trains, len(new) + trains / CARDS_PER_DRAW_TURN
+                ticket.points, route_points(game.board, new), trains, len(new) + trains / CARDS_PER_DRAW_TURN
             )
+        trotter = globetrotter(s.view, s.player)
+        completing = len(s.plan.done) + len(s.plan.planned)
         total = 0.0
         for _ in range(TICKET_SAMPLES):
-            drawn = self._rng.sample(pool, min(3, len(pool)))
+            drawn = self._rng.sample(pool, min(offer.size, len(pool)))
             best = -float("inf")
-            for size in range(1, len(drawn) + 1):
+            for size in range(min(offer.keep_min, len(drawn)), len(drawn) + 1):
                 for keep in combinations(drawn, size):
                     points = sum(marginal[t].points for t in keep)
                     on_routes = sum(marginal[t].route_points for t in keep)
                     trains = sum(marginal[t].trains for t in keep)
                     turns = sum(marginal[t].turns for t in keep)
                     if trains <= spare_trains and turns <= spare_turns:
-                        best = max(best, points + on_routes - TRAIN_OPPORTUNITY * trains)
+                        more = trotter(completing + size) - trotter(completing)
+                        best = max(best, points + on_routes - TRAIN_OPPORTUNITY * trains + more)
                     else:
                         best = max(best, -float(points))  # kept and failed
             total += best
@@ -394,17 +461,21 @@ class HardBot(PlanningBot):
         score elsewhere, less a penalty for every turn it overruns the time left.
 
         Counting the routes' points makes a plan over long routes worth more
-        than one over as many trains of short ones, as it is at the end."""
+        than one over as many trains of short ones, as it is at the end.
+        The Globetrotter is left out here: counted (even at a quarter of its
+        worth) it made hard keep more tickets and fail more of them, and win
+        less (bench/README.md, "Hard against medium on every board")."""
+        game = view.game
         me = view.players[player]
         margin = self.TICKET_MARGIN_SETUP if view.phase is Phase.SETUP_TICKETS else self.TICKET_MARGIN
         own = me.routes + borrowable(view, player)
-        plan = plan_tickets(costs, held + keep, own, max(0, me.trains - margin))
-        need = turns_needed(plan.routes, hand_of(view, player))
+        plan = plan_tickets(game, costs, held + keep, own, max(0, me.trains - margin))
+        need = turns_needed(game, plan.routes, hand_of(view, player))
         overrun = max(0.0, need - 0.9 * turns_left(view, player))
-        value = plan.points + route_points(BOARD, plan.routes) - TRAIN_OPPORTUNITY * plan.trains
+        value = plan.points + route_points(game.board, plan.routes) - TRAIN_OPPORTUNITY * plan.trains
         return (value - OVERRUN_PENALTY * overrun, -float(plan.trains))
 
     # --- tunnels ---------------------------------------------------------------
 
     def pays_tunnel(self, s: Situation, route: int, extra: int) -> bool:
-        return route in s.plan.routes or points_for(route) >= 2 * extra
+        return route in s.plan.routes or points_for(s.view.game, route) >= 2 * extra

@@ -39,7 +39,6 @@ from p2p_ttr.engine.rules import apply, draw_tickets_problem
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
 
 from .planning import (
-    BOARD,
     CostTable,
     Plan,
     blind_gain,
@@ -131,11 +130,11 @@ class PlanningBot:
 
     def make_plan(self, view: GameState, player: int, costs: CostTable, tickets: tuple[int, ...]) -> Plan:
         me = view.players[player]
-        return plan_tickets(costs, tickets, me.routes, me.trains)
+        return plan_tickets(view.game, costs, tickets, me.routes, me.trains)
 
     def plan_key(self, view: GameState, player: int) -> object:
         me = view.players[player]
-        return (player, view.n_players, view.route_owner, me.tickets, me.trains)
+        return (view.game, player, view.n_players, view.route_owner, me.tickets, me.trains)
 
     def targets(self, s: Situation) -> tuple[int, ...]:
         """Routes to work towards, most urgent first: the plan's, bottlenecks
@@ -147,16 +146,17 @@ class PlanningBot:
 
     def urgency(self, s: Situation, route: int) -> float:
         detour = detour_cost(s.costs, s.plan, route)
-        return min(detour, 20.0) + BOARD.routes[route].length * 0.5
+        return min(detour, 20.0) + s.view.game.board.routes[route].length * 0.5
 
     def spare_routes(self, s: Situation) -> tuple[int, ...]:
         """With no tickets to work on: the longest routes the bot can still fit."""
+        routes = s.view.game.board.routes
         fits = [
             r.id
-            for r in BOARD.routes
+            for r in routes
             if r.length <= s.me.trains and s.costs[r.id] not in (None, 0.0)
         ]
-        fits.sort(key=lambda r: (-BOARD.routes[r].length, r))
+        fits.sort(key=lambda r: (-routes[r].length, r))
         return tuple(fits[:3])
 
     # --- a turn -------------------------------------------------------------
@@ -200,14 +200,14 @@ class PlanningBot:
         more cards a little over half the time: with a card to spare for that,
         try it; without, try it only if drawing would gather nothing else the
         plan needs (then a try is the quickest way to the route)."""
-        if not BOARD.routes[claim.route].tunnel or s.view.final_turns_left is not None:
+        if not s.view.game.board.routes[claim.route].tunnel or s.view.final_turns_left is not None:
             return True
         if tunnel_spare(s.view, s.hand, claim.cards) >= 1:
             return True
         left = s.hand.copy()
         for kind in kinds(s.view, claim.cards):
             left[kind] -= 1
-        return missing_cards([r for r in s.targets if r != claim.route], left) == 0
+        return missing_cards(s.view.game, [r for r in s.targets if r != claim.route], left) == 0
 
     def best_claim(self, s: Situation, claims: Sequence[Action]) -> Action | None:
         """The claim scoring the most now: a route completing a ticket, else points."""
@@ -217,7 +217,7 @@ class PlanningBot:
         for a in claims:
             if not isinstance(a, ClaimRoute):
                 continue
-            value = points_for(a.route) + (0.5 if a.route in targets else 0.0)
+            value = points_for(s.view.game, a.route) + (0.5 if a.route in targets else 0.0)
             key = (value, -a.route)
             if best is None or key > best:
                 best, chosen = key, a
@@ -238,7 +238,7 @@ class PlanningBot:
             for kind in kinds(s.view, a.cards):
                 hand[kind] -= 1
                 locos += kind == LOCOMOTIVE
-            return (missing_cards(rest, hand), locos)
+            return (missing_cards(s.view.game, rest, hand), locos)
 
         return min(claims, key=after)
 
@@ -246,10 +246,10 @@ class PlanningBot:
 
     def card_values(self, s: Situation) -> dict[str, float]:
         """What one more card of each kind is worth to the targets."""
-        gains = card_gains(s.targets, s.hand.copy())
+        gains = card_gains(s.view.game, s.targets, s.hand.copy())
         values: dict[str, float] = {k: float(v) for k, v in gains.items()}
         if s.targets:
-            focus = card_gains(s.targets[:1], s.hand.copy())
+            focus = card_gains(s.view.game, s.targets[:1], s.hand.copy())
             for k, v in focus.items():
                 values[k] += FOCUS_WEIGHT * v
         values[LOCOMOTIVE] = values.get(LOCOMOTIVE, 0.0) + LOCOMOTIVE_FLEX
@@ -296,7 +296,7 @@ class PlanningBot:
                 used = kinds(s.view, a.cards)
                 for kind in used:
                     left[kind] -= 1
-                return (missing_cards(rest, left), used.count(LOCOMOTIVE))
+                return (missing_cards(s.view.game, rest, left), used.count(LOCOMOTIVE))
 
             return min(pays, key=after)
         return AbandonTunnel(s.player)
@@ -308,7 +308,7 @@ class PlanningBot:
 
     def keep_tickets(self, view: GameState, player: int) -> Action:
         me = view.players[player]
-        least = 2 if view.phase is Phase.SETUP_TICKETS else 1
+        least = keep_least(view)
         offered = me.offered
         costs = self.route_costs(view, player)
         held = tuple(ticket_ids(view, me.tickets))
@@ -327,7 +327,7 @@ class PlanningBot:
         """How good keeping ``keep`` is, comparable across choices (bigger is better)."""
         me = view.players[player]
         margin = self.TICKET_MARGIN_SETUP if view.phase is Phase.SETUP_TICKETS else self.TICKET_MARGIN
-        plan = plan_tickets(costs, held + keep, me.routes, max(0, me.trains - margin))
+        plan = plan_tickets(view.game, costs, held + keep, me.routes, max(0, me.trains - margin))
         return (float(plan.points), -float(plan.trains))
 
 
@@ -341,13 +341,20 @@ class MediumBot(PlanningBot):
 # Shared small helpers
 
 
+def keep_least(view: GameState) -> int:
+    """The fewest tickets the offer in hand may be answered with (the rules' keep minimum)."""
+    rules = view.game.rules
+    return (rules.setup_tickets if view.phase is Phase.SETUP_TICKETS else rules.draw_tickets).keep_min
+
+
 def kinds(view: GameState, refs: Sequence[CardRef]) -> list[str]:
     """The kinds of cards whose faces the view knows (the bot's own hand)."""
     out = []
+    card_kinds = view.game.board.card_kinds
     for ref in refs:
         card = view.face(ref)
         if card is not None:
-            out.append(BOARD.card_kind(card))
+            out.append(card_kinds[card])
     return out
 
 
@@ -364,7 +371,7 @@ def tunnel_spare(view: GameState, hand: Counter[str], cards: Sequence[CardRef]) 
 def face_up_kind(view: GameState, slot: int) -> str:
     ref = view.face_up[slot]
     assert ref is not None
-    return BOARD.card_kind(view.public[ref])
+    return view.game.board.card_kind(view.public[ref])
 
 
 # When a plan's action is refused, the first legal action of the earliest kind here.
@@ -399,7 +406,7 @@ def legal_or_fallback(view: GameState, player: int, action: Action) -> Action:
         if not of_kind:
             continue
         if kind is ClaimRoute:
-            return max(of_kind, key=lambda a: points_for(a.route) if isinstance(a, ClaimRoute) else 0)
+            return max(of_kind, key=lambda a: points_for(view.game, a.route) if isinstance(a, ClaimRoute) else 0)
         if kind is KeepTickets:
             return min(of_kind, key=lambda a: len(a.keep) if isinstance(a, KeepTickets) else 0)
         return of_kind[0]

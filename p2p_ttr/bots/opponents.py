@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.state import GameState
 
-from .planning import BOARD, components, effort, find, route_costs, shortest_path, ticket_ids
+from .planning import components, efforts, find, route_costs, shortest_path, ticket_ids
 
 # Guesses covering less than this share of their path are noise.
 LEAST_SHARE = 0.15
@@ -39,8 +40,8 @@ class Reading:
     threat: tuple[float, ...]  # per route: about how likely an opponent wants it soon
 
     @classmethod
-    def empty(cls) -> Reading:
-        return cls((), (0.0,) * len(BOARD.routes))
+    def empty(cls, game: Game) -> Reading:
+        return cls((), (0.0,) * len(game.board.routes))
 
 
 def read_opponents(view: GameState, player: int) -> Reading:
@@ -51,7 +52,8 @@ def read_opponents(view: GameState, player: int) -> Reading:
     the weights are scaled to the number of tickets the opponent holds. The
     remaining path of each guess adds its chance to the threat on its routes.
     """
-    threat = [0.0] * len(BOARD.routes)
+    game = view.game
+    threat = [0.0] * len(game.board.routes)
     guesses: list[Guess] = []
     mine = set(ticket_ids(view, view.players[player].tickets + view.players[player].offered))
     for q, ps in enumerate(view.players):
@@ -60,14 +62,14 @@ def read_opponents(view: GameState, player: int) -> Reading:
         costs = route_costs(view, q)
         as_if_unbuilt = list(costs)
         for r in ps.routes:
-            as_if_unbuilt[r] = effort(BOARD.routes[r])
-        parent = components(ps.routes)
+            as_if_unbuilt[r] = efforts(game)[r]
+        parent = components(game, ps.routes)
         weighted: list[tuple[float, int, tuple[int, ...]]] = []
-        for ticket in BOARD.tickets:
+        for ticket in game.board.tickets:
             if ticket.id in mine or find(parent, ticket.a) == find(parent, ticket.b):
                 continue
-            built = shortest_path(costs, ticket.a, ticket.b)
-            whole = shortest_path(as_if_unbuilt, ticket.a, ticket.b)
+            built = shortest_path(game, costs, ticket.a, ticket.b)
+            whole = shortest_path(game, as_if_unbuilt, ticket.a, ticket.b)
             if built is None or whole is None or whole.cost <= 0:
                 continue
             share = 1.0 - built.cost / whole.cost

@@ -1,6 +1,7 @@
 """Pure planning helpers shared by the bot levels.
 
-Everything here is a function of the board and of what a player's view shows:
+Everything here is a function of the game (its board and rules; a view
+carries it as ``view.game``) and of what a player's view shows:
 which routes are still open to the player, shortest paths over them, a plan
 joining the player's tickets, what cards such a plan still needs, and what the
 unseen train cards can be. No randomness, no I/O, no state between calls.
@@ -8,8 +9,12 @@ unseen train cards can be. No randomness, no I/O, no state between calls.
 Costs: a route the player owns costs 0; an open route costs its *effort*, the
 cards it needs (its length) plus a little for the locomotives a ferry demands
 and for the risk a tunnel asks for more; a route closed to the player (owned by
-someone else, or the second side of a double route in a 2- or 3-player game) is
-not an edge at all. A cost table is a list indexed by route id, None for closed.
+someone else, or the second side of a double route where the rules open only
+one side at this table) is not an edge at all. A cost table is a list indexed by route id, None for closed.
+
+What depends on the board alone (the graph the searches walk, each route's
+effort) is worked out once per game and cached by the game (games compare by
+identity: one value per loaded game).
 """
 
 from __future__ import annotations
@@ -18,19 +23,14 @@ import heapq
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
-from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route, europe
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route
 from p2p_ttr.engine.cards import CardRef
-from p2p_ttr.engine.scoring import PlayerClaims, best_borrowing, ticket_outcomes
+from p2p_ttr.engine.game import Game
+from p2p_ttr.engine.scoring import PlayerClaims, TicketResult, best_borrowing, ticket_outcomes
 from p2p_ttr.engine.state import GameState
 
-BOARD = europe()
-CITY_INDEX: dict[str, int] = {c: i for i, c in enumerate(BOARD.cities)}
-# city index -> ((route id, far city index), ...): the graph the searches walk
-ADJACENT: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((r, CITY_INDEX[BOARD.routes[r].other_end(c)]) for r in BOARD.routes_at[c]) for c in BOARD.cities
-)
-ALL_KINDS: tuple[str, ...] = BOARD.colors + (LOCOMOTIVE,)
 # Extra effort, in cards, of a ferry's locomotives (scarce) and of a tunnel's gamble.
 FERRY_EFFORT = 0.5
 TUNNEL_EFFORT = 0.7
@@ -38,14 +38,51 @@ TUNNEL_EFFORT = 0.7
 CostTable = list[float | None]
 
 
-def points_for(route: int) -> int:
+@dataclass(frozen=True, slots=True)
+class Graph:
+    """A board as the searches walk it: cities by index and, per city, its routes and their far ends."""
+
+    city_index: Mapping[str, int]
+    adjacent: tuple[tuple[tuple[int, int], ...], ...]  # city index -> ((route id, far city index), ...)
+
+
+@cache
+def graph_of(game: Game) -> Graph:
+    """The graph of ``game``'s board (worked out once per game)."""
+    board = game.board
+    index = {c: i for i, c in enumerate(board.cities)}
+    adjacent = tuple(
+        tuple((r, index[board.routes[r].other_end(c)]) for r in board.routes_at[c]) for c in board.cities
+    )
+    return Graph(index, adjacent)
+
+
+def all_kinds(game: Game) -> tuple[str, ...]:
+    """Every kind of train card: the colours, then the locomotive."""
+    return game.board.colors + (LOCOMOTIVE,)
+
+
+def points_for(game: Game, route: int) -> int:
     """Points for claiming ``route``."""
-    return BOARD.route_points[BOARD.routes[route].length]
+    board = game.board
+    return board.route_points[board.routes[route].length]
 
 
 def effort(route: Route) -> float:
     """Cards needed to claim ``route``, padded for ferries and tunnels."""
     return route.length + FERRY_EFFORT * route.ferry_locomotives + (TUNNEL_EFFORT if route.tunnel else 0.0)
+
+
+@cache
+def efforts(game: Game) -> tuple[float, ...]:
+    """``effort`` of every route of ``game``'s board, by route id."""
+    return tuple(effort(route) for route in game.board.routes)
+
+
+@cache
+def lengths(game: Game) -> tuple[float, ...]:
+    """The cars of every route of ``game``'s board, by route id (a weight for ``route_costs``)."""
+    return tuple(float(route.length) for route in game.board.routes)
 
 
 def route_open_to(view: GameState, player: int, route: Route) -> bool:
@@ -62,16 +99,18 @@ def route_open_to(view: GameState, player: int, route: Route) -> bool:
 
 
 def route_costs(
-    view: GameState, player: int, weight: Callable[[Route], float] = effort
+    view: GameState, player: int, weights: Callable[[Game], Sequence[float]] = efforts
 ) -> CostTable:
-    """The cost table for ``player``: own routes 0, open routes ``weight``, others None."""
+    """The cost table for ``player``: own routes 0, open routes their weight
+    (``weights(game)``: one per route id, cached per game), others None."""
+    weight = weights(view.game)
     costs: CostTable = []
-    for route in BOARD.routes:
+    for route in view.game.board.routes:
         owner = view.route_owner[route.id]
         if owner == player:
             costs.append(0.0)
         elif route_open_to(view, player, route):
-            costs.append(weight(route))
+            costs.append(weight[route.id])
         else:
             costs.append(None)
     return costs
@@ -93,14 +132,16 @@ class Path:
     routes: tuple[int, ...]  # every route on the path, own ones included, from a to b
 
 
-def shortest_path(costs: CostTable, a: str, b: str, free: Iterable[int] = ()) -> Path | None:
-    """The cheapest path from ``a`` to ``b``; routes in ``free`` cost nothing
-    (routes already planned). None if no path is open."""
+def shortest_path(game: Game, costs: CostTable, a: str, b: str, free: Iterable[int] = ()) -> Path | None:
+    """The cheapest path from ``a`` to ``b`` on ``game``'s board; routes in
+    ``free`` cost nothing (routes already planned). None if no path is open."""
     free_set = free if isinstance(free, (set, frozenset)) else set(free)
-    start, goal = CITY_INDEX[a], CITY_INDEX[b]
+    graph = graph_of(game)
+    adjacent = graph.adjacent
+    start, goal = graph.city_index[a], graph.city_index[b]
     if start == goal:
         return Path(0.0, ())
-    n = len(ADJACENT)
+    n = len(adjacent)
     dist = [float("inf")] * n
     via: list[tuple[int, int] | None] = [None] * n  # (route, previous city)
     dist[start] = 0.0
@@ -111,7 +152,7 @@ def shortest_path(costs: CostTable, a: str, b: str, free: Iterable[int] = ()) ->
             continue
         if city == goal:
             break
-        for route, far in ADJACENT[city]:
+        for route, far in adjacent[city]:
             c = costs[route]
             if c is None:
                 continue
@@ -133,19 +174,20 @@ def shortest_path(costs: CostTable, a: str, b: str, free: Iterable[int] = ()) ->
     return Path(dist[goal], tuple(routes))
 
 
-def trains_of(routes: Iterable[int]) -> int:
-    return sum(BOARD.routes[r].length for r in routes)
+def trains_of(game: Game, routes: Iterable[int]) -> int:
+    board_routes = game.board.routes
+    return sum(board_routes[r].length for r in routes)
 
 
 # ---------------------------------------------------------------------------
 # Connectivity of what a player owns
 
 
-def components(routes: Iterable[int]) -> dict[str, str]:
+def components(game: Game, routes: Iterable[int]) -> dict[str, str]:
     """Union-find parents over the cities joined by ``routes``."""
     parent: dict[str, str] = {}
     for r in routes:
-        route = BOARD.routes[r]
+        route = game.board.routes[r]
         ra, rb = find(parent, route.a), find(parent, route.b)
         if ra != rb:
             parent[ra] = rb
@@ -158,8 +200,8 @@ def find(parent: dict[str, str], city: str) -> str:
     return city
 
 
-def ticket_done(parent: dict[str, str], ticket: int) -> bool:
-    t = BOARD.tickets[ticket]
+def ticket_done(game: Game, parent: dict[str, str], ticket: int) -> bool:
+    t = game.board.tickets[ticket]
     return find(parent, t.a) == find(parent, t.b)
 
 
@@ -171,6 +213,7 @@ def ticket_done(parent: dict[str, str], ticket: int) -> bool:
 class Plan:
     """The routes still to claim for a player's tickets, what they need, and which tickets they serve or drop."""
 
+    game: Game  # the game whose routes and tickets these are
     routes: tuple[int, ...]  # routes still to claim, the earliest-planned first
     trains: int  # trains those routes need
     cost: float  # their effort
@@ -182,11 +225,12 @@ class Plan:
     @property
     def points(self) -> int:
         """Ticket points if the plan is carried out: completed minus failed."""
-        good = sum(BOARD.tickets[t].points for t in self.done + self.planned)
-        return good - sum(BOARD.tickets[t].points for t in self.dropped)
+        tickets = self.game.board.tickets
+        good = sum(tickets[t].points for t in self.done + self.planned)
+        return good - sum(tickets[t].points for t in self.dropped)
 
 
-def plan_tickets(costs: CostTable, tickets: Sequence[int], own: Iterable[int], trains: int) -> Plan:
+def plan_tickets(game: Game, costs: CostTable, tickets: Sequence[int], own: Iterable[int], trains: int) -> Plan:
     """A cheap plan for ``tickets``: a greedy Steiner tree over open routes.
 
     Each ticket in turn is joined by its cheapest path, routes already planned
@@ -197,20 +241,21 @@ def plan_tickets(costs: CostTable, tickets: Sequence[int], own: Iterable[int], t
     paths found plans a little shorter but played no better.)
     """
     own_set = set(own)
-    parent = components(own_set)
-    done = tuple(t for t in tickets if ticket_done(parent, t))
+    parent = components(game, own_set)
+    done = tuple(t for t in tickets if ticket_done(game, parent, t))
     todo = [t for t in tickets if t not in done]
     if not todo:
-        return Plan((), 0, 0.0, done, (), ())
-    by_points = sorted(todo, key=lambda t: (-BOARD.tickets[t].points, t))
+        return Plan(game, (), 0, 0.0, done, (), ())
+    board_tickets = game.board.tickets
+    by_points = sorted(todo, key=lambda t: (-board_tickets[t].points, t))
     base: dict[int, float] = {}
     for t in todo:
-        path = shortest_path(costs, BOARD.tickets[t].a, BOARD.tickets[t].b)
+        path = shortest_path(game, costs, board_tickets[t].a, board_tickets[t].b)
         base[t] = path.cost if path is not None else float("inf")
     by_cost = sorted(todo, key=lambda t: (base[t], t))
     best: Plan | None = None
     for order in (by_points, by_cost) if by_cost != by_points else (by_points,):
-        plan = _greedy_plan(costs, order, own_set, trains, done)
+        plan = _greedy_plan(game, costs, order, own_set, trains, done)
         if best is None or (plan.points, -plan.trains) > (best.points, -best.trains):
             best = plan
     assert best is not None
@@ -218,6 +263,7 @@ def plan_tickets(costs: CostTable, tickets: Sequence[int], own: Iterable[int], t
 
 
 def _greedy_plan(
+    game: Game,
     costs: CostTable, order: Sequence[int], own: set[int], trains: int, done: tuple[int, ...]
 ) -> Plan:
     planned_routes: list[int] = []
@@ -228,13 +274,13 @@ def _greedy_plan(
     dropped: list[int] = []
     per_ticket: dict[int, tuple[int, ...]] = {}
     for t in order:
-        ticket = BOARD.tickets[t]
-        path = shortest_path(costs, ticket.a, ticket.b, planned_set)
+        ticket = game.board.tickets[t]
+        path = shortest_path(game, costs, ticket.a, ticket.b, planned_set)
         if path is None:
             dropped.append(t)
             continue
         new = tuple(r for r in path.routes if r not in own and r not in planned_set)
-        extra = trains_of(new)
+        extra = trains_of(game, new)
         if used + extra > trains:
             dropped.append(t)
             continue
@@ -244,7 +290,7 @@ def _greedy_plan(
         per_ticket[t] = tuple(r for r in path.routes if r not in own)
         planned_routes.extend(new)
         planned_set.update(new)
-    return Plan(tuple(planned_routes), used, cost, done, tuple(planned), tuple(dropped), per_ticket)
+    return Plan(game, tuple(planned_routes), used, cost, done, tuple(planned), tuple(dropped), per_ticket)
 
 
 def detour_cost(costs: CostTable, plan: Plan, route: int) -> float:
@@ -255,11 +301,11 @@ def detour_cost(costs: CostTable, plan: Plan, route: int) -> float:
     for t, routes in plan.ticket_routes.items():
         if route not in routes:
             continue
-        ticket = BOARD.tickets[t]
-        with_it = shortest_path(costs, ticket.a, ticket.b)
+        ticket = plan.game.board.tickets[t]
+        with_it = shortest_path(plan.game, costs, ticket.a, ticket.b)
         if closed is None:
             closed = without(costs, [route])
-        without_it = shortest_path(closed, ticket.a, ticket.b)
+        without_it = shortest_path(plan.game, closed, ticket.a, ticket.b)
         if with_it is None:
             continue
         if without_it is None:
@@ -275,14 +321,15 @@ def detour_cost(costs: CostTable, plan: Plan, route: int) -> float:
 def hand_of(view: GameState, player: int) -> Counter[str]:
     """The kinds in ``player``'s hand (their own view knows every face)."""
     counts: Counter[str] = Counter()
+    card_kinds = view.game.board.card_kinds
     for ref in view.players[player].hand:
         card = view.face(ref)
         if card is not None:
-            counts[BOARD.card_kind(card)] += 1
+            counts[card_kinds[card]] += 1
     return counts
 
 
-def missing_cards(routes: Iterable[int], hand: Mapping[str, int]) -> int:
+def missing_cards(game: Game, routes: Iterable[int], hand: Mapping[str, int]) -> int:
     """How many more cards a hand needs to claim all of ``routes``.
 
     Coloured routes ask for their colour; each gray route is given the colour
@@ -292,8 +339,9 @@ def missing_cards(routes: Iterable[int], hand: Mapping[str, int]) -> int:
     demand: dict[str, int] = {}
     ferry = 0
     grays: list[Route] = []
+    board = game.board
     for r in routes:
-        route = BOARD.routes[r]
+        route = board.routes[r]
         ferry += route.ferry_locomotives
         if route.color == GRAY:
             grays.append(route)
@@ -301,7 +349,7 @@ def missing_cards(routes: Iterable[int], hand: Mapping[str, int]) -> int:
             demand[route.color] = demand.get(route.color, 0) + route.length - route.ferry_locomotives
     grays.sort(key=lambda g: -g.length)
     for g in grays:
-        color = max(BOARD.colors, key=lambda c: hand.get(c, 0) - demand.get(c, 0))
+        color = max(board.colors, key=lambda c: hand.get(c, 0) - demand.get(c, 0))
         demand[color] = demand.get(color, 0) + g.length - g.ferry_locomotives
     short = sum(max(0, n - hand.get(c, 0)) for c, n in demand.items())
     locos = hand.get(LOCOMOTIVE, 0)
@@ -309,13 +357,13 @@ def missing_cards(routes: Iterable[int], hand: Mapping[str, int]) -> int:
     return max(0, short - spare) + max(0, ferry - locos)
 
 
-def card_gains(routes: Sequence[int], hand: Counter[str]) -> dict[str, int]:
+def card_gains(game: Game, routes: Sequence[int], hand: Counter[str]) -> dict[str, int]:
     """Per kind, by how many cards one more card of it shortens ``missing_cards``."""
-    base = missing_cards(routes, hand)
+    base = missing_cards(game, routes, hand)
     gains: dict[str, int] = {}
-    for kind in ALL_KINDS:
+    for kind in all_kinds(game):
         hand[kind] += 1
-        gains[kind] = base - missing_cards(routes, hand)
+        gains[kind] = base - missing_cards(game, routes, hand)
         hand[kind] -= 1
     return gains
 
@@ -323,10 +371,11 @@ def card_gains(routes: Sequence[int], hand: Counter[str]) -> dict[str, int]:
 def unseen_kinds(view: GameState, player: int) -> Counter[str]:
     """How many cards of each kind ``player`` has not seen where they are now:
     the draw pile and the unknown cards in other hands."""
+    board = view.game.board
     counts: Counter[str] = Counter()
-    for kind in BOARD.colors:
-        counts[kind] = BOARD.cards_per_color
-    counts[LOCOMOTIVE] = BOARD.locomotives
+    for kind in board.colors:
+        counts[kind] = board.cards_per_color
+    counts[LOCOMOTIVE] = board.locomotives
     known = list(view.discard) + [r for r in view.face_up if r is not None]
     for ps in view.players:
         known += ps.hand
@@ -335,7 +384,7 @@ def unseen_kinds(view: GameState, player: int) -> Counter[str]:
     for ref in known:
         card = view.face(ref)
         if card is not None:
-            counts[BOARD.card_kind(card)] -= 1
+            counts[board.card_kind(card)] -= 1
     return counts
 
 
@@ -387,31 +436,33 @@ def pace(view: GameState, player: int) -> float:
 def turns_left(view: GameState, player: int) -> float:
     """About how many more turns ``player`` gets, this one included.
 
-    The game ends one round after someone ends a turn with 2 trains or fewer;
-    the others' pace says when that will be (the player's own end is theirs to
-    choose, so it does not count)."""
+    The game ends one round after someone ends a turn with few trains (the
+    rules' ``last_round_trains``); the others' pace says when that will be
+    (the player's own end is theirs to choose, so it does not count)."""
     if view.final_turns_left is not None:
         return 1.0
     soonest = float("inf")
+    last = view.game.rules.last_round_trains
     for q, ps in enumerate(view.players):
         if q != player:
-            at_pace = max(0, ps.trains - 2) / pace(view, q)
+            at_pace = max(0, ps.trains - last) / pace(view, q)
             soonest = min(soonest, at_pace, RUSH_SLACK * rush_turns(view, q))
     return soonest + 1.0
 
 
 def rush_turns(view: GameState, player: int) -> float:
-    """The fewest turns ``player`` plausibly needs to get down to 2 trains:
-    claims of about AVERAGE_CLAIM trains, after drawing the cards their hand
-    lacks. A big hand can end the game much sooner than the pace says."""
+    """The fewest turns ``player`` plausibly needs to get down to the trains
+    that start the last round: claims of about AVERAGE_CLAIM trains, after
+    drawing the cards their hand lacks. A big hand can end the game much
+    sooner than the pace says."""
     ps = view.players[player]
-    to_place = max(0, ps.trains - 2)
+    to_place = max(0, ps.trains - view.game.rules.last_round_trains)
     return to_place / AVERAGE_CLAIM + max(0, to_place - len(ps.hand)) / 2
 
 
-def turns_needed(routes: Sequence[int], hand: Mapping[str, int]) -> float:
+def turns_needed(game: Game, routes: Sequence[int], hand: Mapping[str, int]) -> float:
     """About how many turns claiming ``routes`` takes: one per claim, plus the draws."""
-    return len(routes) + missing_cards(routes, hand) / CARDS_PER_DRAW_TURN
+    return len(routes) + missing_cards(game, routes, hand) / CARDS_PER_DRAW_TURN
 
 
 # ---------------------------------------------------------------------------
@@ -422,14 +473,19 @@ def borrowable(view: GameState, player: int) -> tuple[int, ...]:
     """Opponents' routes at ``player``'s stations: their tickets may use them."""
     out = []
     for city in view.players[player].stations:
-        for r in BOARD.routes_at[city]:
+        for r in view.game.board.routes_at[city]:
             owner = view.route_owner[r]
             if owner is not None and owner != player:
                 out.append(r)
     return tuple(out)
 
 
-def ticket_points(claims: PlayerClaims, opponent_routes: Sequence[int]) -> int:
+def ticket_results(game: Game, claims: PlayerClaims, opponent_routes: Sequence[int]) -> tuple[TicketResult, ...]:
+    """Each ticket of ``claims`` as it would score now, stations borrowing at best."""
+    borrowed = best_borrowing(game.board, claims, opponent_routes)
+    return ticket_outcomes(game.board, claims, borrowed)
+
+
+def ticket_points(game: Game, claims: PlayerClaims, opponent_routes: Sequence[int]) -> int:
     """Ticket points these claims would score now, stations borrowing at best."""
-    borrowed = best_borrowing(BOARD, claims, opponent_routes)
-    return sum(t.points for t in ticket_outcomes(BOARD, claims, borrowed))
+    return sum(t.points for t in ticket_results(game, claims, opponent_routes))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Board, Route
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import (
@@ -30,13 +30,11 @@ from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import actors, draw_blind_problem, draw_face_up_problem
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
 
-from .hard import hard_weight
-from .planning import BOARD, plan_tickets, points_for, route_costs, route_open_to, shortest_path
+from .hard import hard_weights
+from .medium import keep_least
+from .planning import plan_tickets, points_for, route_costs, route_open_to, shortest_path
 from .worlds import Streams, act
 
-CARD_KINDS = BOARD.card_kinds
-ROUTES = BOARD.routes
-COLORS = BOARD.colors
 # Trains kept in reserve when choosing tickets (as the medium bot).
 TICKET_MARGIN_SETUP = 8
 TICKET_MARGIN = 3
@@ -54,20 +52,21 @@ Hand = dict[str, list[CardRef]]
 def hand_of(world: GameState, player: int) -> Hand:
     by_kind: Hand = {}
     face = world.face
+    card_kinds = world.game.board.card_kinds
     for ref in world.players[player].hand:
         card = face(ref)
         if card is not None:
-            by_kind.setdefault(CARD_KINDS[card], []).append(ref)
+            by_kind.setdefault(card_kinds[card], []).append(ref)
     return by_kind
 
 
-def payment(route: Route, hand: Hand) -> tuple[CardRef, ...] | None:
+def payment(colors: Sequence[str], route: Route, hand: Hand) -> tuple[CardRef, ...] | None:
     """Cards of ``hand`` paying for ``route`` (fewest locomotives; gray in the
-    colour held most), or None."""
+    colour held most, of the board's ``colors``), or None."""
     locos = hand.get(LOCOMOTIVE, [])
     length, ferry = route.length, route.ferry_locomotives
     if route.color == GRAY:
-        colours = sorted((c for c in COLORS if c in hand), key=lambda c: -len(hand[c]))
+        colours = sorted((c for c in colors if c in hand), key=lambda c: -len(hand[c]))
     else:
         colours = [route.color] if route.color in hand else []
     for c in colours:
@@ -106,15 +105,16 @@ class RolloutPolicy:
         tickets = self.tickets(world, p)
         plan = self.plans[p]
         owners = world.route_owner
+        routes = world.game.board.routes
         if self.planned_for[p] == tickets:
             plan = [r for r in plan if owners[r] != p]
-            if all(route_open_to(world, p, ROUTES[r]) for r in plan) and sum(
-                ROUTES[r].length for r in plan
+            if all(route_open_to(world, p, routes[r]) for r in plan) and sum(
+                routes[r].length for r in plan
             ) <= ps.trains:
                 self.plans[p] = plan
                 return plan
-        made = plan_tickets(route_costs(world, p, weight=hard_weight), tickets, ps.routes, ps.trains)
-        plan = sorted(made.routes, key=lambda r: -ROUTES[r].length)
+        made = plan_tickets(world.game, route_costs(world, p, weights=hard_weights), tickets, ps.routes, ps.trains)
+        plan = sorted(made.routes, key=lambda r: -routes[r].length)
         self.plans[p], self.planned_for[p] = plan, tickets
         return plan
 
@@ -137,8 +137,9 @@ class RolloutPolicy:
             claim = self.best_claim(world, p, hand, set(plan), least=1)
             if claim is not None:
                 return claim
+        board = world.game.board
         for r in plan:
-            cards = payment(ROUTES[r], hand)
+            cards = payment(board.colors, board.routes[r], hand)
             if cards is not None:
                 return ClaimRoute(p, r, cards)
         if not plan:
@@ -153,9 +154,11 @@ class RolloutPolicy:
         locos = len(hand.get(LOCOMOTIVE, ()))
         most = max((len(v) for k, v in hand.items() if k != LOCOMOTIVE), default=0)
         owners = world.route_owner
+        game = world.game
+        colors = game.board.colors
         best: tuple[int, int, int] | None = None
         chosen: Action | None = None
-        for route in ROUTES:
+        for route in game.board.routes:
             length = route.length
             if length < least or length > trains or owners[route.id] is not None:
                 continue
@@ -163,24 +166,25 @@ class RolloutPolicy:
                 continue
             if not route_open_to(world, p, route):
                 continue
-            key = (points_for(route.id), route.id in plan, -route.id)
+            key = (points_for(game, route.id), route.id in plan, -route.id)
             if best is not None and key <= best:
                 continue
-            cards = payment(route, hand)
+            cards = payment(colors, route, hand)
             if cards is not None:
                 best, chosen = key, ClaimRoute(p, route.id, cards)
         return chosen
 
     def draw(self, world: GameState, p: int, hand: Hand, plan: Sequence[int], second: bool) -> Action:
         """A face-up card of a colour the plan lacks most; else blind."""
-        deficit = self.deficit(hand, plan)
+        board = world.game.board
+        deficit = self.deficit(board, hand, plan)
         best_slot, best_gap = -1, 0
         loco_slot = -1
         for slot in range(FACE_UP_SLOTS):
             ref = world.face_up[slot]
             if ref is None:
                 continue
-            kind = CARD_KINDS[world.public[ref]]
+            kind = board.card_kinds[world.public[ref]]
             if kind == LOCOMOTIVE:
                 loco_slot = slot
                 continue
@@ -199,19 +203,19 @@ class RolloutPolicy:
         return DrawBlind(p)  # nothing to draw: the caller falls back on a legal move
 
     @staticmethod
-    def deficit(hand: Hand, plan: Sequence[int]) -> dict[str, int]:
+    def deficit(board: Board, hand: Hand, plan: Sequence[int]) -> dict[str, int]:
         """Per colour, cards the plan's routes still need beyond the hand
         (gray routes in the colour the hand has most of)."""
         demand: dict[str, int] = {}
         grays = []
         for r in plan:
-            route = ROUTES[r]
+            route = board.routes[r]
             if route.color == GRAY:
                 grays.append(route)
             else:
                 demand[route.color] = demand.get(route.color, 0) + route.length - route.ferry_locomotives
         for g in grays:
-            colour = max(COLORS, key=lambda c: len(hand.get(c, ())) - demand.get(c, 0))
+            colour = max(board.colors, key=lambda c: len(hand.get(c, ())) - demand.get(c, 0))
             demand[colour] = demand.get(colour, 0) + g.length - g.ferry_locomotives
         return {c: n - len(hand.get(c, ())) for c, n in demand.items() if n > len(hand.get(c, ()))}
 
@@ -234,10 +238,11 @@ class RolloutPolicy:
         routes held and planned are free), as many as the trains left allow,
         at least the least the rules ask (the cheapest then)."""
         ps = world.players[p]
+        game = world.game
         setup = world.phase is Phase.SETUP_TICKETS
-        least = 2 if setup else 1
+        least = keep_least(world)
         margin = TICKET_MARGIN_SETUP if setup else TICKET_MARGIN
-        costs = route_costs(world, p, weight=hard_weight)
+        costs = route_costs(world, p, weights=hard_weights)
         planned = [] if setup else self.plan(world, p)
         free = set(ps.routes) | set(planned)
         rated: list[tuple[float, int, CardRef]] = []
@@ -245,12 +250,12 @@ class RolloutPolicy:
             card = world.face(ref)
             if card is None:
                 continue
-            ticket = BOARD.tickets[card]
-            path = shortest_path(costs, ticket.a, ticket.b, free)
-            trains = 10**6 if path is None else sum(ROUTES[r].length for r in path.routes if r not in free)
+            ticket = game.board.tickets[card]
+            path = shortest_path(game, costs, ticket.a, ticket.b, free)
+            trains = 10**6 if path is None else sum(game.board.routes[r].length for r in path.routes if r not in free)
             rated.append((ticket.points / max(1, trains), trains, ref))
         rated.sort(key=lambda x: (-x[0], x[1]))
-        room = ps.trains - margin - sum(ROUTES[r].length for r in planned)
+        room = ps.trains - margin - sum(game.board.routes[r].length for r in planned)
         keep: list[CardRef] = []
         for _, trains, ref in rated:
             if trains <= room:

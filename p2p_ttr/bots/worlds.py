@@ -25,15 +25,10 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.events import Action, ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle
 from p2p_ttr.engine.view import own_cards
-
-from .planning import BOARD
-
-TRAIN_IDS = range(BOARD.n_cards)
-REGULAR_IDS = tuple(t.id for t in BOARD.regular_tickets)
-LONG_IDS = tuple(t.id for t in BOARD.long_tickets)
 
 # How a sampled ticket is weighed for an opponent: 1 plus this much times the
 # chance ``opponents.read_opponents`` gives it (from the share of its path the
@@ -76,8 +71,8 @@ def determinize(
 ) -> GameState:
     """One full-information world consistent with what ``seat`` sees in ``view``.
 
-    Unknown train cards are the 110 minus every face the seat knows, dealt at
-    random to the unknown references (other hands, the draw pile). Unknown
+    Unknown train cards are the game's train cards minus every face the seat
+    knows, dealt at random to the unknown references (other hands, the draw pile). Unknown
     tickets are the tickets the seat has not seen, minus ``gone_tickets``
     (ones the seat saw leave the game); other players' tickets are drawn with
     ``ticket_weights`` (opponent -> ticket -> weight, default even), the
@@ -85,12 +80,13 @@ def determinize(
     """
     known = known_faces(view, seat)
     faces: dict[CardRef, int] = {}
+    game = view.game
 
     # Train cards.
     refs = train_refs(view)
     unknown_refs = [r for r in refs if r not in known]
     seen_ids = {known[r] for r in refs if r in known}
-    pool = [c for c in TRAIN_IDS if c not in seen_ids]
+    pool = [c for c in game.card_ids(Deck.TRAIN) if c not in seen_ids]
     rng.shuffle(pool)
     for ref, card in zip(unknown_refs, pool):
         faces[ref] = card
@@ -98,7 +94,8 @@ def determinize(
     # Tickets: the seat's own are known; others' come first (weighted), then the piles.
     gone = set(gone_tickets)
     seen_tickets = {c for r, c in known.items() if r.deck is not Deck.TRAIN}
-    free = {c for c in REGULAR_IDS + LONG_IDS if c not in seen_tickets and c not in gone}
+    every_ticket = list(game.card_ids(Deck.TICKETS)) + list(game.card_ids(Deck.LONG))
+    free = {c for c in every_ticket if c not in seen_tickets and c not in gone}
     for q, ps in enumerate(view.players):
         if q == seat:
             continue
@@ -106,7 +103,7 @@ def determinize(
         for ref in ps.tickets + ps.offered:
             if ref in known:
                 continue
-            pick = _weighted_pick(rng, [c for c in free if _deck_of(c) is ref.deck], weights)
+            pick = _weighted_pick(rng, [c for c in free if _deck_of(game, c) is ref.deck], weights)
             if pick is not None:
                 faces[ref] = pick
                 free.discard(pick)
@@ -114,7 +111,7 @@ def determinize(
         hidden = [r for r in pile if r not in known]
         for deck in (Deck.TICKETS, Deck.LONG):
             of_deck = [r for r in hidden if r.deck is deck]
-            cards = sorted(c for c in free if _deck_of(c) is deck)
+            cards = sorted(c for c in free if _deck_of(game, c) is deck)
             rng.shuffle(cards)
             for ref, card in zip(of_deck, cards):
                 faces[ref] = card
@@ -130,8 +127,8 @@ def determinize(
     return view.evolve(private=private)
 
 
-def _deck_of(ticket: int) -> Deck:
-    return Deck.LONG if BOARD.tickets[ticket].long else Deck.TICKETS
+def _deck_of(game: Game, ticket: int) -> Deck:
+    return Deck.LONG if game.board.tickets[ticket].long else Deck.TICKETS
 
 
 def _weighted_pick(rng: random.Random, cards: Sequence[int], weights: Mapping[int, float]) -> int | None:
@@ -158,11 +155,12 @@ class Streams:
     ROW = -1
     TUNNEL = -2
 
-    def __init__(self, rng: random.Random, n_players: int) -> None:
+    def __init__(self, rng: random.Random, game: Game, n_players: int) -> None:
         self.orders: dict[int, list[int]] = {}
         self.next: dict[int, int] = {}
+        self.game = game
         for key in list(range(n_players)) + [self.ROW, self.TUNNEL]:
-            order = list(TRAIN_IDS)
+            order = list(game.card_ids(Deck.TRAIN))
             rng.shuffle(order)
             self.orders[key] = order
             self.next[key] = 0
@@ -176,8 +174,8 @@ class Streams:
             return self._top(world, action.player, 1)
         if isinstance(action, DrawFaceUp):
             return self._top(world, self.ROW, 1)
-        if isinstance(action, ClaimRoute) and BOARD.routes[action.route].tunnel:
-            return self._top(world, self.TUNNEL, 3)
+        if isinstance(action, ClaimRoute) and self.game.board.routes[action.route].tunnel:
+            return self._top(world, self.TUNNEL, self.game.rules.tunnel_cards)
         return world
 
     def _top(self, world: GameState, key: int, count: int) -> GameState:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2p_ttr.bots.planning import borrowable, route_costs, shortest_path
+from p2p_ttr.bots.planning import borrowable, lengths, route_costs, shortest_path
 from p2p_ttr.engine.board import Ticket
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.game import Game
@@ -78,12 +78,12 @@ def way_between(view: GameState, seat: int, a: str, b: str) -> Way:
     player owns cost nothing, closed routes are not used, and each of their
     stations may lend one rival route into its city (as the final score
     counts it)."""
-    costs = route_costs(view, seat, weight=lambda r: float(r.length))
+    costs = route_costs(view, seat, weights=lengths)
     lenders = _lenders(view, seat)
     trains = view.players[seat].trains
     best: tuple[float, tuple[int, ...], tuple[tuple[int, str], ...]] | None = None
-    for lent in _loans(costs, lenders, a, b):
-        path = shortest_path([0.0 if r in lent else c for r, c in enumerate(costs)], a, b)
+    for lent in _loans(view, costs, lenders, a, b):
+        path = shortest_path(view.game, [0.0 if r in lent else c for r, c in enumerate(costs)], a, b)
         if path is not None and (best is None or path.cost < best[0]):
             used = tuple((r, lent[r]) for r in path.routes if r in lent)
             best = (path.cost, path.routes, used)
@@ -103,13 +103,14 @@ def _lenders(view: GameState, seat: int) -> dict[str, tuple[int, ...]]:
             for city in view.players[seat].stations}
 
 
-def _loans(costs: list[float | None], lenders: dict[str, tuple[int, ...]], a: str, b: str) -> list[dict[int, str]]:
+def _loans(view: GameState, costs: list[float | None], lenders: dict[str, tuple[int, ...]], a: str,
+           b: str) -> list[dict[int, str]]:
     """The ways the stations may lend (at most one route each: route -> city)
     worth trying. Usually the way with every rival route free borrows at most
     one per station, and that is the one; else try every way of lending (three
     stations with a handful of rival routes each: a few hundred at most)."""
     free = {r for routes in lenders.values() for r in routes}
-    path = shortest_path([0.0 if r in free else c for r, c in enumerate(costs)], a, b)
+    path = shortest_path(view.game, [0.0 if r in free else c for r, c in enumerate(costs)], a, b)
     if path is None:
         return []  # not even with every loan
     lent = _assign([r for r in path.routes if r in free], lenders)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from p2p_ttr.bots.levels import make_bot
+from p2p_ttr.engine.boards import europe_game
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.rules import actors, apply, new_game
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
@@ -21,13 +23,15 @@ def settle(state: GameState, dealer: LocalDealer) -> GameState:
     return state
 
 
-def decision_points(n_players: int, seed: int, every: int = 1) -> list[tuple[GameState, LocalDealer]]:
+def decision_points(
+    n_players: int, seed: int, every: int = 1, game: Game | None = None
+) -> list[tuple[GameState, LocalDealer]]:
     """Omniscient positions of a seeded medium game where someone must decide
     (every ``every``-th decision), each with the game's dealer, which knows
     the unseen cards (one dealer for the whole game)."""
     dealer = LocalDealer(seed)
     bots = [make_bot("medium", seed + p, "m") for p in range(n_players)]
-    state = settle(new_game(n_players), dealer)
+    state = settle(new_game(game or europe_game(), n_players), dealer)
     out: list[tuple[GameState, LocalDealer]] = []
     decisions = 0
     while not state.over:

@@ -13,6 +13,7 @@ from p2p_ttr.bots.levels import LEVELS, make_bot
 from p2p_ttr.engine.events import Action, DrawTickets, KeepTickets, Pass
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.outcome import final_score
+from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.rules import actors, apply, new_game
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
@@ -56,7 +57,7 @@ def test_every_choice_is_a_legal_action_in_every_phase(level: str) -> None:
     seen: Counter[str] = Counter()
     for n_players, seed in ((2, 11), (3, 12)):
         bots = [Checked(make_bot(level, seed * 10 + p, f"{level}{p}"), seen) for p in range(n_players)]
-        game = play_local_game(n_players, seed, bots, record=False)
+        game = play_local_game(europe_game(), n_players, seed, bots, record=False)
         assert game.final.over and not game.final.stalled
     for phase in ("setup_tickets", "turn", "second draw"):
         assert seen[phase] > 0, f"{level} never met the {phase} phase"
@@ -68,7 +69,7 @@ def test_mixed_tables_finish_at_every_size(n_players: int) -> None:
     for seed in (n_players, 20 + n_players):
         levels = [LEVELS[(seed + p) % len(LEVELS)] for p in range(n_players)]
         bots = [make_bot(level, seed * 10 + p, level) for p, level in enumerate(levels)]
-        game = play_local_game(n_players, seed, bots, record=False)
+        game = play_local_game(europe_game(), n_players, seed, bots, record=False)
         assert game.final.over and not game.final.stalled
         assert len(final_score(game.final).players) == n_players
 
@@ -76,7 +77,7 @@ def test_mixed_tables_finish_at_every_size(n_players: int) -> None:
 @pytest.mark.parametrize("level", PLANNING_LEVELS)
 @pytest.mark.parametrize("n_players", [4, 5])
 def test_full_tables_of_one_level_finish(level: str, n_players: int) -> None:
-    game = play_local_game(n_players, 3, [make_bot(level, 30 + p, level) for p in range(n_players)], record=False)
+    game = play_local_game(europe_game(), n_players, 3, [make_bot(level, 30 + p, level) for p in range(n_players)], record=False)
     assert game.final.over and not game.final.stalled
 
 
@@ -84,7 +85,7 @@ def test_tunnels_come_up_and_stay_legal() -> None:
     seen: Counter[str] = Counter()
     for seed in range(3):
         bots = [Checked(make_bot(level, seed * 7 + p, level), seen) for p, level in enumerate(PLANNING_LEVELS)]
-        play_local_game(3, 100 + seed, bots, record=False)
+        play_local_game(europe_game(), 3, 100 + seed, bots, record=False)
     assert seen["tunnel"] > 0
 
 
@@ -123,7 +124,7 @@ def _mid_game_state() -> tuple[GameState, LocalDealer]:
     """A position 20 turns into a seeded game, at the start of someone's turn."""
     dealer = LocalDealer(9)
     bots = [make_bot("medium", p, "m") for p in range(3)]
-    state = settle(new_game(3), dealer)
+    state = settle(new_game(europe_game(), 3), dealer)
     while state.turn < 20 or state.phase is not Phase.TURN or state.cards_drawn:
         p = actors(state)[0]
         state = settle(apply(state, bots[p].choose(view_for(state, p), p)), dealer)

@@ -8,13 +8,16 @@ import random
 from positions import decision_points
 from p2p_ttr.bots.expert import ExpertBot, spread
 from p2p_ttr.bots.levels import LEVELS, make_bot
-from p2p_ttr.bots.planning import BOARD
 from p2p_ttr.bots.worlds import determinize
+from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.events import ClaimRoute, DrawBlind
 from p2p_ttr.engine.moves import claim_actions, legal_actions
 from p2p_ttr.engine.rules import actors
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
+
+
+BOARD = europe_game().board
 
 
 def _game(n_players: int, seed: int) -> list[GameState]:

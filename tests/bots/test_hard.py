@@ -1,16 +1,23 @@
-"""The hard bot counts what the end counts: route points in its ticket choices, the European Express in its last claims."""
+"""The hard bot counts what the end counts: route points in its ticket choices, the European Express in its
+last claims, the Globetrotter where it is played."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from positions import decision_points
-from p2p_ttr.bots.hard import HardBot, hard_weight
-from p2p_ttr.bots.planning import BOARD, route_costs
-from p2p_ttr.engine.board import EXPRESS_POINTS, STARTING_TRAINS
+from p2p_ttr.bots.hard import HardBot, globetrotter, hard_weights
+from p2p_ttr.bots.planning import route_costs, shortest_path
+from p2p_ttr.engine.boards import europe_game, load_game
+from p2p_ttr.engine.scoring import PlayerClaims
 from p2p_ttr.engine.rules import actors
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
+
+EUROPE = europe_game()
+BOARD = EUROPE.board
+STARTING_TRAINS = EUROPE.rules.trains
+EXPRESS_POINTS = EUROPE.rules.longest_path_points
 
 
 def route(a: str, b: str) -> int:
@@ -59,9 +66,40 @@ def test_a_ticket_over_long_routes_is_worth_more_than_one_over_short_routes_of_a
     first is worth 7 points more, and hard's choice says so."""
     state = next(s for s, _ in decision_points(2, seed=4) if s.phase is Phase.TURN and actors(s)[0] == 0)
     view = view_for(state, 0)
-    costs = route_costs(view, 0, weight=hard_weight)
+    costs = route_costs(view, 0, weights=hard_weights)
     bot = HardBot(1)
     long_way = bot.ticket_choice_value(view, 0, costs, (), (ticket("Palermo", "Constantinople"),))
     short_way = bot.ticket_choice_value(view, 0, costs, (), (ticket("Brest", "Venezia"),))
     assert long_way[1] == short_way[1] == -8.0  # as many trains
     assert long_way[0] - short_way[0] == 17 - 10
+
+
+def test_the_globetrotter_counts_where_it_is_played_and_only_there() -> None:
+    """On USA 1910 (the Globetrotter, no Longest Path) a completed ticket is
+    worth its points and a share of the 15-point bonus; on USA's standard
+    game just its points; the trail is worth nothing without the bonus."""
+    base, trotting = load_game("usa"), load_game("usa", "1910")
+    for game in (base, trotting):
+        state = next(s for s, _ in decision_points(2, seed=4, game=game) if s.phase is Phase.TURN and actors(s)[0] == 0)
+        view = view_for(state, 0)
+        bot = HardBot(1)
+        s = bot.situation(view, 0)
+        held = s.tickets[0]
+        ticket_ = game.board.tickets[held]
+        path = shortest_path(game, route_costs(view, 0), ticket_.a, ticket_.b)
+        assert path is not None
+        worth = bot.tickets_worth(s, [])
+        done = worth(PlayerClaims(path.routes, (), (held,)))
+        open_ = worth(PlayerClaims((), (), (held,)))
+        trotter = globetrotter(view, 0)
+        if game is trotting:
+            # The rival holds some tickets: level with its reckoned count is part of the
+            # bonus, well past it all of it and the rival's share (2 players: as much again).
+            ramp = [trotter(n) for n in range(12)]
+            assert ramp[0] == 0.0 and ramp == sorted(ramp) and len(set(ramp)) > 2
+            assert ramp[-1] == 2 * trotting.rules.globetrotter_points
+            assert done - open_ == 2 * ticket_.points + trotter(1) - trotter(0)
+            assert bot.express_margin(s)(path.routes[0]) == 0.0
+        else:
+            assert trotter(5) == 0.0
+            assert done - open_ == 2 * ticket_.points

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 from p2p_ttr.bots.planning import (
-    BOARD,
     blind_gain,
     card_gains,
     missing_cards,
@@ -18,7 +17,11 @@ from p2p_ttr.bots.planning import (
     unseen_kinds,
 )
 from p2p_ttr.engine.board import LOCOMOTIVE
+from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.state import GameState, PlayerState
+
+EUROPE = europe_game()
+BOARD = EUROPE.board
 
 
 def _table(n_players: int, owners: dict[int, int] | None = None) -> GameState:
@@ -26,8 +29,9 @@ def _table(n_players: int, owners: dict[int, int] | None = None) -> GameState:
     for r, p in (owners or {}).items():
         owner[r] = p  # type: ignore[call-overload]
     return GameState(
+        game=EUROPE,
         n_players=n_players,
-        players=tuple(PlayerState() for _ in range(n_players)),
+        players=tuple(PlayerState(trains=EUROPE.rules.trains) for _ in range(n_players)),
         route_owner=tuple(owner),
     )
 
@@ -63,7 +67,7 @@ def test_own_routes_are_free_and_others_closed() -> None:
 
 def test_shortest_path_joins_its_ends_and_avoids_closed_routes() -> None:
     costs = route_costs(_table(2), 0)
-    path = shortest_path(costs, "Edinburgh", "Paris")
+    path = shortest_path(EUROPE, costs, "Edinburgh", "Paris")
     assert path is not None and path.routes
     cities = {"Edinburgh"}
     for r in path.routes:
@@ -74,22 +78,22 @@ def test_shortest_path_joins_its_ends_and_avoids_closed_routes() -> None:
     # Edinburgh's only neighbour is London: with both sides taken it is cut off
     both = [r.id for r in BOARD.routes_between("Edinburgh", "London")]
     cut = route_costs(_table(4, {r: 1 for r in both}), 0)
-    assert shortest_path(cut, "Edinburgh", "Paris") is None
+    assert shortest_path(EUROPE, cut, "Edinburgh", "Paris") is None
 
 
 def test_plans_share_routes_and_respect_trains() -> None:
     costs = route_costs(_table(2), 0)
     tickets = [_ticket("Paris", "Wien"), _ticket("Paris", "Zagrab")]
-    plan = plan_tickets(costs, tickets, (), 45)
+    plan = plan_tickets(EUROPE, costs, tickets, (), 45)
     assert set(plan.planned) == set(tickets) and not plan.dropped
     alone = 0
     for t in tickets:
-        path = shortest_path(costs, BOARD.tickets[t].a, BOARD.tickets[t].b)
+        path = shortest_path(EUROPE, costs, BOARD.tickets[t].a, BOARD.tickets[t].b)
         assert path is not None
-        alone += trains_of(path.routes)
+        alone += trains_of(EUROPE, path.routes)
     assert plan.trains < alone  # the two paths overlap
-    assert plan.trains == trains_of(plan.routes)
-    tight = plan_tickets(costs, tickets, (), 3)
+    assert plan.trains == trains_of(EUROPE, plan.routes)
+    tight = plan_tickets(EUROPE, costs, tickets, (), 3)
     assert tight.dropped and tight.points < plan.points
 
 
@@ -98,13 +102,13 @@ def test_a_ticket_already_joined_is_done() -> None:
     ticket = next((t.id for t in BOARD.tickets if {t.a, t.b} == {"Paris", "Bruxelles"}), None)
     if ticket is None:  # no such ticket on this map: join a real one by its path
         ticket = _ticket("Paris", "Wien")
-        path = shortest_path(route_costs(_table(2), 0), "Paris", "Wien")
+        path = shortest_path(EUROPE, route_costs(_table(2), 0), "Paris", "Wien")
         assert path is not None
         owned = {x: 0 for x in path.routes}
     else:
         owned = {r: 0}
     table = _table(2, owned)
-    plan = plan_tickets(route_costs(table, 0), [ticket], tuple(owned), 45)
+    plan = plan_tickets(EUROPE, route_costs(table, 0), [ticket], tuple(owned), 45)
     assert plan.done == (ticket,) and not plan.routes
 
 
@@ -112,13 +116,13 @@ def test_missing_cards_counts_colours_grays_ferries_and_locomotives() -> None:
     red3 = next(r.id for r in BOARD.routes if r.color == "red" and r.length == 3 and not r.ferry_locomotives)
     gray2 = next(r.id for r in BOARD.routes if r.color == "gray" and r.length == 2 and not r.ferry_locomotives)
     ferry = next(r.id for r in BOARD.routes if r.ferry_locomotives == 1 and r.length == 2)
-    assert missing_cards([red3], Counter()) == 3
-    assert missing_cards([red3], Counter(red=2)) == 1
-    assert missing_cards([red3], Counter(red=2, locomotive=1)) == 0
-    assert missing_cards([red3, gray2], Counter(red=3, blue=2)) == 0
-    assert missing_cards([red3, gray2], Counter(red=4)) == 1
-    assert missing_cards([ferry], Counter(blue=2)) == 1  # a ferry's locomotive is a locomotive
-    gains = card_gains([red3], Counter(red=1))
+    assert missing_cards(EUROPE, [red3], Counter()) == 3
+    assert missing_cards(EUROPE, [red3], Counter(red=2)) == 1
+    assert missing_cards(EUROPE, [red3], Counter(red=2, locomotive=1)) == 0
+    assert missing_cards(EUROPE, [red3, gray2], Counter(red=3, blue=2)) == 0
+    assert missing_cards(EUROPE, [red3, gray2], Counter(red=4)) == 1
+    assert missing_cards(EUROPE, [ferry], Counter(blue=2)) == 1  # a ferry's locomotive is a locomotive
+    gains = card_gains(EUROPE, [red3], Counter(red=1))
     assert gains["red"] == 1 and gains[LOCOMOTIVE] == 1 and gains["blue"] == 0
 
 
@@ -131,6 +135,6 @@ def test_unseen_cards_and_the_blind_draw() -> None:
 def test_turns_left_shrink_with_the_opponents_trains() -> None:
     table = _table(2)
     early = turns_left(table, 0)
-    late = table.evolve(players=(PlayerState(), PlayerState(trains=6)))
+    late = table.evolve(players=(PlayerState(trains=EUROPE.rules.trains), PlayerState(trains=6)))
     assert turns_left(late, 0) < early
     assert turns_left(table.evolve(final_turns_left=2), 0) == 1.0

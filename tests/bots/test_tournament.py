@@ -10,6 +10,7 @@ import pytest
 
 from cli.commands import tournament as command
 from cli.registry import UsageError
+from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.local.tournament import (
     GameRecord,
     aggregate,
@@ -50,10 +51,10 @@ def test_wilson_interval_brackets_the_rate() -> None:
 
 
 def test_same_seed_same_results() -> None:
-    a = play_tournament(2, 4, ["medium", "easy"], seed=5).to_json()
-    b = play_tournament(2, 4, ["medium", "easy"], seed=5).to_json()
+    a = play_tournament(europe_game(), 2, 4, ["medium", "easy"], seed=5).to_json()
+    b = play_tournament(europe_game(), 2, 4, ["medium", "easy"], seed=5).to_json()
     assert a == b
-    assert a["tournament"] == {"players": 2, "games": 4, "seed": 5, "bots": ["medium", "easy"]}
+    assert a["tournament"] == {"players": 2, "games": 4, "seed": 5, "bots": ["medium", "easy"], "game": "europe"}
     assert set(a["levels"]) == {"medium", "easy"}
     medium = a["levels"]["medium"]
     assert medium["games"] == 4
@@ -67,17 +68,17 @@ def test_same_seed_same_results() -> None:
 def test_games_in_parallel_give_the_same_results() -> None:
     """Two worker processes play the games; every game depends only on its seed and seats."""
     seen: list[int] = []
-    one = play_tournament(3, 6, ["easy", "random"], seed=8)
-    two = play_tournament(3, 6, ["easy", "random"], seed=8, workers=2, on_game=lambda g: seen.append(g.index))
+    one = play_tournament(europe_game(), 3, 6, ["easy", "random"], seed=8)
+    two = play_tournament(europe_game(), 3, 6, ["easy", "random"], seed=8, workers=2, on_game=lambda g: seen.append(g.index))
     assert two == one
     assert sorted(seen) == list(range(6))
     with pytest.raises(ValueError, match="worker"):
-        play_tournament(2, 2, ["easy"], seed=1, workers=0)
+        play_tournament(europe_game(), 2, 2, ["easy"], seed=1, workers=0)
 
 
 def test_medium_beats_easy() -> None:
     """A smoke check of strength: 20 two-player games."""
-    result = play_tournament(2, 20, ["medium", "easy"], seed=2024)
+    result = play_tournament(europe_game(), 2, 20, ["medium", "easy"], seed=2024)
     medium = result.levels[0]
     assert medium.level == "medium" and medium.win_rate >= 0.7
 
@@ -105,8 +106,8 @@ def test_command_prints_a_table_and_json(capsys: pytest.CaptureFixture[str]) -> 
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--players", "6", "--bots", "easy"], "--players"),
-        (["--players", "1", "--bots", "easy"], "--players"),
+        (["--players", "6", "--bots", "easy"], "Europe is for 2 to 5 players, not 6"),
+        (["--players", "1", "--bots", "easy"], "Europe is for 2 to 5 players, not 1"),
         (["--games", "0", "--bots", "easy"], "--games"),
         (["--bots", "easy,wizard"], "unknown bot level"),
         (["--players", "2", "--bots", "easy,medium,hard"], "--players is 2"),

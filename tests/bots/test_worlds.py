@@ -48,8 +48,8 @@ def test_a_world_agrees_with_the_view_and_knows_every_card() -> None:
         tickets = {r: world.face(r) for r in _ticket_refs(world)}
         assert None not in tickets.values()
         assert len(set(tickets.values())) == len(tickets)
-        for ref, card in tickets.items():
-            assert card is not None and BOARD.tickets[card].long == (ref.deck is Deck.LONG)
+        for ref, ticket in tickets.items():
+            assert ticket is not None and BOARD.tickets[ticket].long == (ref.deck is Deck.LONG)
 
 
 def test_a_world_reads_only_what_the_seat_sees() -> None:

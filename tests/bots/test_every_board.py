@@ -68,7 +68,7 @@ def tables(game: Game) -> list[tuple[int, int, tuple[str, ...]]]:
     for n in sorted({2, game.rules.max_players}):
         # Enough tables for every level to sit at two of them, in other seats.
         for seed in range(2 * -(-len(LEVELS) // n)):
-            out.append((n, seed, tuple(LEVELS[(seed * n + seed + p) % len(LEVELS)] for p in range(n))))
+            out.append((n, seed, tuple(LEVELS[(seed * n + p) % len(LEVELS)] for p in range(n))))
     return out
 
 

@@ -106,8 +106,8 @@ def test_command_prints_a_table_and_json(capsys: pytest.CaptureFixture[str]) -> 
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--players", "6", "--bots", "easy"], "Europe is for 2 to 5 players, not 6"),
-        (["--players", "1", "--bots", "easy"], "Europe is for 2 to 5 players, not 1"),
+        (["--players", "6", "--bots", "easy"], "--players must be 2 to 5 for Europe, not 6"),
+        (["--players", "1", "--bots", "easy"], "--players must be 2 to 5 for Europe, not 1"),
         (["--games", "0", "--bots", "easy"], "--games"),
         (["--bots", "easy,wizard"], "unknown bot level"),
         (["--players", "2", "--bots", "easy,medium,hard"], "--players is 2"),

@@ -70,9 +70,10 @@ def test_pause_and_resume_on_the_full_screen(terminal: Terminal, tmp_path: Path,
     host_cmd = re.search(r"resume with: (ttr host [^\n]*)", whole(host))
     ann_cmd = re.search(r"it resumes with: (ttr join [^\n]*)", whole(ann))
     assert host_cmd is not None and ann_cmd is not None, (whole(host), whole(ann))
+    # The flags given come back with it (--timeout: every command here is started with it).
     assert host_cmd[1].strip() == (f"ttr host --resume {game[1]} --port {port} --bind 127.0.0.1 "
-                                   f"--data-dir {tmp_path / 'H'}")
-    assert ann_cmd[1].strip() == f"ttr join 127.0.0.1:{port} --data-dir {tmp_path / 'A'}"
+                                   f"--data-dir {tmp_path / 'H'} --timeout 60")
+    assert ann_cmd[1].strip() == f"ttr join 127.0.0.1:{port} --data-dir {tmp_path / 'A'} --timeout 60"
 
     # Those commands resume: each log shows the game so far, not just "resumed at entry N".
     host, ann = terminal.other("host2"), terminal.other("ann2")
@@ -81,6 +82,10 @@ def test_pause_and_resume_on_the_full_screen(terminal: Terminal, tmp_path: Path,
     host.wait_for(r"Ann is back")
     for term, size in ((host, host_size), (ann, join_size)):
         # Before the pause, only the tickets were kept: these lines come from the history.
+        # A small log pane may show only the last of them: PageUp shows the rows above.
+        screen = term.wait_for(r"everyone has chosen their tickets")
+        if not re.search(r"\w+ kept 2 tickets", screen):
+            term.key("PageUp")
         screen = term.wait_for(r"\w+ kept 2 tickets")
         if size == LARGE:  # room for the whole history in the log pane
             assert "the game so far:" in screen and re.search(r"You kept \w+", screen), screen

@@ -56,7 +56,7 @@ def test_a_station_question_and_a_forfeited_hand(terminal: Terminal, tmp_path: P
 
     screen = host.wait_for(r"OFFERED  keep 2 or more", timeout=WAIT)
     # At 80x24 the panel's name column yields to the longest trail: the tag says which seat is ours.
-    ours = "1 red    you" if host_size == SMALL else "1 red    host (you)"
+    ours = "1 red    you" if host_size == SMALL else f"1 red    {login_name()} (you)"
     for seen in ("PLAYERS", ours, "Ann", "YOUR HAND  4 cards", "FACE-UP", "─ log ─"):
         assert seen in screen, seen
     assert "The terminal is" not in screen
@@ -100,7 +100,8 @@ def test_a_station_question_and_a_forfeited_hand(terminal: Terminal, tmp_path: P
     fourth, before = held[3], hand_of(screen)
     host.type("4")
     # Built: two stations left in the host's row (the log line may scroll out of a small log at once).
-    screen = host.wait_for(r"1 red    (host \(you\)|you) +\d+ +\d+ +\d+ +\d+ +2 +\d+ *(│|\n)", timeout=WAIT)
+    screen = host.wait_for(rf"1 red    ({re.escape(login_name())} \(you\)|you) +\d+ +\d+ +\d+ +\d+ +2 +\d+ *(│|\n)",
+                           timeout=WAIT)
     assert f"building a station in Wien with 1 {fourth}" in screen
     assert hand_of(screen)[fourth] == before[fourth] - 1  # paid with the fourth choice
 

@@ -144,7 +144,7 @@ def test_the_relay_moved_to_a_person_who_pauses_and_the_printed_commands_and_the
         run.wait_said("Ann", "we relayed this game when we stopped", deadline)
         run.start("J2", command("join") + ["--beacon", f"127.0.0.1:{beacon}", "--listen", "3", "--as-bot", "--json",
                                            "--name", "J2", "--data-dir", str(tmp_path / "J2"), "--timeout", "60"])
-        run.wait_said("J2", f"found Ann's game at 127.0.0.1:{relay_port}", deadline)
+        run.wait_said("J2", f"found Ann's game of Europe at 127.0.0.1:{relay_port}", deadline)
         run.wait_all(["Ann", "J2"], deadline)
         check_game(run, ["Ann", "J2"])
     finally:

@@ -441,7 +441,9 @@ class GameStore:
             seat, key, seed, *seal = value
             if len(seal) > 1:
                 raise ValueError("too many fields")
-            return PeerSecrets(int(seat), SecretKey.from_wire(key), Seed.from_wire(seed),
+            if type(seat) is not int:  # not int(seat): a float (inf, 1.5) is no seat
+                raise ValueError("the seat is not an integer")
+            return PeerSecrets(seat, SecretKey.from_wire(key), Seed.from_wire(seed),
                                SecretKey.from_wire(seal[0]) if seal else None)
         except (Malformed, MalformedWire, ValueError, TypeError):
             raise StoreError(f"{self.secrets_path} is corrupt: this seat's secrets are lost") from None

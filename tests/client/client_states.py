@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from p2p_ttr.engine.boards import europe_game
+from p2p_ttr.engine.game import Game
 from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.engine.rules import actors, apply, new_game
 from p2p_ttr.engine.state import GameState, Phase
@@ -25,14 +26,19 @@ NAMES = ("Ann", "Bob", "Cid")
 
 
 @cache
-def game_states(seed: int = 5) -> tuple[GameState, ...]:
-    """Every omniscient state of a 3-player random-bot game, in order."""
-    game = play_local_game(EUROPE, 3, seed, [RandomBot(1), RandomBot(2), RandomBot(3)])
-    state, states = new_game(EUROPE, 3), []
-    for event in game.events:
+def states_of(game: Game, seed: int) -> tuple[GameState, ...]:
+    """Every omniscient state of a 3-player random-bot game of ``game``, in order."""
+    played = play_local_game(game, 3, seed, [RandomBot(1), RandomBot(2), RandomBot(3)])
+    state, states = new_game(game, 3), []
+    for event in played.events:
         state = apply(state, event)
         states.append(state)
     return tuple(states)
+
+
+def game_states(seed: int = 5) -> tuple[GameState, ...]:
+    """Every omniscient state of a 3-player random-bot game of Europe, in order."""
+    return states_of(EUROPE, seed)
 
 
 def readable(state: GameState, player: int = 0) -> bool:

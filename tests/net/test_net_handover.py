@@ -82,7 +82,10 @@ def test_a_host_that_forfeits_a_two_player_game_ends_it_and_goes(tmp_path: Path)
     try:
         host = person_host(run, port, 2, timeout=3600)
         run.wait_said("host", "hosting on port", deadline)
-        run.join("J", port)
+        # J's --timeout beyond the deadline: J, relaying the conceded end,
+        # must learn from the host's last words that it holds the end, not
+        # wait its timeout out.
+        run.join("J", port, timeout=3600)
         run.wait_said("host", "your move", deadline)  # the first tickets: the game is under way
         type_line(host, "forfeit")
         run.wait_said("host", "Forfeit for good?", deadline)

@@ -58,9 +58,9 @@ class Run:
                                                     "--data-dir", str(self.tmp / label), "--timeout", "60",
                                                     "--name", "Bot0", *extra])
 
-    def join(self, label: str, port: int) -> subprocess.Popen[bytes]:
+    def join(self, label: str, port: int, timeout: int = 60) -> subprocess.Popen[bytes]:
         return self.start(label, command("join") + [f"127.0.0.1:{port}", "--as-bot", "--json", "--name", label,
-                                                    "--data-dir", str(self.tmp / label), "--timeout", "60"])
+                                                    "--data-dir", str(self.tmp / label), "--timeout", str(timeout)])
 
     def output(self, label: str) -> str:
         return (self.tmp / f"{label}.{self.runs[label]}.out").read_text()

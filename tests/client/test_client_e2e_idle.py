@@ -21,7 +21,7 @@ from pathlib import Path
 
 from test_client_e2e import ROOT, Terminal, pytestmark, terminal  # noqa: F401 (the fixture, the skip)
 
-TIMEOUT_S = 20  # the bots' --timeout, as the host gives them its own
+TIMEOUT_S = 10  # the bots' --timeout, as the host gives them its own
 AWAY_S = 3 * TIMEOUT_S + 5  # the player steps away for well beyond it (the issue's 150 s, scaled down)
 
 

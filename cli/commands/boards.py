@@ -21,6 +21,10 @@ def describe(game: Game) -> str:
         bonuses.append(f"Globetrotter {rules.globetrotter_points}")
     if rules.grand_tour_points:
         bonuses.append("Grand Tour " + "/".join(str(p) for p in rules.grand_tour_points[1:]))
+    if rules.most_cities_points:
+        bonuses.append(f"{rules.most_cities_bonus} {rules.most_cities_points}")
+    if rules.mountain_car_points:
+        bonuses.append(f"mountain cars {rules.mountain_car_points} each")
     setup, draw = rules.setup_tickets, rules.draw_tickets
     ask = f"--board {game.board_name}" + (f" --variant {game.variant}" if game.variant else "")
     return (f"  {game.title:<16} {ask:<32} {rules.min_players}-{rules.max_players} players, "

@@ -94,8 +94,10 @@ def game_json(played: Game, game: TableGame, result: GameScore) -> dict[str, Any
     players = []
     for name, score in zip(game.names, result.players, strict=True):
         globetrotter = {"globetrotter": score.globetrotter} if played.rules.globetrotter_points else {}
+        mountains = {"mountains": score.mountains} if played.rules.mountain_car_points else {}
+        explorer = {"most_cities": score.most_cities} if played.rules.most_cities_points else {}
         players.append(
-            globetrotter | {
+            globetrotter | mountains | explorer | {
                 "name": name,
                 "routes": score.routes,
                 "tickets": score.tickets,
@@ -185,6 +187,12 @@ def _player_sheet(
     if rules.globetrotter_points:
         globetrotter = "Globetrotter" if score.globetrotter else "no Globetrotter"
         lines.append(_row(f"completed tickets: {score.completed_tickets}, {globetrotter}", score.globetrotter))
+    if rules.mountain_car_points:
+        lines.append(_row(f"Mountain Crossing: {plural(score.mountain_routes, 'mountain route')}", score.mountains))
+    if rules.most_cities_points:
+        bonus = rules.most_cities_bonus
+        explorer = bonus if score.most_cities else f"no {bonus}"
+        lines.append(_row(f"largest network: {score.network_cities} cities, {explorer}", score.most_cities))
     lines.append(_row("total", score.total, signed=False))
     return lines
 

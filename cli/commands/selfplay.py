@@ -93,6 +93,15 @@ def _conceded(summary: GameSummary) -> str:
             "concession; the others are ranked by the usual count")
 
 
+def _column(title: str) -> str:
+    """A score part's column header: its last word ('European Express' -> 'express')."""
+    return title.split()[-1].lower()
+
+
+def _width(title: str) -> int:
+    return max(8, len(_column(title)) + 1)
+
+
 def render_summary(summary: GameSummary) -> str:
     """A readable account of a finished game."""
     players = summary.players
@@ -102,15 +111,17 @@ def render_summary(summary: GameSummary) -> str:
         plural(summary.turns, 'turn') + (" - the game stalled: nobody could do anything" if summary.stalled else "")
         + (_conceded(summary) if summary.conceded else ""),
         "",
-        f"{'':3}{'player':<8}{'total':>6}{'routes':>7}{'tickets':>8}{'done':>6}{'stations':>9}"
-        f"{'express':>8}{'longest':>8}{'trains':>7}",
+        f"{'':3}{'player':<8}{'total':>6}{'routes':>7}{'tickets':>8}{'done':>6}"
+        + "".join(f"{_column(part.title):>{_width(part.title)}}" for part in players[0].parts)
+        + f"{'longest':>8}{'trains':>7}",
     ]
     for place, p in enumerate(summary.ranking, start=1):
         pl, sc = players[p], players[p].score
         lines.append(
             f"{place:>2} {pl.name:<8}{sc.total:>6}{sc.routes:>7}{sc.tickets:>+8}"
-            f"{sc.completed_tickets:>3}/{len(pl.tickets):<2}{sc.stations:>9}"
-            f"{sc.express:>8}{sc.longest_path:>8}{pl.trains_left:>7}"
+            f"{sc.completed_tickets:>3}/{len(pl.tickets):<2}"
+            + "".join(f"{part.points:>{_width(part.title)}}" for part in pl.parts)
+            + f"{sc.longest_path:>8}{pl.trains_left:>7}"
         )
     for p in summary.ranking:
         pl = players[p]

@@ -10,6 +10,7 @@ from typing import Any
 from cli.registry import Command
 from p2p_ttr.client.numbering import seat_number, seat_words, turn_number
 from p2p_ttr.client.words import plural
+from p2p_ttr.engine.scoring import score_parts
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.net.receipts import blame_with_receipts, load_receipts
 from p2p_ttr.net.store import StoreError
@@ -153,15 +154,11 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
         lines.append(f"the relay moved from {v.names[h.old]} (seat {seat_number(h.old)}) to {v.names[h.new]} "
                      f"(seat {seat_number(h.new)}) at entry {h.index}, with every other seat's follow request")
     if v.score is not None and v.table.game is not None:
-        rules = v.table.game.rules
         lines.append(f"the game: {v.table.game.title}")
         for place, p in enumerate(v.score.ranking, start=1):
             sc = v.score.players[p]
             parts = [f"routes {sc.routes}", f"tickets {sc.tickets:+}"]
-            parts += [f"stations {sc.stations}"] if rules.stations else []
-            parts += [f"{rules.longest_path_bonus} {sc.express}"] if rules.longest_path_points else []
-            parts += [f"Globetrotter {sc.globetrotter}"] if rules.globetrotter_points else []
-            parts += [f"Grand Tour {sc.grand_tour}"] if rules.grand_tour_points else []
+            parts += [f"{part.title} {part.points}" for part in score_parts(v.table.game, sc)]
             lines.append(f"  {place}. {v.names[p]:<12} {sc.total:>4} {'point ' if sc.total == 1 else 'points'} "
                          f"({', '.join(parts)})")
     if v.fair:

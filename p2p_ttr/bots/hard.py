@@ -281,7 +281,7 @@ class HardBot(PlanningBot):
         trail, rival = trails(s)
         scored: list[tuple[float, int]] = []
         for route in board.routes:
-            if route.length > s.me.trains or s.costs[route.id] in (None, 0.0):
+            if route.cars > s.me.trains or s.costs[route.id] in (None, 0.0):
                 continue
             turns = missing_cards(game, [route.id], s.hand) / CARDS_PER_DRAW_TURN + 1
             value = float(points_for(game, route.id))

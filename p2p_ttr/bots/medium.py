@@ -154,7 +154,7 @@ class PlanningBot:
         fits = [
             r.id
             for r in routes
-            if r.length <= s.me.trains and s.costs[r.id] not in (None, 0.0)
+            if r.cars <= s.me.trains and s.costs[r.id] not in (None, 0.0)
         ]
         fits.sort(key=lambda r: (-routes[r].length, r))
         return tuple(fits[:3])

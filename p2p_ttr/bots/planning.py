@@ -28,7 +28,7 @@ from functools import cache
 from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.game import Game
-from p2p_ttr.engine.scoring import PlayerClaims, TicketResult, best_borrowing, ticket_outcomes
+from p2p_ttr.engine.scoring import PlayerClaims, TicketResult, best_borrowing, mountain_points, ticket_outcomes
 from p2p_ttr.engine.state import GameState
 
 # Extra effort, in cards, of a ferry's locomotives (scarce) and of a tunnel's gamble.
@@ -63,9 +63,9 @@ def all_kinds(game: Game) -> tuple[str, ...]:
 
 
 def points_for(game: Game, route: int) -> int:
-    """Points for claiming ``route``."""
+    """Points for claiming ``route`` (its mountain crossings' cars included)."""
     board = game.board
-    return board.route_points[board.routes[route].length]
+    return board.route_points[board.routes[route].length] + mountain_points(game, (route,))
 
 
 def effort(route: Route) -> float:
@@ -82,7 +82,7 @@ def efforts(game: Game) -> tuple[float, ...]:
 @cache
 def lengths(game: Game) -> tuple[float, ...]:
     """The cars of every route of ``game``'s board, by route id (a weight for ``route_costs``)."""
-    return tuple(float(route.length) for route in game.board.routes)
+    return tuple(float(route.cars) for route in game.board.routes)
 
 
 def route_open_to(view: GameState, player: int, route: Route) -> bool:
@@ -176,7 +176,7 @@ def shortest_path(game: Game, costs: CostTable, a: str, b: str, free: Iterable[i
 
 def trains_of(game: Game, routes: Iterable[int]) -> int:
     board_routes = game.board.routes
-    return sum(board_routes[r].length for r in routes)
+    return sum(board_routes[r].cars for r in routes)
 
 
 # ---------------------------------------------------------------------------

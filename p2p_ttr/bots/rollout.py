@@ -109,7 +109,7 @@ class RolloutPolicy:
         if self.planned_for[p] == tickets:
             plan = [r for r in plan if owners[r] != p]
             if all(route_open_to(world, p, routes[r]) for r in plan) and sum(
-                routes[r].length for r in plan
+                routes[r].cars for r in plan
             ) <= ps.trains:
                 self.plans[p] = plan
                 return plan
@@ -252,10 +252,10 @@ class RolloutPolicy:
                 continue
             ticket = game.board.tickets[card]
             path = shortest_path(game, costs, ticket.a, ticket.b, free)
-            trains = 10**6 if path is None else sum(game.board.routes[r].length for r in path.routes if r not in free)
+            trains = 10**6 if path is None else sum(game.board.routes[r].cars for r in path.routes if r not in free)
             rated.append((ticket.points / max(1, trains), trains, ref))
         rated.sort(key=lambda x: (-x[0], x[1]))
-        room = ps.trains - margin - sum(game.board.routes[r].length for r in planned)
+        room = ps.trains - margin - sum(game.board.routes[r].cars for r in planned)
         keep: list[CardRef] = []
         for _, trains, ref in rated:
             if trains <= room:

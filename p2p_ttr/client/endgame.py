@@ -26,7 +26,9 @@ def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -
                  + (f"{'stations':>10}" if rules.stations else "")
                  + (f"{bonus_word(rules):>9}" if rules.longest_path_points else "")
                  + (f"{'globe':>8}" if rules.globetrotter_points else "")
-                 + (f"{'tour':>6}" if rules.grand_tour_points else "") + f"{'trail':>7}")
+                 + (f"{'tour':>6}" if rules.grand_tour_points else "")
+                 + (f"{'mount':>7}" if rules.mountain_car_points else "")
+                 + (f"{'explor':>7}" if rules.most_cities_points else "") + f"{'trail':>7}")
     for p in score.ranking:
         sc = score.players[p]
         # First whatever the points: the row says why, beside the points it beats.
@@ -36,6 +38,8 @@ def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -
                      + (f"{sc.express:>9}" if rules.longest_path_points else "")
                      + (f"{sc.globetrotter:>8}" if rules.globetrotter_points else "")
                      + (f"{sc.grand_tour:>6}" if rules.grand_tour_points else "")
+                     + (f"{sc.mountains:>7}" if rules.mountain_car_points else "")
+                     + (f"{sc.most_cities:>7}" if rules.most_cities_points else "")
                      + f"{sc.longest_path:>7}{why}")
     lines += _tiebreaks(score.ranking, score.players, names, rules.longest_path_bonus)
     for p in score.ranking:
@@ -67,8 +71,11 @@ def _conceded(state: GameState, names: tuple[str, ...], me: int | None) -> str:
             "(protocol.md §6); the others are ranked by the usual count.")
 
 
+LONGEST_PATH_TIEBREAK = TIEBREAKS[3]  # named by the board's own name for its longest-path bonus
+
+
 def _tiebreaks(ranking: tuple[int, ...], players: tuple[PlayerScore, ...], names: tuple[str, ...],
-               bonus: str = TIEBREAKS[-1]) -> list[str]:
+               bonus: str = LONGEST_PATH_TIEBREAK) -> list[str]:
     """Why players equal on points are ranked as they are; ``bonus``: the
     game's name for the longest-path bonus, the last tie-break."""
     lines = []
@@ -77,7 +84,7 @@ def _tiebreaks(ranking: tuple[int, ...], players: tuple[PlayerScore, ...], names
         if a.total != b.total:
             continue
         rule = deciding_tiebreak(a, b)
-        if rule == TIEBREAKS[-1]:
+        if rule == LONGEST_PATH_TIEBREAK:
             rule = bonus
         if rule is None:
             lines.append(f"    {names[ahead]} and {names[behind]} tie on every tie-break and share their place")
@@ -121,4 +128,13 @@ def _player(state: GameState, p: int, sc: PlayerScore, names: tuple[str, ...], m
     if rules.grand_tour_points:
         lines.append(f"  tour    {sc.grand_tour:>3}   the Grand Tour: "
                      + (f"+{sc.grand_tour}" if sc.grand_tour else "no ticket joined by two separate paths"))
+    if rules.mountain_car_points:
+        cars = sc.mountains // rules.mountain_car_points
+        lines.append(f"  mount   {sc.mountains:>3}   {plural(cars, 'car')} to the Mountain Crossing "
+                     f"({plural(sc.mountain_routes, 'mountain route')})")
+    if rules.most_cities_points:
+        bonus = rules.most_cities_bonus
+        explorer = f"the {bonus} +{sc.most_cities}" if sc.most_cities else f"no {bonus}"
+        lines.append(f"  explor  {sc.most_cities:>3}   largest network {plural(sc.network_cities, 'city', 'cities')}: "
+                     f"{explorer}")
     return lines

@@ -123,8 +123,9 @@ def route_problem(view: GameState, seat: int, route: Route, names: tuple[str, ..
             return (f"with {view.n_players} players only one side of a double route is used, "
                     f"and {who(twin, seat, names)} took {route.a}–{route.b}")
     trains = view.players[seat].trains
-    if trains < route.length:
-        return f"{route_name(route)} needs {plural(route.length, 'train')} and you have {trains}"
+    if trains < route.cars:
+        crossing = f" ({route.mountain_x} of them for its mountain crossings)" if route.mountain_x else ""
+        return f"{route_name(route)} needs {plural(route.cars, 'train')}{crossing} and you have {trains}"
     return problem
 
 

@@ -88,6 +88,9 @@ def _claiming(game: Game) -> str:
     if any(r.tunnel for r in routes):
         text += (f"; a tunnel turns {number(game.rules.tunnel_cards)} cards from the deck: each of your colour or "
                  "a locomotive asks one more card, which you pay (pay) or give the tunnel up (abandon)")
+    if any(r.mountain_x for r in routes):
+        text += ("; a mountain route takes one more of your trains for each X on it, sent to the Mountain "
+                 "Crossing (no trains for them, no claim)")
     return text + ";"
 
 
@@ -133,6 +136,13 @@ def _scoring(rules: Rules) -> str:
         steps = "/".join(str(p) for p in rules.grand_tour_points[1:])
         parts.append(f"the Grand Tour: tickets whose cities two paths of your own routes join, sharing no route, "
                      f"score {steps} for 1/2/3/4/{len(rules.grand_tour_points) - 1}+ of them")
+    if rules.mountain_car_points:
+        parts.append(f"each car a mountain route's X sends to the Mountain Crossing scores {rules.mountain_car_points}")
+    if rules.most_cities_points:
+        parts.append(f"the most cities in one network of your routes wins the {rules.most_cities_bonus} "
+                     f"({rules.most_cities_points})")
+    if rules.mountain_car_points:
+        ties.append("most mountain routes")
     return f"Then: {'; '.join(parts)}. Ties: {', then '.join(ties)}."
 
 

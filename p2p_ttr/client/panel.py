@@ -214,6 +214,7 @@ def claim_lines(view: GameState, seat: int, width: int, room: int) -> list[Line]
 def claim_details(route: Route) -> str:
     """'gray 3 tunnel': a route in few columns."""
     extra = " tunnel" if route.tunnel else f" ferry {route.ferry_locomotives}" if route.ferry_locomotives else ""
+    extra += f" X{route.mountain_x}" if route.mountain_x else ""
     return f"{route.color} {route.length}{extra}"
 
 

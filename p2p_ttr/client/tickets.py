@@ -51,7 +51,7 @@ class Way:
 
     @property
     def trains(self) -> int:
-        return sum(self.game.board.routes[r].length for r in self.to_claim)
+        return sum(self.game.board.routes[r].cars for r in self.to_claim)
 
     @property
     def finishable(self) -> bool:

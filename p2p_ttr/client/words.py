@@ -111,6 +111,8 @@ def route_details(route: Route) -> str:
         extra = ", tunnel"
     elif route.ferry_locomotives:
         extra = f", ferry: {plural(route.ferry_locomotives, 'locomotive')}"
+    if route.mountain_x:
+        extra += f", mountain: {plural(route.mountain_x, 'more car')}"
     return f"{route.color}, {route.length}{extra}"
 
 

@@ -41,6 +41,15 @@ class Route:
     twin: int | None  # the other side of a double route
     # Cards of any kind that stand in for one card of the route's colour (0: none; Nordic's Lieksa-Murmansk: 4).
     stand_in: int = 0
+    # Spaces marked X (Legendary Asia's mountain routes): each costs one more
+    # car, sent to the Mountain Crossing (scored by Rules.mountain_car_points).
+    mountain_x: int = 0
+
+    @property
+    def cars(self) -> int:
+        """The cars a claim of this route takes from its owner's supply: one
+        per space, and one more per mountain X (a claim needs them all)."""
+        return self.length + self.mountain_x
 
     @property
     def cities(self) -> tuple[str, str]:
@@ -196,6 +205,7 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
                 ferry_locomotives=int(r["ferry_locomotives"]),
                 twin=twins[0] if twins else None,
                 stand_in=stand_ins.get(frozenset((r["a"], r["b"])), 0),
+                mountain_x=int(r.get("mountain_x", 0)),
             )
         )
     tickets: list[Ticket] = []

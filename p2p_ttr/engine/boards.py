@@ -122,6 +122,17 @@ _SWITZERLAND_RULES = replace(
     ferry_stand_in=0,
 )
 
+_LEGENDARY_ASIA_RULES = replace(
+    _USA_RULES,
+    # As Europe: one long ticket (of six) and three regular ones, keep two; the rest to the box.
+    setup_tickets=_EUROPE_RULES.setup_tickets,
+    longest_path_bonus="",
+    longest_path_points=0,
+    mountain_car_points=2,  # "Score 2 points for each train car placed in this Mountain Crossing Area"
+    most_cities_bonus="Asian Explorer",
+    most_cities_points=10,
+)
+
 BOARDS: Mapping[str, BoardEntry] = {
     "europe": BoardEntry("europe", "Europe", "europe.json", _EUROPE_RULES, {
         "": Variant("Europe", None),
@@ -150,6 +161,9 @@ BOARDS: Mapping[str, BoardEntry] = {
     }),
     "switzerland": BoardEntry("switzerland", "Switzerland", "switzerland.json", _SWITZERLAND_RULES, {
         "": Variant("Switzerland", None),
+    }),
+    "asia": BoardEntry("asia", "Legendary Asia", "legendary_asia.json", _LEGENDARY_ASIA_RULES, {
+        "": Variant("Legendary Asia", None),
     }),
 }
 

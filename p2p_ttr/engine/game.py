@@ -85,6 +85,12 @@ class Rules:
     locomotive_use: LocomotiveUse = LocomotiveUse.ANY
     # Cards of any kind that stand in for one locomotive on a ferry (0: none; Nordic: 3).
     ferry_stand_in: int = 0
+    # Points per car a mountain route's X sends to the Mountain Crossing (Legendary Asia: 2).
+    mountain_car_points: int = 0
+    # The bonus for the most cities in one network of a player's routes (Legendary Asia's
+    # Asian Explorer), shared by every player tied for it; "" and 0 where not played.
+    most_cities_bonus: str = ""
+    most_cities_points: int = 0
 
     def players_allowed(self, n: int) -> bool:
         return self.min_players <= n <= self.max_players

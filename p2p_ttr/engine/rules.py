@@ -297,8 +297,10 @@ def claim_problem(state: GameState, player: int, route: Route) -> str | None:
             return f"player {player} already holds the other side of the double route {route.a}-{route.b}"
         if twin_owner is not None and not state.game.rules.both_sides_open(state.n_players):
             return f"in a game of {state.n_players}, only one side of the double route {route.a}-{route.b} is used"
-    if state.players[player].trains < route.length:
-        return f"{route.label} needs {route.length} trains; player {player} has {state.players[player].trains}"
+    if state.players[player].trains < route.cars:
+        mountain = f" ({route.length} and {route.mountain_x} for its mountain crossings)" if route.mountain_x else ""
+        return (f"{route.label} needs {route.cars} trains{mountain}; "
+                f"player {player} has {state.players[player].trains}")
     return None
 
 
@@ -458,7 +460,7 @@ def _take_route(state: GameState, p: int, route: Route, paid: tuple[CardRef, ...
         ps,
         hand=_without(ps.hand, paid),
         routes=ps.routes + (route.id,),
-        trains=ps.trains - route.length,
+        trains=ps.trains - route.cars,
     )
     owners = list(state.route_owner)
     owners[route.id] = p

@@ -23,9 +23,15 @@ the Globetrotter):
   longest in the game (nobody if that length is 0);
 * the Globetrotter (``Rules.globetrotter_points``, where played) goes to every
   player with the most completed tickets (nobody if that is 0);
+* Legendary Asia: each car a mountain route's X sends to the Mountain
+  Crossing scores ``Rules.mountain_car_points``; the most-cities bonus
+  (``Rules.most_cities_points``, the Asian Explorer) goes to every player
+  whose largest network of their own routes (branches and loops allowed)
+  touches the most cities;
 * ranking: most points, then most completed tickets, then fewest stations
-  built, then holding the longest-trail bonus; players equal on all four
-  share a place.
+  built, then holding the longest-trail bonus, then most mountain routes
+  claimed; players equal on all of them share a place (each board's own
+  chain is this one with the links it has no use for equal for everyone).
 """
 
 from __future__ import annotations
@@ -76,6 +82,10 @@ class PlayerScore:
     borrowed: tuple[tuple[str, int | None], ...]
     globetrotter: int = 0  # Rules.globetrotter_points or 0
     grand_tour: int = 0  # India's Grand Tour (grandtour.py), by the tickets joined twice
+    mountains: int = 0  # Legendary Asia: the cars sent to the Mountain Crossing, scored
+    mountain_routes: int = 0  # how many of the player's routes have an X (a tie-break)
+    most_cities: int = 0  # the most-cities bonus (Rules.most_cities_points) or 0
+    network_cities: int = 0  # the cities of the player's largest network
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +149,23 @@ def _components(board: Board, routes: Iterable[int]) -> dict[str, str]:
 def route_points(board: Board, routes: Iterable[int]) -> int:
     """Points for owning ``routes`` (each distinct id counted once)."""
     return sum(board.route_points[board.routes[r].length] for r in dict.fromkeys(routes))
+
+
+def mountain_points(game: Game, routes: Iterable[int]) -> int:
+    """What the cars ``routes`` sent to the Mountain Crossing score (0 off Legendary Asia)."""
+    board = game.board
+    return game.rules.mountain_car_points * sum(board.routes[r].mountain_x for r in routes)
+
+
+def largest_network(board: Board, routes: Iterable[int]) -> int:
+    """The cities of the largest connected network ``routes`` make (each city once)."""
+    routes = tuple(routes)
+    parent = _components(board, routes)
+    sizes: dict[str, int] = {}
+    for city in {c for r in routes for c in board.routes[r].cities}:
+        root = _find(parent, city)
+        sizes[root] = sizes.get(root, 0) + 1
+    return max(sizes.values(), default=0)
 
 
 def connected(board: Board, routes: Iterable[int], a: str, b: str) -> bool:
@@ -510,7 +537,7 @@ class _ClaimChecker:
                     "of a double route may be used",
                 )
             self.route_owner[r] = player
-            cars += route.length
+            cars += route.cars
         if cars > self.trains:
             raise ClaimError(
                 player, f"routes use {cars} trains, more than the {self.trains} a player has"
@@ -561,11 +588,19 @@ def score_game(game: Game, claims: Sequence[PlayerClaims]) -> GameScore:
         most = max(p.completed_tickets for p in players)
         players = [_with_globetrotter(p, game.rules.globetrotter_points)
                    if most > 0 and p.completed_tickets == most else p for p in players]
+    if game.rules.most_cities_points:
+        most = max(p.network_cities for p in players)
+        players = [_with_most_cities(p, game.rules.most_cities_points)
+                   if most > 0 and p.network_cities == most else p for p in players]
     return _ranked(tuple(players))
 
 
 def _with_globetrotter(score: PlayerScore, points: int) -> PlayerScore:
     return replace(score, globetrotter=points, total=score.total + points)
+
+
+def _with_most_cities(score: PlayerScore, points: int) -> PlayerScore:
+    return replace(score, most_cities=points, total=score.total + points)
 
 
 def _ranked(players: tuple[PlayerScore, ...]) -> GameScore:
@@ -603,28 +638,58 @@ def _score_player(
         tours = sum(1 for t in results if t.completed
                     and two_separate_paths(board, claim.routes, board.tickets[t.ticket].a, board.tickets[t.ticket].b))
         grand_tour = grand_tour_bonus(rules.grand_tour_points, tours)
+    mountains = mountain_points(game, claim.routes)
     return PlayerScore(
         routes=routes,
         tickets=tickets,
         stations=stations,
         express=express_points,
-        total=routes + tickets + stations + express_points + grand_tour,
+        total=routes + tickets + stations + express_points + grand_tour + mountains,
         longest_path=trail,
         completed_tickets=sum(t.completed for t in results),
         stations_built=len(claim.stations),
         ticket_results=results,
         borrowed=tuple(zip(claim.stations, borrowed, strict=True)),
         grand_tour=grand_tour,
+        mountains=mountains,
+        mountain_routes=sum(1 for r in claim.routes if board.routes[r].mountain_x),
+        network_cities=largest_network(board, claim.routes) if rules.most_cities_points else 0,
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ScorePart:
+    """One part of a score beside routes and tickets, as the game plays it."""
+
+    key: str  # its JSON name ("stations", "express", "mountains", ...)
+    title: str  # how players name it ("stations", "European Express", "Mountain Crossing", ...)
+    points: int
+
+
+def score_parts(game: Game, score: PlayerScore) -> tuple[ScorePart, ...]:
+    """The parts of ``score`` beyond routes and tickets that ``game`` plays, in
+    the order every score table shows them: the one list of a game's bonuses
+    that the tables, the audit and the JSON read."""
+    rules = game.rules
+    parts = [
+        (rules.stations, "stations", "stations", score.stations),
+        (rules.longest_path_points, "express", rules.longest_path_bonus, score.express),
+        (rules.globetrotter_points, "globetrotter", "Globetrotter", score.globetrotter),
+        (rules.grand_tour_points, "grand_tour", "Grand Tour", score.grand_tour),
+        (rules.mountain_car_points, "mountains", "Mountain Crossing", score.mountains),
+        (rules.most_cities_points, "most_cities", rules.most_cities_bonus, score.most_cities),
+    ]
+    return tuple(ScorePart(key, title, points) for played, key, title, points in parts if played)
+
+
 # The names of the tie-break chain, in order, matching rank_key's components.
-TIEBREAKS: tuple[str, ...] = ("points", "completed tickets", "fewer stations", "European Express")
+TIEBREAKS: tuple[str, ...] = ("points", "completed tickets", "fewer stations", "European Express",
+                               "mountain routes")
 
 
-def rank_key(score: PlayerScore) -> tuple[int, int, int, int]:
+def rank_key(score: PlayerScore) -> tuple[int, int, int, int, int]:
     """Sort key putting the better player first: the tie-break chain."""
-    return (-score.total, -score.completed_tickets, score.stations_built, -score.express)
+    return (-score.total, -score.completed_tickets, score.stations_built, -score.express, -score.mountain_routes)
 
 
 def deciding_tiebreak(ahead: PlayerScore, behind: PlayerScore) -> str | None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from p2p_ttr.engine.board import Route
 from p2p_ttr.engine.outcome import final_score
-from p2p_ttr.engine.scoring import PlayerScore
+from p2p_ttr.engine.scoring import PlayerScore, ScorePart, score_parts
 from p2p_ttr.engine.state import GameState
 
 RouteName = tuple[str, str, str]  # (city, city, colour)
@@ -40,6 +40,7 @@ class PlayerSummary:
     hand: int  # cards held at the end
     score: PlayerScore
     borrowed: tuple[tuple[str, RouteName | None], ...]  # (station city, the rival route it lends)
+    parts: tuple[ScorePart, ...] = ()  # the score's parts beside routes and tickets the game plays
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ def game_summary(state: GameState, names: Sequence[str], seed: int | None = None
         borrowed = tuple((city, None if r is None else name(board.routes[r])) for city, r in sc.borrowed)
         players.append(PlayerSummary(names[p], tuple(name(board.routes[r]) for r in ps.routes), tuple(ps.stations),
                                      tickets, ps.trains, state.game.rules.trains - ps.trains, len(ps.hand), sc,
-                                     borrowed))
+                                     borrowed, score_parts(state.game, sc)))
     return GameSummary(seed, state.turn, score.ranking[0], tuple(score.ranking), state.stalled,
                        len(state.draw_pile), len(state.discard), sum(1 for r in state.face_up if r is not None),
                        tuple(players), conceded=state.conceded, conceded_to=state.conceded_to, game=state.game.title)
@@ -127,6 +128,6 @@ def _player_json(p: PlayerSummary) -> dict[str, Any]:
             "total": sc.total,
             "longest_path": sc.longest_path,
             "completed_tickets": sc.completed_tickets,
-        },
+        } | {part.key: part.points for part in p.parts},
         "borrowed": [{"station": city, "route": None if r is None else list(r)} for city, r in p.borrowed],
     }

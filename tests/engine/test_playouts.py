@@ -66,7 +66,7 @@ def check_invariants(state: GameState, dealer: LocalDealer) -> None:
     # trains and stations
     owners = Counter(o for o in state.route_owner if o is not None)
     for p, ps in enumerate(state.players):
-        assert ps.trains + sum(board.routes[r].length for r in ps.routes) == rules.trains
+        assert ps.trains + sum(board.routes[r].cars for r in ps.routes) == rules.trains  # (mountain X cars too)
         assert ps.trains >= 0 and 0 <= len(ps.stations) <= rules.stations
         assert ps.stations_left == rules.stations - len(ps.stations)
         assert owners[p] == len(ps.routes) and all(state.route_owner[r] == p for r in ps.routes)
@@ -92,7 +92,10 @@ def check_final_score(state: GameState) -> None:
     score = final_score(state)
     board, rules = state.game.board, state.game.rules
     for ps, sc in zip(state.players, score.players):
-        assert sc.total == sc.routes + sc.tickets + sc.stations + sc.express + sc.globetrotter + sc.grand_tour
+        assert sc.total == (sc.routes + sc.tickets + sc.stations + sc.express + sc.globetrotter + sc.grand_tour
+                            + sc.mountains + sc.most_cities)
+        assert sc.mountains == rules.mountain_car_points * sum(board.routes[r].mountain_x for r in ps.routes)
+        assert sc.most_cities in (0, rules.most_cities_points)
         assert sc.routes == sum(board.route_points[board.routes[r].length] for r in ps.routes)
         assert sc.stations == rules.station_points * (rules.stations - len(ps.stations))
         assert sc.express in (0, rules.longest_path_points) and sc.globetrotter in (0, rules.globetrotter_points)

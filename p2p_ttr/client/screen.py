@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from p2p_ttr.engine.state import Phase
 
+from .lastturn import Moment, moment_of
 from .mapview import draw_map, legend, marks_for
 from .numbering import turn_number
 from .panel import (
@@ -65,11 +66,28 @@ class Page:
 @dataclass(frozen=True)
 class Echo:
     """The answer to the last command: said, refused or asked. A question
-    lists its ``choices`` as (what to type, what it does)."""
+    lists its ``choices`` as (what to type, what it does). An answer holds
+    for a while only: ``said_at``, the moment of the game it answered
+    ("claiming Wien–Budapest" holds until the claim is in the log, the turn
+    after it); ``of_page``, it speaks of the page open ("Commands: Esc
+    closes") and goes with it."""
 
     text: str = ""
     style: str = "class:echo"
     choices: tuple[tuple[str, str], ...] = ()
+    said_at: Moment | None = None
+    of_page: bool = False
+
+
+def echo_shown(model: ScreenModel) -> Echo:
+    """The echo, or none where it no longer holds: said of a page since
+    closed, or at a moment of the game that has passed."""
+    echo, view = model.echo, model.snap.view
+    if echo.of_page and model.page is None:
+        return Echo()
+    if echo.said_at is not None and view is not None and moment_of(view) != echo.said_at:
+        return Echo()
+    return echo
 
 
 @dataclass(frozen=True)
@@ -97,7 +115,7 @@ class Frame:
 
 def frame(model: ScreenModel, width: int, height: int) -> Frame | None:
     """The rows of each part at this size (None: too small for more than words)."""
-    bottom = status_lines(model.snap.status, width) + echo_lines(model.echo, width)
+    bottom = status_lines(model.snap.status, width) + echo_lines(echo_shown(model), width)
     if width < MIN_COLUMNS or height < MIN_ROWS - 1:
         return None
     with_map = width >= MAP_COLUMNS and height >= MAP_ROWS - 1
@@ -114,7 +132,7 @@ def render(model: ScreenModel, width: int, height: int) -> list[Line]:
     """``height`` lines of exactly ``width`` columns (the terminal's rows less the input line)."""
     parts = frame(model, width, height)
     if parts is None:
-        return too_small(width, height, status_lines(model.snap.status, width) + echo_lines(model.echo, width))
+        return too_small(width, height, status_lines(model.snap.status, width) + echo_lines(echo_shown(model), width))
     lines = list(parts.top)
     if model.page is not None:
         lines += page_lines(model.page, width, parts.body)
@@ -296,15 +314,16 @@ def header_parts(snap: Snapshot) -> list[Line]:
         else:
             parts.append([("class:header", " waiting for the game to start")])
         return parts
-    parts.append([("class:header", f" game {snap.game[:8]} · turn {turn_number(view)} · ")])
+    # Each part brings the one space before it ("turn 1 · your turn FINAL ROUND"), never a second after.
+    parts.append([("class:header", f" game {snap.game[:8]} · turn {turn_number(view)} ·")])
     if view.phase in (Phase.SCORING, Phase.OVER) or snap.finished:
-        parts.append([("class:header", "the game is over ")])
+        parts.append([("class:header", " the game is over")])
     elif view.phase in (Phase.SETUP, Phase.SETUP_TICKETS):
-        parts.append([("class:header", "setting up: everyone keeps tickets ")])
+        parts.append([("class:header", " setting up: everyone keeps tickets")])
     elif view.current == snap.seat:
-        parts.append([("class:header.you", " your turn ")])
+        parts.append([("class:header.you", " your turn")])
     else:
-        parts.append([(PLAYER_STYLE.format(view.current), f" {snap.names[view.current]}'s turn ")])
+        parts.append([(PLAYER_STYLE.format(view.current), f" {snap.names[view.current]}'s turn")])
     if view.final_turns_left is not None and not view.over:
         parts.append([("class:final", f" FINAL ROUND: {plural(view.final_turns_left, 'turn')} left ")])
     return parts

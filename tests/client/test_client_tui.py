@@ -4,6 +4,7 @@ bridge to the network loop as typed inputs (a move, start, leave)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from client_states import NAMES, FakeTable
@@ -143,3 +144,30 @@ def test_q_leaves_the_last_page(session: None) -> None:
         pipe.send_text("q")
         client.app.input = pipe
         assert client.app.run() == 0
+
+
+def screen_of(client: Client, width: int = 100, height: int = 29) -> str:
+    return "\n".join("".join(t for _, t in line) for line in client.draw(width, height))
+
+
+def test_an_answer_goes_once_the_game_moves_on_and_a_page_s_with_its_page(session: None) -> None:
+    """'claiming Paris–Frankfurt ...' holds until the move is in the log, not
+    4 minutes on; 'Commands: Esc closes' goes with the help it spoke of (the
+    Tab menu pops up over the row it held)."""
+    state, _ = position(3)
+    table = FakeTable(state)
+    bridge = bridge_for(table)
+    client = Client(bridge, hosting=False)
+    bridge.publish()
+    screen_of(client)
+    client.run_line("draw")
+    assert "drawing from the deck" in screen_of(client)
+    table.engine = replace(state, turn=state.turn + 1, current=1)  # our move is in: the next turn
+    bridge.publish()
+    assert "drawing from the deck" not in screen_of(client)
+    client.run_line("help")
+    assert "Commands: Esc closes" in screen_of(client)
+    client.close_page()
+    assert "Esc closes" not in screen_of(client)
+    client.run_line("claim paris frankfurt")
+    assert client.echo.style == "class:refuse" and client.echo.text in screen_of(client)  # not our turn: said now

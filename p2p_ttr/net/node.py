@@ -537,7 +537,7 @@ class Node:
         who = self.follower.dialled_name()
         if now >= self._host_note:
             self._host_note = now + 5.0
-            self.console.say(f"waiting for {who} at {self.dialed()} ({int(silent)} s)")
+            self.console.waiting(f"waiting for {who} at {self.dialed()} ({int(silent)} s)")  # a status line says it
         if silent > self.o.timeout:
             if self.table is None and not self.ongoing:
                 # The same words as the reach check's, which may come a moment later.

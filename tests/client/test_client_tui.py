@@ -107,10 +107,11 @@ def test_the_console_keeps_the_status_line_for_waiting() -> None:
     publisher = Publisher("join")
     console = TuiConsole(publisher)
     console.waiting("waiting for Bob (5 s)")  # the status line says it
-    console.say("waiting for the host at 10.0.0.1:7311 (4 s)")
+    console.waiting("waiting for the host at 10.0.0.1:7311 (4 s)")  # 'no word from the host (4 s)' there
+    console.say("resumed game 3fa2c1d0 at turn 29")
     console.say("two\nlines")
     publisher.update(None, None, ())
-    assert [t for _, t in publisher.snapshot.log] == ["waiting for the host at 10.0.0.1:7311 (4 s)", "two", "lines"]
+    assert [t for _, t in publisher.snapshot.log] == ["resumed game 3fa2c1d0 at turn 29", "two", "lines"]
 
 
 def test_start_in_the_lobby_then_the_lobby_words_go(session: None) -> None:

@@ -45,7 +45,7 @@ from .panel import (
 from .pagetext import Block, lay_out
 from .snapshot import Snapshot
 from .styled import Fragment, Line, fit, join, text_of, wrap
-from .words import BOARD, plural
+from .words import BOARD, plural, whose
 
 MAP_COLUMNS, MAP_ROWS = 100, 30  # the whole terminal, the input line included, from which the map is drawn
 TWO_COLUMNS = 72  # narrower than this, the compact panel is one column
@@ -149,6 +149,10 @@ def render(model: ScreenModel, width: int, height: int) -> list[Line]:
         rule.append(("class:dim", f"rows {top + 1}–{top + parts.log} of {len(rows)}, "
                                   f"{plural(newer, 'newer row')} below (PageDown)"))
     elif parts.with_map and model.page is None:
+        if model.focus is not None:
+            # Said for as long as it holds: a map with one network reads as a quiet game otherwise.
+            owner = whose(model.focus, model.snap.seat, model.snap.names)
+            rule.append(("class:ask", f"the map shows {owner} network alone (map all: everyone's) "))
         rule += legend()
     lines.append(fit(rule, width, "class:rule"))
     shown = rows[top: top + parts.log]

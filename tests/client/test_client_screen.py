@@ -148,3 +148,12 @@ def test_the_lobby() -> None:
         text = screen_text(ScreenModel(lobby), width, 23)
         assert "lobby: host, Ann · Enter (or start) starts the game" in text
         assert "ttr join 192.168.1.5:7311" in text  # on a second line where the first is full
+
+
+def test_a_map_filtered_to_one_network_says_so_for_as_long_as_it_is() -> None:
+    state, _ = position(3)
+    rule = [row for row in screen_text(ScreenModel(snap(state), focus=1), 100, 29).splitlines() if "─ log ─" in row]
+    assert rule and "the map shows Bob's network alone (map all: everyone's)" in rule[0]
+    mine = screen_text(ScreenModel(snap(state), focus=0), 120, 39)
+    assert "the map shows your network alone" in mine
+    assert "network alone" not in screen_text(ScreenModel(snap(state)), 100, 29)

@@ -51,9 +51,13 @@ def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], wid
         # A seat that left is played by the table (the caretaker); said in words, not only in style.
         tag = "left" if p in forfeited else "you" if p == seat else ""
         name_style = "class:you" if p == seat else "class:dim" if tag == "left" else ""
+        colour = seat_colour(p)
+        if tag == "left" and len(f"{name} ({tag})") > name_w:
+            # Which player left is what the row must say: their name stays whole, 'left' takes the colour's place.
+            colour, tag = tag, ""
         lines.append([
             ("class:turn", mark),
-            (style, f"{seat_number(p)} {seat_colour(p):<6}"),
+            (style, f"{seat_number(p)} {colour:<6}"),
             ("", " "),
             (name_style, f"{_who(name, tag, name_w):<{name_w}}"),
             ("", f" {_points(view, p):>3} {ps.trains:>3} {len(ps.hand):>3} {len(ps.tickets):>3}"
@@ -92,15 +96,11 @@ def clip(text: str, width: int) -> str:
 
 def _who(name: str, tag: str, width: int) -> str:
     """'Ann (you)' when it fits in ``width``; else, for our own seat, 'you'
-    alone (we know who we are), and for a seat that left, its name cut short
-    before 'left' ('Chi left'): which player left is what the row must say."""
+    alone (we know who we are)."""
     if not tag:
         return name[:width]
     full = f"{name} ({tag})"
-    if len(full) <= width:
-        return full
-    room = width - len(tag) - 1
-    return f"{name[:room]} {tag}" if tag == "left" and room > 0 else tag[:width]
+    return full if len(full) <= width else tag[:width]
 
 
 def _points(view: GameState, p: int) -> int:

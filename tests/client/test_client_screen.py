@@ -112,8 +112,9 @@ def test_players_are_named_with_their_colour_and_a_seat_that_left_is_marked() ->
     state, _ = position(5, current=2)
     rows = screen_text(ScreenModel(snap(state, names=names, forfeited=(2,))), 100, 29).splitlines()
     panel = [row.split("│")[1] for row in rows[2:7]]
-    assert [p[:9] for p in panel] == [" 1 red   ", " 2 blue  ", "▶3 green ", " 4 yellow", " 5 black "]
-    assert [p[10:16].strip() for p in panel] == ["you", "Bob", "C left", "Dee", "Eve"]
+    # Where 'Cid (left)' does not fit, the name stays whole and 'left' takes the colour's place.
+    assert [p[:9] for p in panel] == [" 1 red   ", " 2 blue  ", "▶3 left  ", " 4 yellow", " 5 black "]
+    assert [p[10:16].strip() for p in panel] == ["you", "Bob", "Cid", "Dee", "Eve"]
     assert all(p.endswith("0  45   0   0  3") for p in panel[1:])  # the counts keep their columns
     wide = screen_text(ScreenModel(snap(state, names=names, forfeited=(2,))), 160, 29)
     assert "1 red    Ann (you)" in wide and "3 green  Cid (left)" in wide and "5 black  Eve" in wide

@@ -10,7 +10,7 @@ from p2p_ttr.engine.board import Route
 from p2p_ttr.engine.rules import hand_counts
 from p2p_ttr.engine.state import GameState, Phase
 
-from .claimable import claimable
+from .claimable import Claimable, claimable
 from .lastturn import LastTurns
 from .network import trail
 from .explain import keep_least, kinds
@@ -68,20 +68,18 @@ def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], wid
 
 
 def turn_lines(turns: LastTurns, view: GameState, seat: int, width: int, beside: bool) -> list[Line]:
-    """Each player's last turn in a few words: what happened since yours.
-    ``beside`` the players' table, a row for every seat in its order (ours
-    too) after a title row level with the table's; else a section of its own,
-    the others only, each row led by the seat's number. A turn played since
+    """Each player's last turn in a few words: what happened since yours,
+    and yours (the log may have scrolled it away). A row for every seat in
+    its order after a title row: ``beside`` the players' table, level with
+    its rows; else each row led by the seat's number. A turn played since
     your last one is marked • (one from before it is dimmed as well)."""
     lines: list[Line] = [[("class:title", "LAST TURN"), ("class:dim", f" ({NEW} since yours)")]]
     for p in range(view.n_players):
-        if p == seat and not beside:
-            continue
         turn = turns.of(p)
         words = turn.words() if turn is not None else ""
         lead: Line = [] if beside else [(PLAYER_STYLE.format(p), f" {seat_number(p)}")]
         if not words:
-            lines.append(lead + [("class:dim", "   -" if p != seat else "")])
+            lines.append(lead + [("class:dim", "   -" if p != seat or not beside else "")])
             continue
         new = p != seat and turns.since(p, seat, view)
         room = width - len(text_of(lead)) - 3
@@ -191,13 +189,15 @@ def ticket_lines(view: GameState, seat: int, width: int, room: int) -> list[Line
     return lines
 
 
-def claim_lines(view: GameState, seat: int, width: int, room: int) -> list[Line]:
-    """The routes your hand pays for, those on a ticket's way first, in at
-    most ``room`` lines."""
+def claim_lines(view: GameState, seat: int, width: int, room: int, found: list[Claimable] | None = None) -> list[Line]:
+    """The routes your hand pays for (``found``, if worked out already),
+    those on a ticket's way first, in at most ``room`` lines."""
     if room < 2 or view.phase in (Phase.SETUP, Phase.SETUP_TICKETS, Phase.SCORING, Phase.OVER):
         return []
-    found = claimable(view, seat)
-    lines: list[Line] = [[("class:title", "YOUR HAND PAYS FOR"), ("class:dim", f" {plural(len(found), 'route')} (→ #ticket)")]]
+    found = claimable(view, seat) if found is None else found
+    count = f" {plural(len(found), 'route')}"
+    key = " (→ #ticket)" if len("YOUR HAND PAYS FOR" + count + " (→ #ticket)") <= width else ""  # else cut mid-word
+    lines: list[Line] = [[("class:title", "YOUR HAND PAYS FOR"), ("class:dim", count + key)]]
     if not found:
         return lines + wrap([("class:dim", " no route yet: draw cards")], width)
     for i, c in enumerate(found):

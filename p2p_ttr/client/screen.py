@@ -28,6 +28,7 @@ from functools import lru_cache
 from p2p_ttr.engine.state import Phase
 
 from .lastturn import Moment, moment_of
+from .claimable import claimable
 from .mapview import draw_map, legend, marks_for
 from .numbering import turn_number
 from .panel import (
@@ -51,6 +52,7 @@ MAP_COLUMNS, MAP_ROWS = 100, 30  # the whole terminal, the input line included, 
 TWO_COLUMNS = 72  # narrower than this, the compact panel is one column
 MIN_COLUMNS, MIN_ROWS = 40, 12  # below this only the status and the answers to commands are shown
 SIDE = 35  # the panel's width in a 100-column terminal
+CLAIM_ROWS = 3  # the panel keeps this many rows for the routes the hand pays for
 
 
 @dataclass(frozen=True)
@@ -140,7 +142,8 @@ def render(model: ScreenModel, width: int, height: int) -> list[Line]:
         lines += map_body(model, width, parts.body)
     else:
         lines += compact_body(model.snap, width, parts.body)
-    rows = log_rows(model.snap.log, width)
+    log_w = log_width(model, parts, width)
+    rows = log_rows(model.snap.log, log_w)
     top = log_start(len(rows), parts.log, model.log_top)
     rule: Line = [("class:rule", "─ log ─  ")]
     if top + parts.log < len(rows):
@@ -156,8 +159,32 @@ def render(model: ScreenModel, width: int, height: int) -> list[Line]:
         rule += legend()
     lines.append(fit(rule, width, "class:rule"))
     shown = rows[top: top + parts.log]
-    lines += [fit([], width) for _ in range(parts.log - len(shown))] + shown
-    return lines + parts.bottom
+    log = [fit([], log_w) for _ in range(parts.log - len(shown))] + shown
+    if log_w < width:
+        # Beside the log, under the panel: each seat's last turn, ours too, however fast the log runs.
+        turns = turns_beside_log(model.snap, width - log_w - 1, parts.log)
+        log = [join((row, log_w), (turn, width - log_w - 1), sep=("class:rule", "│"))
+               for row, turn in zip(log, _pad(turns, width - log_w - 1, parts.log))]
+    return lines + log + parts.bottom
+
+
+def log_width(model: ScreenModel, parts: Frame, width: int) -> int:
+    """The log's columns: the map's where there is a map (the last turns
+    take the panel's column beside it), else the screen's."""
+    snap = model.snap
+    return map_width(width) if parts.with_map and snap.view is not None and snap.seat is not None else width
+
+
+def turns_beside_log(snap: Snapshot, width: int, height: int) -> list[Line]:
+    """LAST TURN in ``height`` rows: without its title where the rows are
+    few, then without our own row (the others' are what we have not seen)."""
+    assert snap.view is not None and snap.seat is not None
+    lines = turn_lines(snap.turns, snap.view, snap.seat, width, beside=False)
+    if len(lines) > height:
+        lines = lines[1:]
+    if len(lines) > height:
+        lines = lines[: snap.seat] + lines[snap.seat + 1:]
+    return lines[:height]
 
 
 # ------------------------------------------------------------------ scrolling
@@ -181,7 +208,7 @@ def scrolled(model: ScreenModel, width: int, height: int, pages: int) -> ScreenM
         pane = max(1, parts.body - 2)
         last = max(0, len(page_rows(model.page, width)) - pane)
         return replace(model, page=replace(model.page, offset=max(0, min(last, model.page.offset + pages * pane))))
-    rows = len(log_rows(model.snap.log, width))
+    rows = len(log_rows(model.snap.log, log_width(model, parts, width)))
     top = log_start(rows, parts.log, model.log_top) + pages * parts.log
     # At the end again: follow it, as new lines come.
     return replace(model, log_top=None if top >= rows - parts.log else max(0, top))
@@ -200,7 +227,7 @@ def map_body(model: ScreenModel, width: int, height: int) -> list[Line]:
     shown = snap.view.game.board if snap.view is not None else BOARD  # before the seating: the default board
     marks = marks_for(shown, snap.view, snap.seat, model.highlight, snap.turns, model.focus)
     board = draw_map(shown, marks, map_w, height)
-    panel = side_panel(snap, side_w, height)
+    panel = side_panel(snap, side_w, height, turns=False)  # the last turns are beside the log
     return [join((m, map_w), (s, side_w), sep=("class:rule", "│")) for m, s in zip(board, panel)]
 
 
@@ -336,7 +363,7 @@ def header_parts(snap: Snapshot) -> list[Line]:
 # ------------------------------------------------------------------ panel
 
 
-def side_panel(snap: Snapshot, width: int, height: int) -> list[Line]:
+def side_panel(snap: Snapshot, width: int, height: int, turns: bool = True) -> list[Line]:
     view, seat = snap.view, snap.seat
     lines: list[Line] = []
     if view is None or seat is None:
@@ -350,11 +377,16 @@ def side_panel(snap: Snapshot, width: int, height: int) -> list[Line]:
     lines += tunnel_lines(view, width)
     lines += offered_lines(view, seat, width)
     lines += forfeited_lines(view, seat, snap.names, snap.forfeited, width)
-    lines += ticket_lines(view, seat, width, height - len(lines))
-    turns = turn_lines(snap.turns, view, seat, width, beside=False)
-    if len(lines) + len(turns) <= height:
-        lines += turns
-    lines += claim_lines(view, seat, width, height - len(lines))
+    # Rows kept for the routes the hand pays for (a title, a route, how many more; or "no route
+    # yet"): many tickets list their first ones and say how many more (`show` lists them all).
+    found = claimable(view, seat) if view.phase is Phase.TURN else []
+    keep = len(claim_lines(view, seat, width, CLAIM_ROWS, found)) if view.phase is Phase.TURN else 0
+    keep = keep if len(lines) + keep + 4 <= height else 0
+    lines += ticket_lines(view, seat, width, height - len(lines) - keep)
+    last = turn_lines(snap.turns, view, seat, width, beside=False) if turns else []
+    if len(lines) + len(last) <= height:
+        lines += last
+    lines += claim_lines(view, seat, width, height - len(lines), found if view.phase is Phase.TURN else None)
     return _pad(lines, width, height)
 
 

@@ -139,8 +139,11 @@ def test_pages_cover_the_map_and_the_log_wraps() -> None:
     text = screen_text(ScreenModel(snap(state), page=page), 100, 29)
     assert " Rules" in text and "line 3" in text and "line 2\n" not in text and "more lines" in text
     long = "x" * 150
+    text = screen_text(ScreenModel(snap(state, log=(("", long),))), 80, 23)
+    assert "x" * 79 in text and "    " + "x" * 71 in text
+    # Beside the map, the log has the map's columns (the last turns are beside it).
     text = screen_text(ScreenModel(snap(state, log=(("", long),))), 100, 29)
-    assert "x" * 99 in text and "    " + "x" * 51 in text
+    assert "x" * 63 in text and "    " + "x" * 59 in text and "    " + "x" * 28 + " " in text
 
 
 def test_the_lobby() -> None:

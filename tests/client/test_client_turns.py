@@ -11,7 +11,7 @@ from client_states import NAMES, FakeTable, game_states
 from engine_scenario import BOARD, play, position, route
 
 from p2p_ttr.client.lastturn import LastTurns
-from p2p_ttr.client.screen import Page, ScreenModel, frame, log_rows, page_rows, scrolled, screen_text
+from p2p_ttr.client.screen import Page, ScreenModel, frame, log_rows, log_width, page_rows, scrolled, screen_text
 from p2p_ttr.client.snapshot import Publisher, Snapshot
 from p2p_ttr.client.styled import text_of
 from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp
@@ -37,7 +37,7 @@ def test_a_turn_in_a_few_words() -> None:
     for before, after in ((state, took), (took, drew)):
         turns = turns.after(view_for(before, 1), view_for(after, 1), 1)
     ann = turns.of(0)
-    assert ann is not None and ann.words() == "took blue, drew 1 from the deck"
+    assert ann is not None and ann.words() == "took blue, drew 1 card"  # "drew": from the deck
     bob, _ = position(3, hands={1: ["orange"] * 3}, current=1)
     after = play(bob, ClaimRoute(1, route("Paris", "Frankfurt", "orange"), bob.players[1].hand))
     turns = turns.after(view_for(bob, 0), view_for(after, 0), 0)
@@ -79,7 +79,7 @@ def test_the_others_turns_are_what_the_log_said() -> None:
         for r in turn.claimed:
             a, b = BOARD.routes[r].a, BOARD.routes[r].b
             assert any(line.startswith(f"{NAMES[seat]} claimed {a}–{b}") for line in log)
-        if "from the deck" in turn.words():
+        if "drew" in turn.words():
             assert any(re.match(rf"{NAMES[seat]} drew \d cards? from the deck", line) for line in log[-12:])
 
 
@@ -95,18 +95,21 @@ def numbered_log(n: int) -> Snapshot:
 
 
 def log_pane(model: ScreenModel, width: int, height: int) -> list[str]:
+    """The log's rows on screen (left of the last turns, where there is a map)."""
     parts = frame(model, width, height)
     assert parts is not None
     rows = screen_text(model, width, height).splitlines()
     start = len(parts.top) + parts.body + 1
-    return rows[start: start + parts.log]
+    return [row[: log_width(model, parts, width)] for row in rows[start: start + parts.log]]
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_page_up_shows_every_row_of_the_log_and_stops_at_the_top(size: tuple[int, int]) -> None:
     width, height = size
     model = ScreenModel(numbered_log(60))
-    every = [text_of(row).rstrip() for row in log_rows(model.snap.log, width)]
+    parts = frame(model, width, height)
+    assert parts is not None
+    every = [text_of(row).rstrip() for row in log_rows(model.snap.log, log_width(model, parts, width))]
 
     def where(pane: list[str]) -> int:
         """The index in the log of the pane's first row (the pane is a run of the log's rows)."""
@@ -153,3 +156,23 @@ def test_a_page_scrolls_by_what_it_shows(size: tuple[int, int]) -> None:
     for _ in range(30):
         model = scrolled(model, width, height, -1)
     assert model.page is not None and model.page.offset == 0
+
+
+@pytest.mark.parametrize("size", [(100, 29), (120, 39)])
+def test_beside_the_map_every_last_turn_is_whole_beside_the_log_and_the_hand_pays_for_is_shown(
+        size: tuple[int, int]) -> None:
+    """100x30 had no room for LAST TURN or YOUR HAND PAYS FOR in the panel,
+    cut 'took blue, drew 1 from the d…', and our own move scrolled away
+    behind three bot turns: the last turns sit beside the log, ours too,
+    every one whole, and the panel keeps rows for the routes to claim."""
+    for upto in (120, 200, 300):
+        snap = published(upto)
+        rows = screen_text(ScreenModel(snap), *size).splitlines()
+        title = next(i for i, row in enumerate(rows) if "LAST TURN (• since yours)" in row)
+        assert rows[title - 1].startswith("─ log ─")  # the first row beside the log
+        for seat in range(3):
+            turn = snap.turns.of(seat)
+            assert turn is not None
+            beside = rows[title + 1 + seat].split("│")[-1]
+            assert beside.startswith(f" {seat + 1} ") and turn.words() in beside, (beside, turn.words())
+        assert any("YOUR HAND PAYS FOR" in row for row in rows), upto

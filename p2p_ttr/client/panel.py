@@ -195,20 +195,26 @@ def claim_lines(view: GameState, seat: int, width: int, room: int, found: list[C
     if room < 2 or view.phase in (Phase.SETUP, Phase.SETUP_TICKETS, Phase.SCORING, Phase.OVER):
         return []
     found = claimable(view, seat) if found is None else found
-    count = f" {plural(len(found), 'route')}"
-    key = " (→ #ticket)" if len("YOUR HAND PAYS FOR" + count + " (→ #ticket)") <= width else ""  # else cut mid-word
-    lines: list[Line] = [[("class:title", "YOUR HAND PAYS FOR"), ("class:dim", count + key)]]
     if not found:
-        return lines + wrap([("class:dim", " no route yet: draw cards")], width)
-    for i, c in enumerate(found):
+        return [[("class:title", "YOUR HAND PAYS FOR")]] + wrap(
+            [("class:dim", " no route yet: draw cards")], width)
+    rows: list[Line] = []
+    for c in found:
         row = wrap([("", " "), (f"class:route.{c.route.color}", f"{c.route.a}{DASH}{c.route.b}"),
                     ("class:dim", f" {claim_details(c.route)}"),
                     ("class:done", f" → #{','.join(map(str, c.tickets))}" if c.tickets else "")], width, 3)
-        if len(lines) + len(row) > room - (i + 1 < len(found)):
-            lines.append([("class:dim", f"    ... {len(found) - i} more: show lists them")])
+        if 1 + len(rows) + len(row) > room:
             break
-        lines += row
-    return lines
+        rows += row
+    shown = sum(1 for row in rows if not text_of(row).startswith("   "))  # a wrapped route's rows after its first
+    # How many more, said on the title (a row of its own left no room for a route at 100x30);
+    # each part only where it fits whole.
+    if shown < len(found):
+        said = [f" {shown} of {len(found)}: show", " lists all"]
+    else:
+        said = [f" {plural(len(found), 'route')}", " (→ #ticket)"]
+    count = said[0] + (said[1] if len("YOUR HAND PAYS FOR" + "".join(said)) <= width else "")
+    return [[("class:title", "YOUR HAND PAYS FOR"), ("class:dim", count)]] + rows
 
 
 def claim_details(route: Route) -> str:

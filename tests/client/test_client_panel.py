@@ -29,8 +29,10 @@ def test_the_routes_the_hand_pays_for_come_with_the_tickets_they_serve() -> None
     assert all(c.route.color in ("purple", "gray") and c.route.length <= 3 for c in found)
     text = plain(claim_lines(view, 0, 40, 30))
     assert "YOUR HAND PAYS FOR" in text and "Budapest–Sarajevo purple 3 → #1" in text
-    few = claim_lines(view, 0, 40, 4)
-    assert len(few) == 4 and "more: show lists them" in plain(few)
+    few = claim_lines(view, 0, 45, 4)
+    assert len(few) == 4 and plain(few).startswith(f"YOUR HAND PAYS FOR 3 of {len(found)}: show lists all") and "Budapest–Sarajevo" in plain(few)
+    narrow = claim_lines(view, 0, 35, 3)  # 100x30's: the title says how many more, the rows go to routes
+    assert len(narrow) == 3 and plain(narrow).splitlines()[0] == f"YOUR HAND PAYS FOR 2 of {len(found)}: show"
     page = "\n".join(overview(view, 0, NAMES, ()))
     assert "Budapest–Sofia (5): " in page and "Budapest–Sarajevo (purple 3, 4 points)  → ticket 1" in page
 

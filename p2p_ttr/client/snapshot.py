@@ -140,6 +140,12 @@ class Publisher:
                 version=snap.version + 1)
             return self._snap
 
+    def resumed(self, turns: LastTurns) -> None:
+        """Each seat's last turn, as the log so far told it (a resumed game
+        starts from its latest state: LAST TURN would be all '-')."""
+        with self._lock:
+            self._turns, self._dirty = turns, True
+
     def stop(self, words: str) -> Snapshot:
         """The loop has stopped (the game over, paused, or stopped short):
         nothing is awaited any more, whatever the table last owed, so the

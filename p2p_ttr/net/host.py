@@ -119,8 +119,7 @@ class Host(Node):
         self.replica.lobby = None
         self.relay.catchup.gated = not table.complete and self.relaying
         self.console.say(f"resumed game {game} at entry {len(table.log)}")
-        for line in history.told():
-            self.console.say(line)
+        self.console.resumed(history)
         if not self.relaying and not table.complete:
             self.console.say(f"the relay moved to {self.names[table.relay]} in this game: connecting there")
             self.succession.turn_to(table.relay)

@@ -213,8 +213,7 @@ class Node:
             raise NodeExit(1, "this host is not a seat of our game")
         if entries:
             self.console.say(f"reloaded game {game_id.hex()} at entry {len(entries)}")
-            for line in history.told():
-                self.console.say(line)
+            self.console.resumed(history)
         if not entries or not store.load_meta():  # new, or meta.json lost: the log says the rest
             store.save_meta({"role": "peer", "name": self.follower.name, "host": self.where, "finished": table.complete})
         self.use_table(table, store)

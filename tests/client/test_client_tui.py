@@ -4,7 +4,7 @@ bridge to the network loop as typed inputs (a move, start, leave)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import pytest
 from client_states import NAMES, FakeTable
@@ -172,3 +172,36 @@ def test_an_answer_goes_once_the_game_moves_on_and_a_page_s_with_its_page(sessio
     assert "Esc closes" not in screen_of(client)
     client.run_line("claim paris frankfurt")
     assert client.echo.style == "class:refuse" and client.echo.text in screen_of(client)  # not our turn: said now
+
+
+def test_a_resumed_screen_shows_each_seat_s_last_turn_not_dashes() -> None:
+    """On resuming, the screen starts from the latest state: LAST TURN was
+    all '-' until each seat played again. The log so far (History) says
+    each seat's last turn as well as its lines."""
+    from client_states import game_states
+
+    from p2p_ttr.client.lastturn import LastTurns
+    from p2p_ttr.client.screen import ScreenModel, screen_text
+    from p2p_ttr.engine.view import view_for
+    from p2p_ttr.net.history import History
+
+    history, played = History(0), LastTurns()
+    states = game_states()[:200]
+    for i, state in enumerate(states):
+        history.step(FakeTable(state, seats=tuple(Seat(n) for n in NAMES)))  # type: ignore[arg-type]
+        if i:
+            played = played.after(view_for(states[i - 1], 0), view_for(state, 0), 0)
+    assert history.turns == played and all(played.of(p) is not None for p in range(3))
+    publisher = Publisher("join")
+    TuiConsole(publisher).resumed(history)
+    publisher.update(FakeTable(states[-1]), 0, NAMES)  # type: ignore[arg-type]
+    text = screen_text(ScreenModel(publisher.snapshot), 100, 29)
+    for p in range(3):
+        turn = played.of(p)
+        assert turn is not None and turn.words() in text
+    assert any(line.startswith("the game so far") for _, line in publisher.snapshot.log)
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str

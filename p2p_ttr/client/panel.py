@@ -67,12 +67,15 @@ def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], wid
     return lines
 
 
-def turn_lines(turns: LastTurns, view: GameState, seat: int, width: int, beside: bool) -> list[Line]:
+def turn_lines(turns: LastTurns, view: GameState, seat: int, width: int, beside: bool,
+               wrapped: bool = False) -> list[Line]:
     """Each player's last turn in a few words: what happened since yours,
     and yours (the log may have scrolled it away). A row for every seat in
     its order after a title row: ``beside`` the players' table, level with
     its rows; else each row led by the seat's number. A turn played since
-    your last one is marked • (one from before it is dimmed as well)."""
+    your last one is marked • (one from before it is dimmed as well).
+    Words too long for a row are cut with '…', or ``wrapped`` on rows of
+    their own where there is room for them."""
     lines: list[Line] = [[("class:title", "LAST TURN"), ("class:dim", f" ({NEW} since yours)")]]
     for p in range(view.n_players):
         turn = turns.of(p)
@@ -83,7 +86,9 @@ def turn_lines(turns: LastTurns, view: GameState, seat: int, width: int, beside:
             continue
         new = p != seat and turns.since(p, seat, view)
         room = width - len(text_of(lead)) - 3
-        lines.append(lead + [("class:turn", f" {NEW if new else ' '} "), ("" if new else "class:dim", clip(words, room))])
+        said = words if wrapped else clip(words, room)
+        row = lead + [("class:turn", f" {NEW if new else ' '} "), ("" if new else "class:dim", said)]
+        lines += wrap(row, width, len(text_of(lead)) + 3) if wrapped else [row]
     return lines
 
 

@@ -176,10 +176,13 @@ def log_width(model: ScreenModel, parts: Frame, width: int) -> int:
 
 
 def turns_beside_log(snap: Snapshot, width: int, height: int) -> list[Line]:
-    """LAST TURN in ``height`` rows: without its title where the rows are
-    few, then without our own row (the others' are what we have not seen)."""
+    """LAST TURN in ``height`` rows: long words wrapped where the rows allow;
+    else cut, then without its title, then without our own row (the
+    others' are what we have not seen)."""
     assert snap.view is not None and snap.seat is not None
-    lines = turn_lines(snap.turns, snap.view, snap.seat, width, beside=False)
+    lines = turn_lines(snap.turns, snap.view, snap.seat, width, beside=False, wrapped=True)
+    if len(lines) > height:
+        lines = turn_lines(snap.turns, snap.view, snap.seat, width, beside=False)
     if len(lines) > height:
         lines = lines[1:]
     if len(lines) > height:

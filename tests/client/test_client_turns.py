@@ -11,6 +11,7 @@ from client_states import NAMES, FakeTable, game_states
 from engine_scenario import BOARD, play, position, route
 
 from p2p_ttr.client.lastturn import LastTurns
+from p2p_ttr.client.panel import turn_lines
 from p2p_ttr.client.screen import Page, ScreenModel, frame, log_rows, log_width, page_rows, scrolled, screen_text
 from p2p_ttr.client.snapshot import Publisher, Snapshot
 from p2p_ttr.client.styled import text_of
@@ -176,3 +177,19 @@ def test_beside_the_map_every_last_turn_is_whole_beside_the_log_and_the_hand_pay
             beside = rows[title + 1 + seat].split("│")[-1]
             assert beside.startswith(f" {seat + 1} ") and turn.words() in beside, (beside, turn.words())
         assert any("YOUR HAND PAYS FOR" in row for row in rows), upto
+
+
+def test_a_long_last_turn_wraps_beside_the_log_where_rows_allow_and_is_cut_where_not() -> None:
+    state, _ = position(3, hands={1: ["locomotive"] * 5}, current=1)
+    r = route("Kobenhavn", "Stockholm", "yellow")
+    after = play(state, ClaimRoute(1, r, state.players[1].hand[:3]))
+    turns = LastTurns().after(view_for(state, 0), view_for(after, 0), 0)
+    words = "claimed Kobenhavn–Stockholm"
+    assert turns.of(1) is not None and turns.of(1).words() == words  # type: ignore[union-attr]
+    snap = Snapshot(seat=0, names=NAMES, view=view_for(after, 0), game="3fa2c1d0", turns=turns)
+    narrow = turn_lines(turns, view_for(after, 0), 0, 30, beside=False, wrapped=True)
+    assert " ".join(text_of(row).strip() for row in narrow[2:4]).startswith("2 • claimed Kobenhavn–Stockholm")
+    text = screen_text(ScreenModel(snap), 100, 29)
+    assert words in text  # 35 columns: whole on one row
+    cut = turn_lines(turns, view_for(after, 0), 0, 30, beside=False)
+    assert len(cut) == 4 and text_of(cut[2]).rstrip().endswith("…")

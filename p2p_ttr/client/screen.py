@@ -4,9 +4,9 @@ snapshot of the game and of what the player has on screen.
 From 100x30 up, the map of Europe beside the panel::
 
     header                         (game, turn, whose turn, final round)
-    map of Europe   | players, hand, face-up row, tickets, last turns, routes to claim
+    map of Europe   | players, hand, face-up row, tickets, routes to claim
     ---- log --------------- map key (or, scrolled back, where in the log)
-    the log of moves in words
+    the moves in words | each seat's last turn, ours too
     status: what the table waits for
     echo: the answer to the last command, or a question and its choices
 
@@ -27,8 +27,8 @@ from functools import lru_cache
 
 from p2p_ttr.engine.state import Phase
 
-from .lastturn import Moment, moment_of
 from .claimable import claimable
+from .lastturn import Moment, moment_of
 from .mapview import draw_map, legend, marks_for
 from .numbering import turn_number
 from .panel import (

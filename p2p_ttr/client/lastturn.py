@@ -62,10 +62,11 @@ class Turn:
         parts += [f"claimed {_route(self.board, r)}" for r in self.claimed]
         parts += [f"built a station in {city}" for city in self.built]
         given_up = [f.route for f in self.facts if isinstance(f, GaveUpTunnel)]
-        parts += [f"gave up the tunnel {_route(self.board, r)}" for r in given_up]
+        # Few words: the longest tunnel's fit the 37 columns beside the players at 80x24.
+        parts += [f"gave up tunnel {_route(self.board, r)}" for r in given_up]
         tried = [f for f in self.facts if isinstance(f, WentForTunnel) and f.route not in self.claimed + tuple(given_up)]
         turned = {f.route: f.extra for f in self.facts if isinstance(f, TunnelTurned)}
-        parts += [f"tunnel {_route(self.board, f.route)}" + (f": {turned[f.route]} more to pay" if f.route in turned else "")
+        parts += [f"tunnel {_route(self.board, f.route)}" + (f": {turned[f.route]} more" if f.route in turned else "")
                   for f in tried]
         parts += _draws(self.facts)
         parts += _tickets(self.facts)

@@ -193,3 +193,16 @@ def test_a_long_last_turn_wraps_beside_the_log_where_rows_allow_and_is_cut_where
     assert words in text  # 35 columns: whole on one row
     cut = turn_lines(turns, view_for(after, 0), 0, 30, beside=False)
     assert len(cut) == 4 and text_of(cut[2]).rstrip().endswith("…")
+
+
+def test_the_longest_turns_fit_beside_the_players_at_80x24() -> None:
+    """A tunnel given up or still to pay, on the longest tunnel of the map,
+    whole in the 37 columns beside the players' rows."""
+    state, _ = position(3, hands={1: ["locomotive"] * 5}, current=1)
+    r = route("Angora", "Constantinople")
+    went = play(state, ClaimRoute(1, r, state.players[1].hand[:2]))
+    turns = LastTurns().after(view_for(state, 0), view_for(went, 0), 0)
+    turn = turns.of(1)
+    assert turn is not None and turn.words() == "tunnel Angora–Constantinople"
+    for words in (turn.words(), turn.words() + ": 3 more", "gave up " + turn.words()):
+        assert len(words) <= 37, words

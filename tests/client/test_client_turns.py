@@ -15,7 +15,7 @@ from p2p_ttr.client.panel import turn_lines
 from p2p_ttr.client.screen import Page, ScreenModel, frame, log_rows, log_width, page_rows, scrolled, screen_text
 from p2p_ttr.client.snapshot import Publisher, Snapshot
 from p2p_ttr.client.styled import text_of
-from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp
+from p2p_ttr.engine.events import AbandonTunnel, ClaimRoute, DrawBlind, DrawFaceUp
 from p2p_ttr.engine.state import Phase
 from p2p_ttr.engine.view import view_for
 
@@ -196,13 +196,17 @@ def test_a_long_last_turn_wraps_beside_the_log_where_rows_allow_and_is_cut_where
 
 
 def test_the_longest_turns_fit_beside_the_players_at_80x24() -> None:
-    """A tunnel given up or still to pay, on the longest tunnel of the map,
-    whole in the 37 columns beside the players' rows."""
-    state, _ = position(3, hands={1: ["locomotive"] * 5}, current=1)
-    r = route("Angora", "Constantinople")
-    went = play(state, ClaimRoute(1, r, state.players[1].hand[:2]))
-    turns = LastTurns().after(view_for(state, 0), view_for(went, 0), 0)
-    turn = turns.of(1)
-    assert turn is not None and turn.words() == "tunnel Angora–Constantinople"
-    for words in (turn.words(), turn.words() + ": 3 more", "gave up " + turn.words()):
-        assert len(words) <= 37, words
+    """A tunnel still to pay, then given up, on the longest tunnel of the
+    map: whole in the 37 columns beside the players' rows."""
+    state, _ = position(3, hands={1: ["locomotive"] * 5}, current=1,
+                        draw_pile=("locomotive",) * 3 + ("purple", "orange", "black") * 3)
+    went = play(state, ClaimRoute(1, route("Angora", "Constantinople"), state.players[1].hand[:2]))
+    assert went.phase is Phase.TUNNEL
+    left = play(went, AbandonTunnel(1))
+    turns = LastTurns()
+    for before, after in ((state, went), (went, left)):
+        turns = turns.after(view_for(before, 0), view_for(after, 0), 0)
+        turn = turns.of(1)
+        assert turn is not None and len(turn.words()) <= 37, turn.words()
+        assert turn.words() == ("tunnel Angora–Constantinople: 3 more" if after is went
+                                else "gave up tunnel Angora–Constantinople")

@@ -94,7 +94,7 @@ Pausing = tuple[Callable[[], Paused | None], Callable[[Paused], str]]
 
 def pause_page(paused: Paused, resume: str, log: Path | None) -> tuple[str, list[str]]:
     """Stopped for now: where, and the exact command that goes on."""
-    at = f"turn {paused.turn}" if paused.turn is not None else f"entry {paused.entries} (before the first turn)"
+    at = f"turn {paused.turn}" if paused.turn is not None else "the start, before the first turn"
     game = paused.game_id.hex()[:8]
     if paused.ours and paused.carried_on_after is not None:
         # An escrow game does not wait for a seat that is gone: say so, not "paused".

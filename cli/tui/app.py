@@ -10,6 +10,7 @@ through the bridge.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import cast
 
 from prompt_toolkit.application import Application
@@ -27,6 +28,7 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import BeforeInput
 
 from p2p_ttr.client import outcomes
+from p2p_ttr.client.lastturn import moment_of
 from p2p_ttr.client.outcomes import Ask, Context, Outcome
 from p2p_ttr.client.overview import overview
 from p2p_ttr.client.screen import Echo, Page, ScreenModel, frame, render, scrolled
@@ -107,7 +109,8 @@ class Client:
         self._our_move = snap.our_move
         if snap.started and not self._started:
             # What was said in the lobby ("the game has not started yet") is stale now.
-            self.echo = Echo("the game has started: type a command (help lists them; Tab completes)")
+            self.echo = Echo("the game has started: type a command (help lists them; Tab completes)",
+                             said_at=moment_of(snap.view) if snap.view is not None else None)
         self._started = snap.started
         self.size = (width, height)
         return render(self.model(), width, height)
@@ -133,9 +136,7 @@ class Client:
 
         @keys.add("escape", eager=True)
         def _close(event: KeyPressEvent) -> None:
-            if self.page is not None and self.ending is None:
-                self.page = None
-            self.buffer.reset()
+            self.close_page()
 
         @keys.add("pageup")
         def _up(event: KeyPressEvent) -> None:
@@ -158,6 +159,12 @@ class Client:
                 self.run_line("quit")
 
         return keys
+
+    def close_page(self) -> None:
+        """Esc: the page open closes (not the last one: Enter leaves it), and the line typed is cleared."""
+        if self.page is not None and self.ending is None:
+            self.page = None
+        self.buffer.reset()
 
     def _scroll(self, pages: int) -> None:
         """The open page, else the log, by as many rows as the screen shows of it."""
@@ -187,6 +194,13 @@ class Client:
             self.apply(outcome)
 
     def apply(self, outcome: Outcome) -> None:
+        self._answer(outcome)
+        view = self.bridge.publisher.snapshot.view
+        if view is not None and not self.echo.of_page and not isinstance(outcome, outcomes.Ask):
+            # An answer holds at the moment it answered: once the game moves on, it goes.
+            self.echo = replace(self.echo, said_at=moment_of(view))
+
+    def _answer(self, outcome: Outcome) -> None:
         match outcome:
             case outcomes.Play(action, text):
                 self.bridge.send(Move(action))
@@ -201,7 +215,7 @@ class Client:
                 self.echo = Echo(outcome.shown, "class:ask", tuple((c.key, c.label) for c in outcome.choices))
             case outcomes.Show(title, lines):
                 self.page = Page(title, lines)
-                self.echo = Echo(f"{title}: Esc closes")
+                self.echo = Echo(f"{title}: Esc closes", of_page=True)
             case outcomes.ShowWay(routes, lines):
                 self.highlight = routes
                 self.page = None
@@ -244,7 +258,7 @@ class Client:
             self.echo = Echo("the game has not started yet")
             return
         self.page = Page("Your table", overview(snap.view, snap.seat, snap.names, snap.forfeited))
-        self.echo = Echo("your table: Esc closes")
+        self.echo = Echo("your table: Esc closes", of_page=True)
 
     # ------------------------------------------------------------------ end
 

@@ -17,6 +17,7 @@ from p2p_ttr.client.explain import stale_move_problem
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.events import Action
 from p2p_ttr.net.console import Console
+from p2p_ttr.net.history import History
 from p2p_ttr.net.playerinput import Input, Leave, Move, Seen
 
 class TuiConsole(Console):
@@ -32,6 +33,10 @@ class TuiConsole(Console):
 
     def waiting(self, text: str) -> None:
         """The status line already says whom the table waits for, to the second."""
+
+    def resumed(self, history: History) -> None:
+        super().resumed(history)
+        self.publisher.resumed(history.turns)
 
 
 class Bridge:

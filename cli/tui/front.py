@@ -55,6 +55,7 @@ class TuiFront:
                 loop.call_soon_threadsafe(lambda: client.app.exit(result=1))
             else:
                 title, lines = page
+                self.publisher.stop(title)  # no more "waiting for Bob's share" under the end or a pause
                 loop.call_soon_threadsafe(lambda: client.finish(title, lines))
 
         def start() -> None:

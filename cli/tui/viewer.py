@@ -221,9 +221,7 @@ class ReplayScreen(Viewer):
 
         @keys.add("e")
         def _score(event: KeyPressEvent) -> None:
-            if self.the_end is not None:
-                title, lines = self.the_end()
-                self.page = Page(title, tuple(lines))
+            self.toggle_score()
 
         for digit in "0123456789":
             @keys.add(digit)
@@ -240,6 +238,14 @@ class ReplayScreen(Viewer):
             self.typed = ""
 
         return keys
+
+    def toggle_score(self) -> None:
+        """`e`: the score and the audit on a page; `e` again, the table."""
+        if self.page is not None and self.page is not self.ending:
+            self.page = None
+        elif self.the_end is not None:
+            title, lines = self.the_end()
+            self.page = Page(title, tuple(lines), footer="e or Esc: back to the table · PageUp/PageDown scroll")
 
     async def play(self) -> None:
         """One move every 1/speed seconds while playing."""

@@ -68,6 +68,7 @@ class WatchOnScreen:
                 code = outcome["code"] = run(channel)
                 channel.publish()
                 title, lines = ending(code)
+                self.publisher.stop(title)  # the status under the last page waits for nobody
             except BaseException as exc:  # handed to the main thread, raised there
                 outcome["error"] = exc
                 loop.call_soon_threadsafe(lambda: screen.app.exit(result=1))

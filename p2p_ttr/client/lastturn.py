@@ -2,7 +2,7 @@
 
 On a small screen the log has room for a few lines while the others write
 several a round; this keeps, for every seat, what it did in its latest turn
-("took blue, drew 1 from the deck", "claimed Brindisi–Roma"), so the panel
+("took blue, drew 1 card", "claimed Brindisi–Roma"), so the panel
 can always show what happened since the player's own last turn.
 """
 
@@ -57,15 +57,16 @@ class Turn:
         return tuple(f.city for f in self.facts if isinstance(f, Built))
 
     def words(self) -> str:
-        """The turn in a few words, the deeds first: 'claimed Brindisi–Roma', 'took blue, drew 1 from the deck'."""
+        """The turn in a few words, the deeds first: 'claimed Brindisi–Roma', 'took blue, drew 1 card'."""
         parts: list[str] = []
         parts += [f"claimed {_route(self.board, r)}" for r in self.claimed]
         parts += [f"built a station in {city}" for city in self.built]
         given_up = [f.route for f in self.facts if isinstance(f, GaveUpTunnel)]
-        parts += [f"gave up the tunnel {_route(self.board, r)}" for r in given_up]
+        # Few words: the longest tunnel's fit the 37 columns beside the players at 80x24.
+        parts += [f"gave up tunnel {_route(self.board, r)}" for r in given_up]
         tried = [f for f in self.facts if isinstance(f, WentForTunnel) and f.route not in self.claimed + tuple(given_up)]
         turned = {f.route: f.extra for f in self.facts if isinstance(f, TunnelTurned)}
-        parts += [f"tunnel {_route(self.board, f.route)}" + (f": {turned[f.route]} more to pay" if f.route in turned else "")
+        parts += [f"tunnel {_route(self.board, f.route)}" + (f": {turned[f.route]} more" if f.route in turned else "")
                   for f in tried]
         parts += _draws(self.facts)
         parts += _tickets(self.facts)
@@ -83,15 +84,15 @@ def _draws(found: tuple[Fact, ...]) -> list[str]:
     taken = [k for f in found if isinstance(f, TookFaceUp) for k in f.kinds]
     read = [k for f in found if isinstance(f, ReadOwn) for k in f.kinds]
     blind = sum(f.count for f in found if isinstance(f, DrewBlind))
+    # Short, to fit a row of the panel: "took" is the face-up row's, "drew" the deck's.
     parts = []
     if taken:
         parts.append("took " + and_list([kind_name(k) for k in taken]))
     unread = blind - len(read)  # our own cards are named once read; the others' never are
     if read:
-        parts.append("drew " + and_list([kind_name(k) for k in read]) + (f" and {unread}" if unread > 0 else "")
-                     + " from the deck")
+        parts.append("drew " + and_list([kind_name(k) for k in read] + ([plural(unread, "card")] if unread > 0 else [])))
     elif blind:
-        parts.append(f"drew {blind} from the deck")
+        parts.append(f"drew {plural(blind, 'card')}")
     return parts
 
 

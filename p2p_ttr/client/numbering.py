@@ -20,6 +20,12 @@ def turn_number(state: GameState) -> int:
     return state.turn + 1
 
 
+def point_words(state: GameState | None) -> str:
+    """Where a game stands, for a person: 'at turn 29', 'before the first
+    turn' (not the log's count of entries, which only the log reads)."""
+    return f"at turn {turn_number(state)}" if state is not None else "before the first turn"
+
+
 def seat_words(seat: int, names: tuple[str, ...] = ()) -> str:
     """``seat 2 Bob``: a seat as a report names it (``seat 2`` with no name for it)."""
     name = names[seat] if 0 <= seat < len(names) else ""

@@ -10,7 +10,7 @@ from p2p_ttr.engine.board import Route
 from p2p_ttr.engine.rules import hand_counts
 from p2p_ttr.engine.state import GameState, Phase
 
-from .claimable import claimable
+from .claimable import Claimable, claimable
 from .lastturn import LastTurns
 from .network import trail
 from .explain import keep_least, kinds
@@ -51,9 +51,13 @@ def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], wid
         # A seat that left is played by the table (the caretaker); said in words, not only in style.
         tag = "left" if p in forfeited else "you" if p == seat else ""
         name_style = "class:you" if p == seat else "class:dim" if tag == "left" else ""
+        colour = seat_colour(p)
+        if tag == "left" and len(f"{name} ({tag})") > name_w:
+            # Which player left is what the row must say: their name stays whole, 'left' takes the colour's place.
+            colour, tag = tag, ""
         lines.append([
             ("class:turn", mark),
-            (style, f"{seat_number(p)} {seat_colour(p):<6}"),
+            (style, f"{seat_number(p)} {colour:<6}"),
             ("", " "),
             (name_style, f"{_who(name, tag, name_w):<{name_w}}"),
             ("", f" {_points(view, p):>3} {ps.trains:>3} {len(ps.hand):>3} {len(ps.tickets):>3}"
@@ -63,25 +67,28 @@ def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], wid
     return lines
 
 
-def turn_lines(turns: LastTurns, view: GameState, seat: int, width: int, beside: bool) -> list[Line]:
-    """Each player's last turn in a few words: what happened since yours.
-    ``beside`` the players' table, a row for every seat in its order (ours
-    too) after a title row level with the table's; else a section of its own,
-    the others only, each row led by the seat's number. A turn played since
-    your last one is marked • (one from before it is dimmed as well)."""
+def turn_lines(turns: LastTurns, view: GameState, seat: int, width: int, beside: bool,
+               wrapped: bool = False) -> list[Line]:
+    """Each player's last turn in a few words: what happened since yours,
+    and yours (the log may have scrolled it away). A row for every seat in
+    its order after a title row: ``beside`` the players' table, level with
+    its rows; else each row led by the seat's number. A turn played since
+    your last one is marked • (one from before it is dimmed as well).
+    Words too long for a row are cut with '…', or ``wrapped`` on rows of
+    their own where there is room for them."""
     lines: list[Line] = [[("class:title", "LAST TURN"), ("class:dim", f" ({NEW} since yours)")]]
     for p in range(view.n_players):
-        if p == seat and not beside:
-            continue
         turn = turns.of(p)
         words = turn.words() if turn is not None else ""
         lead: Line = [] if beside else [(PLAYER_STYLE.format(p), f" {seat_number(p)}")]
         if not words:
-            lines.append(lead + [("class:dim", "   -" if p != seat else "")])
+            lines.append(lead + [("class:dim", "   -" if p != seat or not beside else "")])
             continue
         new = p != seat and turns.since(p, seat, view)
         room = width - len(text_of(lead)) - 3
-        lines.append(lead + [("class:turn", f" {NEW if new else ' '} "), ("" if new else "class:dim", clip(words, room))])
+        said = words if wrapped else clip(words, room)
+        row = lead + [("class:turn", f" {NEW if new else ' '} "), ("" if new else "class:dim", said)]
+        lines += wrap(row, width, len(text_of(lead)) + 3) if wrapped else [row]
     return lines
 
 
@@ -92,15 +99,11 @@ def clip(text: str, width: int) -> str:
 
 def _who(name: str, tag: str, width: int) -> str:
     """'Ann (you)' when it fits in ``width``; else, for our own seat, 'you'
-    alone (we know who we are), and for a seat that left, its name cut short
-    before 'left' ('Chi left'): which player left is what the row must say."""
+    alone (we know who we are)."""
     if not tag:
         return name[:width]
     full = f"{name} ({tag})"
-    if len(full) <= width:
-        return full
-    room = width - len(tag) - 1
-    return f"{name[:room]} {tag}" if tag == "left" and room > 0 else tag[:width]
+    return full if len(full) <= width else tag[:width]
 
 
 def _points(view: GameState, p: int) -> int:
@@ -191,24 +194,32 @@ def ticket_lines(view: GameState, seat: int, width: int, room: int) -> list[Line
     return lines
 
 
-def claim_lines(view: GameState, seat: int, width: int, room: int) -> list[Line]:
-    """The routes your hand pays for, those on a ticket's way first, in at
-    most ``room`` lines."""
+def claim_lines(view: GameState, seat: int, width: int, room: int, found: list[Claimable] | None = None) -> list[Line]:
+    """The routes your hand pays for (``found``, if worked out already),
+    those on a ticket's way first, in at most ``room`` lines."""
     if room < 2 or view.phase in (Phase.SETUP, Phase.SETUP_TICKETS, Phase.SCORING, Phase.OVER):
         return []
-    found = claimable(view, seat)
-    lines: list[Line] = [[("class:title", "YOUR HAND PAYS FOR"), ("class:dim", f" {plural(len(found), 'route')} (→ #ticket)")]]
+    found = claimable(view, seat) if found is None else found
     if not found:
-        return lines + wrap([("class:dim", " no route yet: draw cards")], width)
-    for i, c in enumerate(found):
+        return [[("class:title", "YOUR HAND PAYS FOR")]] + wrap(
+            [("class:dim", " no route yet: draw cards")], width)
+    rows: list[Line] = []
+    for c in found:
         row = wrap([("", " "), (f"class:route.{c.route.color}", f"{c.route.a}{DASH}{c.route.b}"),
                     ("class:dim", f" {claim_details(c.route)}"),
                     ("class:done", f" → #{','.join(map(str, c.tickets))}" if c.tickets else "")], width, 3)
-        if len(lines) + len(row) > room - (i + 1 < len(found)):
-            lines.append([("class:dim", f"    ... {len(found) - i} more: show lists them")])
+        if 1 + len(rows) + len(row) > room:
             break
-        lines += row
-    return lines
+        rows += row
+    shown = sum(1 for row in rows if not text_of(row).startswith("   "))  # a wrapped route's rows after its first
+    # How many more, said on the title (a row of its own left no room for a route at 100x30);
+    # each part only where it fits whole.
+    if shown < len(found):
+        said = [f" {shown} of {len(found)}: show", " lists all"]
+    else:
+        said = [f" {plural(len(found), 'route')}", " (→ #ticket)"]
+    count = said[0] + (said[1] if len("YOUR HAND PAYS FOR" + "".join(said)) <= width else "")
+    return [[("class:title", "YOUR HAND PAYS FOR"), ("class:dim", count)]] + rows
 
 
 def claim_details(route: Route) -> str:

@@ -180,7 +180,9 @@ def _city(board: Board, word: str) -> str:
         return found[0]
     if found:
         raise Refused(f"no single city matches {word!r}: it could be {', '.join(found)}")
-    raise Refused(f"no single city matches {word!r}: there is no such city on the map")
+    near = board.city_spelt_like(word)
+    raise Refused(f"no single city matches {word!r}: " + (f"the map spells it {near}?" if near else
+                                                          "there is no such city on the map"))
 
 
 def _take_city(board: Board, words: list[str]) -> tuple[str, list[str]]:

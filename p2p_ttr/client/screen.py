@@ -4,9 +4,9 @@ snapshot of the game and of what the player has on screen.
 From 100x30 up, the map of Europe beside the panel::
 
     header                         (game, turn, whose turn, final round)
-    map of Europe   | players, hand, face-up row, tickets, last turns, routes to claim
+    map of Europe   | players, hand, face-up row, tickets, routes to claim
     ---- log --------------- map key (or, scrolled back, where in the log)
-    the log of moves in words
+    the moves in words | each seat's last turn, ours too
     status: what the table waits for
     echo: the answer to the last command, or a question and its choices
 
@@ -27,6 +27,8 @@ from functools import lru_cache
 
 from p2p_ttr.engine.state import Phase
 
+from .claimable import claimable
+from .lastturn import Moment, moment_of
 from .mapview import draw_map, legend, marks_for
 from .numbering import turn_number
 from .panel import (
@@ -44,12 +46,13 @@ from .panel import (
 from .pagetext import Block, lay_out
 from .snapshot import Snapshot
 from .styled import Fragment, Line, fit, join, text_of, wrap
-from .words import BOARD, plural
+from .words import BOARD, plural, whose
 
 MAP_COLUMNS, MAP_ROWS = 100, 30  # the whole terminal, the input line included, from which the map is drawn
 TWO_COLUMNS = 72  # narrower than this, the compact panel is one column
 MIN_COLUMNS, MIN_ROWS = 40, 12  # below this only the status and the answers to commands are shown
 SIDE = 35  # the panel's width in a 100-column terminal
+CLAIM_ROWS = 3  # the panel keeps this many rows for the routes the hand pays for
 
 
 @dataclass(frozen=True)
@@ -65,11 +68,28 @@ class Page:
 @dataclass(frozen=True)
 class Echo:
     """The answer to the last command: said, refused or asked. A question
-    lists its ``choices`` as (what to type, what it does)."""
+    lists its ``choices`` as (what to type, what it does). An answer holds
+    for a while only: ``said_at``, the moment of the game it answered
+    ("claiming Wien–Budapest" holds until the claim is in the log, the turn
+    after it); ``of_page``, it speaks of the page open ("Commands: Esc
+    closes") and goes with it."""
 
     text: str = ""
     style: str = "class:echo"
     choices: tuple[tuple[str, str], ...] = ()
+    said_at: Moment | None = None
+    of_page: bool = False
+
+
+def echo_shown(model: ScreenModel) -> Echo:
+    """The echo, or none where it no longer holds: said of a page since
+    closed, or at a moment of the game that has passed."""
+    echo, view = model.echo, model.snap.view
+    if echo.of_page and model.page is None:
+        return Echo()
+    if echo.said_at is not None and view is not None and moment_of(view) != echo.said_at:
+        return Echo()
+    return echo
 
 
 @dataclass(frozen=True)
@@ -97,7 +117,7 @@ class Frame:
 
 def frame(model: ScreenModel, width: int, height: int) -> Frame | None:
     """The rows of each part at this size (None: too small for more than words)."""
-    bottom = status_lines(model.snap.status, width) + echo_lines(model.echo, width)
+    bottom = status_lines(model.snap.status, width) + echo_lines(echo_shown(model), width)
     if width < MIN_COLUMNS or height < MIN_ROWS - 1:
         return None
     with_map = width >= MAP_COLUMNS and height >= MAP_ROWS - 1
@@ -114,7 +134,7 @@ def render(model: ScreenModel, width: int, height: int) -> list[Line]:
     """``height`` lines of exactly ``width`` columns (the terminal's rows less the input line)."""
     parts = frame(model, width, height)
     if parts is None:
-        return too_small(width, height, status_lines(model.snap.status, width) + echo_lines(model.echo, width))
+        return too_small(width, height, status_lines(model.snap.status, width) + echo_lines(echo_shown(model), width))
     lines = list(parts.top)
     if model.page is not None:
         lines += page_lines(model.page, width, parts.body)
@@ -122,7 +142,8 @@ def render(model: ScreenModel, width: int, height: int) -> list[Line]:
         lines += map_body(model, width, parts.body)
     else:
         lines += compact_body(model.snap, width, parts.body)
-    rows = log_rows(model.snap.log, width)
+    log_w = log_width(model, parts, width)
+    rows = log_rows(model.snap.log, log_w)
     top = log_start(len(rows), parts.log, model.log_top)
     rule: Line = [("class:rule", "─ log ─  ")]
     if top + parts.log < len(rows):
@@ -131,11 +152,42 @@ def render(model: ScreenModel, width: int, height: int) -> list[Line]:
         rule.append(("class:dim", f"rows {top + 1}–{top + parts.log} of {len(rows)}, "
                                   f"{plural(newer, 'newer row')} below (PageDown)"))
     elif parts.with_map and model.page is None:
+        if model.focus is not None:
+            # Said for as long as it holds: a map with one network reads as a quiet game otherwise.
+            owner = whose(model.focus, model.snap.seat, model.snap.names)
+            rule.append(("class:ask", f"the map shows {owner} network alone (map all: everyone's) "))
         rule += legend()
     lines.append(fit(rule, width, "class:rule"))
     shown = rows[top: top + parts.log]
-    lines += [fit([], width) for _ in range(parts.log - len(shown))] + shown
-    return lines + parts.bottom
+    log = [fit([], log_w) for _ in range(parts.log - len(shown))] + shown
+    if log_w < width:
+        # Beside the log, under the panel: each seat's last turn, ours too, however fast the log runs.
+        turns = turns_beside_log(model.snap, width - log_w - 1, parts.log)
+        log = [join((row, log_w), (turn, width - log_w - 1), sep=("class:rule", "│"))
+               for row, turn in zip(log, _pad(turns, width - log_w - 1, parts.log))]
+    return lines + log + parts.bottom
+
+
+def log_width(model: ScreenModel, parts: Frame, width: int) -> int:
+    """The log's columns: the map's where there is a map (the last turns
+    take the panel's column beside it), else the screen's."""
+    snap = model.snap
+    return map_width(width) if parts.with_map and snap.view is not None and snap.seat is not None else width
+
+
+def turns_beside_log(snap: Snapshot, width: int, height: int) -> list[Line]:
+    """LAST TURN in ``height`` rows: long words wrapped where the rows allow;
+    else cut, then without its title, then without our own row (the
+    others' are what we have not seen)."""
+    assert snap.view is not None and snap.seat is not None
+    lines = turn_lines(snap.turns, snap.view, snap.seat, width, beside=False, wrapped=True)
+    if len(lines) > height:
+        lines = turn_lines(snap.turns, snap.view, snap.seat, width, beside=False)
+    if len(lines) > height:
+        lines = lines[1:]
+    if len(lines) > height:
+        lines = lines[: snap.seat] + lines[snap.seat + 1:]
+    return lines[:height]
 
 
 # ------------------------------------------------------------------ scrolling
@@ -159,7 +211,7 @@ def scrolled(model: ScreenModel, width: int, height: int, pages: int) -> ScreenM
         pane = max(1, parts.body - 2)
         last = max(0, len(page_rows(model.page, width)) - pane)
         return replace(model, page=replace(model.page, offset=max(0, min(last, model.page.offset + pages * pane))))
-    rows = len(log_rows(model.snap.log, width))
+    rows = len(log_rows(model.snap.log, log_width(model, parts, width)))
     top = log_start(rows, parts.log, model.log_top) + pages * parts.log
     # At the end again: follow it, as new lines come.
     return replace(model, log_top=None if top >= rows - parts.log else max(0, top))
@@ -178,7 +230,7 @@ def map_body(model: ScreenModel, width: int, height: int) -> list[Line]:
     shown = snap.view.game.board if snap.view is not None else BOARD  # before the seating: the default board
     marks = marks_for(shown, snap.view, snap.seat, model.highlight, snap.turns, model.focus)
     board = draw_map(shown, marks, map_w, height)
-    panel = side_panel(snap, side_w, height)
+    panel = side_panel(snap, side_w, height, turns=False)  # the last turns are beside the log
     return [join((m, map_w), (s, side_w), sep=("class:rule", "│")) for m, s in zip(board, panel)]
 
 
@@ -296,15 +348,16 @@ def header_parts(snap: Snapshot) -> list[Line]:
         else:
             parts.append([("class:header", " waiting for the game to start")])
         return parts
-    parts.append([("class:header", f" game {snap.game[:8]} · turn {turn_number(view)} · ")])
+    # Each part brings the one space before it ("turn 1 · your turn FINAL ROUND"), never a second after.
+    parts.append([("class:header", f" game {snap.game[:8]} · turn {turn_number(view)} ·")])
     if view.phase in (Phase.SCORING, Phase.OVER) or snap.finished:
-        parts.append([("class:header", "the game is over ")])
+        parts.append([("class:header", " the game is over")])
     elif view.phase in (Phase.SETUP, Phase.SETUP_TICKETS):
-        parts.append([("class:header", "setting up: everyone keeps tickets ")])
+        parts.append([("class:header", " setting up: everyone keeps tickets")])
     elif view.current == snap.seat:
-        parts.append([("class:header.you", " your turn ")])
+        parts.append([("class:header.you", " your turn")])
     else:
-        parts.append([(PLAYER_STYLE.format(view.current), f" {snap.names[view.current]}'s turn ")])
+        parts.append([(PLAYER_STYLE.format(view.current), f" {snap.names[view.current]}'s turn")])
     if view.final_turns_left is not None and not view.over:
         parts.append([("class:final", f" FINAL ROUND: {plural(view.final_turns_left, 'turn')} left ")])
     return parts
@@ -313,7 +366,7 @@ def header_parts(snap: Snapshot) -> list[Line]:
 # ------------------------------------------------------------------ panel
 
 
-def side_panel(snap: Snapshot, width: int, height: int) -> list[Line]:
+def side_panel(snap: Snapshot, width: int, height: int, turns: bool = True) -> list[Line]:
     view, seat = snap.view, snap.seat
     lines: list[Line] = []
     if view is None or seat is None:
@@ -327,11 +380,16 @@ def side_panel(snap: Snapshot, width: int, height: int) -> list[Line]:
     lines += tunnel_lines(view, width)
     lines += offered_lines(view, seat, width)
     lines += forfeited_lines(view, seat, snap.names, snap.forfeited, width)
-    lines += ticket_lines(view, seat, width, height - len(lines))
-    turns = turn_lines(snap.turns, view, seat, width, beside=False)
-    if len(lines) + len(turns) <= height:
-        lines += turns
-    lines += claim_lines(view, seat, width, height - len(lines))
+    # Rows kept for the routes the hand pays for (a title, a route, how many more; or "no route
+    # yet"): many tickets list their first ones and say how many more (`show` lists them all).
+    found = claimable(view, seat) if view.phase is Phase.TURN else []
+    keep = len(claim_lines(view, seat, width, CLAIM_ROWS, found)) if view.phase is Phase.TURN else 0
+    keep = keep if len(lines) + keep + 4 <= height else 0
+    lines += ticket_lines(view, seat, width, height - len(lines) - keep)
+    last = turn_lines(snap.turns, view, seat, width, beside=False) if turns else []
+    if len(lines) + len(last) <= height:
+        lines += last
+    lines += claim_lines(view, seat, width, height - len(lines), found if view.phase is Phase.TURN else None)
     return _pad(lines, width, height)
 
 

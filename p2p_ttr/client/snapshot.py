@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import public_view, view_for
@@ -78,6 +78,7 @@ class Publisher:
         self._status_at = 0.0
         self._status = ""
         self._our_move = False
+        self._stopped = False
         self.address = ""
 
     @property
@@ -115,12 +116,14 @@ class Publisher:
                 # A watcher (no seat) sees what everyone sees, and nothing more.
                 view = view_for(engine, seat) if seat is not None else public_view(engine)
                 self._log_moves(view, seat, names)
-        if table is not None and now - self._status_at >= STATUS_EVERY_S:
+        if not self._stopped and now - self._status_at >= STATUS_EVERY_S:
+            # Before the seating too: a joiner whose host is silent is told so here, not by a note every 5 s.
             self._status_at = now
-            status = status_of(table.obligations(), view, seat, names, silent, relay_silent)
+            owed = table.obligations() if table is not None else []
+            status = status_of(owed, view, seat, names, silent, relay_silent)
             stalled = now - self._grew_at
             text = status.text + (f" ({int(stalled)} s)" if status.waiting and stalled >= 3 else "")
-            text = f"{status.aside}; {text}" if status.aside else text  # first: a narrow screen cuts the end
+            text = "; ".join(t for t in (status.aside, text) if t)  # the aside first: a narrow screen cuts the end
             if text != self._status or status.our_move != self._our_move:
                 self._status, self._our_move, self._dirty = text, status.our_move, True
         snap = self._snap
@@ -135,6 +138,22 @@ class Publisher:
                 lobby=lobby, forfeited=self._forfeited, turns=self._turns,
                 finished=table is not None and table.finished, ends=ends,
                 version=snap.version + 1)
+            return self._snap
+
+    def resumed(self, turns: LastTurns) -> None:
+        """Each seat's last turn, as the log so far told it (a resumed game
+        starts from its latest state: LAST TURN would be all '-')."""
+        with self._lock:
+            self._turns, self._dirty = turns, True
+
+    def stop(self, words: str) -> Snapshot:
+        """The loop has stopped (the game over, paused, or stopped short):
+        nothing is awaited any more, whatever the table last owed, so the
+        status line says ``words`` (the last page's title) from now on."""
+        self._stopped = True
+        with self._lock:
+            self._status, self._our_move = words, False
+            self._snap = replace(self._snap, status=words, our_move=False, version=self._snap.version + 1)
             return self._snap
 
     def _log_carry_on_asks(self, table: Table, seat: int | None, names: tuple[str, ...]) -> None:

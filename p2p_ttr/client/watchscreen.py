@@ -93,8 +93,11 @@ def map_area(model: WatchModel, width: int, height: int) -> tuple[int, int] | No
 
 
 def header(model: WatchModel) -> list[Line]:
-    """The player's header (game, turn, whose turn, the final round) and what this screen is."""
-    return header_parts(model.snap) + [[("class:header.you", f" {model.mode} ")]]
+    """The player's header (game, turn, whose turn, the final round) and what
+    this screen is; over a page (the score, the audit) the game's title
+    alone: whose turn it was at the replay's move is not the page's."""
+    parts = header_parts(model.snap)
+    return (parts[:1] if model.page is not None else parts) + [[("class:header.you", f" {model.mode} ")]]
 
 
 def waiting_lines(snap: Snapshot, width: int, height: int) -> list[Line]:
@@ -119,6 +122,24 @@ def panel_lines(snap: Snapshot, width: int, beside: bool) -> tuple[list[Line], l
     return table, happened
 
 
+def side_lines(snap: Snapshot, width: int, room: int) -> list[Line]:
+    """The side column's panel in at most ``room`` rows. Where it is longer,
+    the hands a replay opened (what --open is for) come before the last
+    turns (the log tells them too); what still does not fit is said, never
+    cut silently."""
+    table, happened = panel_lines(snap, width, beside=False)
+    panel = table + [[]] + happened
+    view = snap.view
+    if len(panel) > room and view is not None:
+        hands = open_hand_lines(view, snap.names, width, snap.forfeited)
+        if hands:
+            panel = table + [[]] + forfeited_lines(view, None, snap.names, snap.forfeited, width) + hands
+    if len(panel) > room > 0:
+        hidden = len(panel) - room + 1
+        panel = panel[: room - 1] + [[("class:dim", f" … {hidden} rows more in a taller window")]]
+    return panel[: max(0, room)]
+
+
 def map_body(model: WatchModel, width: int, height: int) -> list[Line]:
     """The map, as large as the screen allows, beside the side column (the panel, then the log)."""
     snap = model.snap
@@ -131,8 +152,7 @@ def map_body(model: WatchModel, width: int, height: int) -> list[Line]:
     if last is not None:  # what was claimed in the latest turn is lit up
         marks = replace(marks, recent=frozenset(last.claimed), recent_stations=frozenset(last.built))
     board = draw_map(shown, marks, map_w, height)
-    table, happened = panel_lines(snap, side_w, beside=False)
-    panel = (table + [[]] + happened)[: max(0, height - MIN_LOG - 1)]
+    panel = side_lines(snap, side_w, height - MIN_LOG - 1)
     side = panel + log_pane(model, side_w, height - len(panel), legend_too=False)
     return [join((m, map_w), (s, side_w), sep=("class:rule", "│")) for m, s in zip(board, _pad(side, side_w, height))]
 
@@ -185,8 +205,7 @@ def log_height(model: WatchModel, width: int, height: int) -> tuple[int, int]:
         return max(1, body - 2), width
     if with_map(width, height):
         side_w = side_width(width)
-        table, happened = panel_lines(snap, side_w, beside=False)
-        panel = min(len(table) + 1 + len(happened), max(0, body - MIN_LOG - 1))
+        panel = len(side_lines(snap, side_w, body - MIN_LOG - 1))
         return max(1, body - panel - 1), side_w
     return max(1, body - len(compact_upper(snap, width, body)) - 1), width
 

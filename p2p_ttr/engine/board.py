@@ -15,6 +15,7 @@ Identifiers used everywhere else in the project:
 
 from __future__ import annotations
 
+import difflib
 import json
 import unicodedata
 from dataclasses import dataclass
@@ -152,6 +153,14 @@ class Board:
             if fold_name(city) == key:
                 return city
         return None
+
+    def city_spelt_like(self, name: str) -> str | None:
+        """The city whose name ``name`` looks like a misspelling of (the
+        closest, if close enough): 'Muenchen' is München. For a refusal to
+        suggest, `ttr score`'s and the client's alike."""
+        folded = {fold_name(c): c for c in self.cities}
+        near = difflib.get_close_matches(fold_name(name), list(folded), n=1, cutoff=0.6)
+        return folded[near[0]] if near else None
 
 
 # Letters NFKD does not split into a base letter and an accent.

@@ -22,12 +22,11 @@ share it.
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from p2p_ttr.engine.board import GRAY, Board, Route, fold_name
+from p2p_ttr.engine.board import GRAY, Board, Route
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.scoring import ClaimError, PlayerClaims, check_claims
 
@@ -190,9 +189,8 @@ class _Resolver:
     def city(self, name: str) -> str:
         city = self.board.find_city(name)
         if city is None:
-            near = difflib.get_close_matches(fold_name(name), [fold_name(c) for c in self.board.cities], n=1, cutoff=0.6)
-            spelt = {fold_name(c): c for c in self.board.cities}
-            hint = f" (the map spells it {spelt[near[0]]})" if near else ""
+            near = self.board.city_spelt_like(name)
+            hint = f" (the map spells it {near})" if near else ""
             raise ScoreSheetError(f"unknown city {_quote(name)}{hint}")
         return city
 

@@ -9,6 +9,8 @@ import threading
 import time
 from typing import TextIO
 
+from .history import History
+
 
 class Console:
     """Where a networked peer's words to its player go (stderr when stdout carries --json)."""
@@ -23,6 +25,12 @@ class Console:
         """A note of whom the table waits for, repeated while it stalls; a
         front with a status line that says it already may drop it."""
         self.say(text)
+
+    def resumed(self, history: History) -> None:
+        """The game so far, on resuming it: its last lines (a screen also
+        takes each seat's last turn from it)."""
+        for line in history.told():
+            self.say(line)
 
 
 class LineReader:

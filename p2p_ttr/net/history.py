@@ -1,10 +1,13 @@
 """The game so far, in words, for a player who resumes it: the moves of the
-folded log as their seat saw them (p2p_ttr.client.phrases), the latest last."""
+folded log as their seat saw them (p2p_ttr.client.phrases), the latest last;
+and each seat's last turn (the panel's LAST TURN, which a resumed screen
+would otherwise start empty)."""
 
 from __future__ import annotations
 
 from collections import deque
 
+from p2p_ttr.client.lastturn import LastTurns
 from p2p_ttr.client.phrases import changes
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
@@ -20,6 +23,7 @@ class History:
         self.seat = seat
         self.lines: deque[str] = deque(maxlen=limit)
         self.total = 0
+        self.turns = LastTurns()
         self._engine: GameState | None = None
         self._before: GameState | None = None
 
@@ -33,6 +37,7 @@ class History:
             for line in changes(self._before, now, seat, tuple(s.name for s in table.seats)):
                 self.lines.append(line)
                 self.total += 1
+            self.turns = self.turns.after(self._before, now, seat)
         self._before = now
 
     def told(self) -> list[str]:

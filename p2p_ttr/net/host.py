@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from p2p_ttr.client.numbering import point_words
 from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
 from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.game import Game
@@ -118,9 +119,8 @@ class Host(Node):
         self.use_table(table, store)
         self.replica.lobby = None
         self.relay.catchup.gated = not table.complete and self.relaying
-        self.console.say(f"resumed game {game} at entry {len(table.log)}")
-        for line in history.told():
-            self.console.say(line)
+        self.console.say(f"resumed game {game} {point_words(table.engine)}")
+        self.console.resumed(history)
         if not self.relaying and not table.complete:
             self.console.say(f"the relay moved to {self.names[table.relay]} in this game: connecting there")
             self.succession.turn_to(table.relay)

@@ -28,6 +28,7 @@ from pathlib import Path
 import zmq
 
 from p2p_ttr.client.giveup import GaveUp
+from p2p_ttr.client.numbering import point_words
 from p2p_ttr.client.outcomes import EndMeans
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
@@ -212,9 +213,8 @@ class Node:
         if table.seats and public is not None and public not in {s.identity for s in table.seats}:
             raise NodeExit(1, "this host is not a seat of our game")
         if entries:
-            self.console.say(f"reloaded game {game_id.hex()} at entry {len(entries)}")
-            for line in history.told():
-                self.console.say(line)
+            self.console.say(f"reloaded game {game_id.hex()[:8]} {point_words(table.engine)}")
+            self.console.resumed(history)
         if not entries or not store.load_meta():  # new, or meta.json lost: the log says the rest
             store.save_meta({"role": "peer", "name": self.follower.name, "host": self.where, "finished": table.complete})
         self.use_table(table, store)
@@ -537,7 +537,7 @@ class Node:
         who = self.follower.dialled_name()
         if now >= self._host_note:
             self._host_note = now + 5.0
-            self.console.say(f"waiting for {who} at {self.dialed()} ({int(silent)} s)")
+            self.console.waiting(f"waiting for {who} at {self.dialed()} ({int(silent)} s)")  # a status line says it
         if silent > self.o.timeout:
             if self.table is None and not self.ongoing:
                 # The same words as the reach check's, which may come a moment later.

@@ -289,3 +289,13 @@ def test_path_borrows_through_stations_and_counts_the_trains_left() -> None:
     line = interpret("path 1", ctx(short))
     assert isinstance(line, ShowWay)
     assert re.search(r"can no longer be finished: the shortest way needs \d+ trains and you have 1 left", line.lines[0])
+
+
+def test_a_misspelt_city_gets_the_map_s_spelling_suggested() -> None:
+    """As `ttr score` does (the same function: Board.city_spelt_like)."""
+    state, _ = position(3)
+    assert "no single city matches 'Muenchen': the map spells it Munchen?" in refused(
+        interpret("claim Muenchen Wien", ctx(state)))
+    assert "the map spells it Wien?" in refused(interpret("station Wein", ctx(state)))
+    assert "the map spells it Budapest?" in refused(interpret("path Budapst Wien", ctx(state)))
+    assert "there is no such city on the map" in refused(interpret("claim Nowhere Paris", ctx(state)))

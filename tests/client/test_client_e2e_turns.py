@@ -11,7 +11,7 @@ from pathlib import Path
 from test_client_e2e import ROOT, Terminal, pytestmark, terminal  # noqa: F401 (the fixture, the skip)
 
 WAIT = 90  # seconds: generous, for a machine busy with other tests (no test asserts a time)
-DEEDS = r"(took|drew|claimed|built a station|gave up the tunnel|tunnel|passed|kept)"
+DEEDS = r"(took|drew|claimed|built a station|gave up tunnel|tunnel|passed|kept)"
 
 
 def test_80x24_shows_what_each_bot_did_since_our_turn(terminal: Terminal, tmp_path: Path) -> None:

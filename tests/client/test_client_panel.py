@@ -12,9 +12,9 @@ from p2p_ttr.client.claimable import claimable
 from p2p_ttr.client.verbs import complete
 from p2p_ttr.client.outcomes import Context
 from p2p_ttr.client.overview import overview
-from p2p_ttr.client.panel import claim_lines, forfeited_lines, ticket_lines
+from p2p_ttr.client.panel import claim_lines, forfeited_lines, players_lines, ticket_lines
 from p2p_ttr.client.verbs import interpret
-from p2p_ttr.client.styled import plain
+from p2p_ttr.client.styled import plain, text_of
 from p2p_ttr.engine.view import view_for
 
 
@@ -29,8 +29,10 @@ def test_the_routes_the_hand_pays_for_come_with_the_tickets_they_serve() -> None
     assert all(c.route.color in ("purple", "gray") and c.route.length <= 3 for c in found)
     text = plain(claim_lines(view, 0, 40, 30))
     assert "YOUR HAND PAYS FOR" in text and "Budapest–Sarajevo purple 3 → #1" in text
-    few = claim_lines(view, 0, 40, 4)
-    assert len(few) == 4 and "more: show lists them" in plain(few)
+    few = claim_lines(view, 0, 45, 4)
+    assert len(few) == 4 and plain(few).startswith(f"YOUR HAND PAYS FOR 3 of {len(found)}: show lists all") and "Budapest–Sarajevo" in plain(few)
+    narrow = claim_lines(view, 0, 35, 3)  # 100x30's: the title says how many more, the rows go to routes
+    assert len(narrow) == 3 and plain(narrow).splitlines()[0] == f"YOUR HAND PAYS FOR 2 of {len(found)}: show"
     page = "\n".join(overview(view, 0, NAMES, ()))
     assert "Budapest–Sofia (5): " in page and "Budapest–Sarajevo (purple 3, 4 points)  → ticket 1" in page
 
@@ -64,10 +66,15 @@ def test_tab_offers_the_answers_to_the_question_asked() -> None:
 
 
 def test_a_seat_that_left_keeps_its_name_where_the_row_is_narrow() -> None:
-    """'2 blue left' said which seat left but not who: the name stays, cut short."""
+    """'2 blue left' said which seat left but not who, and 'C left' hardly
+    more: the name stays whole, 'left' takes the colour's place."""
     from p2p_ttr.client.panel import _who
 
-    assert _who("Chiara", "left", 20) == "Chiara (left)"
-    assert _who("Chiara", "left", 8) == "Chi left"
+    state, _ = position(3)
+    names = ("Ann", "Chiara", "Cid")
+    wide = [text_of(line) for line in players_lines(view_for(state, 0), 0, names, 60, (1,))]
+    assert wide[2].startswith(" 2 blue   Chiara (left)")
+    narrow = [text_of(line) for line in players_lines(view_for(state, 0), 0, names, 35, (1,))]
+    assert narrow[2].startswith(" 2 left   Chiara ") and narrow[3].startswith(" 3 green  Cid ")
     assert _who("Chiara", "you", 8) == "you"
     assert _who("Chiara", "", 4) == "Chia"

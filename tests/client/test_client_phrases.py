@@ -257,6 +257,36 @@ def test_the_status_says_first_when_the_peer_we_follow_sends_nothing() -> None:
     assert publisher.snapshot.status.startswith("no word from the host, Ann (5 s); your move")
 
 
+def test_before_the_seating_a_silent_host_is_said_on_the_status_line() -> None:
+    """A joiner dialling a host that does not answer is told so on the
+    status line, to the second (not by a log note repeated every 5 s)."""
+    clock = [100.0]
+    publisher = Publisher("join", clock=lambda: clock[0])
+    publisher.update(None, None, ())
+    assert publisher.snapshot.status == ""
+    clock[0] += 1.0
+    publisher.update(None, None, (), relay_silent=RelaySilence(Dialled.HOST, None, 7))
+    assert publisher.snapshot.status == "no word from the host (7 s)"
+    clock[0] += 1.0
+    publisher.update(None, None, ())  # it answered
+    assert publisher.snapshot.status == ""
+
+
+def test_once_the_loop_stopped_the_status_waits_for_nobody() -> None:
+    """After the end (or a pause) nothing is awaited: not 'waiting for Bob's
+    share' under the last page, however the table stood."""
+    state, _ = position(3)
+    clock = [100.0]
+    publisher = Publisher("join", clock=lambda: clock[0])
+    table = FakeTable(state, owed=[Obligation(1, Owed.SHARES)])
+    publisher.update(table, 0, NAMES)  # type: ignore[arg-type]
+    assert publisher.snapshot.status == "waiting for Bob's share"
+    assert publisher.stop("Paused").status == "Paused"
+    clock[0] += 10.0
+    publisher.update(table, 0, NAMES)  # type: ignore[arg-type]
+    assert publisher.snapshot.status == "Paused" and not publisher.snapshot.our_move
+
+
 def test_two_views_across_a_turn_tell_the_moves_in_the_order_they_were_played() -> None:
     """Two views that span the end of one seat's turn and the next seat's
     move (a seat the table plays draws its second card as the next player's

@@ -128,3 +128,18 @@ def test_a_seat_the_table_plays_is_told_after_the_turn_before_it_not_inside_it()
               and "drew 1 card" in text[i - 1] and "drew 1 card" in text[i + 1]]
     assert any(line.startswith("Chiara ") for line in text[-150:]), text[-20:]  # the table plays Chiara's seat
     assert not inside, inside
+
+
+def test_e_shows_the_score_and_e_again_the_table() -> None:
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from cli.tui.viewer import ReplayScreen
+
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        screen = ReplayScreen(replay(game().log), the_end=lambda: ("The end", ["FINAL SCORE"]))
+        screen.toggle_score()
+        assert screen.page is not None and screen.page.title == "The end"
+        screen.toggle_score()
+        assert screen.page is None

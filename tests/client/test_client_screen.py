@@ -112,8 +112,9 @@ def test_players_are_named_with_their_colour_and_a_seat_that_left_is_marked() ->
     state, _ = position(5, current=2)
     rows = screen_text(ScreenModel(snap(state, names=names, forfeited=(2,))), 100, 29).splitlines()
     panel = [row.split("│")[1] for row in rows[2:7]]
-    assert [p[:9] for p in panel] == [" 1 red   ", " 2 blue  ", "▶3 green ", " 4 yellow", " 5 black "]
-    assert [p[10:16].strip() for p in panel] == ["you", "Bob", "C left", "Dee", "Eve"]
+    # Where 'Cid (left)' does not fit, the name stays whole and 'left' takes the colour's place.
+    assert [p[:9] for p in panel] == [" 1 red   ", " 2 blue  ", "▶3 left  ", " 4 yellow", " 5 black "]
+    assert [p[10:16].strip() for p in panel] == ["you", "Bob", "Cid", "Dee", "Eve"]
     assert all(p.endswith("0  45   0   0  3") for p in panel[1:])  # the counts keep their columns
     wide = screen_text(ScreenModel(snap(state, names=names, forfeited=(2,))), 160, 29)
     assert "1 red    Ann (you)" in wide and "3 green  Cid (left)" in wide and "5 black  Eve" in wide
@@ -138,8 +139,11 @@ def test_pages_cover_the_map_and_the_log_wraps() -> None:
     text = screen_text(ScreenModel(snap(state), page=page), 100, 29)
     assert " Rules" in text and "line 3" in text and "line 2\n" not in text and "more lines" in text
     long = "x" * 150
+    text = screen_text(ScreenModel(snap(state, log=(("", long),))), 80, 23)
+    assert "x" * 79 in text and "    " + "x" * 71 in text
+    # Beside the map, the log has the map's columns (the last turns are beside it).
     text = screen_text(ScreenModel(snap(state, log=(("", long),))), 100, 29)
-    assert "x" * 99 in text and "    " + "x" * 51 in text
+    assert "x" * 63 in text and "    " + "x" * 59 in text and "    " + "x" * 28 + " " in text
 
 
 def test_the_lobby() -> None:
@@ -148,3 +152,12 @@ def test_the_lobby() -> None:
         text = screen_text(ScreenModel(lobby), width, 23)
         assert "lobby: host, Ann · Enter (or start) starts the game" in text
         assert "ttr join 192.168.1.5:7311" in text  # on a second line where the first is full
+
+
+def test_a_map_filtered_to_one_network_says_so_for_as_long_as_it_is() -> None:
+    state, _ = position(3)
+    rule = [row for row in screen_text(ScreenModel(snap(state), focus=1), 100, 29).splitlines() if "─ log ─" in row]
+    assert rule and "the map shows Bob's network alone (map all: everyone's)" in rule[0]
+    mine = screen_text(ScreenModel(snap(state), focus=0), 120, 39)
+    assert "the map shows your network alone" in mine
+    assert "network alone" not in screen_text(ScreenModel(snap(state)), 100, 29)

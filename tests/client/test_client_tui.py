@@ -4,6 +4,7 @@ bridge to the network loop as typed inputs (a move, start, leave)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
 
 import pytest
 from client_states import NAMES, FakeTable
@@ -106,10 +107,11 @@ def test_the_console_keeps_the_status_line_for_waiting() -> None:
     publisher = Publisher("join")
     console = TuiConsole(publisher)
     console.waiting("waiting for Bob (5 s)")  # the status line says it
-    console.say("waiting for the host at 10.0.0.1:7311 (4 s)")
+    console.waiting("waiting for the host at 10.0.0.1:7311 (4 s)")  # 'no word from the host (4 s)' there
+    console.say("resumed game 3fa2c1d0 at turn 29")
     console.say("two\nlines")
     publisher.update(None, None, ())
-    assert [t for _, t in publisher.snapshot.log] == ["waiting for the host at 10.0.0.1:7311 (4 s)", "two", "lines"]
+    assert [t for _, t in publisher.snapshot.log] == ["resumed game 3fa2c1d0 at turn 29", "two", "lines"]
 
 
 def test_start_in_the_lobby_then_the_lobby_words_go(session: None) -> None:
@@ -143,3 +145,63 @@ def test_q_leaves_the_last_page(session: None) -> None:
         pipe.send_text("q")
         client.app.input = pipe
         assert client.app.run() == 0
+
+
+def screen_of(client: Client, width: int = 100, height: int = 29) -> str:
+    return "\n".join("".join(t for _, t in line) for line in client.draw(width, height))
+
+
+def test_an_answer_goes_once_the_game_moves_on_and_a_page_s_with_its_page(session: None) -> None:
+    """'claiming Paris–Frankfurt ...' holds until the move is in the log, not
+    4 minutes on; 'Commands: Esc closes' goes with the help it spoke of (the
+    Tab menu pops up over the row it held)."""
+    state, _ = position(3)
+    table = FakeTable(state)
+    bridge = bridge_for(table)
+    client = Client(bridge, hosting=False)
+    bridge.publish()
+    screen_of(client)
+    client.run_line("draw")
+    assert "drawing from the deck" in screen_of(client)
+    table.engine = replace(state, turn=state.turn + 1, current=1)  # our move is in: the next turn
+    bridge.publish()
+    assert "drawing from the deck" not in screen_of(client)
+    client.run_line("help")
+    assert "Commands: Esc closes" in screen_of(client)
+    client.close_page()
+    assert "Esc closes" not in screen_of(client)
+    client.run_line("claim paris frankfurt")
+    assert client.echo.style == "class:refuse" and client.echo.text in screen_of(client)  # not our turn: said now
+
+
+def test_a_resumed_screen_shows_each_seat_s_last_turn_not_dashes() -> None:
+    """On resuming, the screen starts from the latest state: LAST TURN was
+    all '-' until each seat played again. The log so far (History) says
+    each seat's last turn as well as its lines."""
+    from client_states import game_states
+
+    from p2p_ttr.client.lastturn import LastTurns
+    from p2p_ttr.client.screen import ScreenModel, screen_text
+    from p2p_ttr.engine.view import view_for
+    from p2p_ttr.net.history import History
+
+    history, played = History(0), LastTurns()
+    states = game_states()[:200]
+    for i, state in enumerate(states):
+        history.step(FakeTable(state, seats=tuple(Seat(n) for n in NAMES)))  # type: ignore[arg-type]
+        if i:
+            played = played.after(view_for(states[i - 1], 0), view_for(state, 0), 0)
+    assert history.turns == played and all(played.of(p) is not None for p in range(3))
+    publisher = Publisher("join")
+    TuiConsole(publisher).resumed(history)
+    publisher.update(FakeTable(states[-1]), 0, NAMES)  # type: ignore[arg-type]
+    text = screen_text(ScreenModel(publisher.snapshot), 100, 29)
+    for p in range(3):
+        turn = played.of(p)
+        assert turn is not None and turn.words() in text
+    assert any(line.startswith("the game so far") for _, line in publisher.snapshot.log)
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str

@@ -128,3 +128,28 @@ def test_before_the_game_it_says_what_it_waits_for() -> None:
     snap = Snapshot(role="watch", log=(("class:note", "a watcher joined"),))
     text = screen_text(WatchModel(snap), 80, 24)
     assert "waiting for the game to start" in text and "a watcher joined" in text
+
+
+def test_opened_hands_come_before_the_last_turns_and_what_does_not_fit_is_said() -> None:
+    """`ttr replay --open` at 120x40 cut the last seat's tickets silently:
+    where the side column is short, the hands come first (the log tells the
+    turns too), and rows that still do not fit are said."""
+    snap = watched(len(game_states()) - 40, public=False)
+    view = snap.view
+    assert view is not None
+    last = [t for r in view.players[2].tickets if (t := view.face(r)) is not None][-1]
+    city = view.game.board.tickets[last].b
+    for height in range(26, 61):
+        text = screen_text(WatchModel(snap, mode="replay · every hand shown"), 120, height)
+        assert city in text or "rows more in a taller window" in text, height
+    text = screen_text(WatchModel(snap, mode="replay · every hand shown"), 120, 40)
+    assert "HANDS AND TICKETS" in text and city in text
+
+
+def test_over_a_page_the_header_says_no_turn() -> None:
+    """'Bob's turn' over 'The end' said a turn of the replay's moment over the game's end."""
+    page = Page("The end", ("FINAL SCORE",))
+    text = screen_text(WatchModel(watched(mid_game()), mode="replay · move 3 of 9", page=page), 120, 40)
+    assert text.splitlines()[0].startswith(" Ticket to Ride: Europe  replay · move 3 of 9")
+    assert "'s turn" not in text
+    assert "'s turn" in screen_text(WatchModel(watched(mid_game()), mode="replay · move 3 of 9"), 120, 40)

@@ -110,15 +110,15 @@ def test_the_ticket_pile_and_plurals() -> None:
 def test_the_header_breaks_between_whole_parts() -> None:
     state, _ = position(3, current=1)
     final = replace(state, final_turns_left=1)
-    names = ("Ann", "Bartholomew-the-Great", "Cid")
+    names = ("Ann", "Bartholomew-the-Greatest", "Cid")
     rows = [text_of(line) for line in header_lines(snap(final, names=names), 80)]
     assert len(rows) == 2 and "FINAL ROUND: 1 turn left" in rows[1]
     assert all("FINAL ROUND" not in row or "turn left" in row for row in rows)
     # One line where it fits without the game's title.
     rows = [text_of(line) for line in header_lines(snap(replace(state, final_turns_left=2)), 80)]
-    assert rows == [" game 3fa2c1d0 · turn 1 ·  Bob's turn  FINAL ROUND: 2 turns left "]
+    assert rows == [" game 3fa2c1d0 · turn 1 · Bob's turn FINAL ROUND: 2 turns left "]  # one space between parts
     setup = first(lambda s: s.phase is Phase.SETUP_TICKETS)
-    rows = [text_of(line) for line in header_lines(snap(setup), 60)]
+    rows = [text_of(line) for line in header_lines(snap(setup), 55)]
     assert any(row.strip() == "setting up: everyone keeps tickets" for row in rows), rows
 
 

@@ -117,8 +117,8 @@ def test_the_host_pauses_every_joiner_is_told_and_the_printed_commands_resume(tm
         ann = Player(tmp_path, "ann", resumed(told[1]))
         players.append(ann)
         deadline = time.monotonic() + DEADLINE_S
-        host.wait_for(rf"resumed game {game}\w* at entry \d+\nthe game so far:\n(.*\n)*You kept ", deadline)
-        ann.wait_for(rf"reloaded game {game}\w* at entry \d+\nthe game so far:\n(.*\n)*You kept ", deadline)
+        host.wait_for(rf"resumed game {game}\w* at turn \d+\nthe game so far:\n(.*\n)*You kept ", deadline)
+        ann.wait_for(rf"reloaded game {game}\w* at turn \d+\nthe game so far:\n(.*\n)*You kept ", deadline)
         ann.wait_for(r"host is back|your move|plays first", deadline)
         host.wait_for(r"Ann is back", deadline)
 

@@ -197,6 +197,20 @@ def load_game(board: str, variant: str = "") -> Game:
     return _load(board, variant)
 
 
+def playable_game(board: str, variant: str, digest: bytes) -> Game:
+    """The game a peer names (the seating, a challenge): ours of that board and
+    variant, if it has the same data and rules (``digest``).
+
+    Raises:
+        UnknownGame: no such board or variant here, or ours differs; the message says which.
+    """
+    game = load_game(board, variant)
+    if game.digest != digest:
+        raise UnknownGame(f"{game.title} differs here: its board data or rules are not this peer's "
+                          "(another version of p2p_ttr?)")
+    return game
+
+
 @cache
 def _load(board: str, variant: str) -> Game:
     entry = BOARDS[board]

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from cli.main import main
+from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.tablegame import MAX_INPUT_BYTES
 
 EXAMPLE = Path(__file__).parent / "data" / "score_example.json"
@@ -301,3 +302,50 @@ def test_a_route_needs_no_colour_where_the_cities_have_one_route_or_one_colour(
                  player("Cy"), player("Di"))
     [result] = run_json(json.dumps(plain), capsys, monkeypatch)
     assert [p["routes"] for p in result["players"]] == [2 + 2, 2, 0, 0]  # Brest-Dieppe (orange 2), a gray side each
+
+
+# --------------------------------------------------------------------------
+# Switzerland's country tickets.
+
+
+def swiss_way(*places: str) -> list[list[str]]:
+    """The routes along ``places`` as the input names them, each with its colour."""
+    board = load_game("switzerland").board
+    return [[a, b, board.routes_between(a, b)[0].color] for a, b in zip(places, places[1:])]
+
+
+def test_swiss_country_tickets_are_named_by_where_they_start(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A country ticket scores its highest destination reached, or loses its lowest (Bern-France 5; the France
+    card's lowest is 5); the box's two France cards go one to each naming."""
+    ann = player("Ann", swiss_way("Bern", "Fribourg", "Lausanne", "Geneve", "France (Geneve)"),
+                 tickets=[["Bern"], ["france"]])
+    played = json.dumps(game(ann, player("Bob", tickets=[["France"], ["Vaduz", "Zurich"]])))
+    code, out, err = run(["--board", "switzerland", "--json"], capsys, monkeypatch, played.encode())
+    assert code == 0, err
+    [ann_score, bob_score] = json.loads(out)["players"]
+    bern = "Bern-France/Deutschland/Osterreich/Italia (5/6/11/8)"
+    france = "France-Deutschland/Osterreich/Italia (5/14/11)"
+    assert ann_score["ticket_results"] == [{"from": "Bern", "ticket": bern, "points": 5, "completed": True},
+                                           {"from": "France", "ticket": france, "points": -5, "completed": False}]
+    assert bob_score["ticket_results"] == [{"from": "France", "ticket": france, "points": -5, "completed": False},
+                                           {"a": "Zurich", "b": "Vaduz", "points": -6, "completed": False}]
+    code, out, err = run(["--board", "switzerland"], capsys, monkeypatch, played.encode())
+    assert code == 0 and f"ticket {bern} completed" in out and f"ticket {france} not completed" in out
+
+
+@pytest.mark.parametrize(("tickets", "words"), [
+    ([["Bern", "France"]], 'a country ticket is named by where it starts alone, as ["Bern"], not ["Bern", "France"]'),
+    ([["Basel"]], 'no country ticket starts at "Basel": they start at France, Deutschland, Osterreich, Italia, '
+                  'Bern, Chur, Zurich, Lugano'),
+    ([["France"], ["France"], ["Osterreich"], ["France"]],
+     'player "Ann": the box holds only 2 country tickets from France: one is named too often'),
+])
+def test_a_country_ticket_misnamed_is_refused_naming_it(
+    tickets: list[list[str]], words: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    played = json.dumps(game(player("Ann", tickets=tickets), player("Bob")))
+    assert_usage_error(*run(["--board", "switzerland"], capsys, monkeypatch, played.encode()), words)
+    europe = json.dumps(game(player("Ann", tickets=[["Paris"]]), player("Bob")))  # a board without them
+    assert_usage_error(*run([], capsys, monkeypatch, europe.encode()), '"tickets" must be a list of [city, city]')

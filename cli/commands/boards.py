@@ -6,7 +6,8 @@ import argparse
 
 from cli.registry import Command
 from p2p_ttr.engine.boards import BOARDS, load_game
-from p2p_ttr.engine.game import Game
+from p2p_ttr.engine.cards import Deck
+from p2p_ttr.engine.game import Game, TicketChoice
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,10 +28,16 @@ def describe(game: Game) -> str:
         bonuses.append(f"mountain cars {rules.mountain_car_points} each")
     setup, draw = rules.setup_tickets, rules.draw_tickets
     ask = f"--board {game.board_name}" + (f" --variant {game.variant}" if game.variant else "")
-    return (f"  {game.title:<16} {ask:<32} {rules.min_players}-{rules.max_players} players, "
+    return (f"  {game.title:<20} {ask:<34} {rules.min_players}-{rules.max_players} players, "
             f"{rules.trains} trains{f', {rules.stations} stations' if rules.stations else ''}; "
-            f"tickets {setup.size} keep {setup.keep_min}, draw {draw.size} keep {draw.keep_min}; "
+            f"tickets {setup.size} keep {setup.keep_min}{_long_limit(setup)}, draw {draw.size} keep {draw.keep_min}; "
             f"{', '.join(bonuses) or 'no bonus'}")
+
+
+def _long_limit(setup: TicketChoice) -> str:
+    """' (at most 1 of 2 long)' where the first offer limits the long tickets kept (Mega Europe)."""
+    most = setup.keep_most(Deck.LONG)
+    return "" if most is None else f" (at most {most} of {setup.dealt(Deck.LONG)} long)"
 
 
 def run(args: argparse.Namespace) -> int:

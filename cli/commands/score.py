@@ -15,8 +15,9 @@ from typing import Any
 
 from cli.registry import Command, UsageError
 from p2p_ttr.client.words import plural
-from p2p_ttr.engine.board import Board
+from p2p_ttr.engine.board import Board, Ticket
 from p2p_ttr.engine.boards import UnknownGame, load_game
+from p2p_ttr.engine.countrytickets import start_name
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.scoring import GameScore, PlayerScore, deciding_tiebreak, score_game
 from p2p_ttr.engine.tablegame import (
@@ -38,6 +39,8 @@ game per line:
 Cities in either order, any letter case; the two sides of a gray double route
 have the same name (the first player to name it gets one side, the next player
 the other). Stations borrow whichever opponent routes score their owner most.
+A Swiss country ticket (--board switzerland) is named by where its card starts
+alone, a city or a country: "tickets": [["Zurich", "Vaduz"], ["Bern"], ["France"]].
 """
 
 
@@ -108,12 +111,7 @@ def game_json(played: Game, game: TableGame, result: GameScore) -> dict[str, Any
                 "longest_path": score.longest_path,
                 "completed_tickets": score.completed_tickets,
                 "ticket_results": [
-                    {
-                        "a": board.tickets[t.ticket].a,
-                        "b": board.tickets[t.ticket].b,
-                        "points": t.points,
-                        "completed": t.completed,
-                    }
+                    _ticket_named(board, board.tickets[t.ticket]) | {"points": t.points, "completed": t.completed}
                     for t in score.ticket_results
                 ],
                 "borrowed": [
@@ -127,6 +125,13 @@ def game_json(played: Game, game: TableGame, result: GameScore) -> dict[str, Any
             }
         )
     return {"players": players, "ranking": list(result.ranking), "places": list(result.places)}
+
+
+def _ticket_named(board: Board, ticket: Ticket) -> dict[str, str]:
+    """A ticket as the input names it: its cities, or where a country ticket starts (and the card's words)."""
+    if ticket.goals:
+        return {"from": start_name(board, ticket), "ticket": ticket.label}
+    return {"a": ticket.a, "b": ticket.b}
 
 
 def _route_name(board: Board, route_id: int) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.events import Action, ClaimRoute, DrawFaceUp, KeepTickets, PayTunnel
 from p2p_ttr.engine.moves import claim_actions, draw_actions, tunnel_actions
+from p2p_ttr.engine.rules import offer_rule
 from p2p_ttr.engine.state import GameState, Phase
 
 from .medium import PlanningBot, Situation, face_up_kind
@@ -33,8 +34,9 @@ class EasyBot(PlanningBot):
 
     def keep_tickets(self, view: GameState, player: int) -> Action:
         offered = view.players[player].offered
-        if self._rng.random() < KEEP_ALL_TICKETS:
-            return KeepTickets(player, offered, ())
+        if self._rng.random() < KEEP_ALL_TICKETS:  # as many as the rules let keep (Mega Europe: one long)
+            keep = next(offer_rule(view).keeps(offered))
+            return KeepTickets(player, keep, tuple(r for r in offered if r not in keep))
         return super().keep_tickets(view, player)
 
     def turn(self, s: Situation) -> Action:

@@ -31,18 +31,18 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import Action, ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets
 from p2p_ttr.engine.moves import claim_actions
 from p2p_ttr.engine.outcome import claims_of
+from p2p_ttr.engine.rules import offer_rule
 from p2p_ttr.engine.scoring import score_game
 from p2p_ttr.engine.state import GameState, Phase, public_digest
 from p2p_ttr.engine.view import own_cards
 
 from .hard import HardBot
-from .medium import keep_least, legal_or_fallback
+from .medium import legal_or_fallback
 from .opponents import read_opponents
 from .planning import points_for, ticket_ids, turns_left
 from .rollout import RolloutPolicy, play_out
@@ -148,14 +148,12 @@ class ExpertBot:
     def ticket_candidates(self, view: GameState, player: int) -> list[Action]:
         """Every choice of the tickets offered, the prior's favourites first."""
         me = view.players[player]
-        least = keep_least(view)
         costs = self.prior.route_costs(view, player)
         held = tuple(ticket_ids(view, me.tickets))
         rated: list[tuple[tuple[float, ...], KeepTickets]] = []
-        for size in range(len(me.offered), least - 1, -1):
-            for keep in combinations(me.offered, size):
-                value = self.prior.ticket_choice_value(view, player, costs, held, tuple(ticket_ids(view, keep)))
-                rated.append((value, KeepTickets(player, keep, tuple(r for r in me.offered if r not in keep))))
+        for keep in offer_rule(view).keeps(me.offered):
+            value = self.prior.ticket_choice_value(view, player, costs, held, tuple(ticket_ids(view, keep)))
+            rated.append((value, KeepTickets(player, keep, tuple(r for r in me.offered if r not in keep))))
         rated.sort(key=lambda x: x[0], reverse=True)
         return [a for _, a in rated]
 

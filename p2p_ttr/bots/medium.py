@@ -17,7 +17,6 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations
 
 from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.cards import CardRef
@@ -35,7 +34,7 @@ from p2p_ttr.engine.events import (
     PayTunnel,
 )
 from p2p_ttr.engine.moves import claim_actions, draw_actions, legal_actions, tunnel_actions
-from p2p_ttr.engine.rules import apply, draw_tickets_problem
+from p2p_ttr.engine.rules import apply, draw_tickets_problem, offer_rule
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
 
 from .planning import (
@@ -308,17 +307,15 @@ class PlanningBot:
 
     def keep_tickets(self, view: GameState, player: int) -> Action:
         me = view.players[player]
-        least = keep_least(view)
         offered = me.offered
         costs = self.route_costs(view, player)
         held = tuple(ticket_ids(view, me.tickets))
         best: tuple[float, ...] | None = None
-        chosen: tuple[CardRef, ...] = offered[:least]
-        for size in range(len(offered), least - 1, -1):
-            for keep in combinations(offered, size):
-                value = self.ticket_choice_value(view, player, costs, held, tuple(ticket_ids(view, keep)))
-                if best is None or value > best:
-                    best, chosen = value, keep
+        chosen: tuple[CardRef, ...] = ()
+        for keep in offer_rule(view).keeps(offered):
+            value = self.ticket_choice_value(view, player, costs, held, tuple(ticket_ids(view, keep)))
+            if best is None or value > best:
+                best, chosen = value, keep
         return KeepTickets(player, chosen, tuple(r for r in offered if r not in chosen))
 
     def ticket_choice_value(
@@ -339,12 +336,6 @@ class MediumBot(PlanningBot):
 
 # ---------------------------------------------------------------------------
 # Shared small helpers
-
-
-def keep_least(view: GameState) -> int:
-    """The fewest tickets the offer in hand may be answered with (the rules' keep minimum)."""
-    rules = view.game.rules
-    return (rules.setup_tickets if view.phase is Phase.SETUP_TICKETS else rules.draw_tickets).keep_min
 
 
 def kinds(view: GameState, refs: Sequence[CardRef]) -> list[str]:

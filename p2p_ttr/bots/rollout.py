@@ -27,11 +27,10 @@ from p2p_ttr.engine.events import (
     PayTunnel,
 )
 from p2p_ttr.engine.moves import legal_actions
-from p2p_ttr.engine.rules import actors, draw_blind_problem, draw_face_up_problem
+from p2p_ttr.engine.rules import actors, draw_blind_problem, draw_face_up_problem, offer_rule
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
 
 from .hard import hard_weights
-from .medium import keep_least
 from .planning import plan_tickets, points_for, route_costs, route_open_to, shortest_path
 from .worlds import Streams, act
 
@@ -236,11 +235,13 @@ class RolloutPolicy:
     def keep(self, world: GameState, p: int) -> Action:
         """The offered tickets scoring most per train of their own path (the
         routes held and planned are free), as many as the trains left allow,
-        at least the least the rules ask (the cheapest then)."""
+        at least the least the rules ask (the cheapest then), and of a deck
+        no more than the rules let keep."""
         ps = world.players[p]
         game = world.game
         setup = world.phase is Phase.SETUP_TICKETS
-        least = keep_least(world)
+        rule = offer_rule(world)
+        least = rule.keep_least(ps.offered)
         margin = TICKET_MARGIN_SETUP if setup else TICKET_MARGIN
         costs = route_costs(world, p, weights=hard_weights)
         planned = [] if setup else self.plan(world, p)
@@ -257,16 +258,21 @@ class RolloutPolicy:
         rated.sort(key=lambda x: (-x[0], x[1]))
         room = ps.trains - margin - sum(game.board.routes[r].cars for r in planned)
         keep: list[CardRef] = []
+
+        def allowed(ref: CardRef) -> bool:
+            most = rule.keep_most(ref.deck)
+            return most is None or sum(k.deck is ref.deck for k in keep) < most
+
         for _, trains, ref in rated:
-            if trains <= room:
+            if trains <= room and allowed(ref):
                 keep.append(ref)
                 room -= trains
         for _, _, ref in sorted(rated, key=lambda x: x[1]):
             if len(keep) >= least:
                 break
-            if ref not in keep:
+            if ref not in keep and allowed(ref):
                 keep.append(ref)
-        chosen = tuple(r for r in ps.offered if r in keep) or ps.offered[:least]
+        chosen = tuple(r for r in ps.offered if r in keep) or min(rule.keeps(ps.offered), key=len)
         return KeepTickets(p, chosen, tuple(r for r in ps.offered if r not in chosen))
 
 

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Board, Route
-from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.rules import (
@@ -22,10 +22,12 @@ from p2p_ttr.engine.rules import (
     draw_blind_problem,
     draw_tickets_problem,
     hand_counts,
+    offer_rule,
 )
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
 from p2p_ttr.engine.view import view_for
 
+from .examples import number
 from .words import DASH, card_kinds, plural, route_details, route_name, who, whose
 
 ORDINALS = ("first", "second", "third")
@@ -69,8 +71,8 @@ def phase_problem(view: GameState, seat: int, doing: str) -> str:
     """Why ``doing`` (e.g. 'claim a route') is not possible in the current phase
     of ``seat``'s turn: what the turn is waiting for instead."""
     if view.phase in (Phase.SETUP_TICKETS, Phase.TICKETS):
-        least = keep_least(view)
-        return f"you cannot {doing} now: first keep at least {least} of the tickets offered (keep N ...)"
+        return (f"you cannot {doing} now: first keep at least {keep_least(view, seat)} of the tickets offered"
+                f"{long_most(view, seat)} (keep N ...)")
     if view.phase is Phase.TUNNEL:
         return f"you cannot {doing} now: first pay for the tunnel or give it up (pay / abandon)"
     if view.cards_drawn:
@@ -78,10 +80,21 @@ def phase_problem(view: GameState, seat: int, doing: str) -> str:
     return f"you cannot {doing} now"
 
 
-def keep_least(view: GameState) -> int:
-    """The fewest tickets the offer now on the table may be answered with."""
-    rules = view.game.rules
-    return (rules.setup_tickets if view.phase is Phase.SETUP_TICKETS else rules.draw_tickets).keep_min
+def keep_least(view: GameState, seat: int) -> int:
+    """The fewest tickets ``seat`` may answer the offer now on the table with
+    (the keep minimum, while its offer is not dealt or already answered)."""
+    offered = view.players[seat].offered
+    return offer_rule(view).keep_least(offered) if offered else offer_rule(view).keep_min
+
+
+def long_most(view: GameState, seat: int) -> str:
+    """', at most one long' where ``seat`` was offered more long tickets than it
+    may keep (Mega Europe's first offer); '' otherwise."""
+    offered = view.players[seat].offered
+    most = offer_rule(view).keep_most(Deck.LONG)
+    if most is None or sum(r.deck is Deck.LONG for r in offered) <= most:
+        return ""
+    return f", at most {number(most)} long"
 
 
 def draw_problem(view: GameState, slot: int | None) -> str | None:

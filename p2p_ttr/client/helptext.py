@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from p2p_ttr.engine.board import Board
+from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.game import Game, LocomotiveUse, Rules, Unkept
 from p2p_ttr.engine.state import FACE_UP_SLOTS
 
@@ -96,8 +97,10 @@ def _claiming(game: Game) -> str:
 
 def _tickets(rules: Rules) -> str:
     draw, setup = rules.draw_tickets, rules.setup_tickets
+    long_most = setup.keep_most(Deck.LONG)
+    limit = "" if long_most is None else f", at most {number(long_most)} of the {number(setup.dealt(Deck.LONG))} long"
     return (f"draw {number(draw.size)} destination tickets and keep at least {number(draw.keep_min)} (at the "
-            f"start: keep at least {number(setup.keep_min)} of the {number(setup.size)} dealt);")
+            f"start: keep at least {number(setup.keep_min)} of the {number(setup.size)} dealt{limit});")
 
 
 def _station(rules: Rules) -> str:

@@ -13,7 +13,7 @@ from p2p_ttr.engine.state import GameState, Phase
 from .claimable import Claimable, claimable
 from .lastturn import LastTurns
 from .network import trail
-from .explain import keep_least, kinds
+from .explain import keep_least, kinds, long_most
 from .numbering import seat_number
 from .phrases import cards_words
 from .styled import Line, text_of, wrap
@@ -162,7 +162,8 @@ def offered_lines(view: GameState, seat: int, width: int) -> list[Line]:
     ps = view.players[seat]
     if not ps.offered:
         return []
-    lines = wrap([("class:ask", f"OFFERED  keep {keep_least(view)} or more: keep N N...")], width)
+    least = f"keep {keep_least(view, seat)} or more{long_most(view, seat)}"
+    lines = wrap([("class:ask", f"OFFERED  {least}: keep N N...")], width)
     for i, row in enumerate(ticket_rows(view, seat, ps.offered)):
         lines += wrap([("class:ask", f" {i + 1} "), ("", ticket_name(row.ticket))], width, 4)
     return lines

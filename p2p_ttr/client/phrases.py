@@ -37,7 +37,7 @@ from .happened import (
     facts,
 )
 from .examples import doable
-from .explain import keep_least
+from .explain import keep_least, long_most
 from .numbering import seat_number
 from .words import DASH, plural, route_name, route_points, ticket_name, who, whose
 
@@ -200,9 +200,9 @@ def carry_on_asks(before: Mapping[int, Collection[int]], after: Mapping[int, Col
 def what_now(view: GameState, seat: int) -> str:
     """What the player at ``seat`` is to do now."""
     if view.phase is Phase.SETUP_TICKETS:
-        return f"keep at least {keep_least(view)} of your first tickets (keep N N ...)"
+        return f"keep at least {keep_least(view, seat)} of your first tickets{long_most(view, seat)} (keep N N ...)"
     if view.phase is Phase.TICKETS:
-        return f"keep at least {keep_least(view)} of the tickets drawn (keep N ...)"
+        return f"keep at least {keep_least(view, seat)} of the tickets drawn{long_most(view, seat)} (keep N ...)"
     if view.phase is Phase.TUNNEL and view.tunnel is not None:
         return f"pay {view.tunnel.extra} more for the tunnel, or abandon it"
     if view.cards_drawn:

@@ -271,8 +271,8 @@ def keep_move(words: list[str], view: GameState, seat: int, names: tuple[str, ..
             kept = [ticket_name(r.ticket) for r, ref in zip(rows, offered) if ref in want]
             return Play(action, "keeping " + ", ".join(kept))
     start = view.phase is Phase.SETUP_TICKETS
-    raise Refused(f"keep at least {plural(explain.keep_least(view), 'ticket')}"
-                  + (" at the start of the game" if start else ""))
+    raise Refused(f"keep at least {plural(explain.keep_least(view, seat), 'ticket')}"
+                  + (" at the start of the game" if start else "") + explain.long_most(view, seat))
 
 
 def claim_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:

@@ -256,17 +256,20 @@ def read_board_data(data_file: str) -> dict[str, Any]:
 
 
 @cache
-def load_board(data_file: str, ticket_set: str | None) -> Board:
+def load_board(data_file: str, ticket_set: str | None, ticket_file: str = "") -> Board:
     """The board of ``data_file`` with the tickets of ``ticket_set`` (the data's
     ``sets`` entry; None: its ``tickets_regular`` and ``tickets_long``), read
     once and cached, so that each board is one value (boards compare by
-    identity)."""
+    identity). The tickets are read from ``ticket_file`` where one is named
+    (Europe's 1912 tickets, beside Europe's map); a ticket of ``kind`` "long"
+    is dealt from the long deck, every other from the regular one."""
     data = read_board_data(data_file)
-    if ticket_set is None and "tickets_regular" in data:
+    if ticket_set is None and not ticket_file and "tickets_regular" in data:
         return board_from_dict(data)
-    if ticket_set is None:  # one deck of every ticket the data lists
-        return board_from_dict(data, regular=data["tickets"], long=[])
-    return board_from_dict(data, regular=[t for t in data["tickets"] if ticket_set in t["sets"]], long=[])
+    listed: list[dict[str, Any]] = (read_board_data(ticket_file) if ticket_file else data)["tickets"]
+    chosen = [t for t in listed if ticket_set is None or ticket_set in t["sets"]]
+    return board_from_dict(data, regular=[t for t in chosen if t.get("kind") != "long"],
+                           long=[t for t in chosen if t.get("kind") == "long"])
 
 
 def europe() -> Board:

@@ -42,6 +42,8 @@ class Variant:
     # (``tickets_regular`` and ``tickets_long``, or every entry of ``tickets``).
     ticket_set: str | None
     changes: Mapping[str, Any] = field(default_factory=dict)  # Rules fields that differ from the board's
+    # The data file the tickets are read from where they are not the board's own (Europe 1912's).
+    ticket_file: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +57,8 @@ class BoardEntry:
     variants: Mapping[str, Variant]
 
 
-def _choice(deals: tuple[tuple[Deck, int], ...], keep_min: int, unkept: Unkept) -> TicketChoice:
-    return TicketChoice(tuple(TicketDeal(deck, n) for deck, n in deals), keep_min, unkept)
+def _choice(deals: tuple[tuple[Deck, int] | TicketDeal, ...], keep_min: int, unkept: Unkept) -> TicketChoice:
+    return TicketChoice(tuple(d if isinstance(d, TicketDeal) else TicketDeal(*d) for d in deals), keep_min, unkept)
 
 
 _EUROPE_RULES = Rules(
@@ -136,6 +138,19 @@ _LEGENDARY_ASIA_RULES = replace(
 BOARDS: Mapping[str, BoardEntry] = {
     "europe": BoardEntry("europe", "Europe", "europe.json", _EUROPE_RULES, {
         "": Variant("Europe", None),
+        # Europe 1912: the original tickets and the 19 new regular ones, dealt as Europe's.
+        "expanded": Variant("Europe Expanded", "europe_expanded", ticket_file="europe1912.json"),
+        # Every 1912 ticket: 2 long dealt, 0 or 1 kept (the other to the box), 5 regular;
+        # 3 kept in all ("with a long ticket kept, 2+ regular, otherwise 3+").
+        "mega": Variant("Mega Europe", "mega_europe", {
+            "setup_tickets": _choice((TicketDeal(Deck.LONG, 2, keep_max=1), (Deck.TICKETS, 5)), 3, Unkept.BOX),
+        }, ticket_file="europe1912.json"),
+        # The Big Cities tickets alone (no long ones): 5 dealt keep 2, draw 4 keep 1, no bonus.
+        "bigcities": Variant("Big Cities of Europe", "big_cities_of_europe", {
+            "setup_tickets": _choice(((Deck.TICKETS, 5),), 2, Unkept.BOX),
+            "draw_tickets": _choice(((Deck.TICKETS, 4),), 1, Unkept.BOTTOM),
+            "longest_path_bonus": "", "longest_path_points": 0,
+        }, ticket_file="europe1912.json"),
     }),
     "usa": BoardEntry("usa", "USA", "usa.json", _USA_RULES, {
         "": Variant("USA", "base"),
@@ -196,38 +211,58 @@ def load_game(board: str, variant: str = "") -> Game:
     return _load(board, variant)
 
 
+def playable_game(board: str, variant: str, digest: bytes) -> Game:
+    """The game a peer names (the seating, a challenge): ours of that board and
+    variant, if it has the same data and rules (``digest``).
+
+    Raises:
+        UnknownGame: no such board or variant here, or ours differs; the message says which.
+    """
+    game = load_game(board, variant)
+    if game.digest != digest:
+        raise UnknownGame(f"{game.title} differs here: its board data or rules are not this peer's "
+                          "(another version of p2p_ttr?)")
+    return game
+
+
 @cache
 def _load(board: str, variant: str) -> Game:
     entry = BOARDS[board]
     chosen = entry.variants[variant]
     data = read_board_data(entry.data_file)
     rules = replace(entry.rules, **chosen.changes)
-    built = load_board(entry.data_file, chosen.ticket_set)
+    built = load_board(entry.data_file, chosen.ticket_set, chosen.ticket_file)
     if data.get("country_tickets"):
         built = with_country_tickets(built, data)
-    return Game(board, variant, chosen.title, built, rules, game_digest(data, variant, rules))
+    tickets = read_board_data(chosen.ticket_file) if chosen.ticket_file else None
+    return Game(board, variant, chosen.title, built, rules, game_digest(data, variant, rules, tickets))
 
 
-def game_digest(data: Mapping[str, Any], variant: str, rules: Rules) -> bytes:
+def game_digest(data: Mapping[str, Any], variant: str, rules: Rules,
+                tickets: Mapping[str, Any] | None = None) -> bytes:
     """SHA-256 of the canonical JSON (sorted keys, no spaces, ASCII) of
-    ``{"board": data, "rules": rules_record(rules), "variant": variant}``:
-    the data as parsed (a re-indented file is the same board), so a peer in
-    any language with the same data and rules computes the same digest
-    (protocol.md §5, seating)."""
+    ``{"board": data, "rules": rules_record(rules), "variant": variant}``,
+    and ``"tickets": tickets`` for a variant whose tickets have their own
+    file: the data as parsed (a re-indented file is the same board), so a
+    peer in any language with the same data and rules computes the same
+    digest (protocol.md §5, seating)."""
     record = {"board": data, "rules": rules_record(rules), "variant": variant}
+    if tickets is not None:
+        record["tickets"] = tickets
     return hashlib.sha256(json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()).digest()
 
 
 def rules_record(rules: Rules) -> dict[str, Any]:
     """The rules as plain JSON values: each field by name; a ticket offer as
     ``{"deals": [[deck, count], ...], "keep_min": n, "unkept": "box"|"bottom"}``,
-    decks by their wire numbers (train 0, tickets 1, long 2)."""
+    decks by their wire numbers (train 0, tickets 1, long 2), a deal with a
+    most that may be kept as ``[deck, count, keep_max]``."""
     record: dict[str, Any] = {}
     for name in Rules.__dataclass_fields__:
         value = getattr(rules, name)
         if isinstance(value, TicketChoice):
-            value = {"deals": [[int(d.deck), d.count] for d in value.deals], "keep_min": value.keep_min,
-                     "unkept": value.unkept.value}
+            deals = [[int(d.deck), d.count] + ([] if d.keep_max is None else [d.keep_max]) for d in value.deals]
+            value = {"deals": deals, "keep_min": value.keep_min, "unkept": value.unkept.value}
         elif isinstance(value, tuple):
             value = list(value)
         elif isinstance(value, Enum):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .board import Board, Ticket, TicketGoal
+from .board import Board, Ticket, TicketGoal, fold_name
 
 
 def with_country_tickets(board: Board, data: dict[str, Any]) -> Board:
@@ -35,3 +35,20 @@ def with_country_tickets(board: Board, data: dict[str, Any]) -> Board:
             tickets.append(Ticket(len(tickets), starts[0], richest.places[0], richest.points, False,
                                   starts if len(starts) > 1 else (), goals, title))
     return replace(board, tickets=tuple(tickets))
+
+
+def start_name(board: Board, ticket: Ticket) -> str:
+    """Where a country ticket starts, as its card names it: its city, or its
+    country (the country whose endpoints are the ticket's starts)."""
+    if len(ticket.origin) == 1:
+        return ticket.origin[0]
+    return next(g.name for t in board.tickets for g in t.goals if g.places == ticket.origin)
+
+
+def country_tickets_from(board: Board, name: str) -> tuple[int, ...] | None:
+    """The ids of the country tickets (every copy) that start at the city or
+    country called ``name`` (ignoring case, spaces and accents); None where
+    the board has no country ticket starting there."""
+    key = fold_name(name)
+    found = tuple(t.id for t in board.tickets if t.goals and fold_name(start_name(board, t)) == key)
+    return found or None

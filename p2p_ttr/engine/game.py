@@ -16,11 +16,14 @@ Games are made by :func:`p2p_ttr.engine.boards.load_game`.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from itertools import combinations
 
 from .board import Board, Route
-from .cards import Deck
+from .cards import CardRef, Deck
 
 
 class LocomotiveUse(Enum):
@@ -40,15 +43,21 @@ class Unkept(Enum):
 
 @dataclass(frozen=True, slots=True)
 class TicketDeal:
-    """``count`` tickets from ``deck``: one part of an offer."""
+    """``count`` tickets from ``deck``: one part of an offer, of which at most
+    ``keep_max`` may be kept (None: all of them; Mega Europe: 1 of 2 long)."""
 
     deck: Deck
     count: int
+    keep_max: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class TicketChoice:
-    """An offer of tickets and what the player must keep of it."""
+    """An offer of tickets and what the player must keep of it: at least
+    ``keep_min`` in all (or every ticket that may be kept, when the decks ran
+    short), and of each deal at most its ``keep_max``. This is the ticket
+    choice's one home: the engine's check, the moves it offers, the bots and
+    the client's words all ask these methods."""
 
     deals: tuple[TicketDeal, ...]
     keep_min: int
@@ -57,6 +66,44 @@ class TicketChoice:
     @property
     def size(self) -> int:
         return sum(d.count for d in self.deals)
+
+    def dealt(self, deck: Deck) -> int:
+        """How many tickets of ``deck`` this offer deals."""
+        return sum(d.count for d in self.deals if d.deck is deck)
+
+    def keep_most(self, deck: Deck) -> int | None:
+        """The most tickets of ``deck`` one may keep of this offer (None: no limit)."""
+        limits = [d.keep_max for d in self.deals if d.deck is deck]
+        return None if None in limits or not limits else sum(n for n in limits if n is not None)
+
+    def keep_least(self, offered: Sequence[CardRef]) -> int:
+        """The fewest of ``offered`` that must be kept: the keep minimum, or
+        all that may be kept when fewer were dealt."""
+        keepable = 0
+        for deck, n in Counter(r.deck for r in offered).items():
+            most = self.keep_most(deck)
+            keepable += n if most is None else min(n, most)
+        return min(self.keep_min, keepable)
+
+    def keep_problem(self, keep: Sequence[CardRef], offered: Sequence[CardRef]) -> str | None:
+        """Why keeping ``keep`` of ``offered`` breaks the rule (None: it does not)."""
+        least = self.keep_least(offered)
+        if len(keep) < least:
+            return f"at least {least} ticket{'s' if least > 1 else ''} must be kept"
+        for deck, n in Counter(r.deck for r in keep).items():
+            most = self.keep_most(deck)
+            if most is not None and n > most:
+                kind = "long ticket" if deck is Deck.LONG else "ticket"
+                return f"at most {most} {kind}{'s' if most != 1 else ''} of this offer may be kept, not {n}"
+        return None
+
+    def keeps(self, offered: Sequence[CardRef]) -> Iterator[tuple[CardRef, ...]]:
+        """Every choice of ``offered`` to keep that the rule allows, the most tickets first, each in the order
+        offered."""
+        for size in range(len(offered), self.keep_least(offered) - 1, -1):
+            for keep in combinations(offered, size):
+                if self.keep_problem(keep, offered) is None:
+                    yield keep
 
 
 @dataclass(frozen=True, slots=True)

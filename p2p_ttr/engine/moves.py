@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from itertools import combinations
 
 from .board import GRAY, LOCOMOTIVE
 from .cards import CardRef
@@ -38,6 +37,7 @@ from .rules import (
     draw_blind_problem,
     draw_face_up_problem,
     draw_tickets_problem,
+    offer_rule,
     pass_problem,
     station_problem,
 )
@@ -212,12 +212,5 @@ def tunnel_actions(state: GameState, player: int) -> list[Action]:
 
 def ticket_choices(state: GameState, player: int) -> list[Action]:
     offered = state.players[player].offered
-    rules = state.game.rules
-    choice = rules.setup_tickets if state.phase is Phase.SETUP_TICKETS else rules.draw_tickets
-    least = min(choice.keep_min, len(offered))
-    actions: list[Action] = []
-    for size in range(len(offered), least - 1, -1):
-        for keep in combinations(offered, size):
-            bottom = tuple(r for r in offered if r not in keep)
-            actions.append(KeepTickets(player, keep, bottom))
-    return actions
+    return [KeepTickets(player, keep, tuple(r for r in offered if r not in keep))
+            for keep in offer_rule(state).keeps(offered)]

@@ -317,6 +317,12 @@ def station_problem(state: GameState, player: int, city: str) -> str | None:
     return None
 
 
+def offer_rule(state: GameState) -> TicketChoice:
+    """The rule of the ticket offer in hand: the set-up's first offer, or the draw's."""
+    rules = state.game.rules
+    return rules.setup_tickets if state.phase is Phase.SETUP_TICKETS else rules.draw_tickets
+
+
 def draw_tickets_problem(state: GameState) -> str | None:
     if state.cards_drawn:
         return "tickets cannot be drawn after drawing a card this turn"
@@ -507,10 +513,8 @@ def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: t
         raise OutOfTurn(f"player {p} has no tickets to choose from")
     if sorted(keep + bottom) != sorted(ps.offered) or len(set(keep + bottom)) != len(ps.offered):
         raise IllegalMove("name each ticket drawn exactly once, as kept or returned")
-    choice = state.game.rules.setup_tickets if setup else state.game.rules.draw_tickets
-    least = min(choice.keep_min, len(ps.offered))
-    if len(keep) < least:
-        raise IllegalMove(f"at least {least} ticket{'s' if least > 1 else ''} must be kept")
+    choice = offer_rule(state)
+    _refuse(choice.keep_problem(keep, ps.offered))
     ps = replace(ps, offered=(), tickets=ps.tickets + keep)
     state = _forget(_with_player(state, p, ps), bottom)
     # Returned tickets go under the deck re-encrypted (see NeedRemask): their

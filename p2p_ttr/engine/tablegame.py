@@ -11,7 +11,10 @@ Routes are named ``[city, city, colour]`` (or ``[city, city]`` where every
 route between the two cities has one colour) and tickets ``[city, city]``,
 the cities in either order and any letter case. The two sides of a gray double
 route have the same name: the first player to name it gets one side, the next
-one the other. ``routes``, ``stations`` and ``tickets`` may be omitted (none).
+one the other. Switzerland's country tickets are named by where the card
+starts alone, a city or a country (``["Bern"]``, ``["France"]``); where the
+box holds two copies, each naming takes the next. ``routes``, ``stations`` and
+``tickets`` may be omitted (none).
 
 This module turns such text into validated :class:`TableGame` values (board
 ids plus player names) or raises :class:`ScoreSheetError` with a one-line message
@@ -26,7 +29,8 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from p2p_ttr.engine.board import GRAY, Board, Route
+from p2p_ttr.engine.board import GRAY, Board, Route, fold_name
+from p2p_ttr.engine.countrytickets import country_tickets_from, start_name
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.scoring import ClaimError, PlayerClaims, check_claims
 
@@ -179,11 +183,15 @@ class _Resolver:
     def __init__(self, board: Board) -> None:
         self.board = board
         self.named_routes: set[int] = set()
+        self.named_tickets: set[int] = set()  # country tickets handed out, copy by copy
+        # The places country tickets start from and lead to (a city or a country): Switzerland's.
+        self.countries = {g.name for t in board.tickets for g in t.goals}
+        self.starts = list(dict.fromkeys(start_name(board, t) for t in board.tickets if t.goals))
 
     def player_claims(self, player: Mapping[str, object]) -> PlayerClaims:
         routes = [self.route(item) for item in _list_of(player, "routes", 3, optional=1)]
         stations = [self.city(item) for item in _list_of_strings(player, "stations")]
-        tickets = [self.ticket(item) for item in _list_of(player, "tickets", 2)]
+        tickets = [self.ticket(item) for item in _list_of(player, "tickets", 2, optional=1 if self.starts else 0)]
         return PlayerClaims(tuple(routes), tuple(stations), tuple(tickets))
 
     def city(self, name: str) -> str:
@@ -218,11 +226,31 @@ class _Resolver:
         return side
 
     def ticket(self, item: Sequence[str]) -> int:
+        if len(item) == 1:
+            return self.country_ticket(item[0])
+        for name in item:
+            if any(fold_name(name) == fold_name(c) for c in self.countries):
+                raise ScoreSheetError(f"a country ticket is named by where it starts alone, as "
+                                      f"[{_quote(item[0])}], not {_show(list(item))}")
         a, b = self.city(item[0]), self.city(item[1])
         for ticket in self.board.tickets:
             if {ticket.a, ticket.b} == {a, b}:
                 return ticket.id
         raise ScoreSheetError(f"unknown ticket {a}-{b}: the map has no such ticket")
+
+
+    def country_ticket(self, name: str) -> int:
+        """The next copy not yet named of the country ticket that starts at ``name``."""
+        copies = country_tickets_from(self.board, name)
+        if copies is None:
+            raise ScoreSheetError(f"no country ticket starts at {_quote(name)}: they start at {', '.join(self.starts)}")
+        free = [t for t in copies if t not in self.named_tickets]
+        if not free:
+            start = start_name(self.board, self.board.tickets[copies[0]])
+            many = f"{len(copies)} country ticket{'s' if len(copies) != 1 else ''}"
+            raise ScoreSheetError(f"the box holds only {many} from {start}: one is named too often")
+        self.named_tickets.add(free[0])
+        return free[0]
 
 
 def _describe_route(a: str, b: str, colour: str, between: Sequence[Route]) -> str:

@@ -15,8 +15,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from p2p_ttr.engine.game import Game
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import MAX_SEATS
+from p2p_ttr.table.messages import game_fields
 
 from . import frames
 from .console import Console
@@ -70,6 +72,7 @@ class Admission:
         self.console = console
         self.players = players  # the lobby starts when this many are in (0: when the host says)
         self.escrow = False  # the host's game will escrow every seat's key (told in the lobby)
+        self.game: Game | None = None  # the host's game before its seating (named in every challenge)
         self.c = Connections()
         self.roll_call: float | None = None  # when the lobby filled: who answered since may be seated
 
@@ -77,8 +80,10 @@ class Admission:
         """Send a connection not admitted its challenge (the same until a hello uses it)."""
         table = self.replica.table
         game_id = table.game_id if table is not None else None
+        game = table.game if table is not None and table.game is not None else self.game
         self.router.send(rid, frames.Challenge(NET_VERSION, self.replica.identity.public,
-                                               self.c.challenges.issue(rid), game_id))
+                                               self.c.challenges.issue(rid), game_id,
+                                               game_fields(game) if game is not None else None))
 
     def hello(self, rid: bytes, version: int, name: str, public: bytes, challenge: bytes, sig: bytes) -> None:
         if rid in self.c.known:

@@ -112,8 +112,8 @@ class Follower:
         up.heard_now()
         table = self.replica.table
         match frame:
-            case frames.Challenge(version, public, challenge, game_id):
-                self.challenged(version, public, challenge, game_id)
+            case frames.Challenge(version, public, challenge, game_id, game):
+                self.challenged(version, public, challenge, game_id, game)
             case frames.Refused(code, reason) if code == ErrorCode.NAME_TAKEN and self.renames and table is None:
                 # Our name was no choice of the player's (the login name): take
                 # a distinct one rather than stop; a new hello on this connection.
@@ -186,12 +186,15 @@ class Follower:
                     self.presence.left(news)
                     self.console.say(gave_up_words(news, self.replica.names, self.replica.seat))
 
-    def challenged(self, version: int, public: bytes, challenge: bytes, game_id: bytes | None) -> None:
+    def challenged(self, version: int, public: bytes, challenge: bytes, game_id: bytes | None,
+                   game: tuple[str, str, bytes] | None) -> None:
         """A challenge: answered with our signed hello, once per connection, if
-        it is the peer we expect and the game we play."""
+        it is the peer we expect and the game we play, and a game we can play."""
         up, table = self.uplink, self.replica.table
         if version != NET_VERSION:
             raise PeerExit(1, f"the host speaks LAN protocol {version}, we speak {NET_VERSION}: update ttr")
+        if (why := frames.unplayable(game)) is not None:  # before our hello: we never take a lobby place
+            raise PeerExit(1, f"cannot join the host at {up.where}: {why}")
         ours = {g.game_id for g in self.ongoing} | ({table.game_id} if table is not None else set())
         if ours and game_id not in ours:  # never join another game while ours is under way: say why
             raise PeerExit(1, self.other_game("a new game" if game_id is None else f"game {game_id.hex()[:8]}"))

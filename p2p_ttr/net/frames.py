@@ -15,11 +15,12 @@ from typing import Annotated, Any, ClassVar
 import msgpack
 
 from p2p_ttr.client.giveup import Why
-from p2p_ttr.codec import Bool, Bytes, Choice, Family, Int, List, Optional, Str, Tuple, same
+from p2p_ttr.codec import Bool, Bytes, Choice, Family, Int, List, Optional, Str, Trailing, Tuple, same
+from p2p_ttr.engine.boards import UnknownGame, playable_game
 from p2p_ttr.table.envelope import GAME_ID_BYTES, HASH_BYTES, MAX_ENVELOPE_BYTES, MAX_SEATS, pack
 from p2p_ttr.table.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES
 from p2p_ttr.table.logfile import MAX_ENTRIES
-from p2p_ttr.table.messages import MAX_NAME
+from p2p_ttr.table.messages import GAME_NAMED, MAX_NAME
 
 # 2: a challenge per connection, and the hello names the challenge it answers;
 # 3: a lobby member says when it leaves, and a host fetches entries its log lost;
@@ -32,7 +33,9 @@ from p2p_ttr.table.messages import MAX_NAME
 # 8: a watcher (no seat, no secret) is admitted by a hello of its own (watch),
 #    and follows the public log (watchers.py)
 # 9: the relay's silent word says how long each seat has been silent
-NET_VERSION = 9
+# 10: the challenge names the game played (board, variant, digest): a peer
+#     that cannot play it stops before its hello, never taking a lobby place
+NET_VERSION = 10
 CHALLENGE_BYTES = 32
 MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
 MAX_REASON = 400
@@ -59,6 +62,7 @@ PublicKey = Annotated[bytes, Bytes(PUBLIC_KEY_BYTES)]
 ChallengeBytes = Annotated[bytes, Bytes(CHALLENGE_BYTES)]
 EnvelopeBytes = Annotated[bytes, Bytes(1, MAX_ENVELOPE_BYTES)]
 GameId = Annotated["bytes | None", Optional(Bytes(GAME_ID_BYTES))]
+GameNamed = Annotated["tuple[str, str, bytes] | None", Trailing(GAME_NAMED)]  # None: no game yet
 Names = Annotated["tuple[str, ...]", List(Str(1, MAX_NAME), MAX_SEATS, name="name")]
 Code = Annotated[str, Str(1, 64)]
 Reason = Annotated[str, Str(1, MAX_REASON)]
@@ -152,13 +156,28 @@ class Follow:
 
 @dataclass(frozen=True)
 class Challenge:
-    """Fresh per connection; the game under way (None in the lobby)."""
+    """Fresh per connection; the game under way (None in the lobby), and the
+    game played (board, variant, digest; left off by a peer with none yet),
+    which the peer checks it can play before it answers."""
 
     version: Version
     host_identity: PublicKey
     challenge: ChallengeBytes
     game_id: GameId
+    game: GameNamed = None
     KIND: ClassVar[str] = "challenge"
+
+
+def unplayable(game: tuple[str, str, bytes] | None) -> str | None:
+    """Why this peer cannot play the game a challenge names (None: it can, or none is named)."""
+    if game is None:
+        return None
+    board, variant, digest = game
+    try:
+        playable_game(board, variant, digest)
+    except UnknownGame as exc:
+        return f"its game, {board}{f' {variant}' if variant else ''}, cannot be played here: {exc}"
+    return None
 
 
 @dataclass(frozen=True)

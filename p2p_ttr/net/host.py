@@ -66,6 +66,7 @@ class Host(Node):
         self.on_port = on_port
         self.start_now = False
         self.relay.admission.escrow = options.escrow
+        self.relay.admission.game = options.game
         if options.escrow:
             console.say(f"escrow is on: {ESCROW_TRADE_OFF}")
 

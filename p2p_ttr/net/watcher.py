@@ -168,8 +168,8 @@ class Watcher:
         self.uplink.heard_now()
         self._heard = time.monotonic()
         match frame:
-            case frames.Challenge(version, public, challenge, game_id):
-                self.challenged(version, public, challenge, game_id)
+            case frames.Challenge(version, public, challenge, game_id, game):
+                self.challenged(version, public, challenge, game_id, game)
             case frames.Watching(game_id, length):
                 self.same_game(game_id)
                 self.admitted = self.uplink.welcomed = True
@@ -190,12 +190,15 @@ class Watcher:
             case _:
                 pass  # nothing else is meant for a watcher
 
-    def challenged(self, version: int, public: bytes, challenge: bytes, game_id: bytes | None) -> None:
+    def challenged(self, version: int, public: bytes, challenge: bytes, game_id: bytes | None,
+                   game: tuple[str, str, bytes] | None) -> None:
         """A challenge: answered with ``watch``, once per connection, if it
-        is the seat we meant to reach and the game we watch."""
+        is the seat we meant to reach and the game we watch, and a game we can fold."""
         up, table = self.uplink, self.table
         if version != NET_VERSION:
             raise PeerExit(1, f"the host speaks LAN protocol {version}, we speak {NET_VERSION}: update ttr")
+        if (why := frames.unplayable(game)) is not None:
+            raise PeerExit(1, f"cannot watch {self.dialed()}: {why}")
         self.same_game(game_id)
         if table is not None and table.seated:
             seats = [s for s, seat in enumerate(table.seats) if seat.identity == public]

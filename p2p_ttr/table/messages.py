@@ -63,7 +63,7 @@ from p2p_ttr.deck import (
 )
 from p2p_ttr.codec import Bool, Bytes, Family, Fixed, Foreign, Int, List, Mapped, OneOf, Raw, Record, Str, Trailing, Tuple
 from p2p_ttr.engine.boards import MAX_NAME as MAX_GAME_NAME
-from p2p_ttr.engine.boards import UnknownGame, europe_game, load_game
+from p2p_ttr.engine.boards import UnknownGame, europe_game, playable_game
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.events import Action, event_from_wire, is_action, to_wire
 
@@ -156,24 +156,22 @@ def _action(value: object) -> Action:
 
 def _named_game(fields: tuple[str, str, bytes]) -> Game:
     """The game a seating names, if this peer has it with the same data and rules."""
-    board, variant, digest = fields
     try:
-        game = load_game(board, variant)
+        return playable_game(*fields)
     except UnknownGame as exc:
         raise Malformed(f"this peer cannot play that game: {exc}") from None
-    if game.digest != digest:
-        raise Malformed(f"{game.title} differs here: the seating's board data or rules are not this peer's "
-                        "(another version of p2p_ttr?)")
-    return game
 
 
-def _game_fields(game: Game) -> tuple[str, str, bytes]:
+def game_fields(game: Game) -> tuple[str, str, bytes]:
+    """How a game is named on the wire: board, variant, digest."""
     return game.board_name, game.variant, game.digest
 
 
-GAME = Mapped(Tuple((("board", Str(1, MAX_GAME_NAME)), ("variant", Str(0, MAX_GAME_NAME)),
-                     ("digest", Bytes(GAME_DIGEST_BYTES)))), _named_game, _game_fields,
-              f"[board, variant, digest({GAME_DIGEST_BYTES})]", (Malformed,))
+# A game by its names and digest, as written: the seating reads it as the Game
+# (refusing one this peer cannot play); a challenge frame carries it as written.
+GAME_NAMED = Tuple((("board", Str(1, MAX_GAME_NAME)), ("variant", Str(0, MAX_GAME_NAME)),
+                    ("digest", Bytes(GAME_DIGEST_BYTES))))
+GAME = Mapped(GAME_NAMED, _named_game, game_fields, f"[board, variant, digest({GAME_DIGEST_BYTES})]", (Malformed,))
 SEAT_INDEX = Int(0, MAX_SEATS - 1)
 REQUEST = Tuple((("seat", SEAT_INDEX), ("length", Int(1, 2**31 - 1)), ("head", Bytes(HASH_BYTES)),
                  ("signature", Bytes(SIGNATURE_BYTES))))
@@ -425,7 +423,7 @@ def _as_revision_6(body: list[Any]) -> list[Any]:
     it is. Only the value is rewritten: signatures cover the bytes as logged."""
     if isinstance(body, list) and len(body) > 1 and body[0] == Seating.KIND:
         if body[1] == EUROPE_RULES_5:
-            return [Seating.KIND, RULES, _game_fields(europe_game()), *body[2:]]
+            return [Seating.KIND, RULES, game_fields(europe_game()), *body[2:]]
         if body[1] != RULES:  # the revision first, before anything it decides the shape of
             raise Malformed(f"unknown rules {str(body[1])[:32]!r}; this peer plays {RULES} (and reads {EUROPE_RULES_5})")
     return body

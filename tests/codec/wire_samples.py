@@ -34,4 +34,7 @@ FRAMES: list[f.Frame] = [
     f.Silent(()), f.Silent(((0, 12), (4, 10**6), (2, 0))),
     f.GaveUp(0, Why.SILENT, (1,), 25), f.GaveUp(4, Why.WITHHELD, (0, 1, 2, 3), 999),
     f.Watching(None, 0), f.Watching(GID, 88),
+    # Pinned with LAN version 10: the challenge names the game played.
+    f.Challenge(10, KEY, CHALLENGE, GID, ("europe", "mega", HEAD)),
+    f.Challenge(10, KEY, CHALLENGE, None, ("usa", "", HEAD)),
 ]

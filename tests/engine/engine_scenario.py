@@ -15,7 +15,7 @@ from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.events import Chance, Remasked, Reveal, Shuffled
 from p2p_ttr.engine.game import Game
-from p2p_ttr.engine.rules import apply
+from p2p_ttr.engine.rules import apply, new_game
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, Phase, PlayerState
 
 EUROPE = europe_game()
@@ -47,10 +47,10 @@ def train(card: int) -> CardRef:
     return CardRef(Deck.TRAIN, 0, card)
 
 
-def ticket_ref(ticket: int) -> CardRef:
-    if ticket >= 40:
-        return CardRef(Deck.LONG, 0, ticket - 40)
-    return CardRef(Deck.TICKETS, 0, ticket)
+def ticket_ref(ticket: int, game: Game = EUROPE) -> CardRef:
+    """Ticket ``ticket`` of ``game`` where its first shuffle (in card order) put it."""
+    deck = Deck.LONG if ticket in game.card_ids(Deck.LONG) else Deck.TICKETS
+    return CardRef(deck, 0, ticket - game.card_ids(deck).start)
 
 
 def route(a: str, b: str, color: str | None = None) -> int:
@@ -99,8 +99,8 @@ def position(
     for p in range(n_players):
         hand = cards.refs(hands.get(p, ()))
         private.update({r: r.pos for r in hand})
-        held = tuple(ticket_ref(t) for t in (tickets or {}).get(p, ()))
-        private.update({r: (r.pos + 40 if r.deck is Deck.LONG else r.pos) for r in held})
+        held = tuple(ticket_ref(t, game) for t in (tickets or {}).get(p, ()))
+        private.update({r: game.card_ids(r.deck).start + r.pos for r in held})
         owned = tuple(r for r, o in enumerate(route_owner) if o == p)
         used = sum(game.board.routes[r].length for r in owned)
         players.append(
@@ -135,7 +135,7 @@ def position(
         face_up=tuple(row),
         epoch=0,
         epoch_colored=sum(1 for c in range(BOARD.n_cards) if BOARD.card_kind(c) != LOCOMOTIVE),
-        ticket_pile=tuple(ticket_ref(t) for t in ticket_pile),
+        ticket_pile=tuple(ticket_ref(t, game) for t in ticket_pile),
         route_owner=tuple(route_owner),
         public=public,
         private=private,
@@ -170,9 +170,15 @@ class ScenarioDealer:
             return self.face(state, self._remasked[ref.pos])
         if ref.deck is Deck.TRAIN and ref.epoch > 0:
             return self._epoch_cards[ref.pos]
-        if ref.deck is Deck.LONG:
-            return ref.pos + 40
-        return ref.pos
+        return state.game.card_ids(ref.deck).start + ref.pos  # the first shuffle is in card order
+
+
+def set_up(game: Game, n: int) -> tuple[GameState, list[NeedShuffle]]:
+    """A new game with its decks shuffled in card order, at the ticket choice, and the shuffles asked for."""
+    dealer = ScenarioDealer()
+    state = play(new_game(game, n), dealer=dealer)
+    assert state.phase is Phase.SETUP_TICKETS
+    return state, dealer.shuffled
 
 
 def play(state: GameState, *events: object, dealer: ScenarioDealer | None = None) -> GameState:

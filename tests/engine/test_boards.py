@@ -4,6 +4,7 @@ data and rules agree with the checked transcriptions in shared/maps."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,15 +37,18 @@ def test_unknown_boards_and_variants_are_refused_naming_what_there_is() -> None:
         load_game("mars")
     with pytest.raises(UnknownGame, match="USA has no variant 'x'; its variants are 1910, mega, bigcities"):
         load_game("usa", "x")
-    with pytest.raises(UnknownGame, match="Europe has no variant '1910'; its variants are none"):
+    with pytest.raises(UnknownGame, match="Europe has no variant '1910'; its variants are expanded, mega, bigcities"):
         load_game("europe", "1910")
+    with pytest.raises(UnknownGame, match="India has no variant 'mega'; its variants are none"):
+        load_game("india", "mega")
     with pytest.raises(UnknownGame, match="board or board"):
         parse_game_name("usa(level=3)")
 
 
 def test_every_game_has_its_own_digest() -> None:
     games = every_game()
-    assert [g.name for g in games] == ["europe", "usa", "usa(variant=1910)", "usa(variant=mega)",
+    assert [g.name for g in games] == ["europe", "europe(variant=expanded)", "europe(variant=mega)",
+                                      "europe(variant=bigcities)", "usa", "usa(variant=1910)", "usa(variant=mega)",
                                       "usa(variant=bigcities)", "india", "nordic",
                                       "switzerland", "asia"]
     assert len({g.digest for g in games}) == len(games)
@@ -224,3 +228,47 @@ def test_switzerland_plays_by_its_transcribed_rules() -> None:
     assert (rules.longest_path_bonus, rules.longest_path_points) == (bonus["name"], bonus["points"])
     for zone in shared["zones"].values():  # dead ends: one route each
         assert all(len(board.routes_at[e]) == 1 for e in zone["endpoints"])
+
+
+# Our name of each Europe 1912 variant -> the shared file's name of its ticket set and way to play.
+EUROPE_1912_SETS = {"expanded": "europe_expanded", "mega": "mega_europe", "bigcities": "big_cities_of_europe"}
+
+
+@needs_shared
+def test_the_1912_tickets_are_the_checked_transcription_and_its_originals_are_europes() -> None:
+    data = json.loads((Path(__file__).resolve().parents[2] / "p2p_ttr" / "data" / "europe1912.json").read_text())
+    assert data == _shared("europe1912")
+    europe = load_game("europe").board
+    originals = [t for t in data["tickets"] if "europe" in t["sets"]]
+    # The 1912 box reprints Europe's 46 tickets (two with their cities the other way round).
+    assert sorted((*sorted((t["a"], t["b"])), t["points"], t["kind"] == "long") for t in originals) == sorted(
+        (*sorted((t.a, t.b)), t.points, t.long) for t in europe.tickets)
+
+
+@needs_shared
+@pytest.mark.parametrize("variant", list(EUROPE_1912_SETS))
+def test_each_1912_variant_deals_its_ticket_set_by_its_rules(variant: str) -> None:
+    shared = _shared("europe1912")
+    name = EUROPE_1912_SETS[variant]
+    way = shared["variants"][name]
+    game, europe = load_game("europe", variant), load_game("europe")
+    assert game.board.routes == europe.board.routes and game.board.cities == europe.board.cities  # Europe's map
+    chosen = [t for t in shared["tickets"] if name in t["sets"]]
+    assert [(t.a, t.b, t.points) for t in game.board.regular_tickets] == [
+        (t["a"], t["b"], t["points"]) for t in chosen if t["kind"] == "regular"]
+    assert [(t.a, t.b, t.points) for t in game.board.long_tickets] == [
+        (t["a"], t["b"], t["points"]) for t in chosen if t["kind"] == "long"]
+    rules, setup, draw = game.rules, way["setup"], way["ticket_draw"]
+    assert rules.cards_dealt == setup["train_cards_dealt"]
+    first = rules.setup_tickets
+    assert (first.dealt(Deck.LONG), first.dealt(Deck.TICKETS), first.keep_min, first.keep_most(Deck.LONG)) == (
+        setup["tickets_long_dealt"], setup["tickets_regular_dealt"], setup["tickets_keep_min"],
+        setup.get("tickets_long_keep_max"))
+    assert first.unkept is Unkept.BOX  # Europe's set-up: "Discards go in the box"
+    assert (rules.draw_tickets.size, rules.draw_tickets.keep_min, rules.draw_tickets.unkept) == (
+        draw["draw"], draw["keep_min"], Unkept.BOTTOM)  # "bottom of deck"
+    bonuses = {b["name"]: b["points"] for b in way["bonuses"]}
+    assert (rules.longest_path_points, rules.globetrotter_points) == (bonuses.get("European Express", 0), 0)
+    # Every other rule is Europe's ("all other rules ... are those of Ticket to Ride Europe").
+    assert replace(rules, setup_tickets=europe.rules.setup_tickets, draw_tickets=europe.rules.draw_tickets,
+                   longest_path_bonus="European Express", longest_path_points=10) == europe.rules

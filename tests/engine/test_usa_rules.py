@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_scenario import ScenarioDealer, play, position
+from engine_scenario import play, position, set_up
 
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.cards import CardRef, Deck
@@ -12,9 +12,9 @@ from p2p_ttr.engine.errors import IllegalMove
 from p2p_ttr.engine.events import BuildStation, ClaimRoute, KeepTickets
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.moves import legal_actions
-from p2p_ttr.engine.rules import apply, new_game
+from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.scoring import PlayerClaims, score_game
-from p2p_ttr.engine.state import GameState, NeedRemask, NeedShuffle, Phase
+from p2p_ttr.engine.state import NeedRemask, Phase
 
 USA = load_game("usa")
 
@@ -27,14 +27,6 @@ def route_id(game: Game, a: str, b: str, color: str | None = None) -> int:
 
 def ticket_id(game: Game, a: str, b: str) -> int:
     return next(t.id for t in game.board.tickets if {t.a, t.b} == {a, b})
-
-
-def set_up(game: Game, n: int) -> tuple[GameState, list[NeedShuffle]]:
-    """A new game with its decks shuffled in card order, at the ticket choice, and the shuffles asked for."""
-    dealer = ScenarioDealer()
-    state = play(new_game(game, n), dealer=dealer)
-    assert state.phase is Phase.SETUP_TICKETS
-    return state, dealer.shuffled
 
 
 def joining(game: Game, a: str, b: str) -> tuple[int, ...]:

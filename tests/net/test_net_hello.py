@@ -123,7 +123,7 @@ def test_a_recorded_hello_replayed_on_another_connection_is_refused_and_the_seat
     victim = wire.connect()
     victim.send(encode("hi", NET_VERSION))
     wire.pump(wire.has(victim, 1))
-    ((kind, (version, host_key, challenge, game_id)),) = wire.got(victim)
+    ((kind, (version, host_key, challenge, game_id, _)),) = wire.got(victim)
     assert kind == "challenge" and version == NET_VERSION and host_key == host.identity.public
     assert len(challenge) == 32 and game_id is None  # the lobby
     recorded = encode("hello", NET_VERSION, "J", joiner.public, challenge,
@@ -194,7 +194,7 @@ def test_a_second_hello_on_an_admitted_connection_changes_nothing(wire: Wire) ->
     sock = wire.connect()
     sock.send(encode("hi", NET_VERSION))
     wire.pump(wire.has(sock, 1))
-    ((_, (_, host_key, challenge, _)),) = wire.got(sock)
+    ((_, (_, host_key, challenge, _, _)),) = wire.got(sock)
     hello = encode("hello", NET_VERSION, "J", joiner.public, challenge, sign_hello(joiner, "J", host_key, challenge))
     sock.send(hello)
     sock.send(hello)
@@ -220,7 +220,7 @@ def test_a_reconnected_joiner_is_challenged_again_and_its_old_connection_forgott
         sock = wire.connect()
         sock.send(encode("ping", 0))  # from before a restart: a challenge, nothing else
         wire.pump(wire.has(sock, 1))
-        ((kind, (_, host_key, challenge, _)),) = wire.got(sock)
+        ((kind, (_, host_key, challenge, _, _)),) = wire.got(sock)
         assert kind == "challenge"
         sock.send(encode("hello", NET_VERSION, "J", joiner.public, challenge,
                          sign_hello(joiner, "J", host_key, challenge)))

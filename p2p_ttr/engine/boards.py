@@ -252,14 +252,22 @@ def game_digest(data: Mapping[str, Any], variant: str, rules: Rules,
     return hashlib.sha256(json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()).digest()
 
 
+# Settings added after the first digests (rules revision ttr/6), recorded
+# only where a game plays them: the digests of the games that do not use them
+# stay what they were, so their logs verify.
+RECORDED_WHEN_PLAYED = ("mountain_car_points", "most_cities_bonus", "most_cities_points")
+
+
 def rules_record(rules: Rules) -> dict[str, Any]:
     """The rules as plain JSON values: each field by name; a ticket offer as
     ``{"deals": [[deck, count], ...], "keep_min": n, "unkept": "box"|"bottom"}``,
     decks by their wire numbers (train 0, tickets 1, long 2), a deal with a
     most that may be kept as ``[deck, count, keep_max]``."""
     record: dict[str, Any] = {}
-    for name in Rules.__dataclass_fields__:
+    for name, declared in Rules.__dataclass_fields__.items():
         value = getattr(rules, name)
+        if name in RECORDED_WHEN_PLAYED and value == declared.default:
+            continue
         if isinstance(value, TicketChoice):
             deals = [[int(d.deck), d.count] + ([] if d.keep_max is None else [d.keep_max]) for d in value.deals]
             value = {"deals": deals, "keep_min": value.keep_min, "unkept": value.unkept.value}

@@ -272,3 +272,21 @@ def test_each_1912_variant_deals_its_ticket_set_by_its_rules(variant: str) -> No
     # Every other rule is Europe's ("all other rules ... are those of Ticket to Ride Europe").
     assert replace(rules, setup_tickets=europe.rules.setup_tickets, draw_tickets=europe.rules.draw_tickets,
                    longest_path_bonus="European Express", longest_path_points=10) == europe.rules
+
+
+# The digests the first signed seatings named: a setting added later must
+# leave them as they are (boards.RECORDED_WHEN_PLAYED), or those logs stop verifying.
+FIRST_DIGESTS = {
+    "europe": "d355cf2586e00c5bdd894baf61da7b348a776cde4d23e76f7cd94cf901f7675c",
+    "usa": "982c44615bd49f08eab0f4b7999d0ad5e1fe5c80804ba7035da2e17fb829611d",
+    "usa(variant=1910)": "baaa540bc298f7d965fdec986f8f01c804ce75e9cfc02d7c8acf284981dc87fc",
+    "usa(variant=mega)": "e15e0d8da562cc91f6acc258d9f8bfb24dfabda7988709b6c611c842d641ff4d",
+    "usa(variant=bigcities)": "be6150d296a7cac75385fb4fc4205fd354765de08742144ebef851d8e2548696",
+    "india": "95c941c358c92edd6677189a00a24caa36460bbef53dbde1df6384913a0b6e0b",
+    "nordic": "d029aad8aedef1437bdac3bb4e4c7209ee72be83263a0a4eb87007067d465582",
+    "switzerland": "5ad1a9ad4ee0d296e9fe6e7b835777989f43520a79859b9728309212d0efb17f",
+}
+
+
+def test_the_games_first_seated_keep_their_digests() -> None:
+    assert {g.name: g.digest.hex() for g in every_game() if g.name in FIRST_DIGESTS} == FIRST_DIGESTS

@@ -145,9 +145,7 @@ class Table:
         # The game the seating names (board, rules, variant); the engine is made from it once every key is in.
         self.game: Game | None = None
         self.engine: GameState | None = None
-        # The caretaker the seating's rules revision plays (protocol.md §6): a
-        # seating of revision 6 or before keeps its own, so its log replays as written.
-        self.safe_tunnels = True
+        self.safe_tunnels = True  # the caretaker of the seating's revision: ttr/6 logs replay with their own
         self.audits: dict[int, Audit] = {}
         # Seats that left for good, with their revealed secrets: the fold
         # computes their shares and chain steps and plays their moves.

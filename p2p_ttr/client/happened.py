@@ -13,7 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.cards import CardRef
+from p2p_ttr.engine.payments import tunnel_extra
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
 
 from .explain import kinds
@@ -177,21 +179,42 @@ def _tunnel(before: GameState, after: GameState) -> list[Fact]:
         found.append(WentForTunnel(player, new.route))
     if new is not None and new.extra and after.phase is Phase.TUNNEL and before.phase is not Phase.TUNNEL:
         found.append(TunnelTurned(player, new.route, tuple(kinds(after, new.revealed)), new.extra))
+    if before.phase is not Phase.TUNNEL:
+        found += _decided_at_once(before, after)
     if old is not None and new is None and after.route_owner[old.route] is None:
         found.append(GaveUpTunnel(player, old.route))
-    if before.phase is not Phase.TUNNEL and after.epoch == before.epoch:
-        # A tunnel whose turned cards asked nothing more is claimed at once:
-        # of its new discards, the route's length came from the hand (or its
-        # first payment, if the claim was seen before the turning), the rest
-        # were turned. More from the hand: it asked more, and that was told
-        # (or, all in one update, is not: "nothing more" would be untrue).
-        was_discarded = set(before.discard)
-        discarded = [r for r in after.discard if r not in was_discarded]
-        for p, (b, a) in enumerate(zip(before.players, after.players)):
-            for route in set(a.routes) - set(b.routes):
-                if after.game.board.routes[route].tunnel:
-                    mine = set(b.hand) | (set(old.cards) if old is not None else set())
-                    turned = [r for r in discarded if r not in mine]
-                    if turned and len(discarded) - len(turned) == after.game.board.routes[route].length:
-                        found.append(TunnelTurned(p, route, tuple(kinds(after, turned)), 0))
     return found
+
+
+def _decided_at_once(before: GameState, after: GameState) -> list[Fact]:
+    """The turned cards of a tunnel decided in the same update as its turning,
+    never shown waiting for the player: a tunnel that asked nothing more, or
+    one that a seat the table plays paid or gave up at once (the fold turns
+    the cards and plays the caretaker's answer in one entry). Told as a
+    player's are, what they asked included, before the claim or the giving
+    up. The turned cards are the update's new discards that were in nobody's
+    hand nor in the face-up row; only one tunnel decided, and no reshuffle,
+    lets them be told apart (otherwise nothing is told rather than a guess)."""
+    if after.epoch != before.epoch:
+        return []
+    old = before.tunnel
+    board = after.game.board
+    decided = [(p, route) for p, (b, a) in enumerate(zip(before.players, after.players))
+               for route in set(a.routes) - set(b.routes) if board.routes[route].tunnel]
+    if old is not None and after.tunnel is None and after.route_owner[old.route] is None:
+        decided.append((before.current, old.route))
+    if len(decided) != 1:
+        return []
+    (p, route), = decided
+    held = {r for ps in before.players for r in ps.hand} | {r for r in before.face_up if r is not None}
+    was_discarded = set(before.discard)
+    discarded = [r for r in after.discard if r not in was_discarded]
+    turned = kinds(after, [r for r in discarded if r not in held])
+    if not turned:
+        return []
+    if old is not None and old.route == route:
+        played = old.color
+    else:  # claimed at once: the colour it was paid in, if any
+        paid = kinds(after, [r for r in discarded if r in set(before.players[p].hand)])
+        played = next((k for k in paid if k != LOCOMOTIVE), None)
+    return [TunnelTurned(p, route, tuple(turned), tunnel_extra(played, turned))]

@@ -10,14 +10,36 @@ fully specified and free of randomness, rather than one of the bots:
 3. first action of a turn: claim the longest route it can pay for (ties: the
    lowest route id), paying with the fewest locomotives, then in the colour it
    holds most of (ties: board colour order), the first cards in hand order;
-   otherwise draw blind, otherwise the lowest face-up slot it may take,
-   otherwise draw tickets, otherwise build a station (the first city in board
-   order where it may, paid as a route is), otherwise pass;
+   a tunnel only if the cards left in hand pay the worst its turned cards
+   can ask (``safe_tunnels``); otherwise draw blind, otherwise the lowest
+   face-up slot it may take, otherwise draw tickets, otherwise build a
+   station (the first city in board order where it may, paid as a route
+   is), otherwise go for a tunnel it may have to give up, otherwise pass;
 4. second card: draw blind, otherwise the lowest face-up slot it may take.
 
 It builds a station only because passing is for a player with nothing else
 to do (rules version 3). It plays from ``state`` as the seat itself sees
 it; every card it holds is public by then (the table waits until they are).
+
+Why it cannot loop (``safe_tunnels``, protocol ``ttr/7``): before, it went
+for the longest route it could pay the length of, tunnel or not, and gave
+the tunnel up when the turned cards asked more than it held; that turn
+changed nothing of its own (the hand stays, the turned cards are discarded),
+so it went for the same tunnel the next turn, and the next (issue 43: a
+carried-on seat stuck on Angora-Constantinople). Now every turn it plays
+moves its seat toward the end:
+- a claim spends trains and a station spends a station, both finite;
+- a tunnel it goes for is one whose worst case it pays (``tunnel_cards``
+  more of the colour played, or locomotives, from what stays in hand), so it
+  never gives up a tunnel of its own choosing; the last-resort tunnel comes
+  only when no train card can be drawn, so no card can be turned either
+  and the tunnel asks nothing more (the one tunnel it may give up is one the
+  player left undecided when the table took the seat over);
+- drawing train cards grows its hand, which only claims and stations shrink;
+- drawing tickets keeps at least one for good (the ticket pile shrinks);
+- a pass is legal only when nothing else is.
+So between two claims or stations it plays at most as many turns as there
+are train cards and tickets: its turns are bounded.
 """
 
 from __future__ import annotations
@@ -41,8 +63,13 @@ from .moves import legal_actions
 from .state import GameState
 
 
-def caretaker_move(state: GameState, player: int) -> Action | None:
-    """The caretaker's action for ``player`` now, or None if it is not theirs to act."""
+def caretaker_move(state: GameState, player: int, safe_tunnels: bool = True) -> Action | None:
+    """The caretaker's action for ``player`` now, or None if it is not theirs to act.
+
+    ``safe_tunnels=False`` is the policy of protocol ``ttr/6`` and before,
+    which goes for any tunnel it can pay the length of: games seated under
+    those rules are played and verified with it, so their logs still replay
+    exactly."""
     legal = legal_actions(state, player)
     if not legal:
         return None
@@ -59,6 +86,18 @@ def caretaker_move(state: GameState, player: int) -> Action | None:
         order = board.colors.index(colour) if colour in board.colors else len(board.colors)
         return locos, -kinds.get(colour or "", 0), order
 
+    def claim_key(a: ClaimRoute) -> tuple[int, ...]:
+        return -board.routes[a.route].length, a.route, *payment_key(a.cards)
+
+    def pays_worst_case(a: ClaimRoute) -> bool:
+        """Whether the hand left after paying ``a`` pays every extra its tunnel's turned cards may ask."""
+        if not board.routes[a.route].tunnel:
+            return True
+        left = kinds - Counter(kind_of(r) for r in a.cards)
+        played = next((k for r in a.cards if (k := kind_of(r)) != LOCOMOTIVE), None)
+        spare = left[LOCOMOTIVE] + (left[played] if played is not None else 0)
+        return spare >= state.game.rules.tunnel_cards
+
     keeps = [a for a in legal if isinstance(a, KeepTickets)]
     if keeps:
         offered = state.players[player].offered
@@ -69,8 +108,9 @@ def caretaker_move(state: GameState, player: int) -> Action | None:
     if any(isinstance(a, AbandonTunnel) for a in legal):
         return AbandonTunnel(player)
     claims = [a for a in legal if isinstance(a, ClaimRoute)]
-    if claims:
-        return min(claims, key=lambda a: (-board.routes[a.route].length, a.route, *payment_key(a.cards)))
+    sure = [a for a in claims if pays_worst_case(a)] if safe_tunnels else claims
+    if sure:
+        return min(sure, key=claim_key)
     for kind in (DrawBlind, DrawFaceUp, DrawTickets):
         found = [a for a in legal if isinstance(a, kind)]
         if found:
@@ -78,4 +118,6 @@ def caretaker_move(state: GameState, player: int) -> Action | None:
     stations = [a for a in legal if isinstance(a, BuildStation)]
     if stations:
         return min(stations, key=lambda a: (board.cities.index(a.city), *payment_key(a.cards)))
+    if claims:  # only tunnels it may have to give up are left, and no card can be turned (see above)
+        return min(claims, key=claim_key)
     return Pass(player) if Pass(player) in legal else None

@@ -51,7 +51,8 @@ Duty = DeriveStep | OpenCards | CaretakerMove
 
 
 def next_duty(engine: GameState, need: NeedShuffle | NeedRemask | None, chains: ChainBook,
-              seeds: Mapping[int, Seed], sharers: Callable[[CardRef], set[int]], n: int) -> Duty | None:
+              seeds: Mapping[int, Seed], sharers: Callable[[CardRef], set[int]], n: int,
+              safe_tunnels: bool = True) -> Duty | None:
     """The first duty of a forfeited seat due now, or None.
 
     1. The chain being built waits for a forfeited seat's step: derive it. (If
@@ -59,7 +60,8 @@ def next_duty(engine: GameState, need: NeedShuffle | NeedRemask | None, chains: 
     2. The lowest forfeited seat with hidden cards whose shares are all in:
        open them.
     3. The lowest forfeited seat the engine waits for, its hand and offer all
-       public: the caretaker's move.
+       public: the caretaker's move (``safe_tunnels``: the caretaker of
+       rules ttr/7 on; False for a game seated under ttr/6 or before).
     """
     if need is not None:
         turn = chains.turn(need)
@@ -76,7 +78,7 @@ def next_duty(engine: GameState, need: NeedShuffle | NeedRemask | None, chains: 
         ps = engine.players[seat]
         if seat not in actors(engine) or any(r not in engine.public for r in ps.hand + ps.offered):
             continue
-        action = caretaker_move(view_for(engine, seat), seat)
+        action = caretaker_move(view_for(engine, seat), seat, safe_tunnels)
         if action is not None:
             return CaretakerMove(action)
     return None

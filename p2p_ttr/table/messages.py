@@ -61,7 +61,7 @@ from p2p_ttr.deck import (
     ShuffleStep,
     check_element,
 )
-from p2p_ttr.codec import Bool, Bytes, Family, Fixed, Foreign, Int, List, Mapped, OneOf, Raw, Record, Str, Trailing, Tuple
+from p2p_ttr.codec import Bool, Bytes, Family, Foreign, Int, List, Mapped, OneOf, Raw, Record, Str, Trailing, Tuple
 from p2p_ttr.engine.boards import MAX_NAME as MAX_GAME_NAME
 from p2p_ttr.engine.boards import UnknownGame, europe_game, playable_game
 from p2p_ttr.engine.game import Game
@@ -83,7 +83,12 @@ from .relaying import FollowRequest
 # 6: the seating names the game played (board, variant, digest of its data:
 # p2p_ttr.engine.boards), and the rules string names only this protocol's
 # revision. A seating of revision 5 is Europe's standard game.
-RULES = "ttr/6"
+# 7: the caretaker goes for a tunnel only when its hand pays the worst the
+# turned cards can ask (p2p_ttr.engine.caretaker: it could give the same
+# tunnel up turn after turn). A seating of revision 6 (or 5) is played and
+# verified with the caretaker of revision 6, so its logs replay as written.
+RULES = "ttr/7"
+RULES_6 = "ttr/6"
 EUROPE_RULES_5 = "ttr-europe/5"
 MAX_NAME = 24
 
@@ -207,8 +212,7 @@ class Seating(Body):
     """Seat 0's first message: the rules and the seats; it opens the game."""
 
     # On the wire first; keyword-only so that a seating is built from its seats.
-    rules: Annotated[str, Fixed(RULES, "unknown rules {got}; this peer plays {value}")] = field(
-        default=RULES, kw_only=True)
+    rules: Annotated[str, OneOf((RULES, RULES_6))] = field(default=RULES, kw_only=True)
     # The board, rules and variant played (protocol.md §5): named, with a digest of what this peer has.
     game: Annotated[Game, GAME] = field(default_factory=europe_game, kw_only=True)
     seats: Annotated[tuple[Seat, ...], List(Record(Seat), lambda g: g.max_players, lambda g: g.min_players)]
@@ -419,11 +423,13 @@ def message_from_wire(body: list[Any], limits: GameLimits = EUROPE_LIMITS) -> Me
 
 def _as_revision_6(body: list[Any]) -> list[Any]:
     """A seating written before the boards (rules ``ttr-europe/5``: no game
-    field) as the seating of Europe's standard game it is; any other body as
-    it is. Only the value is rewritten: signatures cover the bytes as logged."""
+    field) as the seating of Europe's standard game it is, under the rules
+    of revision 6 it was played by; any other body as it is. Only the value
+    is rewritten: signatures cover the bytes as logged."""
     if isinstance(body, list) and len(body) > 1 and body[0] == Seating.KIND:
         if body[1] == EUROPE_RULES_5:
-            return [Seating.KIND, RULES, game_fields(europe_game()), *body[2:]]
-        if body[1] != RULES:  # the revision first, before anything it decides the shape of
-            raise Malformed(f"unknown rules {str(body[1])[:32]!r}; this peer plays {RULES} (and reads {EUROPE_RULES_5})")
+            return [Seating.KIND, RULES_6, game_fields(europe_game()), *body[2:]]
+        if body[1] not in (RULES, RULES_6):  # the revision first, before anything it decides the shape of
+            raise Malformed(f"unknown rules {str(body[1])[:32]!r}; this peer plays {RULES} "
+                            f"(and reads {RULES_6}, {EUROPE_RULES_5})")
     return body

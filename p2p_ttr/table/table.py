@@ -57,6 +57,7 @@ from .escrowbook import Blocked, Carried, DealerCheated, EscrowBook
 from .forfeits import CaretakerMove, DeriveStep, OpenCards, next_duty
 from .logchain import LogChain
 from .messages import (
+    RULES_6,
     Act,
     Audit,
     CarryOn,
@@ -144,6 +145,7 @@ class Table:
         # The game the seating names (board, rules, variant); the engine is made from it once every key is in.
         self.game: Game | None = None
         self.engine: GameState | None = None
+        self.safe_tunnels = True  # the caretaker of the seating's revision: ttr/6 logs replay with their own
         self.audits: dict[int, Audit] = {}
         # Seats that left for good, with their revealed secrets: the fold
         # computes their shares and chain steps and plays their moves.
@@ -424,6 +426,7 @@ class Table:
                 raise NotExpected("a game starts with seat 0's seating")
             self.entries.open(envelope, message.seats)
             self.game = message.game
+            self.safe_tunnels = message.rules != RULES_6
             self.escrowbook.enabled = message.escrow
             return envelope
         self.entries.check(envelope)
@@ -775,7 +778,7 @@ class Table:
         Every replica does the same, in the same order (protocol.md §6.6)."""
         assert self.engine is not None
         seeds = {s: f.seed for s, f in self.forfeited.items()}
-        duty = next_duty(self.engine, self.chain_due(), self.chains, seeds, self._sharers, self.n)
+        duty = next_duty(self.engine, self.chain_due(), self.chains, seeds, self._sharers, self.n, self.safe_tunnels)
         match duty:
             case DeriveStep(need, seat, step):
                 self.derived_steps.append((need, step))

@@ -48,7 +48,7 @@ from p2p_ttr.errorcodes import ErrorCode
 
 from .envelope import Envelope, check_signature, open_envelope, open_frame
 from .errors import BadProof, TableError
-from .messages import EUROPE_RULES_5, RULES, Audit, Forfeit, Keys, Message, Remask, Seating, Shares, Shuffle, message_from_wire
+from .messages import EUROPE_RULES_5, RULES, RULES_6, Audit, Forfeit, Keys, Message, Remask, Seating, Shares, Shuffle, message_from_wire
 from .cards import deck_ref
 from .auditprefetch import AuditPrefetch
 from .checkpool import CheckPool, pool_for
@@ -360,7 +360,7 @@ def _other_rules(entries: list[bytes]) -> Finding | None:
         return None
     body = envelope.body
     if (len(body) not in (3, 4, 5) or body[0] != Seating.KIND or not isinstance(body[1], str)
-            or body[1] in (RULES, EUROPE_RULES_5)):
+            or body[1] in (RULES, RULES_6, EUROPE_RULES_5)):
         return None
     try:
         check_signature(envelope, body[2][0][1])  # revisions before 6 have the players third
@@ -368,7 +368,8 @@ def _other_rules(entries: list[bytes]) -> Finding | None:
         return None
     return Finding(0, None, ErrorCode.OTHER_RULES,
                    f"the game was played under the rules {body[1][:32]!r}; this version of p2p_ttr plays and "
-                   f"verifies {RULES} (and {EUROPE_RULES_5}) only: verify the log with the version that played it")
+                   f"verifies {RULES} (and {RULES_6}, {EUROPE_RULES_5}) only: verify the log with the version that "
+                   "played it")
 
 
 def _blame(table: Table, raw: bytes, exc: TableError | EngineError) -> int | None:

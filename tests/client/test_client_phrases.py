@@ -14,7 +14,7 @@ from p2p_ttr.client.giveup import Dialled, RelaySilence, relay_silence_words
 from p2p_ttr.client.phrases import changes, status_of, waiting_words
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.cards import Deck
-from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp, Pass, PayTunnel
+from p2p_ttr.engine.events import AbandonTunnel, ClaimRoute, DrawBlind, DrawFaceUp, Pass, PayTunnel
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.scoring import PlayerScore
@@ -201,6 +201,26 @@ def test_a_tunnel_that_asks_nothing_more_says_what_it_turned() -> None:
     assert paid.route_owner[sarajevo_sofia] == 0
     said = changes(view_for(state, 1), view_for(paid, 1), 1, NAMES)
     assert not any("nothing more to pay" in line for line in said), said
+
+
+def test_a_tunnel_the_table_decides_in_the_update_that_turns_it_says_what_it_turned() -> None:
+    """A seat the table plays answers its tunnel in the entry that turns the cards (issue 43: 'went for the
+    tunnel' then 'gave up the tunnel', never what it turned): the turned cards are told as a player's are,
+    what they asked included, before the giving up or the claim."""
+    angora = route("Angora", "Constantinople")
+    for hand, answer, last in ((["red", "red"], "gave up", "Ann gave up the tunnel Angora–Constantinople"),
+                               (["red", "red", "red"], "paid", "Ann claimed Angora–Constantinople (gray, 2)")):
+        state, _ = position(3, hands={0: hand}, draw_pile=["red", "purple", "orange", "white", "white"])
+        went = apply(state, ClaimRoute(0, angora, state.players[0].hand[:2]))  # the table waits to turn them
+        turned = play(went)
+        assert turned.phase is Phase.TUNNEL and turned.tunnel is not None and turned.tunnel.extra == 1
+        extra = tuple(r for r in turned.players[0].hand if r not in turned.tunnel.cards)
+        done = play(turned, PayTunnel(0, extra) if answer == "paid" else AbandonTunnel(0))
+        assert changes(view_for(state, 1), view_for(went, 1), 1, NAMES) == [
+            "Ann went for the tunnel Angora–Constantinople (gray, 2, tunnel)"]
+        said = changes(view_for(went, 1), view_for(done, 1), 1, NAMES)
+        assert said[0] == "the tunnel turned up 1 red, 1 purple and 1 orange: Ann must pay 1 more or give it up"
+        assert said[1].startswith(last) and len(said) == 2, said
 
 
 def test_the_status_says_which_awaited_seat_sends_no_heartbeat() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import msgpack
 
 from p2p_ttr.engine.boards import europe_game
-from p2p_ttr.table.messages import EUROPE_RULES_5, RULES, Seating
+from p2p_ttr.table.messages import EUROPE_RULES_5, RULES_6, Seating
 import pytest
 
 from p2p_ttr.net import frames
@@ -48,9 +48,9 @@ def test_every_message_decodes_and_encodes_to_its_pinned_bytes(kind: str, raw: b
     assert message.KIND == kind
     if isinstance(message, Seating) and body[1] == EUROPE_RULES_5:
         # Pinned before the boards: still read, as Europe's standard game, and
-        # written as revision 6 writes it (the game named after the rules).
+        # written as revision 6 writes it (the game named after the rules), revision 6 being the rules it was played by.
         assert message.game is europe_game()
-        assert message.to_wire() == ["seating", RULES, ["europe", "", europe_game().digest], *body[2:]]
+        assert message.to_wire() == ["seating", RULES_6, ["europe", "", europe_game().digest], *body[2:]]
         return
     assert pack(message.to_wire()) == raw
 

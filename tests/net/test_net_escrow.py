@@ -15,6 +15,9 @@ from typing import Any
 import pytest
 from test_net_lan import DEADLINE_S, Run, check_game, command, free_port, wait_for_entries
 
+from p2p_ttr.client.phrases import changes
+from p2p_ttr.engine.state import Phase
+from p2p_ttr.engine.view import public_view
 from p2p_ttr.table.logfile import LogFileError, read_log
 from p2p_ttr.table.table import Table
 from p2p_ttr.table.verify import Verdict, verify_entries
@@ -119,6 +122,50 @@ def kill_the_host_when(run: Run, ready: Any, deadline: float, near: Any = None) 
         time.sleep(0.01)
 
 
+def told_from_now_on(seen: Watcher, entries: list[bytes], seat: int) -> tuple[list[str], list[tuple[int, ...]]]:
+    """Fold the rest of ``entries`` into ``seen``: the moves in words, as the
+    log pane and ``ttr replay`` tell them to a watcher, and what ``seat`` held
+    after each of its turns (trains, stations left, tickets, cards)."""
+    lines: list[str] = []
+    held: dict[int, tuple[int, ...]] = {}
+    names = tuple(s.name for s in seen.table.seats)
+    for raw in entries[len(seen.table.log):]:
+        before = seen.table.engine
+        seen.table.receive(raw)
+        after = seen.table.engine
+        assert before is not None and after is not None
+        lines += changes(public_view(before), public_view(after), None, names)
+        if after.phase not in (Phase.TURN, Phase.TICKETS, Phase.TUNNEL):
+            continue
+        # The fold plays the seat inside the entry that ends the turn before
+        # it, so its turns are counted (seats play in turn), not watched.
+        first = (after.current - after.turn) % after.n_players
+        done = sum(1 for t in range(after.turn) if (first + t) % after.n_players == seat)
+        if after.current != seat or (after.phase is Phase.TURN and not after.cards_drawn and after.tunnel is None
+                                     and after.awaiting is None):
+            ps = after.players[seat]
+            held.setdefault(done, (ps.trains, ps.stations_left, len(ps.tickets), len(ps.hand)))
+    return lines, [held[t] for t in sorted(held)]
+
+
+def check_the_caretaker(lines: list[str], held: list[tuple[int, ...]], name: str) -> None:
+    """A seat the table plays moves toward the end each turn (trains or a
+    station spent, a ticket kept, the hand grown; or, nothing else legal, a
+    pass) and says what each tunnel turned up before it gives it up (issue
+    43: it went for the same tunnel and gave it up every round, unsaid)."""
+    passes = sum(1 for line in lines if line.startswith(f"{name} passed"))
+    stuck = [(a, b) for a, b in zip(held, held[1:])
+             if not (b[0] < a[0] or b[1] < a[1] or b[2] > a[2] or b[3] > a[3])]
+    assert len(stuck) <= passes, (stuck, lines)
+    mine = [i for i, line in enumerate(lines) if line.startswith(f"{name} ") or line.startswith("the tunnel turned")]
+    for i, j in zip(mine, mine[1:]):
+        if lines[i].startswith(f"{name} went for the tunnel "):
+            route = lines[i].removeprefix(f"{name} went for the tunnel ").split(" (")[0]
+            assert lines[j].startswith("the tunnel turned") or lines[j].startswith(f"{name} claimed {route}"), lines
+        if lines[j].startswith(f"{name} gave up the tunnel"):
+            assert lines[i].startswith("the tunnel turned"), lines
+
+
 def log_so_far(run: Run, label: str) -> list[bytes]:
     """``label``'s log as it stands; empty while its last entry is torn (being written)."""
     try:
@@ -178,7 +225,8 @@ def test_the_host_vanishes_for_good_and_the_others_finish(tmp_path: Path, when: 
 
 def test_a_joiner_vanishes_is_carried_on_and_watches_when_it_comes_back(tmp_path: Path) -> None:
     """A joiner SIGKILLed mid-game is carried on by the others; run again, it
-    is told its seat was carried on and watches the game to its end."""
+    is told its seat was carried on and watches the game to its end. The
+    table plays the seat so that it cannot loop, and says what it did."""
     run = Run(tmp_path)
     deadline = time.monotonic() + DEADLINE_S
     try:
@@ -191,9 +239,12 @@ def test_a_joiner_vanishes_is_carried_on_and_watches_when_it_comes_back(tmp_path
             time.sleep(0.1)
         start(run, "J2", port, 3)
         run.wait_all(["host", "J1", "J2"], deadline)
-        check_game(run, ["host", "J1", "J2"])
+        check_game(run, ["host", "J1", "J2"])  # every log verified
         assert "your seat was carried on by the others" in run.errors("J2")
-        assert list(verdict_of(run, "host").table.carried_on) == [2]
+        lines, held = told_from_now_on(seen, log_of(run, "host"), 2)
+        assert list(seen.table.carried_on) == [2] and seen.table.finished
+        assert held, "the table played none of the carried seat's turns"
+        check_the_caretaker(lines, held, "J2")
         assert "J2 has been silent" in run.errors("host")
     finally:
         run.kill_all()

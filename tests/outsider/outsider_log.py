@@ -41,7 +41,8 @@ from outsider_math import (
     uint,
 )
 
-RULES = "ttr/6"  # the seating is [kind, rules, [board, variant, digest], players, escrow?]
+# the seating is [kind, rules, [board, variant, digest], players, escrow?]; 7 changed only the caretaker (§6)
+RULES = ("ttr/7", "ttr/6")
 RULES_5 = "ttr-europe/5"  # before the boards: [kind, rules, players, escrow?]
 MAX_ENVELOPE = 128 * 1024
 ENVELOPE_LIMITS = dict(max_str_len=4096, max_bin_len=MAX_ENVELOPE, max_array_len=512, max_map_len=0,
@@ -152,8 +153,9 @@ class LogAudit:
         kind = body[0]
         self.report.kinds[kind] += 1
         if index == 0:
-            if (kind, seat, seq, head) != ("seating", 0, 1, bytes(32)) or body[1] not in (RULES, RULES_5):
-                raise Refused(f"entry 0 is seat 0's seating under {RULES} or {RULES_5}, written at 32 zero bytes")
+            if (kind, seat, seq, head) != ("seating", 0, 1, bytes(32)) or body[1] not in (*RULES, RULES_5):
+                raise Refused(f"entry 0 is seat 0's seating under {' or '.join(RULES)} or {RULES_5}, "
+                              "written at 32 zero bytes")
             self.identities = [identity for _, identity in body[2 if body[1] == RULES_5 else 3]]
         elif head not in self.heads:  # h0 .. h(index)
             raise Refused(f"seat {seat} wrote at a head this log never had")

@@ -215,3 +215,40 @@ def test_a_chain_takes_only_proofs_of_its_own_kind() -> None:
     remask = NeedRemask(Deck.TICKETS, 1, (CardRef(Deck.TICKETS, 0, 0),))
     with pytest.raises(Malformed, match="re-masking"):
         ChainBook().add_proof(remask, proof.seat, proof, 99)
+
+
+def test_the_fold_plays_the_caretaker_of_the_seatings_rules_revision() -> None:
+    """A seating of ``ttr/7`` plays the caretaker that goes for a tunnel only when it pays the worst case; a
+    seating of ``ttr/6`` (or ``ttr-europe/5``, read as 6) keeps the one it was played with, which went for
+    any tunnel: its logs replay as written (a ttr/6 log whose forfeited seat went for such a tunnel is
+    refused at that entry if folded with the new caretaker)."""
+    import sys
+    from dataclasses import replace
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
+    from test_caretaker import ANGORA_CONSTANTINOPLE, stuck_on_a_tunnel
+
+    from p2p_ttr.deck import Seed
+    from p2p_ttr.engine.events import ClaimRoute, DrawBlind
+    from p2p_ttr.table.forfeits import CaretakerMove, next_duty
+    from p2p_ttr.table.identity import Identity
+    from p2p_ttr.table.messages import EUROPE_RULES_5, RULES, RULES_6, Seat
+
+    ids = [Identity.from_bytes(bytes([i + 1]) * 32) for i in range(3)]
+    seats = tuple(Seat(f"P{i}", ids[i].public) for i in range(3))
+    safe = {}
+    for rules in (RULES, RULES_6, EUROPE_RULES_5):
+        body = (Seating(seats, rules=rules).to_wire() if rules != EUROPE_RULES_5
+                else ["seating", rules, [[s.name, s.identity] for s in seats]])
+        table = Table()
+        table.receive(seal(ids[0], b"g" * 16, 0, 1, EMPTY_HEAD, body).raw)
+        safe[rules] = table.safe_tunnels
+    assert safe == {RULES: True, RULES_6: False, EUROPE_RULES_5: False}
+    engine = stuck_on_a_tunnel()  # seat 0 forfeited: its hand is open to all
+    engine = replace(engine, public={**engine.public, **{r: engine.private[r] for r in engine.players[0].hand}})
+    duties = {flag: next_duty(engine, None, ChainBook(), {0: Seed.generate()}, lambda r: set(), 3, flag)
+              for flag in (True, False)}
+    assert duties[True] == CaretakerMove(DrawBlind(0))
+    assert isinstance(move := duties[False], CaretakerMove) and isinstance(move.action, ClaimRoute)
+    assert move.action.route == ANGORA_CONSTANTINOPLE

@@ -259,7 +259,7 @@ def test_a_log_played_under_other_rules_is_not_judged_and_says_so(
     assert [(f["entry"], f["seat"], f["code"]) for f in report["findings"]] == [(0, None, "other_rules")]  # type: ignore[index,union-attr]
     assert main(["verify", str(log_file(tmp_path, game, [old, *game.log[1:]]))]) == 1
     said = capsys.readouterr().out
-    assert "'ttr-europe/2'" in said and f"verifies {RULES} (and ttr-europe/5) only" in said
+    assert "'ttr-europe/2'" in said and f"verifies {RULES} (and ttr/6, ttr-europe/5) only" in said
     forged = seal(game.peers[1].identity, seating.game_id, 0, 1, seating.head, body).raw
     code, report = verify_json(log_file(tmp_path, game, [forged, *game.log[1:]]), capsys)
     assert code == 1 and report["findings"][0]["code"] != "other_rules"  # type: ignore[index]

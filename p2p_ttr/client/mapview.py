@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from p2p_ttr.engine.board import GRAY, Board
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.state import GameState
 
 from .lastturn import LastTurns
@@ -41,7 +42,7 @@ from .tickets import ticket_rows
 GLYPHS = {"purple": "p", "blue": "b", "orange": "o", "white": "w", "green": "g", "yellow": "y", "black": "k",
           "red": "r"}
 CITY, MY_STATION, STATION = "●", "■", "□"
-TUNNEL_MARK, FERRY_MARK, GAP, CLOSED = "^", "~", "·", "x"
+TUNNEL_MARK, FERRY_MARK, MOUNTAIN_MARK, GAP, CLOSED = "^", "~", "▲", "·", "x"
 MIN_SIZE = (24, 8)
 
 Put = Callable[[Cell, str, str], None]  # (cell, character, style)
@@ -219,7 +220,8 @@ def _paint_route(board: Board, route_id: int, marks: MapMarks, geo: Geometry, pu
         for cell in run:
             put(cell, CLOSED, "class:dim")
         return
-    mark = TUNNEL_MARK if route.tunnel else FERRY_MARK if route.ferry_locomotives else None
+    mark = (TUNNEL_MARK if route.tunnel else FERRY_MARK if route.ferry_locomotives
+            else MOUNTAIN_MARK if route.mountain_x else None)
     gap = mark if mark and owner is None else GAP
     for cell in run:
         put(cell, gap, style)
@@ -231,12 +233,24 @@ def _paint_route(board: Board, route_id: int, marks: MapMarks, geo: Geometry, pu
         put(geo.runs[route_id][cars[len(cars) // 2]], str(route.length), style)
 
 
-def legend() -> Line:
-    """The key to the map's characters, styled like the map."""
+def legend(game: Game | None = None) -> Line:
+    """The key to the map's characters, styled like the map: only the marks
+    ``game``'s board has (every mark before the seating names a game)."""
+    routes = game.board.routes if game is not None else ()
+
+    def has(present: bool) -> bool:
+        return game is None or present
+
     out: Line = []
     for colour, glyph in GLYPHS.items():
         out += [(f"class:route.{colour}", glyph), ("class:legend", " ")]
+    marks = [f"{GAP}gap"]
+    marks += [f"{TUNNEL_MARK}tunnel"] if has(any(r.tunnel for r in routes)) else []
+    marks += [f"{FERRY_MARK}ferry"] if has(any(r.ferry_locomotives for r in routes)) else []
+    marks += [f"{MOUNTAIN_MARK}mountain"] if game is not None and any(r.mountain_x for r in routes) else []
+    marks += ["1-5 owner r4r cars"]
+    marks += [f"{CLOSED} shut"] if has(any(r.twin is not None for r in routes)) else []
+    marks += [f"{MY_STATION}{STATION}station"] if has(game is not None and game.rules.stations > 0) else []
     out += [("class:legend", "(k black) "), ("class:route.gray", "-|/\\"),
-            ("class:legend", f" gray {GAP}gap {TUNNEL_MARK}tunnel {FERRY_MARK}ferry 1-5 owner r4r cars {CLOSED} shut "
-                             f"{MY_STATION}{STATION}station")]
+            ("class:legend", " gray " + " ".join(marks))]
     return out

@@ -156,7 +156,7 @@ def render(model: ScreenModel, width: int, height: int) -> list[Line]:
             # Said for as long as it holds: a map with one network reads as a quiet game otherwise.
             owner = whose(model.focus, model.snap.seat, model.snap.names)
             rule.append(("class:ask", f"the map shows {owner} network alone (map all: everyone's) "))
-        rule += legend()
+        rule += legend(model.snap.view.game if model.snap.view is not None else None)
     lines.append(fit(rule, width, "class:rule"))
     shown = rows[top: top + parts.log]
     log = [fit([], log_w) for _ in range(parts.log - len(shown))] + shown

@@ -192,7 +192,7 @@ def log_pane(model: WatchModel, width: int, height: int, legend_too: bool) -> li
     if top + shown_h < len(rows):
         rule.append(("class:dim", f"{len(rows) - top - shown_h} newer rows below (PageDown)"))
     elif legend_too:
-        rule += legend()
+        rule += legend(model.snap.view.game if model.snap.view is not None else None)
     shown = rows[top: top + shown_h]
     return [fit(rule, width, "class:rule")] + [fit([], width) for _ in range(shown_h - len(shown))] + shown
 

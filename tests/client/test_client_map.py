@@ -18,9 +18,11 @@ from p2p_ttr.client.mapview import (
     draw_map,
     geometry,
     legend,
+    marks_for,
 )
 from p2p_ttr.client.styled import plain, text_of
 from p2p_ttr.engine.board import europe
+from p2p_ttr.engine.boards import europe_game, load_game
 
 BOARD = europe()
 EMPTY = MapMarks((None,) * len(BOARD.routes))
@@ -69,6 +71,23 @@ def test_glyphs_read_without_colour() -> None:
     assert any("class:path" in s for s in styles) and "class:label.ticket" in styles
     assert "PARIS" in text and "MOSKVA" in text  # whole names where there is room
     assert "PAR" in plain(draw_map(BOARD, EMPTY, 64, 20))  # three letters where there is not
+
+
+def test_the_legend_keys_only_the_marks_a_board_has() -> None:
+    asia = text_of(legend(load_game("asia")))
+    assert "▲mountain" in asia and "~ferry" in asia and "x shut" in asia
+    assert "tunnel" not in asia and "station" not in asia
+    europe = text_of(legend(europe_game()))
+    assert "^tunnel" in europe and "station" in europe and "mountain" not in europe
+
+
+def test_a_mountain_routes_gaps_carry_its_mark() -> None:
+    asia = load_game("asia").board
+    lines = draw_map(asia, marks_for(asia, None, None), 120, 40)
+    geo = geometry(asia, 120, 40)
+    text = plain(lines).splitlines()
+    mountain = next(r for r in asia.routes if r.mountain_x and len(geo.runs[r.id]) > len(geo.cars[r.id]))
+    assert "▲" in {text[row][col] for col, row in geo.runs[mountain.id]}
 
 
 def test_the_legend_names_every_glyph() -> None:

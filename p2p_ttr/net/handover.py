@@ -7,7 +7,10 @@ log (the lowest seat in play other than the relay, table/relaying.py). The
 others connect to it at the address its ``reach`` put in the log and send it
 their signed follow requests; once every other seat in play follows it and
 it holds every entry any of them holds, it takes over with a ``relay`` entry
-(the fold checks it: unanimity, not silence, makes it legitimate).
+(the fold checks it: unanimity, not silence, makes it legitimate). A seat
+that turned alone shows its request to the others (witness.py), and a seat
+shown a request of this term turns too (``shown_turn``): the relay moves
+rather than a live seat being carried on.
 
 An old relay that finds a valid hand-over at an index where its own log
 goes on (it was away, or resumed) drops its entries from there: no seat in
@@ -26,6 +29,7 @@ from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.messages import Relay as RelayMessage
 from p2p_ttr.table.messages import message_from_wire
+from p2p_ttr.table.relaying import FollowRequest, follow_valid
 
 from . import frames
 from .console import Console
@@ -54,8 +58,11 @@ class Succession:
         self.relay_timeout = relay_timeout
         self.note = note  # says whom we wait for, at a gentle pace
         self.turned = False  # the relay is gone: we turned to its successor (and sent it our request)
+        self.request: frames.Follow | None = None  # our latest request to the successor, while we turned
         self.held_back = held_back  # a seat's message is held back by the relay, which answers (witness.py)
         self.moved: Callable[[], None] = lambda: None  # told after each move of the relay
+        relay.on_turned = self.shown_turn  # a seat shows our ROUTER its request (relay.py)
+        relay.standby.signed = duties.heard_from  # a request to us, the successor: that seat is alive
 
     # ----------------------------------------------------------- losing the relay
 
@@ -72,15 +79,16 @@ class Succession:
         return (table.escrow and self.uplink.seat in (None, table.relay)
                 and (self.uplink.silent_for(now) > self.relay_timeout or self.held_back(now)))
 
-    def turn(self) -> None:
+    def turn(self, why: str = "") -> None:
         """The relay is gone: turn to its successor (or become it)."""
         table, names = self.replica.table, self.replica.names
         assert table is not None
         new = table.successor
         old = names[table.relay]
-        why = ("left the game" if table.relay_gone
-               else "holds back a seat's message" if self.uplink.silent_for(time.monotonic()) <= self.relay_timeout
-               else f"has been silent for {self.relay_timeout:.0f} s")
+        why = why or ("left the game" if table.relay_gone
+                      else "holds back a seat's message"
+                      if self.uplink.silent_for(time.monotonic()) <= self.relay_timeout
+                      else f"has been silent for {self.relay_timeout:.0f} s")
         if new is None:
             raise PeerExit(1, f"the relay ({old}) {why} and no seat is left to relay")
         self.turned = True
@@ -92,6 +100,7 @@ class Succession:
             return
         self.console.say(f"the relay ({old}) {why}: turning to {names[new]}, who relays next")
         self.turn_to(new)
+        self.sign_request()  # our promise from now on, shown to the others even before the successor answers
 
     def turn_to(self, seat: int) -> None:
         """Connect to ``seat`` at the address it put in the log."""
@@ -108,13 +117,42 @@ class Succession:
 
     def send_follow(self) -> None:
         """Once welcomed by the successor we turned to: our signed follow request."""
+        if self.sign_request() and self.request is not None:
+            self.uplink.send(self.request)
+
+    def sign_request(self) -> bool:
+        """Our request to the successor we turned to, for the log we hold now
+        (``request``; witness.py shows it to the others). False: we did not
+        turn to another seat."""
         table, player, up = self.replica.table, self.replica.player, self.uplink
         if not self.turned or table is None or player is None or player.peer is None:
-            return
+            return False
         if up.seat is None or up.seat != table.successor or up.seat == self.replica.seat:
-            return
+            return False
         request = player.peer.follow(table.relay, up.seat)
-        up.send(frames.Follow(request.length, request.head, request.signature))
+        self.request = frames.Follow(request.length, request.head, request.signature)
+        return True
+
+    def shown_turn(self, seat: int, request: FollowRequest) -> None:
+        """Another seat shows us its signed request to the successor: it lost
+        the relay and, for this term, signs nothing else (its promise). In an
+        escrow game we turn too rather than let the relay's side carry a live
+        seat on: the relay moves, nobody is carried on (protocol.md §9,
+        Hand-over, "A seat that turned alone"). Turning is always safe: the
+        fold asks why of no request."""
+        table, me = self.replica.table, self.replica.seat
+        if table is None or not table.seated or table.complete or not table.escrow or table.game_id is None \
+                or self.replica.relaying or self.turned or me is None or me == table.successor:
+            return
+        if seat not in table.in_play or seat in (me, table.relay, table.successor) or table.successor is None:
+            return
+        if not follow_valid(table.seats[seat].identity, table.game_id, table.term, table.relay, table.successor,
+                            request):
+            return
+        self.duties.heard_from(seat)  # alive: its signed word, on our own clock
+        names = self.replica.names
+        self.turn(f"is out of {names[seat]}'s reach ({names[seat]} turned to {names[table.successor]} "
+                  "and showed us its signed request)")
 
     # ------------------------------------------------------------- taking over
 
@@ -154,6 +192,7 @@ class Succession:
     def handed_over(self, old: int, new: int) -> None:
         """The log moved the relay from ``old`` to ``new``."""
         self.turned = False
+        self.request = None
         self.relay.requests.clear()
         names = self.replica.names
         me = self.replica.seat

@@ -139,9 +139,9 @@ class Node:
         self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, console, self.trace,
                                      options.relay_timeout, self.progress.note, self.relay_holds_back)
         self.succession.moved = self.new_relay
-        # Our unfinished games with this host: we never join another game on
-        # our own while one is under way (its host was restarted without it).
-        # (Dialed at the host's address, or at the relay's the log named when we last played.)
+        self.witnesses.turned_request = lambda: self.succession.request  # shown once we turned alone
+        # Our unfinished games with this host (dialed at its address, or at the relay's the log named when we
+        # last played): we never join another game on our own while one is under way (its host restarted without it).
         self.ongoing = [] if options.new_game or not options.host else [
             g for g in options.data.unfinished("peer") if self.where in (g.load_meta().get("host"),
                                                                           g.load_meta().get("relay"))]

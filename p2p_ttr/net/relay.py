@@ -7,7 +7,8 @@ hands it to the part that owns it:
 - admission.py: challenges, hellos, the lobby;
 - sequencer.py: envelopes we sequence while our seat relays (or hold back);
 - catchup.py: entries for seats that lack them, and fetched for our log;
-- standby.py: follow requests to us, the successor, and taking over;
+- standby.py: follow requests to us, the successor, and taking over (a
+  request shown to a seat that is not the successor goes to handover.py);
 - watchers.py: watchers (no seat, no secret), bounded and rate-limited.
 
 The relay has no power beyond order: it cannot forge or hide anything,
@@ -59,6 +60,7 @@ class Relay:
         self.identity = identity
         self.since = time.monotonic()  # when this run, or our relaying, began (a seat never heard counts from then)
         self.on_witness: Callable[[bytes, int, bytes], None] = lambda rid, seat, raw: None  # witness.py
+        self.on_turned: Callable[[int, FollowRequest], None] = lambda seat, request: None  # handover.py
         self.silence_s = 20.0  # the relay timeout: a seat unheard this long counts as silent
         self.presence = presence or Presence()  # who is alive, as we see it (liveness.py)
 
@@ -112,7 +114,9 @@ class Relay:
             case frames.Have(index, envelope, signature):
                 self.catchup.adopt(rid, index, envelope, signature)
             case frames.Follow(length, head, signature):
-                self.standby.follow(rid, length, head, signature)
+                if not self.standby.follow(rid, length, head, signature):
+                    # Not ours to take: a seat that turned alone shows us its request (handover.py).
+                    self.on_turned(c.seat_of(rid), FollowRequest(c.seat_of(rid), length, head, signature))
             case frames.Witness(envelope):
                 self.on_witness(rid, c.seat_of(rid), envelope)
             case frames.GiveUp(why, about, seconds):

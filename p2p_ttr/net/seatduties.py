@@ -102,6 +102,11 @@ class SeatDuties:
         if self.pending.pop(digest, None) is not None:
             self.refusals = 0
 
+    def heard_from(self, seat: int) -> None:
+        """A signed word of ``seat`` outside the log (its follow request to a
+        successor, shown or sent to us): it is alive, on our own clock."""
+        self.signed_at[seat] = self.clock()
+
     def overdue(self, now: float, after: float) -> list[tuple[bytes, bytes, float]]:
         """Our messages the relay has had for more than ``after`` seconds
         without sequencing them: (digest, envelope, seconds)."""

@@ -36,6 +36,7 @@ class Standby:
         self.sequencer = sequencer
         self.console = console
         self.requests = requests  # seat -> its follow request to us (shared with catch-up)
+        self.signed: Callable[[int], None] = lambda seat: None  # a seat's signed word reached us (its request)
 
     def _successor_others(self) -> list[int] | None:
         """The seats in play other than the relay and us, if we are the successor and do not relay."""
@@ -44,27 +45,35 @@ class Standby:
             return None
         return [s for s in table.in_play if s not in (table.relay, self.replica.seat)]
 
-    def follow(self, rid: bytes, length: int, head: bytes, sig: bytes) -> None:
-        """A seat that lost the relay turns to us, its successor, with its signed request."""
+    def follow(self, rid: bytes, length: int, head: bytes, sig: bytes) -> bool:
+        """A seat that lost the relay turns to us, its successor, with its
+        signed request. False: we are not its successor (it may be showing
+        us that it turned: handover.py)."""
         table, me = self.replica.table, self.replica.seat
         seat = self.admission.c.seat_of(rid)
         others = self._successor_others()
-        if table is None or table.game_id is None or others is None or seat not in others:
-            return  # only a seat in play other than the relay asks (the fold takes no other request)
+        if table is None or table.game_id is None or others is None:
+            return False
+        if seat not in others:
+            return True  # only a seat in play other than the relay asks (the fold takes no other request)
         assert me is not None
         who = self.replica.who(seat)
         request = FollowRequest(seat, length, head, sig)
         if not follow_valid(table.seats[seat].identity, table.game_id, table.term, table.relay, me, request):
             self.console.say(f"dropped a follow request from {who}: it is not its signature for this relay term")
-            return
+            return True
         if length <= len(table.log) and table.heads[length] != head:
             self.console.say(f"dropped a follow request from {who}: its log is not a prefix of ours")
-            return
+            return True
         if seat not in self.requests:
             self.console.say(f"{who} lost the relay ({self.replica.who(table.relay)}) and follows us now")
         self.requests[seat] = request
+        # Its signed word, every heartbeat: the seat is alive, so we never
+        # ask to carry it on while it follows us (seatduties.py).
+        self.signed(seat)
         self.catchup.reported[seat] = max(self.catchup.reported.get(seat, 0), length)
         self.catchup.fetch(rid, seat)
+        return True
 
     def all_requested(self) -> bool:
         """Every seat in play but the relay and us sent us its follow request."""

@@ -23,6 +23,12 @@ would say it waits for the author. The author knows it sent them. So:
   an escrow game the relay counts as gone (handover.py turns to its
   successor, which sequences the author's message).
 
+The same links carry our turning: once we turned to the successor while
+the others still hear the relay, our signed follow request goes to every
+other seat in play but the relay and the successor (``show_turn``), which
+turns too (handover.py), so that the relay moves and our live seat is not
+carried on.
+
 Nothing secret is sent: a witnessed message is one its author signed for
 the log, and only once the log holds what needs it (seatduties.py).
 """
@@ -186,6 +192,7 @@ class Witnesses:
         self.socket_lock = socket_lock
         self.relay_alive = relay_alive
         self.resend = resend  # send an envelope to the relay again
+        self.turned_request: Callable[[], frames.Follow | None] = lambda: None  # handover.py, once we turned alone
         self.context: zmq.Context[zmq.Socket[bytes]] | None = None
         self.poller: zmq.Poller | None = None
         self.links: dict[int, Uplink] = {}  # seat -> our connection to it while we show it our messages
@@ -196,8 +203,10 @@ class Witnesses:
         self._last_news = 0.0
 
     def step(self, now: float) -> None:
-        """Resend, then show, what the relay holds back; close the links when nothing is."""
+        """Resend, then show, what the relay holds back, and our turning;
+        close the links when nothing is to be shown."""
         table = self.replica.table
+        self.show_turn(now)
         held = self.duties.overdue(now, self.held_s) if table is not None and self.relay_alive(now) else []
         if not held:
             if self.links and now - self._last_news > LINK_S:
@@ -219,7 +228,21 @@ class Witnesses:
                                  "that they see it is the relay that holds the game back")
             for seat in table.in_play:
                 if seat not in (table.relay, self.replica.seat) and seat in table.reach:
-                    self._show(seat, digest, raw, now)
+                    if self._show(seat, digest, frames.Witness(raw)):
+                        self._first_shown.setdefault(digest, now)
+
+    def show_turn(self, now: float) -> None:
+        """We turned to the successor alone (the relay is out of our reach):
+        our signed request goes to every other seat in play we can reach,
+        each of which turns too (handover.py), so that the relay moves and
+        our live seat is not carried on (protocol.md §9, Hand-over)."""
+        table, request = self.replica.table, self.turned_request()
+        if table is None or request is None:
+            return
+        self._last_news = now
+        for seat in table.in_play:
+            if seat not in (table.relay, table.successor, self.replica.seat) and seat in table.reach:
+                self._show(seat, request.signature, request)
 
     def relay_holds_back(self, now: float) -> bool:
         """A message of ours is still not sequenced, while the relay answers,
@@ -248,7 +271,8 @@ class Witnesses:
         self._first_shown.clear()
         self.close()
 
-    def _show(self, seat: int, digest: bytes, raw: bytes, now: float) -> None:
+    def _show(self, seat: int, key: bytes, frame: frames.ToHost) -> bool:
+        """Send ``frame`` to ``seat`` once per connection (``key`` names it); True once sent."""
         link = self.links.get(seat)
         if link is None:
             table = self.replica.table
@@ -259,10 +283,10 @@ class Witnesses:
             link.connect(host, port, seat, watch_reach=False, our_length=len(table.log))
             self.links[seat] = link
             link.send(frames.Hi(NET_VERSION))
-        if link.welcomed and digest not in self._shown.setdefault(seat, set()):
-            self._shown[seat].add(digest)
-            self._first_shown.setdefault(digest, now)
-            link.send(frames.Witness(raw))
+        if link.welcomed and key not in self._shown.setdefault(seat, set()):
+            self._shown[seat].add(key)
+            link.send(frame)
+        return key in self._shown.get(seat, set())
 
     def handle(self, seat: int, raw: bytes) -> None:
         """A frame on our link to ``seat``: answer its challenge; once welcomed, show what is held back."""

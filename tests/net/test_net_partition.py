@@ -171,15 +171,15 @@ def test_a_table_split_in_halves_stalls_says_why_and_goes_on_when_healed(tmp_pat
         run.kill_all()
 
 
-def test_a_seat_that_turned_alone_is_carried_on_when_the_split_heals(tmp_path: Path) -> None:
+def test_a_seat_that_turned_alone_is_back_in_the_game_when_the_split_heals(tmp_path: Path) -> None:
     """The other side of that race, forced: J2 is cut off from the host and
     from J1 and turns to J1; J3's messages no longer reach the host, but it
-    hears the host, so it never turns. The host's side stalls (two seats
-    silent at once). Healed, J3 is heard again, and J2 still follows J1,
-    which never takes over (J3 did not turn): a seat that turned follows
-    the log through the successor and its request binds it (protocol.md
-    §6, Relay), so to the relay J2 stays silent, and the others carry it on.
-    J2 is told, and watches to the end: one game."""
+    hears the host, so it would never turn by itself. The host's side stalls
+    (two seats silent at once). J2 still reaches J3: it shows J3 its signed
+    request, J3 turns to J1 too (protocol.md §9, Hand-over, "A seat that
+    turned alone"). Healed, J2 reaches J1, catches up from it, and J1 takes
+    over with both requests: the relay moves, J2 plays on (it is not carried
+    on), the host finds the hand-over and follows: one game."""
     run, board = Run(tmp_path), Switchboard()
     deadline = time.monotonic() + DEADLINE_S + 60
     try:
@@ -188,16 +188,21 @@ def test_a_seat_that_turned_alone_is_carried_on_when_the_split_heals(tmp_path: P
         board.hold("host", "J2")
         board.hold("J1", "J2")
         board.hold("J3", "host", both=False)
-        run.wait_said("host", "J2 and J3 are silent at once", deadline)
         run.wait_said("J2", "turning to J1, who relays next", deadline)
+        run.wait_said("J3", "J2 turned to J1 and showed us its signed request", deadline)
+        run.wait_said("J1", "J3 lost the relay (Bot0) and follows us now", deadline)
+        run.wait_said("host", "J2 and J3 are silent at once", deadline)
+        stalled = verify_entries(log_of(run, "host")).table
+        assert not stalled.carried_on and not stalled.handovers  # the host's side went no further
+        board.heal("J1", "J2")  # J2 reaches the successor: J1 takes over with J2's and J3's requests
+        run.wait_said("J1", "we relay from now on", deadline)
         board.heal("host", "J2")
-        board.heal("J1", "J2")
         board.heal("J3", "host")
         run.wait_all(["host", "J1", "J2", "J3"], deadline)
         table = verify_entries(one_game(run, ["host", "J1", "J2", "J3"])).table
-        assert table.complete and list(table.carried_on) == [2] and not table.handovers
-        assert "your seat was carried on" in run.said("J2")
-        assert "turning to" not in run.said("J3")
+        assert table.complete and [(h.old, h.new) for h in table.handovers] == [(0, 1)]
+        assert 2 not in table.carried_on and set(table.carried_on) <= {0}
+        assert "your seat was carried on" not in run.said("J2")
     finally:
         (tmp_path / "switchboard.txt").write_text("\n".join(board.journal))
         board.close()

@@ -36,6 +36,7 @@ from .catchup import CatchUp
 from .console import Console
 from .exits import PeerExit
 from .frames import NET_VERSION, FrameError
+from .gaveupsig import gave_up_signed, sign_gave_up
 from .peerdoor import from_peer
 from .liveness import HOST_SILENT_S, Presence
 from .lobby import another_name, sign_hello
@@ -180,11 +181,19 @@ class Follower:
                 self.duties.silent = (tuple(seat for seat, _ in silence), time.monotonic())
                 if not self.replica.relaying:  # the word of the relay we follow; while we relay, ours
                     self.presence.heard(silence)
-            case frames.GaveUp(seat, why, about, seconds):
+            case frames.GaveUp(seat, why, about, seconds, signature):
                 if table is not None and table.seated and seat < table.n and all(s < table.n for s in about):
                     news = GaveUp(seat, why, about, seconds)
+                    if not gave_up_signed(table.seats[seat].identity, signature, table.game_id, news):
+                        return  # the relay's, or the path's, word alone: it names nobody gone
                     self.presence.left(news)
                     self.console.say(gave_up_words(news, self.replica.names, self.replica.seat))
+
+    def give_up(self, news: GaveUp) -> None:
+        """Our own seat gives up on the game: we tell the relay, signed, and it tells every screen."""
+        table = self.replica.table
+        signature = sign_gave_up(self.identity, table.game_id if table is not None else None, news)
+        self.uplink.send(frames.GiveUp(news.why, news.about, news.seconds, signature))
 
     def challenged(self, version: int, public: bytes, challenge: bytes, game_id: bytes | None) -> None:
         """A challenge: answered with our signed hello, once per connection, if

@@ -32,7 +32,8 @@ from p2p_ttr.table.messages import MAX_NAME
 # 8: a watcher (no seat, no secret) is admitted by a hello of its own (watch),
 #    and follows the public log (watchers.py)
 # 9: the relay's silent word says how long each seat has been silent
-NET_VERSION = 9
+# 10: give_up and gave_up carry the giving-up seat's own signature (gaveupsig.py)
+NET_VERSION = 10
 CHALLENGE_BYTES = 32
 MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
 MAX_REASON = 400
@@ -244,22 +245,26 @@ class Silent:
 @dataclass(frozen=True)
 class GiveUp:
     """The sender gives up on the game and leaves: ``why``, waiting for the
-    seats ``about``, after ``seconds`` (the relay passes it on as ``GaveUp``)."""
+    seats ``about``, after ``seconds``, signed by the sender's seat
+    (gaveupsig.py; the relay passes it on as ``GaveUp``)."""
 
     why: WhyGiven
     about: SeatNumbers
     seconds: Seconds
+    signature: Signature
     KIND: ClassVar[str] = "give_up"
 
 
 @dataclass(frozen=True)
 class GaveUp:
-    """``seat`` gave up on the game: its ``GiveUp``, passed on by the relay to every connection."""
+    """``seat`` gave up on the game: its ``GiveUp``, passed on by the relay to
+    every connection with the seat's own signature (a peer believes only that)."""
 
     seat: SeatNumber
     why: WhyGiven
     about: SeatNumbers
     seconds: Seconds
+    signature: Signature
     KIND: ClassVar[str] = "gave_up"
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.frames import MAX_FRAME_BYTES, NET_VERSION, FrameError, decode, encode
-from p2p_ttr.net.lobby import Challenges, Lobby, Refusal, sign_hello
+from p2p_ttr.net.lobby import MAX_WAITING, Challenges, Lobby, Refusal, sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
 from p2p_ttr.net.seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head, sign_entry
 from p2p_ttr.net.store import DataDir, StoreError
@@ -263,9 +263,21 @@ def test_lobby_rules() -> None:
         lobby.join(v + 1, "B", b.public, nonce, sign_hello(b, "B", host.public, nonce))
     assert exc.value.code == "version"
     assert lobby.join(v, "B", b.public, nonce, sign_hello(b, "B", host.public, nonce))
+    # Full: a joiner waits for a place, up to MAX_WAITING of them; then `full`.
+    assert lobby.join(v, "C", c.public, nonce, sign_hello(c, "C", host.public, nonce))
+    assert lobby.names == ["H", "A", "B"] and [n for n, _ in lobby.waiting] == ["C"]
+    for i in range(MAX_WAITING - 1):
+        w = Identity.generate()
+        assert lobby.join(v, f"W{i}", w.public, nonce, sign_hello(w, f"W{i}", host.public, nonce))
+    d = Identity.generate()
     with pytest.raises(Refusal) as exc:
-        lobby.join(v, "C", c.public, nonce, sign_hello(c, "C", host.public, nonce))
+        lobby.join(v, "D", d.public, nonce, sign_hello(d, "D", host.public, nonce))
     assert exc.value.code == "full"
+    with pytest.raises(Refusal) as exc:  # a waiting name is taken too
+        lobby.join(v, "C", d.public, nonce, sign_hello(d, "C", host.public, nonce))
+    assert exc.value.code == "name_taken"
+    assert lobby.take_waiting() is None  # no place free
+    assert lobby.leave(a.public) == "A" and lobby.take_waiting() == "C" and lobby.names == ["H", "B", "C"]
 
 
 def test_challenges_are_per_connection_fresh_and_single_use() -> None:

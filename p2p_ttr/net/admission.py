@@ -118,8 +118,12 @@ class Admission:
             self.router.send(rid, frames.Refused(refusal.code, clip(refusal.reason)))
             return
         self.c.admit(rid, public, -1, challenge)
+        # A waiting joiner is welcomed too (it is told the lobby's names, its
+        # own not among them: its screen says it waits for a place).
         self.router.send(rid, frames.Welcome(-1, None, 0, tuple(lobby.names)))
-        if new:
+        if new and any(pub == public for _, pub in lobby.waiting):
+            self.console.say(f"{name} waits for a place: the lobby is full ({', '.join(lobby.names)})")
+        elif new:
             wanted = self.players
             self.console.say(
                 f"{name} joined ({len(lobby.names)}" + (f" of {wanted})" if wanted else ")")
@@ -142,11 +146,16 @@ class Admission:
             self.router.send(member, frames.LobbyNews(tuple(lobby.names), self.players, self.escrow))
 
     def seated(self, members: list[bytes]) -> None:
-        """The seating is in: lobby members (-1) now have their seats (in ``members`` order)."""
+        """The seating is in: lobby members (-1) now have their seats (in
+        ``members`` order); joiners still waiting for a place are told the
+        game started without them."""
         for seat, public in enumerate(members):
             rid = self.c.conn.get(public)
             if rid is not None and rid in self.c.known:
                 self.c.known[rid] = seat
+        for rid in [rid for rid, seat in self.c.known.items() if seat == -1]:
+            self.router.send(rid, frames.Refused(ErrorCode.STARTED, "the game started before a place freed"))
+            self.c.forget(rid)
 
     def left(self, rid: bytes) -> None:
         """A lobby member said it leaves (before the start)."""
@@ -165,8 +174,10 @@ class Admission:
         name = lobby.leave(public)
         if name is None:
             return
-        self.console.say(f"{name} {why}: {len(lobby.names)} in the lobby ({', '.join(lobby.names)})")
-        self.lobby_news()
+        taken = lobby.take_waiting()
+        self.console.say(f"{name} {why}: {len(lobby.names)} in the lobby ({', '.join(lobby.names)})"
+                         + (f", {taken} took the place" if taken else ""))
+        self.lobby_news()  # the one who took the place reads its name among them
 
     def all_answered(self) -> bool:
         """The roll call before the seating: True once every lobby member has
@@ -182,8 +193,10 @@ class Admission:
             self.console.say("the lobby is full: the game starts once every member answers (one silent for "
                              f"{LOBBY_SILENT_S:.0f} s is dropped)")
             self.lobby_news()
-        since = self.roll_call
-        return all(self.c.heard.get(rid, 0.0) > since for rid, seat in self.c.known.items() if seat == -1)
+        since, lobby = self.roll_call, self.replica.lobby
+        waiting = {self.c.conn.get(public) for _, public in lobby.waiting} if lobby is not None else set()
+        return all(self.c.heard.get(rid, 0.0) > since for rid, seat in self.c.known.items()
+                   if seat == -1 and rid not in waiting)
 
     def drop_silent_members(self) -> None:
         now = time.monotonic()

@@ -36,6 +36,7 @@ from .catchup import CatchUp
 from .console import Console
 from .exits import PeerExit
 from .frames import NET_VERSION, FrameError
+from .gaveupsig import gave_up_signed, sign_gave_up
 from .peerdoor import from_peer
 from .liveness import HOST_SILENT_S, Presence
 from .lobby import another_name, sign_hello
@@ -130,9 +131,7 @@ class Follower:
                 up.length = max(up.length, log_len)
                 if game_id is None:
                     self.not_a_new_game()
-                    if names != self.lobby_names:  # a welcome and the lobby's news may say the same
-                        self.console.say(f"in the lobby: {', '.join(names)}")
-                    self.lobby_names = names
+                    self.lobby_said(names)  # a welcome and the lobby's news may say the same
                 else:
                     if table is not None and table.game_id != game_id:
                         raise PeerExit(1, self.other_game(f"game {game_id.hex()[:8]}"))
@@ -156,9 +155,7 @@ class Follower:
                     self.told_escrow = True
                     self.console.say(f"this game uses escrow: {ESCROW_TRADE_OFF}; `end` leaves the lobby "
                                      "if you do not agree")
-                if names != self.lobby_names:
-                    self.console.say(f"in the lobby: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
-                self.lobby_names = names
+                self.lobby_said(names, wanted)
                 # Answered at once: the host's roll call before the seating
                 # waits for every member's word (admission.all_answered).
                 up.send(frames.Ping(0))
@@ -180,11 +177,29 @@ class Follower:
                 self.duties.silent = (tuple(seat for seat, _ in silence), time.monotonic())
                 if not self.replica.relaying:  # the word of the relay we follow; while we relay, ours
                     self.presence.heard(silence)
-            case frames.GaveUp(seat, why, about, seconds):
+            case frames.GaveUp(seat, why, about, seconds, signature):
                 if table is not None and table.seated and seat < table.n and all(s < table.n for s in about):
                     news = GaveUp(seat, why, about, seconds)
+                    if not gave_up_signed(table.seats[seat].identity, signature, table.game_id, news):
+                        return  # the relay's, or the path's, word alone: it names nobody gone
                     self.presence.left(news)
                     self.console.say(gave_up_words(news, self.replica.names, self.replica.seat))
+
+    def lobby_said(self, names: tuple[str, ...], wanted: int = 0) -> None:
+        """Who is in the lobby, on our screen when it changes. Our name not
+        among them: the lobby was full when we came, and we wait for a place
+        (the host gives us the first that frees; lobby.py)."""
+        if names != self.lobby_names:
+            where = ("in the lobby" if self.name in names else "the lobby is full: you wait for a place (one frees "
+                     "if a member leaves or goes silent); in it")
+            self.console.say(f"{where}: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
+        self.lobby_names = names
+
+    def give_up(self, news: GaveUp) -> None:
+        """Our own seat gives up on the game: we tell the relay, signed, and it tells every screen."""
+        table = self.replica.table
+        signature = sign_gave_up(self.identity, table.game_id if table is not None else None, news)
+        self.uplink.send(frames.GiveUp(news.why, news.about, news.seconds, signature))
 
     def challenged(self, version: int, public: bytes, challenge: bytes, game_id: bytes | None,
                    game: tuple[str, str, bytes] | None) -> None:

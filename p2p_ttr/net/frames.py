@@ -34,7 +34,8 @@ from p2p_ttr.table.messages import GAME_NAMED, MAX_NAME
 #    and follows the public log (watchers.py)
 # 9: the relay's silent word says how long each seat has been silent
 # 10: the challenge names the game played (board, variant, digest): a peer
-#     that cannot play it stops before its hello, never taking a lobby place
+#     that cannot play it stops before its hello, never taking a lobby place;
+#     give_up and gave_up carry the giving-up seat's own signature (gaveupsig.py)
 NET_VERSION = 10
 CHALLENGE_BYTES = 32
 MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
@@ -263,22 +264,26 @@ class Silent:
 @dataclass(frozen=True)
 class GiveUp:
     """The sender gives up on the game and leaves: ``why``, waiting for the
-    seats ``about``, after ``seconds`` (the relay passes it on as ``GaveUp``)."""
+    seats ``about``, after ``seconds``, signed by the sender's seat
+    (gaveupsig.py; the relay passes it on as ``GaveUp``)."""
 
     why: WhyGiven
     about: SeatNumbers
     seconds: Seconds
+    signature: Signature
     KIND: ClassVar[str] = "give_up"
 
 
 @dataclass(frozen=True)
 class GaveUp:
-    """``seat`` gave up on the game: its ``GiveUp``, passed on by the relay to every connection."""
+    """``seat`` gave up on the game: its ``GiveUp``, passed on by the relay to
+    every connection with the seat's own signature (a peer believes only that)."""
 
     seat: SeatNumber
     why: WhyGiven
     about: SeatNumbers
     seconds: Seconds
+    signature: Signature
     KIND: ClassVar[str] = "gave_up"
 
 

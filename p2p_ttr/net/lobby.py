@@ -32,6 +32,7 @@ from .frames import CHALLENGE_BYTES, NET_VERSION
 
 HELLO_TAG = "p2p_ttr/hello/v2"  # the signature's purpose: nothing else an identity signs starts so
 MAX_OPEN_CHALLENGES = 1024  # connections challenged and not yet admitted; the oldest is forgotten first
+MAX_WAITING = MAX_SEATS  # joiners kept waiting for a place in a full lobby; more are refused `full`
 
 
 def hello_statement(version: int, host_public: bytes, challenge: bytes, name: str, public: bytes) -> bytes:
@@ -91,10 +92,17 @@ class Lobby:
     host_public: bytes
     capacity: int = MAX_SEATS
     members: list[tuple[str, bytes]] = field(default_factory=list)  # joiners in join order
+    # Joiners who came while the lobby was full, in arrival order: a member
+    # may be about to be dropped (gone silent), and the first of them takes
+    # its place then instead of being turned away (issue 42, item 9).
+    waiting: list[tuple[str, bytes]] = field(default_factory=list)
 
     @property
     def names(self) -> list[str]:
         return [self.host_name] + [name for name, _ in self.members]
+
+    def full(self) -> bool:
+        return len(self.members) + 1 >= self.capacity
 
     def join(self, version: int, name: str, public: bytes, challenge: bytes, sig: bytes) -> bool:
         """Admit a joiner (True if new, False if already in), or raise Refusal.
@@ -107,28 +115,37 @@ class Lobby:
         problem = name_problem(name)
         if problem is not None:
             raise Refusal(ErrorCode.BAD_NAME, f"{problem}: pick another with --name")
-        if any(pub == public for _, pub in self.members):
+        if any(pub == public for _, pub in self.members + self.waiting):
             return False
         if public == self.host_public:
             raise Refusal(ErrorCode.BAD_HELLO, "that is the host's own identity")
-        other = looks_like(name, self.names)
+        other = looks_like(name, self.names + [n for n, _ in self.waiting])
         if other == name:
             raise Refusal(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken at this table: pick another with --name")
         if other is not None:  # a player could pose as the other: the screens could not tell them apart
             raise Refusal(ErrorCode.NAME_TAKEN, f"the name {name!r} ({ascii(name)}) looks the same as {other!r}, "
                           "already at this table: pick another with --name")
-        if len(self.members) + 1 >= self.capacity:
-            raise Refusal(ErrorCode.FULL, f"the game is full ({self.capacity} players)")
-        self.members.append((name, public))
+        if self.full() and len(self.waiting) >= MAX_WAITING:
+            raise Refusal(ErrorCode.FULL, f"the game is full ({self.capacity} players, {MAX_WAITING} waiting)")
+        (self.waiting if self.full() else self.members).append((name, public))
         return True
 
     def leave(self, public: bytes) -> str | None:
-        """Drop a member who left (or went silent) before the start; its name, if it was in."""
-        for i, (name, pub) in enumerate(self.members):
-            if pub == public:
-                del self.members[i]
-                return name
+        """Drop a member or a waiting joiner who left (or went silent) before
+        the start; its name, if it was in."""
+        for queue in (self.members, self.waiting):
+            for i, (name, pub) in enumerate(queue):
+                if pub == public:
+                    del queue[i]
+                    return name
         return None
+
+    def take_waiting(self) -> str | None:
+        """A place is free: the first waiting joiner becomes a member (its name), if any waits."""
+        if self.full() or not self.waiting:
+            return None
+        self.members.append(self.waiting.pop(0))
+        return self.members[-1][0]
 
 
 def another_name(name: str) -> str:

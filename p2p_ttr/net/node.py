@@ -476,10 +476,8 @@ class Node:
             self.progress.extend()
             return
         if self.seat is not None:
-            if self.relaying:
-                self.relay.gave_up(GaveUp(self.seat, verdict.why, verdict.about, verdict.seconds))
-            else:
-                self.uplink.send(frames.GiveUp(verdict.why, verdict.about, verdict.seconds))
+            news = GaveUp(self.seat, verdict.why, verdict.about, verdict.seconds)
+            (self.relay if self.relaying else self.follower).give_up(news)
         raise NodeExit(1, verdict.message)
 
     def received(self, sock: zmq.Socket[bytes] | None) -> list[bytes] | None:

@@ -31,6 +31,7 @@ from .catchup import CatchUp
 from .console import Console
 from .droplog import DropLog
 from .frames import NET_VERSION, FrameError
+from .gaveupsig import gave_up_signed, sign_gave_up
 from .liveness import Presence
 from .pause import sign_pause
 from .replica import Replica
@@ -119,11 +120,15 @@ class Relay:
                     self.on_turned(c.seat_of(rid), FollowRequest(c.seat_of(rid), length, head, signature))
             case frames.Witness(envelope):
                 self.on_witness(rid, c.seat_of(rid), envelope)
-            case frames.GiveUp(why, about, seconds):
+            case frames.GiveUp(why, about, seconds, signature):
                 seat = c.seat_of(rid)
                 table = self.replica.table
                 if seat >= 0 and table is not None and table.seated and all(s < table.n for s in about):
-                    self.gave_up(GaveUp(seat, why, about, seconds), rid)
+                    news = GaveUp(seat, why, about, seconds)
+                    # Passed on only with its seat's own signature: every peer
+                    # checks it, so an unsigned word would be dropped downstream.
+                    if gave_up_signed(table.seats[seat].identity, signature, table.game_id, news):
+                        self.gave_up(news, signature, rid)
 
     def envelope(self, rid: bytes, raw: bytes) -> None:
         """A seat's envelope: sequenced while we relay; held back while we may
@@ -167,14 +172,20 @@ class Relay:
         for rid in list(self.admission.c.known):
             self.router.send(rid, silent)
 
-    def gave_up(self, news: GaveUp, source: bytes | None = None) -> None:
-        """A seat gave up on the game (``source``: its connection; None: our
-        own seat): said here, and passed on to every other connection, so
-        that every screen says who left and why."""
+    def give_up(self, news: GaveUp) -> None:
+        """Our own seat gives up on the game: said, signed, to every connection."""
+        table = self.replica.table
+        self.gave_up(news, sign_gave_up(self.identity, table.game_id if table is not None else None, news))
+
+    def gave_up(self, news: GaveUp, signature: bytes, source: bytes | None = None) -> None:
+        """A seat gave up on the game, ``signature`` its own (checked by the
+        caller; ``source``: its connection; None: our own seat): said here,
+        and passed on to every other connection, so that every screen says
+        who left and why."""
         self.presence.left(news)
         if source is not None:
             self.console.say(gave_up_words(news, self.replica.names, self.replica.seat))
-        frame = frames.GaveUp(news.seat, news.why, news.about, news.seconds)
+        frame = frames.GaveUp(news.seat, news.why, news.about, news.seconds, signature)
         for rid in list(self.admission.c.known):
             if rid != source:
                 self.router.send(rid, frame)

@@ -70,7 +70,7 @@ from p2p_ttr.engine.events import Action, event_from_wire, is_action, to_wire
 from .envelope import HASH_BYTES, MAX_SEATS
 from .errors import Malformed
 from .identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES
-from .names import valid_player_name
+from .names import lookalikes, valid_player_name
 from .relaying import FollowRequest
 
 # 5: relay terms (a follow request binds the term and the exact log the
@@ -225,6 +225,10 @@ class Seating(Body):
     def validate(self, limits: GameLimits) -> None:
         if len({s.name for s in self.seats}) != len(self.seats) or len({s.identity for s in self.seats}) != len(self.seats):
             raise Malformed("player names and identity keys must be unique")
+        pair = lookalikes([s.name for s in self.seats])
+        if pair is not None:  # a player could pose as the other: no screen could tell them apart
+            raise Malformed(f"the names {pair[1]!r} ({ascii(pair[1])}) and {pair[0]!r} look the same: "
+                            "a seating names each player so that every screen tells them apart")
         rules = self.game.rules
         if not rules.players_allowed(len(self.seats)):
             raise Malformed(f"{self.game.title} is for {rules.min_players} to {rules.max_players} players")

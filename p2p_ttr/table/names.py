@@ -17,14 +17,18 @@ Cyrillic "\\u0410nn", "Ann, Bob". So a name is:
 
 Every replica must accept the same seating, so the rule is judged by
 Unicode 3.2.0 (``unicodedata.ucd_3_2_0``, in every Python) and fixed lists,
-never by the running Python's own Unicode. (The skeleton's last step, lower
-case, is the running Python's: it only decides, on the host, whom its lobby
-admits, never whether a seating folds.)
+never by the running Python's own Unicode.
 
 Two acceptable names *look the same* when their ``skeleton`` is equal: NFKC,
 the common Latin homoglyphs of Cyrillic and Greek letters (and of ``0``,
 ``1``, ``I``) mapped to the Latin letter, then lower case. The lobby refuses
-a joiner whose name looks like a name already at the table, and says which.
+a joiner whose name looks like a name already at the table, and says which;
+a seating naming two seats that look the same is malformed, on every replica
+alike: lower case is taken from the running Python only where it maps a
+character of Unicode 3.2.0 to characters of 3.2.0 (an accepted name holds no
+other), which Unicode's case stability keeps the same in every version; a
+mapping added later to a newer character (Cherokee's lower case, 8.0) is
+not followed.
 """
 
 from __future__ import annotations
@@ -105,9 +109,24 @@ def valid_player_name(name: object) -> TypeGuard[str]:
     return name_problem(name) is None
 
 
+def _lower(ch: str) -> str:
+    """``ch`` in lower case, where every Python since Unicode 3.2.0 says the same."""
+    low = ch.lower()
+    return low if all(UCD.category(c) != "Cn" for c in low) else ch
+
+
 def skeleton(name: str) -> str:
     """What ``name`` looks like: two names with one skeleton read as the same name."""
-    return UCD.normalize("NFKC", UCD.normalize("NFKC", name).translate(HOMOGLYPHS)).lower()
+    return "".join(map(_lower, UCD.normalize("NFKC", UCD.normalize("NFKC", name).translate(HOMOGLYPHS))))
+
+
+def lookalikes(names: list[str]) -> tuple[str, str] | None:
+    """Two of ``names`` that read as the same name (the first such pair), if any."""
+    for i, name in enumerate(names):
+        other = looks_like(name, names[:i])
+        if other is not None:
+            return other, name
+    return None
 
 
 def looks_like(name: str, others: list[str]) -> str | None:

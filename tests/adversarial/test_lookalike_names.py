@@ -106,3 +106,28 @@ def test_a_seating_with_such_a_name_is_refused_by_every_replica(name: str) -> No
     assert message_from_wire(fine.to_wire()) == fine
     with pytest.raises(Malformed, match="name"):
         message_from_wire(["seating", RULES, fine.to_wire()[2], [["Ann", bytes(32)], [name, b"\1" * 32]]])
+
+
+@pytest.mark.parametrize("pair", [("Ann", "\u0410nn"), ("Ann", "ANN"), ("Bill", "BiII"), ("Joe", "J0e"),
+                                  ("\u0392ob", "Bob")])
+def test_a_seating_naming_two_lookalike_seats_is_malformed_on_every_replica(pair: tuple[str, str]) -> None:
+    """A host that writes the seating itself (no lobby to refuse the second
+    name) seats two players no screen could tell apart: every replica
+    refuses it, and says which two names and why."""
+    from p2p_ttr.table.errors import Malformed
+    from p2p_ttr.table.messages import RULES, Seat, Seating, message_from_wire
+
+    first, second = pair
+    fine = Seating((Seat(first, bytes(32)), Seat("Cy", b"\1" * 32)))
+    with pytest.raises(Malformed) as exc:
+        message_from_wire(["seating", RULES, fine.to_wire()[2], [[first, bytes(32)], [second, b"\1" * 32]]])
+    assert f"{second!r} ({ascii(second)}) and {first!r} look the same" in str(exc.value)
+    assert "tells them apart" in str(exc.value)
+
+
+def test_lower_case_is_taken_only_where_every_python_agrees() -> None:
+    """The skeleton decides whether a seating folds, so it may not depend on
+    the running Python's Unicode: a lower case that leads out of Unicode
+    3.2.0 (Cherokee's, added in 8.0) is not followed."""
+    assert skeleton("\u13a0") == "\u13a0"  # CHEROKEE LETTER A: its lower case U+AB70 is from Unicode 8.0
+    assert skeleton("\u00c9mile") == skeleton("\u00e9mile")

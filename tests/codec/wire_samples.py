@@ -22,7 +22,7 @@ FRAMES: list[f.Frame] = [
     f.Have(5, b"envelope", SIG),
     f.Follow(1, HEAD, SIG), f.Follow(200000, HEAD, SIG),
     f.Witness(b"w" * 40),
-    f.GiveUp(Why.SILENT, (), 0), f.GiveUp(Why.WITHHELD, (1, 3, 0), 10**6),
+    f.GiveUp(Why.SILENT, (), 0, SIG), f.GiveUp(Why.WITHHELD, (1, 3, 0), 10**6, SIG),
     f.Watch(9, CHALLENGE),
     f.Challenge(9, KEY, CHALLENGE, None), f.Challenge(9, KEY, CHALLENGE, GID),
     f.Welcome(-1, None, 0, ()), f.Welcome(4, GID, 312, ("Ann", "Bob", "Cy", "Dee", "Eve")),
@@ -32,7 +32,7 @@ FRAMES: list[f.Frame] = [
     f.Rejected(HEAD, "malformed", "a frame"),
     f.Fetch(3), f.Pause(17, SIG),
     f.Silent(()), f.Silent(((0, 12), (4, 10**6), (2, 0))),
-    f.GaveUp(0, Why.SILENT, (1,), 25), f.GaveUp(4, Why.WITHHELD, (0, 1, 2, 3), 999),
+    f.GaveUp(0, Why.SILENT, (1,), 25, SIG), f.GaveUp(4, Why.WITHHELD, (0, 1, 2, 3), 999, SIG),
     f.Watching(None, 0), f.Watching(GID, 88),
     # Pinned with LAN version 10: the challenge names the game played.
     f.Challenge(10, KEY, CHALLENGE, GID, ("europe", "mega", HEAD)),

@@ -23,6 +23,7 @@ from p2p_ttr.net.admission import LOBBY_SILENT_S
 from p2p_ttr.net.console import Console, Quit
 from p2p_ttr.net.exits import PeerExit
 from p2p_ttr.net.frames import NET_VERSION, encode
+from p2p_ttr.net.gaveupsig import gave_up_signed, sign_gave_up
 from p2p_ttr.net.host import Host, HostOptions
 from p2p_ttr.net.liveness import HOST_SILENT_S, Verdict
 from p2p_ttr.net.lobby import sign_hello
@@ -265,16 +266,19 @@ def test_the_relay_says_who_is_silent_in_every_game_and_passes_on_who_gave_up(
     del node.relay.admission.c.heard[b"\0b"]
     node.relay.beat()
     assert router.to(b"\0b", "silent")[-1] == [[[1, int(30 * node.relay.silence_s)]]]
-    node.relay.handle([b"\0c", frames.encode_frame(frames.GiveUp(Why.SILENT, (0,), 30))])  # not admitted
+    boris = sign_gave_up(game().peers[1].identity, node.table.game_id, GaveUp(1, Why.WITHHELD, (0,), 30))
+    node.relay.handle([b"\0c", frames.encode_frame(frames.GiveUp(Why.WITHHELD, (0,), 30, boris))])  # not admitted
     assert router.to(b"\0c", "challenge") and 1 not in node.presence.gave_up
-    node.relay.handle([b"\0b", frames.encode_frame(frames.GiveUp(Why.WITHHELD, (0,), 30))])
+    node.relay.handle([b"\0b", frames.encode_frame(frames.GiveUp(Why.WITHHELD, (0,), 30, boris))])
     assert node.presence.gave_up[1] == GaveUp(1, Why.WITHHELD, (0,), 30)
     assert "Boris gave up on the game and left: you stayed connected but withheld for 30 seconds" \
         in capsys.readouterr().err
     assert router.to(b"\0b", "gave_up") == []  # not echoed to the seat that left
     with pytest.raises(PeerExit, match="giving up"):
         node.give_up(Verdict(Why.SILENT, (1,), 40, "no progress: giving up"))
-    assert router.to(b"\0b", "gave_up") == [[0, "silent", [1], 40]]
+    [[*ours, signature]] = router.to(b"\0b", "gave_up")
+    assert ours == [0, "silent", [1], 40]
+    assert gave_up_signed(node.identity.public, signature, node.table.game_id, GaveUp(0, Why.SILENT, (1,), 40))
 
 
 def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
@@ -282,14 +286,19 @@ def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
     node, _, dealer = seat(tmp_path, 1, 20)
     node.follower.handle(frames.encode_frame(frames.Silent(((0, 45),))))
     assert int(node.presence.silent_for(0) or 0) == 45 and node.duties.silent[0] == (0,)
-    node.follower.handle(frames.encode_frame(frames.GaveUp(0, Why.SILENT, (1,), 121)))
-    assert 0 in node.presence.gave_up
+    assert node.table is not None
+    news = GaveUp(0, Why.SILENT, (1,), 121)
+    anna = sign_gave_up(game().peers[0].identity, node.table.game_id, news)
+    node.follower.handle(frames.encode_frame(frames.GaveUp(0, Why.SILENT, (1,), 121, anna)))
+    assert node.presence.gave_up[0] == news
     assert "Anna gave up on the game and left: no heartbeat came from you for 121 seconds" in capsys.readouterr().err
-    node.follower.handle(frames.encode("gave_up", 3, "silent", [1], 5))  # no such seat: said nowhere
+    node.follower.handle(frames.encode("gave_up", 3, "silent", [1], 5, anna))  # no such seat: said nowhere
     assert 3 not in node.presence.gave_up
     with pytest.raises(PeerExit):
         node.give_up(Verdict(Why.WITHHELD, (0,), 30, "giving up"))
-    assert dealer.sent[-1] == ("give_up", ["withheld", [0], 30])
+    kind, [*ours, signature] = dealer.sent[-1]
+    assert (kind, ours) == ("give_up", ["withheld", [0], 30])
+    assert gave_up_signed(node.identity.public, signature, node.table.game_id, GaveUp(1, Why.WITHHELD, (0,), 30))
 
 
 def test_a_follower_says_when_the_peer_it_follows_sends_nothing(tmp_path: Path) -> None:

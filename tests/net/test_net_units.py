@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.frames import MAX_FRAME_BYTES, NET_VERSION, FrameError, decode, encode
-from p2p_ttr.net.lobby import Challenges, Lobby, Refusal, sign_hello
+from p2p_ttr.net.lobby import MAX_WAITING, Challenges, Lobby, Refusal, sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
 from p2p_ttr.net.seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head, sign_entry
 from p2p_ttr.net.store import DataDir, StoreError
@@ -263,9 +263,21 @@ def test_lobby_rules() -> None:
         lobby.join(v + 1, "B", b.public, nonce, sign_hello(b, "B", host.public, nonce))
     assert exc.value.code == "version"
     assert lobby.join(v, "B", b.public, nonce, sign_hello(b, "B", host.public, nonce))
+    # Full: a joiner waits for a place, up to MAX_WAITING of them; then `full`.
+    assert lobby.join(v, "C", c.public, nonce, sign_hello(c, "C", host.public, nonce))
+    assert lobby.names == ["H", "A", "B"] and [n for n, _ in lobby.waiting] == ["C"]
+    for i in range(MAX_WAITING - 1):
+        w = Identity.generate()
+        assert lobby.join(v, f"W{i}", w.public, nonce, sign_hello(w, f"W{i}", host.public, nonce))
+    d = Identity.generate()
     with pytest.raises(Refusal) as exc:
-        lobby.join(v, "C", c.public, nonce, sign_hello(c, "C", host.public, nonce))
+        lobby.join(v, "D", d.public, nonce, sign_hello(d, "D", host.public, nonce))
     assert exc.value.code == "full"
+    with pytest.raises(Refusal) as exc:  # a waiting name is taken too
+        lobby.join(v, "C", d.public, nonce, sign_hello(d, "C", host.public, nonce))
+    assert exc.value.code == "name_taken"
+    assert lobby.take_waiting() is None  # no place free
+    assert lobby.leave(a.public) == "A" and lobby.take_waiting() == "C" and lobby.names == ["H", "B", "C"]
 
 
 def test_challenges_are_per_connection_fresh_and_single_use() -> None:
@@ -528,13 +540,13 @@ def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused()
 
     sig, key, digest, gid = b"s" * 64, b"k" * 32, b"d" * 32, b"g" * 16
     to_host = [f.Hi(4), f.Hello(4, "Ann", key, b"c" * 32, sig), f.Env(b"envelope"), f.Sync(3), f.Ping(7), f.Leave(),
-               f.Have(2, b"envelope", sig), f.Follow(40, digest, sig), f.GiveUp(Why.WITHHELD, (2,), 120),
-               f.GiveUp(Why.SILENT, (0, 3), 0)]
+               f.Have(2, b"envelope", sig), f.Follow(40, digest, sig), f.GiveUp(Why.WITHHELD, (2,), 120, sig),
+               f.GiveUp(Why.SILENT, (0, 3), 0, sig)]
     to_peer = [f.Challenge(4, key, b"c" * 32, None), f.Challenge(4, key, b"c" * 32, gid),
                f.Welcome(-1, None, 0, ("Host", "Ann")), f.Welcome(1, gid, 12, ("Host", "Ann")),
                f.LobbyNews(("Host",), 3, False), f.LobbyNews(("Host",), 0, True), f.Refused("full", "the game is full"), f.Entry(5, b"envelope", sig),
                f.Rejected(digest, "replay", "seat 1 already sent message 3"), f.Ping(9), f.Fetch(4), f.Pause(12, sig),
-               f.Silent(()), f.Silent(((0, 21), (3, 400))), f.GaveUp(1, Why.SILENT, (0,), 121)]
+               f.Silent(()), f.Silent(((0, 21), (3, 400))), f.GaveUp(1, Why.SILENT, (0,), 121, sig)]
     for frame in to_host:
         assert f.decode_to_host(f.encode_frame(frame)) == frame
     for frame in to_peer:
@@ -552,11 +564,12 @@ def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused()
     with pytest.raises(f.FrameError, match="malformed"):
         f.decode_to_host(f.encode("follow", 0, digest, sig))  # a request names a log of at least the seating
     # Giving up: a reason we know, seats of a table, a bounded count of seconds.
-    for bad in (f.encode("give_up", "bored", [1], 3), f.encode("give_up", "silent", [7], 3),
-                f.encode("give_up", "silent", [1], -1), f.encode("give_up", "silent", [1], 10**7)):
+    for bad in (f.encode("give_up", "bored", [1], 3, sig), f.encode("give_up", "silent", [7], 3, sig),
+                f.encode("give_up", "silent", [1], -1, sig), f.encode("give_up", "silent", [1], 10**7, sig),
+                f.encode("give_up", "silent", [1], 3), f.encode("give_up", "silent", [1], 3, b"s" * 63)):
         with pytest.raises(f.FrameError, match="malformed"):
             f.decode_to_host(bad)
-    given = f.decode_to_peer(f.encode("gave_up", 2, "withheld", [1], 9))
+    given = f.decode_to_peer(f.encode("gave_up", 2, "withheld", [1], 9, sig))
     assert isinstance(given, f.GaveUp) and given.why is Why.WITHHELD and given.about == (1,)
 
 

@@ -129,6 +129,7 @@ class Node:
                                  options.relay_timeout)
         self.duties.port = options.listen
         self.duties.advertise = options.advertise
+        self.relay.admission.front = options.advertise  # hellos dialled there come to us too (hellobind.py)
         held_s = max(4.0, 2 * options.relay_timeout)  # a message the relay holds back this long is shown to all
         line = RelayLine(self.replica, self.relay, self.uplink)
         self.witnessed = Witnessed(self.replica, console, held_s, line.forward, line.answers)

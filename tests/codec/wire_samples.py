@@ -15,7 +15,8 @@ HEAD = bytes(range(32, 64))
 
 FRAMES: list[f.Frame] = [
     f.Hi(9), f.Hi(0), f.Hi(2**16),
-    f.Hello(9, "Ann", KEY, CHALLENGE, SIG), f.Hello(65536, "Zoë 日本 x" + "y" * 14, KEY, CHALLENGE, SIG),
+    f.Hello(10, "Ann", KEY, CHALLENGE, "192.168.1.5", 7311, SIG),
+    f.Hello(65536, "Zoë 日本 x" + "y" * 14, KEY, CHALLENGE, "fe80::1ff:fe23:4567:890a", 65535, SIG),
     f.Env(b"\x01"), f.Env(bytes(300)),
     f.Sync(0), f.Sync(200000), f.Ping(0), f.Ping(127), f.Ping(128), f.Ping(70000),
     f.Leave(),
@@ -34,4 +35,6 @@ FRAMES: list[f.Frame] = [
     f.Silent(()), f.Silent(((0, 12), (4, 10**6), (2, 0))),
     f.GaveUp(0, Why.SILENT, (1,), 25), f.GaveUp(4, Why.WITHHELD, (0, 1, 2, 3), 999),
     f.Watching(None, 0), f.Watching(GID, 88),
+    # LAN version 10: the hello signs the address it was dialled to (appended: the indices above stay)
+    f.Hello(10, "Bob", KEY, CHALLENGE, "127.0.0.1", 1, SIG),
 ]

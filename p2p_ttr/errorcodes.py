@@ -43,6 +43,7 @@ class ErrorCode(StrEnum):
     # The lobby refused a hello (protocol.md §9).
     VERSION = "version"
     BAD_HELLO = "bad_hello"
+    RELAYED = "relayed"  # the hello was dialled to another address than the host's: a relay in between
     BAD_NAME = "bad_name"
     NAME_TAKEN = "name_taken"
     FULL = "full"

@@ -15,16 +15,20 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+import zmq
+
 from p2p_ttr.engine.game import Game
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import MAX_SEATS
+from p2p_ttr.table.identity import signature_valid
 from p2p_ttr.table.messages import game_fields
 
 from . import frames
 from .console import Console
 from .droplog import DropLog
 from .frames import NET_VERSION, clip
-from .lobby import Challenges, Lobby, Refusal
+from .hellobind import dialled_problem, listening_on
+from .lobby import Challenges, Dialled, Lobby, Refusal, hello_statement
 from .replica import Replica
 from .router import Router
 
@@ -75,6 +79,7 @@ class Admission:
         self.game: Game | None = None  # the host's game before its seating (named in every challenge)
         self.c = Connections()
         self.roll_call: float | None = None  # when the lobby filled: who answered since may be seated
+        self.front: Dialled | None = None  # where our player says we are dialled instead (--advertise): admitted too
 
     def challenge(self, rid: bytes) -> None:
         """Send a connection not admitted its challenge (the same until a hello uses it)."""
@@ -85,7 +90,10 @@ class Admission:
                                                self.c.challenges.issue(rid), game_id,
                                                game_fields(game) if game is not None else None))
 
-    def hello(self, rid: bytes, version: int, name: str, public: bytes, challenge: bytes, sig: bytes) -> None:
+    def hello(self, rid: bytes, hello: frames.Hello) -> None:
+        version, name, public, challenge, sig = hello.version, hello.name, hello.identity, hello.challenge, \
+            hello.signature
+        dialled = (hello.dialled_ip, hello.dialled_port)
         if rid in self.c.known:
             self.drops.drop("dropped a second hello on an admitted connection")
             return
@@ -98,11 +106,12 @@ class Admission:
             return
         table, lobby, me = self.replica.table, self.replica.lobby, self.replica.seat
         try:
+            self.came_straight(version, name, public, challenge, sig, dialled)
             if table is not None and table.seated:
                 seat = next((s for s, seat in enumerate(table.seats) if seat.identity == public), None)
                 probe = Lobby(self.replica.who(me) if me is not None else "-", self.replica.identity.public,
                               MAX_SEATS + 1)
-                probe.join(version, name, public, challenge, sig)  # version and signature checks
+                probe.join(version, name, public, challenge, sig, dialled)  # version and signature checks
                 if seat is None or seat == me:
                     raise Refusal(ErrorCode.STARTED, "the game has already started")
                 self.c.admit(rid, public, seat, challenge)
@@ -112,7 +121,7 @@ class Admission:
                 return
             if lobby is None:
                 raise Refusal(ErrorCode.STARTED, "no game here yet")
-            new = lobby.join(version, name, public, challenge, sig)
+            new = lobby.join(version, name, public, challenge, sig, dialled)
         except Refusal as refusal:
             self.drops.drop(f"refused a hello ({refusal.code})", f"{name!r}: {refusal.reason}")
             self.router.send(rid, frames.Refused(refusal.code, clip(refusal.reason)))
@@ -130,6 +139,24 @@ class Admission:
                 + ("" if wanted else ": press Enter to start")
             )
             self.lobby_news()
+
+    def came_straight(self, version: int, name: str, public: bytes, challenge: bytes, sig: bytes,
+                      dialled: Dialled) -> None:
+        """Refuse a signed hello whose connection was dialled elsewhere than to
+        our ROUTER: a relay sits between its author and us (hellobind.py).
+        Checked only once the signature holds, so that the words go to the
+        key's owner, through whoever relays it."""
+        if version != NET_VERSION or not signature_valid(
+                public, sig, hello_statement(version, self.replica.identity.public, challenge, dialled, name, public)):
+            return  # refused by the lobby's own checks, with their words
+        sock = self.router.sock
+        if sock is None:  # driven by hand, with no socket (unit tests): nothing was dialled
+            return
+        endpoint = sock.getsockopt(zmq.LAST_ENDPOINT)
+        problem = dialled_problem(dialled, listening_on(endpoint.decode() if isinstance(endpoint, bytes)
+                                                        else str(endpoint)), self.front)
+        if problem is not None:
+            raise Refusal(ErrorCode.RELAYED, problem)
 
     def seat_connections(self) -> list[bytes]:
         """The admitted connection of each seat but ours that has one in this run."""

@@ -4,7 +4,10 @@ A host announces its game once a second with one small UDP datagram to the
 broadcast address (protocol.md §10); `ttr join` with no address listens for
 a moment and lists what it heard. The beacon is only a hint of where to
 connect: everything that matters is checked by the LAN protocol's hello and
-by the signed log, so a false beacon can only point at the wrong address.
+by the signed log. A false beacon can point at a wrong address or at a
+host of its sender's own, never put its sender between a joiner and the
+host it names: the hello signs the address it was dialled to, and the
+host admits only its own (hellobind.py; protocol.md §10 says what is left).
 """
 
 from __future__ import annotations

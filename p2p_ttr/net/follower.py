@@ -39,7 +39,8 @@ from .frames import NET_VERSION, FrameError
 from .gaveupsig import gave_up_signed, sign_gave_up
 from .peerdoor import from_peer
 from .liveness import HOST_SILENT_S, Presence
-from .lobby import another_name, sign_hello
+from .hellobind import hello_for
+from .lobby import another_name
 from .pause import Paused, pause_signed, paused_at
 from .replica import Replica
 from .resends import Resends
@@ -218,8 +219,7 @@ class Follower:
             raise PeerExit(1, "a different host answers at this address")
         if challenge != up.challenge:  # a new connection's: answer it once (a repeat is the same one)
             up.challenge, up.public, up.welcomed = challenge, public, False
-            up.send(frames.Hello(NET_VERSION, self.name, self.identity.public, challenge,
-                                 sign_hello(self.identity, self.name, public, challenge)))
+            up.send(hello_for(self.identity, self.name, public, challenge, (up.address, up.port)))
 
     def expected_key(self) -> bytes | None:
         """The key that must answer where our DEALER points (None: whoever hosts the game we join)."""

@@ -35,7 +35,9 @@ from p2p_ttr.table.messages import GAME_NAMED, MAX_NAME
 # 9: the relay's silent word says how long each seat has been silent
 # 10: the challenge names the game played (board, variant, digest): a peer
 #     that cannot play it stops before its hello, never taking a lobby place;
-#     give_up and gave_up carry the giving-up seat's own signature (gaveupsig.py)
+#     give_up and gave_up carry the giving-up seat's own signature (gaveupsig.py);
+#     the hello names (and signs) the address its connection was dialled to:
+#     a relay between a joiner and the host is not admitted (hellobind.py)
 NET_VERSION = 10
 CHALLENGE_BYTES = 32
 MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
@@ -66,6 +68,8 @@ GameId = Annotated["bytes | None", Optional(Bytes(GAME_ID_BYTES))]
 GameNamed = Annotated["tuple[str, str, bytes] | None", Trailing(GAME_NAMED)]  # None: no game yet
 Names = Annotated["tuple[str, ...]", List(Str(1, MAX_NAME), MAX_SEATS, name="name")]
 Code = Annotated[str, Str(1, 64)]
+DialledIp = Annotated[str, Str(1, 64)]  # a numeric IPv4 or IPv6 address, checked by the host (hellobind.py)
+Port = Annotated[int, Int(1, 65535)]
 Reason = Annotated[str, Str(1, MAX_REASON)]
 SEAT_NUMBER = Int(0, MAX_SEATS - 1)
 SeatNumber = Annotated[int, SEAT_NUMBER]
@@ -93,12 +97,15 @@ class Hi:
 
 @dataclass(frozen=True)
 class Hello:
-    """Admit me: my name and identity, and my signature over the challenge."""
+    """Admit me: my name and identity, the address I dialled to reach you,
+    and my signature over the challenge and that address."""
 
     version: Version
     name: Annotated[str, Str(1, MAX_NAME)]
     identity: PublicKey
     challenge: ChallengeBytes
+    dialled_ip: DialledIp
+    dialled_port: Port
     signature: Signature
     KIND: ClassVar[str] = "hello"
 

@@ -6,7 +6,12 @@ proves it holds its identity key by signing that challenge with its hello
 fields:
 
     hello signature = Ed25519 over
-        msgpack ["p2p_ttr/hello/v2", version, host public key, challenge, name, public key]
+        msgpack ["p2p_ttr/hello/v3", version, host public key, challenge,
+                 dialled ip, dialled port, name, public key]
+
+The dialled address is where the joiner's connection went (hellobind.py
+checks it is the host's own): a hello relayed by whoever sits between the
+two names the relay's address, and admits nobody.
 
 A challenge answers one hello on the connection it was sent on, once: a hello
 recorded on one connection (or an earlier one) admits nobody on another.
@@ -30,17 +35,20 @@ from p2p_ttr.table.names import looks_like, name_problem
 
 from .frames import CHALLENGE_BYTES, NET_VERSION
 
-HELLO_TAG = "p2p_ttr/hello/v2"  # the signature's purpose: nothing else an identity signs starts so
+HELLO_TAG = "p2p_ttr/hello/v3"  # the signature's purpose: nothing else an identity signs starts so
 MAX_OPEN_CHALLENGES = 1024  # connections challenged and not yet admitted; the oldest is forgotten first
 MAX_WAITING = MAX_SEATS  # joiners kept waiting for a place in a full lobby; more are refused `full`
 
-
-def hello_statement(version: int, host_public: bytes, challenge: bytes, name: str, public: bytes) -> bytes:
-    return pack([HELLO_TAG, version, host_public, challenge, name, public])
+Dialled = tuple[str, int]  # the numeric address and port a joiner's connection was dialled to
 
 
-def sign_hello(identity: Identity, name: str, host_public: bytes, challenge: bytes) -> bytes:
-    return identity.sign(hello_statement(NET_VERSION, host_public, challenge, name, identity.public))
+def hello_statement(version: int, host_public: bytes, challenge: bytes, dialled: Dialled, name: str,
+                    public: bytes) -> bytes:
+    return pack([HELLO_TAG, version, host_public, challenge, dialled[0], dialled[1], name, public])
+
+
+def sign_hello(identity: Identity, name: str, host_public: bytes, challenge: bytes, dialled: Dialled) -> bytes:
+    return identity.sign(hello_statement(NET_VERSION, host_public, challenge, dialled, name, identity.public))
 
 
 class Challenges:
@@ -104,13 +112,14 @@ class Lobby:
     def full(self) -> bool:
         return len(self.members) + 1 >= self.capacity
 
-    def join(self, version: int, name: str, public: bytes, challenge: bytes, sig: bytes) -> bool:
+    def join(self, version: int, name: str, public: bytes, challenge: bytes, sig: bytes, dialled: Dialled) -> bool:
         """Admit a joiner (True if new, False if already in), or raise Refusal.
         ``challenge`` is the one the host issued to the joiner's connection
-        (the host checks that first: ``Challenges.take``)."""
+        (the host checks that first: ``Challenges.take``), ``dialled`` the
+        address the hello names (the host checks it is its own: hellobind.py)."""
         if version != NET_VERSION:
             raise Refusal(ErrorCode.VERSION, f"this host speaks LAN protocol {NET_VERSION}, you speak {version}: update ttr")
-        if not signature_valid(public, sig, hello_statement(version, self.host_public, challenge, name, public)):
+        if not signature_valid(public, sig, hello_statement(version, self.host_public, challenge, dialled, name, public)):
             raise Refusal(ErrorCode.BAD_HELLO, "your hello is not signed by your identity key")
         problem = name_problem(name)
         if problem is not None:

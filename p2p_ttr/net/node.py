@@ -129,7 +129,7 @@ class Node:
         self.duties = SeatDuties(self.replica, self.uplink, self.relay, console, self.trace, options.timeout,
                                  options.relay_timeout)
         self.duties.port = options.listen
-        self.duties.advertise = options.advertise
+        self.duties.advertise = self.relay.admission.front = options.advertise  # our reach; hellos dialled there pass
         held_s = max(4.0, 2 * options.relay_timeout)  # a message the relay holds back this long is shown to all
         line = RelayLine(self.replica, self.relay, self.uplink)
         self.witnessed = Witnessed(self.replica, console, held_s, line.forward, line.answers)

@@ -89,8 +89,8 @@ class Relay:
                                                          f"{NET_VERSION}, you speak {version}: update ttr"))
                 elif rid not in c.known:
                     self.admission.challenge(rid)
-            case frames.Hello(version, name, identity, challenge, signature):
-                self.admission.hello(rid, version, name, identity, challenge, signature)
+            case frames.Hello() as hello:
+                self.admission.hello(rid, hello)
             case _ if rid not in c.known:
                 # A new connection (a peer from before a restart of either side):
                 # it must say hello on this connection.

@@ -40,6 +40,7 @@ class Uplink:
         self.poller: zmq.Poller | None = None
         self.sock: zmq.Socket[bytes] | None = None
         self.address = "127.0.0.1"  # the numeric address our DEALER reaches
+        self.port = 0  # and its port (both signed in our hello: hellobind.py)
         self.seat: int | None = None  # the seat it reaches (None: the host we joined at)
         self.public: bytes | None = None  # that peer's key (from its challenge)
         self.challenge: bytes | None = None  # the last challenge we answered (one per connection)
@@ -66,7 +67,7 @@ class Uplink:
             self.sock = dealer(self.context, address, port, watch)
             if self.poller is not None:
                 self.poller.register(self.sock, zmq.POLLIN)
-        self.address = address
+        self.address, self.port = address, port
         self.seat = seat
         self.challenge, self.welcomed, self.public = None, False, None
         self.heard = self.drained = time.monotonic()

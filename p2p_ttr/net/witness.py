@@ -50,7 +50,7 @@ from .console import Console
 from .frames import NET_VERSION, FrameError
 from .peerdoor import from_peer
 from .liveness import HOST_SILENT_S
-from .lobby import sign_hello
+from .hellobind import hello_for
 from .relay import Relay
 from .replica import Replica
 from .seatduties import SeatDuties
@@ -302,8 +302,7 @@ class Witnesses:
             case frames.Challenge(version, public, challenge, _):
                 if version == NET_VERSION and public == table.seats[seat].identity and challenge != link.challenge:
                     link.challenge, link.public = challenge, public
-                    link.send(frames.Hello(NET_VERSION, self.name, self.identity.public, challenge,
-                                           sign_hello(self.identity, self.name, public, challenge)))
+                    link.send(hello_for(self.identity, self.name, public, challenge, (link.address, link.port)))
             case frames.Welcome(_, game_id, _, _):
                 if game_id == table.game_id:
                     link.welcomed = True

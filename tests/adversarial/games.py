@@ -58,6 +58,10 @@ class FakeSocket:
     def __init__(self) -> None:
         self.sent: list[list[bytes]] = []
 
+    def getsockopt(self, option: int) -> bytes:
+        """Where it listens (LAST_ENDPOINT, all a relay asks): where the tests' hellos say they dialled."""
+        return b"tcp://127.0.0.1:7311"
+
     def send_multipart(self, parts: list[bytes]) -> None:
         self.sent.append(parts)
 

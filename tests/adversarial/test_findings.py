@@ -25,6 +25,8 @@ from p2p_ttr.table.cards import DECK_NAMES
 from p2p_ttr.table.verify import verify_entries
 from p2p_ttr.deck import CardRef as DeckRef
 
+HERE = ("127.0.0.1", 7311)  # the address a hello says it dialled (a fake router listens there)
+
 def shares_before_the_keys() -> tuple[bytes, bytes]:
     """Seat 0's seating, and then a `shares` message by seat 0 before any key."""
     game = honest_game()
@@ -82,8 +84,8 @@ def test_after_the_start_the_host_knows_each_lobby_member_by_its_seat(tmp_path: 
     rid = b"\x00conn1"
     host.relay.handle([rid, encode("hi", NET_VERSION)])
     nonce = frames.decode(host.relay.router.sock.sent[-1][1], frames.TO_PEER)[1][2]  # type: ignore[attr-defined]
-    host.relay.handle([rid, encode("hello", NET_VERSION, "J", joiner.public, nonce,
-                             sign_hello(joiner, "J", host.identity.public, nonce))])
+    host.relay.handle([rid, encode("hello", NET_VERSION, "J", joiner.public, nonce, *HERE,
+                             sign_hello(joiner, "J", host.identity.public, nonce, HERE))])
     assert host.relay.admission.c.known[rid] == -1  # in the lobby
     host.start()
     assert host.relay.admission.c.known[rid] == 1

@@ -50,6 +50,8 @@ from p2p_ttr.table.messages import MAX_NAME, valid_name
 from p2p_ttr.table.table import Table
 from p2p_ttr.table.verify import verify_entries
 
+HERE = ("127.0.0.1", 7311)  # the address a hello says it dialled (a fake router listens there)
+
 SCALE = max(1, int(os.environ.get("TTR_FUZZ_SCALE", "1")))
 CODES = {"malformed", "bad_signature", "wrong_game", "replay", "unknown_head", "not_expected", "bad_proof",
          "cheating", "out_of_turn", "illegal_move", "unknown_card", "bad_chance"}
@@ -376,9 +378,9 @@ def test_hellos_are_admitted_or_refused_with_a_code(version: int, name: str, non
                                                     public: bytes) -> None:
     who, host = Identity.generate(), Identity.generate()
     lobby = Lobby("H", host.public, capacity=3)
-    sig = sign_hello(who, name, host.public, nonce) if signed else bytes(64)
+    sig = sign_hello(who, name, host.public, nonce, HERE) if signed else bytes(64)
     try:
-        lobby.join(version, name, who.public if signed else public, b"n" * 32, sig)
+        lobby.join(version, name, who.public if signed else public, b"n" * 32, sig, HERE)
     except Refusal as refusal:
         assert refusal.code in ("version", "bad_hello", "bad_name", "name_taken", "full")
 

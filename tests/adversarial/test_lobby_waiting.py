@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from test_net_parts import FakeRouter
+from test_net_parts import HERE, FakeRouter
 
 from p2p_ttr.net import frames
 from p2p_ttr.net.admission import LOBBY_SILENT_S
@@ -31,8 +31,8 @@ def hello(host: Host, router: FakeRouter, rid: bytes, name: str) -> None:
     who = Identity.generate()
     host.relay.handle([rid, encode("hi", NET_VERSION)])
     (challenge,) = router.to(rid, "challenge")
-    host.relay.handle([rid, encode("hello", NET_VERSION, name, who.public, challenge[2],
-                                   sign_hello(who, name, host.identity.public, challenge[2]))])
+    host.relay.handle([rid, encode("hello", NET_VERSION, name, who.public, challenge[2], *HERE,
+                                   sign_hello(who, name, host.identity.public, challenge[2], HERE))])
 
 
 def ping(host: Host, *rids: bytes) -> None:

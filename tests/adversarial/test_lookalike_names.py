@@ -19,6 +19,8 @@ from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.messages import valid_name
 from p2p_ttr.table.names import MAX_NAME, name_problem, skeleton
 
+HERE = ("127.0.0.1", 7311)  # the address a hello says it dialled (a fake router listens there)
+
 HOST = Identity.generate()
 NONCE = b"n" * 32
 FINE = ["Ann", "Anna", "Boris", "Bot1", "Zo\u00eb", "Jos\u00e9 Mar\u00eda", "O'Brien", "Jean-Luc", "\u6771\u4eac",
@@ -27,7 +29,7 @@ FINE = ["Ann", "Anna", "Boris", "Bot1", "Zo\u00eb", "Jos\u00e9 Mar\u00eda", "O'B
 
 def join(lobby: Lobby, name: str) -> bool:
     who = Identity.generate()
-    return lobby.join(NET_VERSION, name, who.public, NONCE, sign_hello(who, name, HOST.public, NONCE))
+    return lobby.join(NET_VERSION, name, who.public, NONCE, sign_hello(who, name, HOST.public, NONCE, HERE), HERE)
 
 
 @pytest.mark.parametrize("name,why", [

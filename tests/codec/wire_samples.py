@@ -15,7 +15,8 @@ HEAD = bytes(range(32, 64))
 
 FRAMES: list[f.Frame] = [
     f.Hi(9), f.Hi(0), f.Hi(2**16),
-    f.Hello(9, "Ann", KEY, CHALLENGE, SIG), f.Hello(65536, "Zoë 日本 x" + "y" * 14, KEY, CHALLENGE, SIG),
+    f.Hello(10, "Ann", KEY, CHALLENGE, "192.168.1.5", 7311, SIG),
+    f.Hello(65536, "Zoë 日本 x" + "y" * 14, KEY, CHALLENGE, "fe80::1ff:fe23:4567:890a", 65535, SIG),
     f.Env(b"\x01"), f.Env(bytes(300)),
     f.Sync(0), f.Sync(200000), f.Ping(0), f.Ping(127), f.Ping(128), f.Ping(70000),
     f.Leave(),
@@ -37,4 +38,6 @@ FRAMES: list[f.Frame] = [
     # Pinned with LAN version 10: the challenge names the game played.
     f.Challenge(10, KEY, CHALLENGE, GID, ("europe", "mega", HEAD)),
     f.Challenge(10, KEY, CHALLENGE, None, ("usa", "", HEAD)),
+    # LAN version 10: the hello signs the address it was dialled to (appended: the indices above stay)
+    f.Hello(10, "Bob", KEY, CHALLENGE, "127.0.0.1", 1, SIG),
 ]

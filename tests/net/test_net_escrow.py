@@ -370,7 +370,7 @@ def test_a_host_alive_but_unreachable_from_one_joiner_makes_one_game_not_two(tmp
     port = free_port()
     proxy = Proxy(port)
     try:
-        start(run, "host", port, 4)
+        start(run, "host", port, 4, "--advertise", f"127.0.0.1:{proxy.port}")  # the proxy is the host's own front
         run.up("host", deadline)
         run.join_in_order(["J1", "J2"], lambda label: start(run, label, port, 4), deadline)
         run.start("J3", command("join") + [f"127.0.0.1:{proxy.port}", "--name", "J3", "--as-bot", "--json",

@@ -48,6 +48,7 @@ class Wire:
         self.host = Host(HostOptions(DataDir(tmp / "host"), "H", players=2), lambda v, s: None, self.notes)
         self.host.relay.router.sock = router(context, "127.0.0.1", 0)
         self.port = bound_port(self.host.relay.router.sock)
+        self.dialled = ("127.0.0.1", self.port)  # where our DEALERs connect: what their hellos sign
         self.socks: list[zmq.Socket[bytes]] = []
         self._inboxes: dict[int, list[tuple[str, list[Any]]]] = {}
 
@@ -126,8 +127,8 @@ def test_a_recorded_hello_replayed_on_another_connection_is_refused_and_the_seat
     ((kind, (version, host_key, challenge, game_id, _)),) = wire.got(victim)
     assert kind == "challenge" and version == NET_VERSION and host_key == host.identity.public
     assert len(challenge) == 32 and game_id is None  # the lobby
-    recorded = encode("hello", NET_VERSION, "J", joiner.public, challenge,
-                      sign_hello(joiner, "J", host_key, challenge))  # what anyone on the LAN can read
+    recorded = encode("hello", NET_VERSION, "J", joiner.public, challenge, *wire.dialled,
+                      sign_hello(joiner, "J", host_key, challenge, wire.dialled))  # what anyone on the LAN can read
     victim.send(recorded)
     wire.pump(wire.has(victim, 2))
     assert kinds(wire.got(victim)) == ["welcome", "lobby"]
@@ -151,7 +152,7 @@ def test_a_recorded_hello_replayed_on_another_connection_is_refused_and_the_seat
     assert list(host.relay.admission.c.known) == [seat_conn] and host.lobby.names == ["H", "J"]
     assert any(line.startswith("dropped a hello that does not answer its connection's challenge") for line in wire.said)
     # The recorded signature with Mallory's own challenge put in: not valid.
-    forged = encode("hello", NET_VERSION, "J", joiner.public, own.pop(), sign_hello(joiner, "J", host_key, challenge))
+    forged = encode("hello", NET_VERSION, "J", joiner.public, own.pop(), *wire.dialled, sign_hello(joiner, "J", host_key, challenge, wire.dialled))
     mallory.send(forged)
     wire.pump(wire.has(mallory, 1))
     assert kinds(wire.got(mallory)) == ["refused"]
@@ -195,10 +196,11 @@ def test_a_second_hello_on_an_admitted_connection_changes_nothing(wire: Wire) ->
     sock.send(encode("hi", NET_VERSION))
     wire.pump(wire.has(sock, 1))
     ((_, (_, host_key, challenge, _, _)),) = wire.got(sock)
-    hello = encode("hello", NET_VERSION, "J", joiner.public, challenge, sign_hello(joiner, "J", host_key, challenge))
+    hello = encode("hello", NET_VERSION, "J", joiner.public, challenge, *wire.dialled,
+                   sign_hello(joiner, "J", host_key, challenge, wire.dialled))
     sock.send(hello)
     sock.send(hello)
-    sock.send(encode("hello", NET_VERSION, "K", other.public, challenge, sign_hello(other, "K", host_key, challenge)))
+    sock.send(encode("hello", NET_VERSION, "K", other.public, challenge, *wire.dialled, sign_hello(other, "K", host_key, challenge, wire.dialled)))
     sock.send(encode("hi", NET_VERSION + 1))  # answered (refused) only once the hellos before it were handled
     wire.pump(wire.has(sock, 3))
     assert kinds(wire.got(sock)) == ["welcome", "lobby", "refused"]
@@ -222,8 +224,8 @@ def test_a_reconnected_joiner_is_challenged_again_and_its_old_connection_forgott
         wire.pump(wire.has(sock, 1))
         ((kind, (_, host_key, challenge, _, _)),) = wire.got(sock)
         assert kind == "challenge"
-        sock.send(encode("hello", NET_VERSION, "J", joiner.public, challenge,
-                         sign_hello(joiner, "J", host_key, challenge)))
+        sock.send(encode("hello", NET_VERSION, "J", joiner.public, challenge, *wire.dialled,
+                         sign_hello(joiner, "J", host_key, challenge, wire.dialled)))
         wire.pump(wire.has(sock, 1))
         assert kinds(wire.got(sock))[0] == "welcome"
         rids.append(host.relay.admission.c.conn[joiner.public])

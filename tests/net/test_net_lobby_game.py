@@ -35,6 +35,7 @@ def joiner(tmp_path: Path) -> tuple[Node, FakeDealer]:
     node = Node(NodeOptions(DataDir(tmp_path), "127.0.0.1", 7311, "Boris"), lambda v, s: None, Console(True))
     dealer = FakeDealer()
     node.uplink.sock = dealer  # type: ignore[assignment]
+    node.uplink.address, node.uplink.port = "127.0.0.1", 7311  # as connect() sets them: what our hello signs
     return node, dealer
 
 

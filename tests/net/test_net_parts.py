@@ -34,6 +34,8 @@ from p2p_ttr.net.store import DataDir
 from p2p_ttr.table.relaying import sign_follow
 from p2p_ttr.table.table import Table
 
+HERE = ("127.0.0.1", 7311)  # the address a hello says it dialled (a fake router listens there)
+
 
 @functools.cache
 def game() -> CryptoGame:
@@ -45,6 +47,10 @@ class FakeRouter:
 
     def __init__(self) -> None:
         self.sent: list[tuple[bytes, str, list[Any]]] = []
+
+    def getsockopt(self, option: int) -> bytes:
+        """Where it listens (LAST_ENDPOINT, all a relay asks): where the tests' hellos say they dialled."""
+        return b"tcp://127.0.0.1:7311"
 
     def send_multipart(self, parts: list[bytes]) -> None:
         kind, fields = frames.decode(parts[1], frames.TO_PEER)
@@ -112,8 +118,8 @@ def admit(node: Node, router: FakeRouter, rid: bytes, s: int) -> None:
     node.relay.handle([rid, encode("hi", NET_VERSION)])
     (challenge,) = router.to(rid, "challenge")
     name = ("Anna", "Boris")[s]
-    node.relay.handle([rid, encode("hello", NET_VERSION, name, who.public, challenge[2],
-                                   sign_hello(who, name, node.identity.public, challenge[2]))])
+    node.relay.handle([rid, encode("hello", NET_VERSION, name, who.public, challenge[2], *HERE,
+                                   sign_hello(who, name, node.identity.public, challenge[2], HERE))])
 
 
 # ------------------------------------------------------------------ relay side

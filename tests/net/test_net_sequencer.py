@@ -21,12 +21,18 @@ from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.messages import Seat
 from p2p_ttr.table.peer import Peer
 
+HERE = ("127.0.0.1", 7311)  # the address a hello says it dialled (a fake router listens there)
+
 GID = bytes(range(16))
 
 
 class FakeSocket:
     def __init__(self) -> None:
         self.sent: list[tuple[bytes, str, list[Any]]] = []
+
+    def getsockopt(self, option: int) -> bytes:
+        """Where it listens (LAST_ENDPOINT, all a relay asks): where the tests' hellos say they dialled."""
+        return b"tcp://127.0.0.1:7311"
 
     def send_multipart(self, parts: list[bytes]) -> None:
         kind, fields = frames.decode(parts[1], frames.TO_PEER)
@@ -46,7 +52,7 @@ def test_host_lobby_sequencing_and_refusals(tmp_path: Path) -> None:
     (challenge,) = sock.to(rid, "challenge")
     nonce = challenge[2]
     assert challenge[1] == host.identity.public and len(nonce) == 32
-    hello = encode("hello", NET_VERSION, "J", joiner.public, nonce, sign_hello(joiner, "J", host.identity.public, nonce))
+    hello = encode("hello", NET_VERSION, "J", joiner.public, nonce, *HERE, sign_hello(joiner, "J", host.identity.public, nonce, HERE))
     host.relay.handle([other_conn, hello])  # the same hello on another connection admits nobody
     assert not sock.to(other_conn, "welcome") and other_conn not in host.relay.admission.c.known
     (other_challenge,) = sock.to(other_conn, "challenge")  # that connection is given its own
@@ -73,8 +79,8 @@ def test_host_lobby_sequencing_and_refusals(tmp_path: Path) -> None:
     other, late = Identity.generate(), b"\x00conn3"
     host.relay.handle([late, encode("hi", NET_VERSION)])
     (late_challenge,) = sock.to(late, "challenge")
-    host.relay.handle([late, encode("hello", NET_VERSION, "K", other.public, late_challenge[2],
-                              sign_hello(other, "K", host.identity.public, late_challenge[2]))])
+    host.relay.handle([late, encode("hello", NET_VERSION, "K", other.public, late_challenge[2], *HERE,
+                              sign_hello(other, "K", host.identity.public, late_challenge[2], HERE))])
     assert "started" in sock.to(late, "refused")[0][1]
     host.relay.handle([rid, encode("sync", 0)])  # catch-up resends from the log with the same signatures
     assert sock.to(rid, "entry")[2:] == entries
@@ -135,8 +141,8 @@ def admit(node: Node, sock: FakeSocket, rid: bytes, who: Identity, name: str) ->
     """``who`` says hello on connection ``rid`` of ``node``'s ROUTER."""
     node.relay.handle([rid, encode("hi", NET_VERSION)])
     (challenge,) = sock.to(rid, "challenge")
-    node.relay.handle([rid, encode("hello", NET_VERSION, name, who.public, challenge[2],
-                                   sign_hello(who, name, node.identity.public, challenge[2]))])
+    node.relay.handle([rid, encode("hello", NET_VERSION, name, who.public, challenge[2], *HERE,
+                                   sign_hello(who, name, node.identity.public, challenge[2], HERE))])
 
 
 def test_the_successor_takes_over_only_with_every_request_and_the_longest_log(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from test_net_parts import FakeRouter
+from test_net_parts import HERE, FakeRouter
 
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.frames import NET_VERSION, encode
@@ -60,8 +60,8 @@ def shown(node: Node, router: FakeRouter, by: int, term: int = 0, old: int = 0, 
     rid = bytes([0, by])
     node.relay.handle([rid, encode("hi", NET_VERSION)])
     (challenge,) = router.to(rid, "challenge")
-    node.relay.handle([rid, encode("hello", NET_VERSION, NAMES[by], IDS[by].public, challenge[2],
-                                   sign_hello(IDS[by], NAMES[by], node.identity.public, challenge[2]))])
+    node.relay.handle([rid, encode("hello", NET_VERSION, NAMES[by], IDS[by].public, challenge[2], *HERE,
+                                   sign_hello(IDS[by], NAMES[by], node.identity.public, challenge[2], HERE))])
     table = node.table
     assert table is not None and table.game_id is not None
     request = sign_follow(IDS[by if signer is None else signer], by, table.game_id, term, old, new, len(table.log),

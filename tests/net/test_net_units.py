@@ -27,6 +27,8 @@ from p2p_ttr.table.peer import Peer
 from p2p_ttr.table.table import PeerSecrets, Table
 from p2p_ttr.deck import SecretKey, Seed
 
+HERE = ("127.0.0.1", 7311)  # the address a hello says it dialled (a fake router listens there)
+
 GID = bytes(range(16))
 
 
@@ -248,33 +250,34 @@ def test_lobby_rules() -> None:
     nonce = b"n" * 32
     v = NET_VERSION
     a, b, c = Identity.generate(), Identity.generate(), Identity.generate()
-    assert lobby.join(v, "A", a.public, nonce, sign_hello(a, "A", host.public, nonce))
-    assert not lobby.join(v, "A", a.public, nonce, sign_hello(a, "A", host.public, nonce))  # a reconnect
-    for wrong in (sign_hello(b, "B", host.public, b"x" * 32),  # signed another challenge
-                  sign_hello(b, "B", Identity.generate().public, nonce),  # for another host
-                  sign_hello(b, "Bee", host.public, nonce)):  # another name
+    assert lobby.join(v, "A", a.public, nonce, sign_hello(a, "A", host.public, nonce, HERE), HERE)
+    assert not lobby.join(v, "A", a.public, nonce, sign_hello(a, "A", host.public, nonce, HERE), HERE)  # a reconnect
+    for wrong in (sign_hello(b, "B", host.public, b"x" * 32, HERE),  # signed another challenge
+                  sign_hello(b, "B", Identity.generate().public, nonce, HERE),  # for another host
+                  sign_hello(b, "Bee", host.public, nonce, HERE),  # another name
+                  sign_hello(b, "B", host.public, nonce, ("127.0.0.1", 7312))):  # another address dialled
         with pytest.raises(Refusal) as exc:
-            lobby.join(v, "B", b.public, nonce, wrong)
+            lobby.join(v, "B", b.public, nonce, wrong, HERE)
         assert exc.value.code == "bad_hello"
     with pytest.raises(Refusal) as exc:
-        lobby.join(v, "A", b.public, nonce, sign_hello(b, "A", host.public, nonce))
+        lobby.join(v, "A", b.public, nonce, sign_hello(b, "A", host.public, nonce, HERE), HERE)
     assert exc.value.code == "name_taken"
     with pytest.raises(Refusal) as exc:
-        lobby.join(v + 1, "B", b.public, nonce, sign_hello(b, "B", host.public, nonce))
+        lobby.join(v + 1, "B", b.public, nonce, sign_hello(b, "B", host.public, nonce, HERE), HERE)
     assert exc.value.code == "version"
-    assert lobby.join(v, "B", b.public, nonce, sign_hello(b, "B", host.public, nonce))
+    assert lobby.join(v, "B", b.public, nonce, sign_hello(b, "B", host.public, nonce, HERE), HERE)
     # Full: a joiner waits for a place, up to MAX_WAITING of them; then `full`.
-    assert lobby.join(v, "C", c.public, nonce, sign_hello(c, "C", host.public, nonce))
+    assert lobby.join(v, "C", c.public, nonce, sign_hello(c, "C", host.public, nonce, HERE), HERE)
     assert lobby.names == ["H", "A", "B"] and [n for n, _ in lobby.waiting] == ["C"]
     for i in range(MAX_WAITING - 1):
         w = Identity.generate()
-        assert lobby.join(v, f"W{i}", w.public, nonce, sign_hello(w, f"W{i}", host.public, nonce))
+        assert lobby.join(v, f"W{i}", w.public, nonce, sign_hello(w, f"W{i}", host.public, nonce, HERE), HERE)
     d = Identity.generate()
     with pytest.raises(Refusal) as exc:
-        lobby.join(v, "D", d.public, nonce, sign_hello(d, "D", host.public, nonce))
+        lobby.join(v, "D", d.public, nonce, sign_hello(d, "D", host.public, nonce, HERE), HERE)
     assert exc.value.code == "full"
     with pytest.raises(Refusal) as exc:  # a waiting name is taken too
-        lobby.join(v, "C", d.public, nonce, sign_hello(d, "C", host.public, nonce))
+        lobby.join(v, "C", d.public, nonce, sign_hello(d, "C", host.public, nonce, HERE), HERE)
     assert exc.value.code == "name_taken"
     assert lobby.take_waiting() is None  # no place free
     assert lobby.leave(a.public) == "A" and lobby.take_waiting() == "C" and lobby.names == ["H", "B", "C"]
@@ -539,9 +542,9 @@ def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused()
     from p2p_ttr.net import frames as f
 
     sig, key, digest, gid = b"s" * 64, b"k" * 32, b"d" * 32, b"g" * 16
-    to_host = [f.Hi(4), f.Hello(4, "Ann", key, b"c" * 32, sig), f.Env(b"envelope"), f.Sync(3), f.Ping(7), f.Leave(),
-               f.Have(2, b"envelope", sig), f.Follow(40, digest, sig), f.GiveUp(Why.WITHHELD, (2,), 120, sig),
-               f.GiveUp(Why.SILENT, (0, 3), 0, sig)]
+    to_host = [f.Hi(4), f.Hello(4, "Ann", key, b"c" * 32, "10.0.0.2", 7311, sig), f.Env(b"envelope"), f.Sync(3),
+               f.Ping(7), f.Leave(), f.Have(2, b"envelope", sig), f.Follow(40, digest, sig),
+               f.GiveUp(Why.WITHHELD, (2,), 120, sig), f.GiveUp(Why.SILENT, (0, 3), 0, sig)]
     to_peer = [f.Challenge(4, key, b"c" * 32, None), f.Challenge(4, key, b"c" * 32, gid),
                f.Welcome(-1, None, 0, ("Host", "Ann")), f.Welcome(1, gid, 12, ("Host", "Ann")),
                f.LobbyNews(("Host",), 3, False), f.LobbyNews(("Host",), 0, True), f.Refused("full", "the game is full"), f.Entry(5, b"envelope", sig),

@@ -44,7 +44,8 @@ def main() -> None:
     parser.add_argument("--scenario", choices=("forfeit", "vanish"), default="forfeit")
     args = parser.parse_args()
     root = Path(__file__).resolve().parent.parent
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "p2p_ttr"), str(root / "cli")], check=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q",  # (older versions kept the command in cli/)
+                    *(str(d) for d in (root / "p2p_ttr", root / "cli") if d.exists())], check=True)
     port = free_port()
     escrow = ["--escrow"] if args.scenario == "vanish" else []
     with tempfile.TemporaryDirectory() as tmp_name:

@@ -36,7 +36,7 @@ BUDGETS = {"setup_s": 6.0, "setup_cpu_max_s": 2.0, "draw_median_ms": 50.0, "game
 
 
 def command(name: str) -> list[str]:
-    from cli.main import child_command
+    from p2p_ttr.cli.main import child_command
 
     return child_command(name)
 
@@ -82,7 +82,8 @@ def main() -> None:
     # checkout under PYTHONDONTWRITEBYTECODE would otherwise recompile every
     # module in every process (~0.12 s each), which no installed copy does.
     root = Path(__file__).resolve().parent.parent
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "p2p_ttr"), str(root / "cli")], check=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q",  # (older versions kept the command in cli/)
+                    *(str(d) for d in (root / "p2p_ttr", root / "cli") if d.exists())], check=True)
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         common = ["--as-bot", "--json", "--timeout", "60"]

@@ -68,7 +68,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1)
     args = parser.parse_args()
     root = Path(__file__).resolve().parent.parent
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "p2p_ttr"), str(root / "cli")], check=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q",  # (older versions kept the command in cli/)
+                    *(str(d) for d in (root / "p2p_ttr", root / "cli") if d.exists())], check=True)
     runs = [one_setup(args.players) for _ in range(args.runs)]
     for run in runs:
         print(" ".join(f"{k} {v}" for k, v in run.items()))

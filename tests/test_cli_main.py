@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cli.main import installed_version, main
+from p2p_ttr.cli.main import installed_version, main
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -31,7 +31,7 @@ def test_join_help_mentions_no_bots_it_cannot_add(capsys: pytest.CaptureFixture[
 def test_every_command_is_in_the_readme_table_and_explains_itself(capsys: pytest.CaptureFixture[str]) -> None:
     from pathlib import Path
 
-    from cli.main import load_commands
+    from p2p_ttr.cli.main import load_commands
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     for command in load_commands():

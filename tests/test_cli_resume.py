@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from cli.commands import host as host_command
-from cli.commands import join as join_command
-from cli.hostedgames import resume_command as host_resume
-from cli.resumeflags import defaults_of
+from p2p_ttr.cli.commands import host as host_command
+from p2p_ttr.cli.commands import join as join_command
+from p2p_ttr.cli.hostedgames import resume_command as host_resume
+from p2p_ttr.cli.resumeflags import defaults_of
 from p2p_ttr.net.pause import relay_address
 from p2p_ttr.net.store import DataDir
 
@@ -73,7 +73,7 @@ def test_a_second_ttr_on_a_data_directory_in_use_is_told_so_before_any_question(
     """`ttr host` (or `ttr join`) beside a game still running from the same
     data directory: refused at once, before it asks which game to resume
     (it used to ask, and say the directory was in use only after)."""
-    from cli.main import main
+    from p2p_ttr.cli.main import main
 
     for game in ("aa" * 16, "bb" * 16):  # two unfinished games hosted from here: the host would ask which
         folder = tmp_path / "games" / game

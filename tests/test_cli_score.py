@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cli.main import main
+from p2p_ttr.cli.main import main
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.tablegame import MAX_INPUT_BYTES
 
@@ -274,7 +274,7 @@ def ttr_command() -> list[str]:
     if beside.exists():
         return [str(beside)]
     found = shutil.which("ttr")
-    return [found] if found else [sys.executable, "-m", "cli.main"]
+    return [found] if found else [sys.executable, "-m", "p2p_ttr.cli.main"]
 
 
 def test_installed_command_scores_and_refuses() -> None:

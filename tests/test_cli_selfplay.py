@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from cli.main import main
+from p2p_ttr.cli.main import main
 from p2p_ttr.table.logfile import read_log, write_log
 
 
@@ -65,7 +65,7 @@ def test_bad_player_count_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -
 
 def test_the_installed_command_runs() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "cli.main", "selfplay", "--players", "2", "--seed", "1", "--json"],
+        [sys.executable, "-m", "p2p_ttr.cli.main", "selfplay", "--players", "2", "--seed", "1", "--json"],
         capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 0, result.stderr
@@ -143,7 +143,7 @@ def test_crypto_selfplay_without_a_seed_takes_every_secret_from_the_os(
     `--seed` replays from that number."""
     import types
 
-    import cli.commands.selfplay as selfplay
+    import p2p_ttr.cli.commands.selfplay as selfplay
 
     monkeypatch.setattr(selfplay, "secrets", types.SimpleNamespace(randbelow=lambda n: 4242))
     from pathlib import Path
@@ -178,7 +178,7 @@ def test_crypto_selfplay_with_a_seed_replays_bit_for_bit(tmp_path: object, capsy
 
 
 def test_selfplay_help_says_where_the_secrets_come_from() -> None:
-    result = subprocess.run([sys.executable, "-m", "cli.main", "selfplay", "--help"],
+    result = subprocess.run([sys.executable, "-m", "p2p_ttr.cli.main", "selfplay", "--help"],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     text = " ".join(result.stdout.split())

@@ -28,8 +28,8 @@ LAYERS: dict[str, int] = {
     "p2p_ttr.client": 3,
     "p2p_ttr.net": 4,
     "p2p_ttr.local": 4,
-    "cli.tui": 5,
-    "cli": 6,
+    "p2p_ttr.cli.tui": 5,
+    "p2p_ttr.cli": 6,
 }
 FACADES = {"p2p_ttr.deck"}
 
@@ -44,7 +44,7 @@ class Import:
 
 def modules(root: Path = ROOT) -> dict[str, Path]:
     found = {}
-    for base in ("p2p_ttr", "cli"):
+    for base in ("p2p_ttr",):
         for path in sorted((root / base).rglob("*.py")):
             parts = list(path.relative_to(root).with_suffix("").parts)
             if parts[-1] == "__init__":
@@ -74,7 +74,7 @@ def package_of(module: str) -> str:
 
 
 def ours(target: str) -> bool:
-    return target.split(".")[0] in ("p2p_ttr", "cli")
+    return target.split(".")[0] == "p2p_ttr"
 
 
 def all_imports(root: Path = ROOT) -> list[Import]:

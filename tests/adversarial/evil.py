@@ -157,18 +157,18 @@ class EquivocatingHost(Host):
 
 
 def main(argv: list[str]) -> int:
-    from cli.main import main as ttr  # runs the patched modules: `run` looks Node/Host up when called
+    from p2p_ttr.cli.main import main as ttr  # runs the patched modules: `run` looks Node/Host up when called
 
     role, cheat, report, rest = argv[0], argv[1], Path(argv[2]), argv[3:]
     if role == "join":
-        import cli.commands.join as command
+        import p2p_ttr.cli.commands.join as command
 
         node: type[Node] = {"battery": BatteryNode, "withhold": WithholdingNode}[cheat]
         if node is BatteryNode:
             BatteryNode.report = report
         command.Node = node  # type: ignore[misc]
         return ttr(["join", *rest])
-    import cli.commands.host as host_command
+    import p2p_ttr.cli.commands.host as host_command
 
     host_command.Host = {"equivocate": EquivocatingHost, "withhold_shares": SharesWithholdingHost}[cheat]  # type: ignore[misc]
     return ttr(["host", *rest])

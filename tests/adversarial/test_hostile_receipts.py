@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
+from p2p_ttr.cli.main import main
 from p2p_ttr.net.store import RECEIPTS_MAX_BYTES, GameStore
 from p2p_ttr.table.logfile import write_log
 

@@ -139,7 +139,7 @@ def fake_host() -> Iterator[FakeHost]:
 
 
 def ttr(*args: str) -> list[str]:
-    return [sys.executable, "-m", "cli.main", *args]
+    return [sys.executable, "-m", "p2p_ttr.cli.main", *args]
 
 
 def run_against(host: FakeHost, args: list[str], tmp_path: Path) -> bytes:

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from cli.commands import tournament as command
-from cli.registry import UsageError
+from p2p_ttr.cli.commands import tournament as command
+from p2p_ttr.cli.registry import UsageError
 from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.local.tournament import (
     GameRecord,

@@ -9,7 +9,7 @@ import threading
 import msgpack
 import pytest
 
-from cli.commands.join import pick
+from p2p_ttr.cli.commands.join import pick
 from p2p_ttr.net.discovery import (
     BEACON_MAGIC,
     MAX_BEACON_BYTES,
@@ -94,7 +94,7 @@ def test_picking_a_game() -> None:
 
 
 def test_ttr_watch_finds_games_as_ttr_join_does(capsys: pytest.CaptureFixture[str]) -> None:
-    from cli.main import main
+    from p2p_ttr.cli.main import main
 
     port = free_udp_port()
     assert main(["watch", "--beacon", f"127.0.0.1:{port}", "--listen", "0.2", "--plain"]) == 1

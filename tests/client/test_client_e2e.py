@@ -70,7 +70,7 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
 
 def test_host_with_bots_on_the_full_screen(terminal: Terminal, tmp_path: Path) -> None:
     done = tmp_path / "exit"
-    command = (f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main host --bots 2 --bind 127.0.0.1 --port 0 "
+    command = (f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m p2p_ttr.cli.main host --bots 2 --bind 127.0.0.1 --port 0 "
                f"--data-dir {tmp_path / 'data'} --timeout 30 2>{tmp_path / 'stderr'}; echo $? > {done}; sleep 30")
     terminal.start(command)
 

@@ -44,7 +44,7 @@ def host_with_bots(terminal: Terminal, tmp_path: Path, timeout_s: int) -> tuple[
     its tickets and the table waits for the player alone: its data folder
     and its bots' processes."""
     data = tmp_path / "data"
-    terminal.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main host --bots 3 --bind 127.0.0.1 --port 0 "
+    terminal.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m p2p_ttr.cli.main host --bots 3 --bind 127.0.0.1 --port 0 "
                    f"--data-dir {data} --timeout {timeout_s} 2>{tmp_path / 'stderr'}; sleep 60")
     terminal.wait_for(r"OFFERED  keep 2 or more", timeout=180)
     terminal.wait_for(r"Bot3 kept \d tickets", timeout=180)  # every bot is in and waits for us alone
@@ -107,7 +107,7 @@ def test_a_joiner_s_status_line_says_the_host_sends_nothing(terminal: Terminal, 
     the player's move; no --timeout question comes meanwhile."""
     said = tmp_path / "host.err"
     with said.open("w") as err:
-        host = subprocess.Popen([sys.executable, "-m", "cli.main", "host", "--as-bot", "--players", "2",
+        host = subprocess.Popen([sys.executable, "-m", "p2p_ttr.cli.main", "host", "--as-bot", "--players", "2",
                                  "--name", "Hostbot", "--bind", "127.0.0.1", "--port", "0", "--beacon", "off",
                                  "--data-dir", str(tmp_path / "host"), "--timeout", "900"],
                                 cwd=ROOT, stdout=err, stderr=subprocess.STDOUT)
@@ -116,7 +116,7 @@ def test_a_joiner_s_status_line_says_the_host_sends_nothing(terminal: Terminal, 
         while (found := re.search(r"hosting on port (\d+)", said.read_text())) is None:
             assert host.poll() is None and time.monotonic() < end, said.read_text()
             time.sleep(0.2)
-        terminal.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main join 127.0.0.1:{found.group(1)} "
+        terminal.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m p2p_ttr.cli.main join 127.0.0.1:{found.group(1)} "
                        f"--name Jo --data-dir {tmp_path / 'jo'} --timeout 900 2>{tmp_path / 'stderr'}; sleep 60")
         terminal.wait_for(r"OFFERED  keep 2 or more", timeout=180)
         terminal.wait_for(r"Hostbot kept \d tickets", timeout=180)

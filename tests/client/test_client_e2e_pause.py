@@ -20,7 +20,7 @@ from test_client_e2e_table import LARGE, SMALL, free_port
 def run(command: str, tmp: Path, name: str) -> str:
     """``command`` (a `ttr ...` line as a player would type it) in a shell that keeps its exit code."""
     assert command.startswith("ttr ")
-    return (f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main {command[4:]} --timeout 60 "
+    return (f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m p2p_ttr.cli.main {command[4:]} --timeout 60 "
             f"2>>{tmp / (name + '.err')}; echo $? > {tmp / (name + '.exit')}; sleep 60")
 
 

@@ -37,7 +37,7 @@ def test_a_refusal_says_why_in_full_at_80x24_and_its_command_joins_the_new_game(
         run.wait_said("host", "hosting on port", deadline)
 
         ann = terminal.other("ann")
-        ann.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main join 127.0.0.1:{port} --name Ann "
+        ann.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m p2p_ttr.cli.main join 127.0.0.1:{port} --name Ann "
                   f"--data-dir {tmp_path / 'Ann'} --timeout 60 2>{tmp_path / 'ann.err'}; "
                   f"echo $? > {tmp_path / 'ann.exit'}; sleep 60", SMALL)
         screen = ann.wait_for(r"Not in a game", timeout=180)
@@ -52,7 +52,7 @@ def test_a_refusal_says_why_in_full_at_80x24_and_its_command_joins_the_new_game(
         assert printed[1] == f"ttr join 127.0.0.1:{port} --new --data-dir {tmp_path / 'Ann'}"
 
         again = terminal.other("again")
-        again.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main {printed[1][4:]} --timeout 60 "
+        again.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m p2p_ttr.cli.main {printed[1][4:]} --timeout 60 "
                     f"2>{tmp_path / 'again.err'}; sleep 60", SMALL)
         again.wait_for(r"OFFERED  keep 2 or more", timeout=180)  # seated in the new game
         assert "Traceback" not in (tmp_path / "ann.err").read_text() + (tmp_path / "again.err").read_text()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from test_client_e2e import ROOT, Terminal, pytestmark, terminal  # noqa: F401 (the fixture, the skip)
-from cli.names import login_name
+from p2p_ttr.cli.names import login_name
 
 KINDS = ("purple", "blue", "orange", "white", "green", "yellow", "black", "red")
 
@@ -35,7 +35,7 @@ def hand_of(screen: str) -> dict[str, int]:
 
 
 def ttr(args: str, tmp: Path, name: str) -> str:
-    return (f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main {args} --data-dir {tmp / name} --timeout 60 "
+    return (f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m p2p_ttr.cli.main {args} --data-dir {tmp / name} --timeout 60 "
             f"2>{tmp / (name + '.err')}; sleep 60")
 
 

@@ -15,7 +15,7 @@ DEEDS = r"(took|drew|claimed|built a station|gave up tunnel|tunnel|passed|kept)"
 
 
 def test_80x24_shows_what_each_bot_did_since_our_turn(terminal: Terminal, tmp_path: Path) -> None:
-    command = (f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main host --bots 3 --bind 127.0.0.1 --port 0 "
+    command = (f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m p2p_ttr.cli.main host --bots 3 --bind 127.0.0.1 --port 0 "
                f"--data-dir {tmp_path / 'data'} --timeout 60 2>{tmp_path / 'stderr'}; sleep 60")
     terminal.start(command, (80, 24))
     terminal.wait_for(r"OFFERED  keep 2 or more", timeout=WAIT)

@@ -33,13 +33,13 @@ def wait_file(path: Path, timeout: float) -> str:
 
 def test_watch_at_80x24_then_replay_its_log(terminal: Terminal, tmp_path: Path) -> None:  # noqa: F811
     port = free_port()
-    host = subprocess.Popen([sys.executable, "-m", "cli.main", "host", "--bots", "2", "--as-bot", "--name", "Bot0",
+    host = subprocess.Popen([sys.executable, "-m", "p2p_ttr.cli.main", "host", "--bots", "2", "--as-bot", "--name", "Bot0",
                              "--json",
                              "--bind", "127.0.0.1", "--port", str(port), "--data-dir", str(tmp_path / "host"),
                              "--timeout", "60"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         saved, done = tmp_path / "watched.log", tmp_path / "exit"
-        terminal.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main watch 127.0.0.1:{port} --save {saved} "
+        terminal.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m p2p_ttr.cli.main watch 127.0.0.1:{port} --save {saved} "
                        f"--timeout 60 2>{tmp_path / 'stderr'}; echo $? > {done}; sleep 30", size=(80, 24))
         screen = terminal.wait_for(r"LAST TURN \(• the latest\)", timeout=60)
         for seen in ("Ticket to Ride: Europe", "watching", "PLAYERS", "1 red    Bot0", "2 blue   Bot1",
@@ -59,7 +59,7 @@ def test_watch_at_80x24_then_replay_its_log(terminal: Terminal, tmp_path: Path) 
 
         replay = terminal.other("replay")
         finished = tmp_path / "replay-exit"
-        replay.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m cli.main replay {saved} --open 2>/dev/null; "
+        replay.start(f"cd {ROOT} && NO_COLOR=1 {sys.executable} -m p2p_ttr.cli.main replay {saved} --open 2>/dev/null; "
                      f"echo $? > {finished}; sleep 30")
         screen = replay.wait_for(r"replay · move 1 of (\d+)", timeout=60)
         moves = int(re.search(r"replay · move 1 of (\d+)", screen).group(1))  # type: ignore[union-attr]

@@ -8,7 +8,7 @@ from pathlib import Path
 from client_states import NAMES, FakeTable, a_turn_of, game_states
 from engine_scenario import play, position, route
 
-from cli.seat import end_page
+from p2p_ttr.cli.seat import end_page
 from p2p_ttr.client.endgame import _tiebreaks, breakdown
 from p2p_ttr.client.giveup import Dialled, RelaySilence, relay_silence_words
 from p2p_ttr.client.phrases import changes, status_of, waiting_words

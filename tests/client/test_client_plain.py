@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from client_states import NAMES, FakeTable, a_turn_of
 from engine_scenario import position
 
-from cli.plain import Human
+from p2p_ttr.cli.plain import Human
 from p2p_ttr.net.playerinput import Leave
 
 SEATS = tuple(SimpleNamespace(name=name) for name in NAMES)

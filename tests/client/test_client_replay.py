@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
+from p2p_ttr.cli.main import main
 from p2p_ttr.client.replay import replay
 from p2p_ttr.client.watchscreen import WatchModel, screen_text
 from p2p_ttr.engine.outcome import final_score
@@ -135,7 +135,7 @@ def test_e_shows_the_score_and_e_again_the_table() -> None:
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from cli.tui.viewer import ReplayScreen
+    from p2p_ttr.cli.tui.viewer import ReplayScreen
 
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
         screen = ReplayScreen(replay(game().log), the_end=lambda: ("The end", ["FINAL SCORE"]))

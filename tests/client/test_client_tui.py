@@ -13,8 +13,8 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from cli.tui.app import Client
-from cli.tui.bridge import Bridge, TuiConsole
+from p2p_ttr.cli.tui.app import Client
+from p2p_ttr.cli.tui.bridge import Bridge, TuiConsole
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.events import DrawBlind, DrawFaceUp
 from p2p_ttr.net.playerinput import Leave, Move, Seen, Start

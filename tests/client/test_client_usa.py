@@ -24,7 +24,7 @@ from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
 
-from cli.plain import Human
+from p2p_ttr.cli.plain import Human
 
 USA = usa_1910().board
 

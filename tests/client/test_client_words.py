@@ -15,8 +15,8 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from cli.tui.app import Client
-from cli.tui.bridge import Bridge
+from p2p_ttr.cli.tui.app import Client
+from p2p_ttr.cli.tui.bridge import Bridge
 from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.client.network import trail
 from p2p_ttr.client.outcomes import Ask, Context, Play, Refuse, Show, ShowNetwork

@@ -254,8 +254,8 @@ def test_lobby_members_who_leave_or_die_are_dropped_and_the_game_starts_without_
 
 POISED = """
 import pathlib, sys, time
-from cli.main import main
-import cli.commands.join, p2p_ttr.net.node  # the slow part of starting, done before the go
+from p2p_ttr.cli.main import main
+import p2p_ttr.cli.commands.join, p2p_ttr.net.node  # the slow part of starting, done before the go
 pathlib.Path(sys.argv[1]).touch()
 while not pathlib.Path(sys.argv[2]).exists():
     time.sleep(0.005)
@@ -269,7 +269,7 @@ PATIENT_HOST = """
 import sys
 import p2p_ttr.net.admission as admission
 admission.LOBBY_SILENT_S = float(sys.argv[1])  # how long the host keeps a silent lobby member
-from cli.main import main
+from p2p_ttr.cli.main import main
 sys.exit(main(sys.argv[2:]))
 """
 

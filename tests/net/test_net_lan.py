@@ -25,7 +25,7 @@ DEADLINE_S = 400  # a bound on every wait, not a time asserted: a busy machine (
 
 
 def command(name: str) -> list[str]:
-    from cli.main import child_command
+    from p2p_ttr.cli.main import child_command
 
     return child_command(name)
 

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_net_lan import DEADLINE_S, Run, command, free_port
 
-from cli.names import capitalised, login_name
+from p2p_ttr.cli.names import capitalised, login_name
 from p2p_ttr.net.lobby import another_name
 from p2p_ttr.table.messages import valid_name
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.hostedgames import LATEST, chosen_game, unfinished_game
+from p2p_ttr.cli.hostedgames import LATEST, chosen_game, unfinished_game
 from p2p_ttr.net.store import DataDir, StoreError
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.logfile import write_log

@@ -13,7 +13,7 @@ from p2p_ttr.engine.rules import actors, apply
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.local.game import play_local_game
-from cli.plain import Human
+from p2p_ttr.cli.plain import Human
 from p2p_ttr.net.playerinput import Move
 
 EUROPE = europe_game()

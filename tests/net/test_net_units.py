@@ -429,7 +429,7 @@ def test_verify_blames_the_host_for_an_entry_it_signed_on_another_log(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An entry written at a head this log never had blames nobody on the log
     alone; with the host's receipt for that very entry, the host is to blame."""
-    from cli.main import main
+    from p2p_ttr.cli.main import main
     from p2p_ttr.bots.random_bot import RandomBot
     from p2p_ttr.local.crypto_game import play_crypto_game
     from p2p_ttr.net.store import GameStore
@@ -479,8 +479,8 @@ def test_one_process_per_data_directory(tmp_path: Path) -> None:
 
 
 def test_the_addresses_offered_to_friends() -> None:
-    from cli.botseats import bot_host
-    from cli.commands.host import join_addresses
+    from p2p_ttr.cli.botseats import bot_host
+    from p2p_ttr.cli.commands.host import join_addresses
     from p2p_ttr.net.transport import local_addresses
 
     found = local_addresses()

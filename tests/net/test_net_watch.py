@@ -17,7 +17,7 @@ import pytest
 import zmq
 from test_net_lan import DEADLINE_S, Run, check_game, command, free_port, wait_for_entries
 
-from cli.main import main
+from p2p_ttr.cli.main import main
 from p2p_ttr.net import frames, watchers
 from p2p_ttr.net.frames import NET_VERSION
 from p2p_ttr.net.store import GameStore

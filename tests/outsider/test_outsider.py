@@ -230,7 +230,7 @@ def test_escrow_deal_and_complaint() -> None:
 
 
 def verify_json(data: bytes, tmp: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    from cli.main import main
+    from p2p_ttr.cli.main import main
 
     path = tmp / "checked.log"
     path.write_bytes(data)
@@ -243,7 +243,7 @@ def verify_json(data: bytes, tmp: Path, capsys: pytest.CaptureFixture[str]) -> d
 def game_log(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     """`ttr selfplay --crypto --log FILE --players 3 --seed 1 --bot-level random`, in-process:
     817 entries, two reshuffles of the train discards and six re-masked returns."""
-    from cli.main import main
+    from p2p_ttr.cli.main import main
 
     path = tmp_path_factory.mktemp("outsider") / "game.log"
     assert main(["selfplay", "--crypto", "--log", str(path), "--players", "3", "--seed", "1",

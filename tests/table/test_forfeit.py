@@ -171,7 +171,7 @@ def test_a_forfeited_seat_cannot_sign_anything_more() -> None:
 
 
 def test_ttr_verify_reports_the_forfeit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from cli.main import main
+    from p2p_ttr.cli.main import main
 
     g = game(3, 2, 8)
     log = tmp_path / "game.log"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from cli.commands.verify import report_lines
+from p2p_ttr.cli.commands.verify import report_lines
 from p2p_ttr.local.crypto_game import CryptoGame
 from p2p_ttr.table.envelope import open_envelope, seal
 from p2p_ttr.table.errors import BadSignature, Malformed, NotExpected, TableError

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.main import main
+from p2p_ttr.cli.main import main
 from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.deck import Seed, ShuffleStep, shuffle_step
 from p2p_ttr.deck.shuffleproof import prove_shuffle

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
+from p2p_ttr.cli.main import main
 from doctored_logs import bodies, resigned
 from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.deck.shuffleproof import ShuffleProof

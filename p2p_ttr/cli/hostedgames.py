@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cli.resumeflags import carried_flags
+from p2p_ttr.cli.resumeflags import carried_flags
 from p2p_ttr.net.store import DataDir, GameStore, StoreError
 from p2p_ttr.net.transport import DEFAULT_PORT
 from p2p_ttr.table.envelope import open_envelope

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from cli.registry import Command, UsageError
+from p2p_ttr.cli.registry import Command, UsageError
 from p2p_ttr.client.words import plural
 from p2p_ttr.engine.board import Board, Ticket
 from p2p_ttr.engine.boards import UnknownGame, load_game

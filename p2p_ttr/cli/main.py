@@ -8,26 +8,26 @@ import sys
 from importlib import metadata
 from collections.abc import Sequence
 
-from cli.registry import Command, UsageError
+from p2p_ttr.cli.registry import Command, UsageError
 
 # Every subcommand, in the order `ttr --help` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
-    "cli.commands.selfplay",
-    "cli.commands.score",
-    "cli.commands.verify",
-    "cli.commands.tournament",
-    "cli.commands.host",
-    "cli.commands.join",
-    "cli.commands.watch",
-    "cli.commands.replay",
-    "cli.commands.boards",
+    "p2p_ttr.cli.commands.selfplay",
+    "p2p_ttr.cli.commands.score",
+    "p2p_ttr.cli.commands.verify",
+    "p2p_ttr.cli.commands.tournament",
+    "p2p_ttr.cli.commands.host",
+    "p2p_ttr.cli.commands.join",
+    "p2p_ttr.cli.commands.watch",
+    "p2p_ttr.cli.commands.replay",
+    "p2p_ttr.cli.commands.boards",
 )
 
 
 def child_command(name: str) -> list[str]:
     """How to run `ttr NAME` in a child process with this interpreter
     (bots, tests, benches; it works from a checkout that is not installed)."""
-    return [sys.executable, "-m", "cli.main", name]
+    return [sys.executable, "-m", "p2p_ttr.cli.main", name]
 
 
 def installed_version() -> str:

@@ -8,8 +8,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from cli.gamechoice import add_game_arguments, game_from_arguments
-from cli.registry import Command, UsageError
+from p2p_ttr.cli.gamechoice import add_game_arguments, game_from_arguments
+from p2p_ttr.cli.registry import Command, UsageError
 from p2p_ttr.bots.levels import LEVELS, make_bot
 from p2p_ttr.client.words import plural
 from p2p_ttr.local.crypto_game import play_crypto_game

@@ -10,9 +10,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from cli.commands.join import LISTEN_S, beacon_socket, find_game
-from cli.commands.host import seconds
-from cli.registry import Command, UsageError
+from p2p_ttr.cli.commands.join import LISTEN_S, beacon_socket, find_game
+from p2p_ttr.cli.commands.host import seconds
+from p2p_ttr.cli.registry import Command, UsageError
 from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.local.summary import game_summary
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     options = WatchOptions(host, port, args.timeout)
     if not (args.plain or args.json) and sys.stdin.isatty() and sys.stdout.isatty():
-        from cli.tui.watchfront import WatchOnScreen  # prompt_toolkit only when a screen is wanted
+        from p2p_ttr.cli.tui.watchfront import WatchOnScreen  # prompt_toolkit only when a screen is wanted
 
         front = WatchOnScreen()
         watcher = Watcher(options, front.console)

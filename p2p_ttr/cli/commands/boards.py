@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cli.registry import Command
+from p2p_ttr.cli.registry import Command
 from p2p_ttr.engine.boards import BOARDS, load_game
 from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.game import Game, TicketChoice

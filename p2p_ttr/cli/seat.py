@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from cli.front import Front
+from p2p_ttr.cli.front import Front
 from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.local.summary import GameSummary, game_summary
 from p2p_ttr.net.console import Console, Quit
@@ -39,7 +39,7 @@ def finish(args: argparse.Namespace, table: Table | None, log: Path, console: Co
     if args.json:
         print(json.dumps(summary.to_json()), flush=True)
     else:
-        from cli.commands.selfplay import render_summary
+        from p2p_ttr.cli.commands.selfplay import render_summary
 
         lines = render_summary(summary).splitlines()
         lines[0] = f"Ticket to Ride: {summary.game} - {len(summary.players)} players, game {summary.game_id}"
@@ -51,7 +51,7 @@ def audit_lines(log: Path | None, named: bool = True) -> list[str]:
     """What `ttr verify` says of the log as it stands (``named``: and where it is)."""
     if log is None or not log.exists():
         return []
-    from cli.commands.verify import report_lines
+    from p2p_ttr.cli.commands.verify import report_lines
     from p2p_ttr.table.logfile import LogFileError, read_log
     from p2p_ttr.table.verify import verify_entries
 

@@ -7,8 +7,8 @@ import json
 import secrets
 import sys
 
-from cli.gamechoice import add_game_arguments, game_from_arguments
-from cli.registry import Command, UsageError
+from p2p_ttr.cli.gamechoice import add_game_arguments, game_from_arguments
+from p2p_ttr.cli.registry import Command, UsageError
 from p2p_ttr.bots.levels import LEVELS
 from p2p_ttr.client.numbering import seat_number
 from p2p_ttr.local.tournament import GameRecord, TournamentResult, lineup_for, play_tournament

@@ -65,7 +65,7 @@ def spawn_bot(name: str, host: str, port: int, data_dir: Path, level: str,
               args: argparse.Namespace, new_game: bool = False) -> subprocess.Popen[bytes]:
     """A bot's `ttr join`; ``new_game`` for a new game (the bot's data
     directory may hold an unfinished game of an earlier one)."""
-    from cli.main import child_command  # cli.main imports this module
+    from p2p_ttr.cli.main import child_command  # p2p_ttr.cli.main imports this module
 
     cmd = [*child_command("join"), format_address(host, port), "--as-bot", "--name", name,
            "--data-dir", str(data_dir), "--bot-level", level, "--timeout", str(args.timeout),

@@ -8,14 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cli.botseats import ANY_INTERFACE, BOT_NAMES, WithChores, bot_host, spawn_bot, with_beacon
-from cli.front import make_front
-from cli.hostedgames import LATEST, chosen_game, misfits, resume_command, unfinished_game
-from cli.gamechoice import add_game_arguments, game_from_arguments
-from cli.names import login_name
-from cli.registry import Command, UsageError
-from cli.resumeflags import defaults_of
-from cli.seat import play_seat
+from p2p_ttr.cli.botseats import ANY_INTERFACE, BOT_NAMES, WithChores, bot_host, spawn_bot, with_beacon
+from p2p_ttr.cli.front import make_front
+from p2p_ttr.cli.hostedgames import LATEST, chosen_game, misfits, resume_command, unfinished_game
+from p2p_ttr.cli.gamechoice import add_game_arguments, game_from_arguments
+from p2p_ttr.cli.names import login_name
+from p2p_ttr.cli.registry import Command, UsageError
+from p2p_ttr.cli.resumeflags import defaults_of
+from p2p_ttr.cli.seat import play_seat
 from p2p_ttr.bots.levels import LEVELS
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.discovery import BEACON_PORT, Announcement, Beacon

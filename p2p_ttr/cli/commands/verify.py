@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cli.registry import Command
+from p2p_ttr.cli.registry import Command
 from p2p_ttr.client.numbering import seat_number, seat_words, turn_number
 from p2p_ttr.client.words import plural
 from p2p_ttr.engine.scoring import score_parts

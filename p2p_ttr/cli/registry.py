@@ -1,7 +1,7 @@
 """The registry of `ttr` subcommands: one place that drives dispatch and help.
 
 Each command module defines ``COMMAND = Command(name, help, add_arguments, run)``
-and is listed in ``cli.main.COMMAND_MODULES``. ``run`` returns the process exit
+and is listed in ``p2p_ttr.cli.main.COMMAND_MODULES``. ``run`` returns the process exit
 code; it raises ``UsageError`` for a bad invocation (exit 2 with the message).
 """
 

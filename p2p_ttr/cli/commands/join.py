@@ -8,14 +8,14 @@ import shlex
 import sys
 from collections.abc import Callable
 
-from cli.commands.host import add_common, port_number, seconds
-from cli.front import make_front
-from cli.names import login_name
-from cli.registry import Command, UsageError
-from cli.resumeflags import carried_flags, defaults_of
-from cli.seat import play_seat
+from p2p_ttr.cli.commands.host import add_common, port_number, seconds
+from p2p_ttr.cli.front import make_front
+from p2p_ttr.cli.names import login_name
+from p2p_ttr.cli.registry import Command, UsageError
+from p2p_ttr.cli.resumeflags import carried_flags, defaults_of
+from p2p_ttr.cli.seat import play_seat
 from p2p_ttr.net.console import Console
-from cli.botseats import with_beacon
+from p2p_ttr.cli.botseats import with_beacon
 from p2p_ttr.net.discovery import BEACON_PORT, Announcement, Beacon, Found, listen
 from p2p_ttr.table.messages import valid_name
 from p2p_ttr.net.liveness import silent_seats

@@ -77,7 +77,7 @@ def make_front(args: argparse.Namespace, name: str, role: str) -> Front:
     if args.as_bot:
         return BotFront(args, name)
     if full_screen(args):
-        from cli.tui.front import (
+        from p2p_ttr.cli.tui.front import (
             TuiFront,  # prompt_toolkit only when a screen is wanted
         )
 

@@ -10,7 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
-from cli.registry import Command
+from p2p_ttr.cli.registry import Command
 from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.client.replay import Replay, replay
 from p2p_ttr.client.spectator import open_hand_lines
@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         return print_json(played)
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
-        from cli.tui.watchfront import replay_on_screen  # prompt_toolkit only when a screen is wanted
+        from p2p_ttr.cli.tui.watchfront import replay_on_screen  # prompt_toolkit only when a screen is wanted
 
         return replay_on_screen(played, at, args.open, args.speed, TheEnd(played, entries))
     # In words each move is told under the turn it was made in: start at the first made in turn N.

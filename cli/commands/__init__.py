@@ -1,1 +1,0 @@
-"""One module per `ttr` subcommand; each exposes COMMAND (see cli.registry)."""

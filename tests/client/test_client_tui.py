@@ -172,6 +172,10 @@ def test_an_answer_goes_once_the_game_moves_on_and_a_page_s_with_its_page(sessio
     assert "Esc closes" not in screen_of(client)
     client.run_line("claim paris frankfurt")
     assert client.echo.style == "class:refuse" and client.echo.text in screen_of(client)  # not our turn: said now
+    refusal = client.echo.text
+    table.engine = replace(state, turn=state.turn + 2, current=2)  # the others play on: the reason stays to be read
+    bridge.publish()
+    assert refusal in screen_of(client)
 
 
 def test_a_resumed_screen_shows_each_seat_s_last_turn_not_dashes() -> None:

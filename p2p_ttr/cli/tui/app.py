@@ -196,8 +196,11 @@ class Client:
     def apply(self, outcome: Outcome) -> None:
         self._answer(outcome)
         view = self.bridge.publisher.snapshot.view
-        if view is not None and not self.echo.of_page and not isinstance(outcome, outcomes.Ask):
-            # An answer holds at the moment it answered: once the game moves on, it goes.
+        if view is not None and isinstance(outcome, outcomes.Play):
+            # A move's answer ("claiming Wien–Budapest") holds at the moment it
+            # answered: once the game moves on, it goes. A refusal or a note
+            # stays until the next command: the others' turns must not wipe
+            # the reason before it is read.
             self.echo = replace(self.echo, said_at=moment_of(view))
 
     def _answer(self, outcome: Outcome) -> None:

@@ -292,7 +292,13 @@ class Tuple(Spec):
     def decode(self, value: object, limits: Any) -> tuple[Any, ...]:
         if not isinstance(value, (list, tuple)) or len(value) != len(self.items):
             raise Refusal(f"must be a list of {len(self.items)} items")
-        return tuple(spec.decode(v, limits) for (_, spec), v in zip(self.items, value))
+        out = []
+        for (name, spec), v in zip(self.items, value):
+            try:
+                out.append(spec.decode(v, limits))
+            except Refusal as exc:
+                raise exc.about(name) from None
+        return tuple(out)
 
     def encode(self, value: Any) -> Any:
         return [spec.encode(v) for (_, spec), v in zip(self.items, value)]
@@ -343,6 +349,28 @@ class Mapped(Spec):
 
     def describe(self, name: str, limits: Any) -> str:
         return self.doc or self.inner.describe(name, limits)
+
+
+@dataclasses.dataclass(frozen=True)
+class Checked(Spec):
+    """``inner``, then ``check(value, limits)``, which raises a Refusal for
+    what the limits rule out across the value's parts (a card position past
+    its own deck's size): the ``validate`` of an item that is no declared
+    type. Written and described as ``inner``."""
+
+    inner: Spec
+    check: Callable[[Any, Any], None]
+
+    def decode(self, value: object, limits: Any) -> Any:
+        decoded = self.inner.decode(value, limits)
+        self.check(decoded, limits)
+        return decoded
+
+    def encode(self, value: Any) -> Any:
+        return self.inner.encode(value)
+
+    def describe(self, name: str, limits: Any) -> str:
+        return self.inner.describe(name, limits)
 
 
 def _refused(read: Callable[[Any], T], value: Any, errors: tuple[type[Exception], ...]) -> T:

@@ -4,25 +4,83 @@ Player actions carry the acting ``player``; chance events are supplied by
 whoever plays the role of chance (the local dealer in tests and self-play, the
 mental-poker deck in a networked game). The engine never samples.
 
-Every event is a small frozen dataclass with ``to_wire()`` (plain lists, ints and
-strings, ready for msgpack) and the module function ``event_from_wire`` that
-rebuilds it, rejecting anything malformed with ``MalformedEvent``: within the
-bounds of the game played when it is given (``EventBounds.of``), else within
-the bounds of every game we have (a message read before its seating is).
+Every event is a small frozen dataclass declared once with the wire codec
+(``p2p_ttr.codec``): each field's annotation carries its bounds, and
+``EVENTS``, their registry by tag, writes an event as ``[tag, field...]``
+(``to_wire``) and reads it back (``event_from_wire``), refusing anything off
+its declaration with ``MalformedEvent``: within the limits of the game played
+when it is given (``GameLimits.of``), else within those every game we have
+fits (a message read before its seating is). protocol.md §2's grammar is
+these declarations written out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
-from typing import Any, ClassVar, TypeAlias
+from typing import Annotated, Any, ClassVar, TypeAlias
 
-from .board import Route
-from .boards import every_game
+from p2p_ttr.codec import Bound, Checked, Choice, Family, Int, List, Mapped, Refusal, Str, Tuple, same
+
 from .cards import MAX_EPOCH, CardRef, Deck
 from .errors import MalformedEvent
 from .game import Game
+from .limits import GameLimits, any_game_limits
+
+# --------------------------------------------------------------------------
+# Fields: what depends on the game is read from its GameLimits when decoding.
+
+
+def _last_seat(limits: GameLimits) -> int:
+    return limits.max_players - 1
+
+
+def _last_route(limits: GameLimits) -> int:
+    return limits.routes - 1
+
+
+def _last_position(limits: GameLimits) -> int:
+    return limits.largest_deck - 1
+
+
+def _deck_in_game(deck: Deck, limits: GameLimits) -> None:
+    if not limits.deck_sizes[deck]:
+        raise Refusal(f"{deck.value}: this game has no {deck.name.lower()} deck", "deck")
+
+
+def _on_its_deck(ref: CardRef, limits: GameLimits) -> None:
+    size = limits.deck_sizes[ref.deck]
+    if ref.pos >= size:
+        raise Refusal(f"{ref.pos} is past the {ref.deck.name.lower()} deck's {size} cards", "pos")
+
+
+def _of_its_deck(face: tuple[CardRef, int], limits: GameLimits) -> None:
+    ref, card = face
+    first = limits.first_ids[ref.deck]
+    last = first + limits.deck_sizes[ref.deck] - 1
+    if not first <= card <= last:
+        raise Refusal(f"is {card}, outside [{first}, {last}]: not of the {ref.deck.name.lower()} deck", "card")
+
+
+def _face_ref(face: tuple[CardRef, int]) -> CardRef:
+    return face[0]
+
+
+Player = Annotated[int, Int(0, _last_seat)]
+DECK = Checked(Choice(Deck), _deck_in_game)  # a deck the game uses
+EPOCH = Int(0, MAX_EPOCH)
+# A card reference, [deck, epoch, pos] (protocol.md's "ref"): its position below its own deck's size.
+REF_FIELDS = Tuple((("deck", DECK), ("epoch", EPOCH), ("pos", Int(0, _last_position))))
+REF = Checked(Mapped(REF_FIELDS, CardRef._make, tuple, "ref"), _on_its_deck)
+# A card shown: [ref, card id], the id one of its deck's.
+FACE = Checked(Tuple((("ref", REF), ("card", Int(0, lambda g: g.highest_card_id)))), _of_its_deck)
+
+
+def refs(most: Bound) -> List:
+    """Card references, at most ``most`` (a number or a function of the limits), none twice."""
+    return List(REF, most, unique=same, name="ref")
+
+
+FACES = List(FACE, lambda g: g.largest_deck, unique=_face_ref, name="face")  # no card shown twice
 
 
 # --------------------------------------------------------------------------
@@ -33,7 +91,7 @@ from .game import Game
 class DrawBlind:
     """Take the top card of the train deck."""
 
-    player: int
+    player: Player
     TAG: ClassVar[str] = "draw_blind"
 
 
@@ -41,8 +99,8 @@ class DrawBlind:
 class DrawFaceUp:
     """Take the face-up card in ``slot`` (0..4)."""
 
-    player: int
-    slot: int
+    player: Player
+    slot: Annotated[int, Int(0, 4)]
     TAG: ClassVar[str] = "draw_face_up"
 
 
@@ -51,9 +109,9 @@ class ClaimRoute:
     """Claim ``route`` paying ``cards`` from the hand (for a tunnel: the first
     payment, before the three cards are turned)."""
 
-    player: int
-    route: int
-    cards: tuple[CardRef, ...]
+    player: Player
+    route: Annotated[int, Int(0, _last_route)]
+    cards: Annotated[tuple[CardRef, ...], refs(lambda g: g.most_paid)]
     TAG: ClassVar[str] = "claim"
 
 
@@ -61,8 +119,8 @@ class ClaimRoute:
 class PayTunnel:
     """Pay the extra cards a tunnel asks for and take it."""
 
-    player: int
-    cards: tuple[CardRef, ...]
+    player: Player
+    cards: Annotated[tuple[CardRef, ...], refs(lambda g: g.most_extra)]
     TAG: ClassVar[str] = "pay_tunnel"
 
 
@@ -70,7 +128,7 @@ class PayTunnel:
 class AbandonTunnel:
     """Give up the tunnel: take the cards back; the turn ends."""
 
-    player: int
+    player: Player
     TAG: ClassVar[str] = "abandon_tunnel"
 
 
@@ -78,7 +136,7 @@ class AbandonTunnel:
 class DrawTickets:
     """Draw three destination tickets (fewer if fewer remain)."""
 
-    player: int
+    player: Player
     TAG: ClassVar[str] = "draw_tickets"
 
 
@@ -87,19 +145,23 @@ class KeepTickets:
     """Keep ``keep`` of the offered tickets; ``bottom`` are the rest, in the
     order they go under the ticket deck (at setup they leave the game)."""
 
-    player: int
-    keep: tuple[CardRef, ...]
-    bottom: tuple[CardRef, ...]
+    player: Player
+    keep: Annotated[tuple[CardRef, ...], refs(lambda g: g.most_offered)]
+    bottom: Annotated[tuple[CardRef, ...], refs(lambda g: g.most_offered)]
     TAG: ClassVar[str] = "keep_tickets"
+
+    def validate(self, limits: GameLimits) -> None:
+        if set(self.keep) & set(self.bottom):
+            raise MalformedEvent("a ticket cannot be both kept and returned")
 
 
 @dataclass(frozen=True, slots=True)
 class BuildStation:
     """Build a station in ``city`` paying ``cards``."""
 
-    player: int
-    city: str
-    cards: tuple[CardRef, ...]
+    player: Player
+    city: Annotated[str, Str(1, lambda g: g.longest_city, among=lambda g: g.cities)]
+    cards: Annotated[tuple[CardRef, ...], refs(lambda g: g.most_station)]
     TAG: ClassVar[str] = "station"
 
 
@@ -107,7 +169,7 @@ class BuildStation:
 class Pass:
     """Do nothing: allowed only to a player who has no other legal action."""
 
-    player: int
+    player: Player
     TAG: ClassVar[str] = "pass"
 
 
@@ -131,8 +193,8 @@ Action: TypeAlias = (
 class Shuffled:
     """The deck asked for by ``NeedShuffle`` is shuffled and ready as ``epoch``."""
 
-    deck: Deck
-    epoch: int
+    deck: Annotated[Deck, DECK]
+    epoch: Annotated[int, EPOCH]
     TAG: ClassVar[str] = "shuffled"
 
 
@@ -140,8 +202,8 @@ class Shuffled:
 class Remasked:
     """The tickets asked for by ``NeedRemask`` are under the deck as ``epoch``."""
 
-    deck: Deck
-    epoch: int
+    deck: Annotated[Deck, DECK]
+    epoch: Annotated[int, EPOCH]
     TAG: ClassVar[str] = "remasked"
 
 
@@ -149,7 +211,7 @@ class Remasked:
 class Reveal:
     """These cards are shown to everyone."""
 
-    cards: tuple[tuple[CardRef, int], ...]
+    cards: Annotated[tuple[tuple[CardRef, int], ...], FACES]
     TAG: ClassVar[str] = "reveal"
 
 
@@ -157,8 +219,8 @@ class Reveal:
 class Peek:
     """``player`` (alone) learns these cards of their own hand or tickets."""
 
-    player: int
-    cards: tuple[tuple[CardRef, int], ...]
+    player: Player
+    cards: Annotated[tuple[tuple[CardRef, int], ...], FACES]
     TAG: ClassVar[str] = "peek"
 
 
@@ -186,224 +248,16 @@ def is_action(event: Event) -> bool:
 # --------------------------------------------------------------------------
 # Wire form: [tag, field, field, ...]; a CardRef is [deck, epoch, pos].
 
-
-def _ref_to_wire(ref: CardRef) -> list[int]:
-    return [int(ref.deck), ref.epoch, ref.pos]
-
-
-def _refs_to_wire(refs: tuple[CardRef, ...]) -> list[list[int]]:
-    return [_ref_to_wire(r) for r in refs]
-
-
-def _faces_to_wire(cards: tuple[tuple[CardRef, int], ...]) -> list[list[Any]]:
-    return [[_ref_to_wire(r), c] for r, c in cards]
+EVENTS: Family[Event] = Family((*ACTION_TYPES, *CHANCE_TYPES), MalformedEvent, tag="TAG",
+                               unknown=lambda tag: f"unknown event {tag[:32]!r}")
 
 
 def to_wire(event: Event) -> list[Any]:
     """The event as plain data: ``[tag, *fields]``."""
-    match event:
-        case DrawBlind(p) | AbandonTunnel(p) | DrawTickets(p) | Pass(p):
-            return [event.TAG, p]
-        case DrawFaceUp(p, slot):
-            return [event.TAG, p, slot]
-        case ClaimRoute(p, route, cards):
-            return [event.TAG, p, route, _refs_to_wire(cards)]
-        case PayTunnel(p, cards):
-            return [event.TAG, p, _refs_to_wire(cards)]
-        case KeepTickets(p, keep, bottom):
-            return [event.TAG, p, _refs_to_wire(keep), _refs_to_wire(bottom)]
-        case BuildStation(p, city, cards):
-            return [event.TAG, p, city, _refs_to_wire(cards)]
-        case Shuffled(deck, epoch) | Remasked(deck, epoch):
-            return [event.TAG, int(deck), epoch]
-        case Reveal(cards):
-            return [event.TAG, _faces_to_wire(cards)]
-        case Peek(p, cards):
-            return [event.TAG, p, _faces_to_wire(cards)]
-    raise TypeError(f"not an event: {event!r}")
-
-
-@dataclass(frozen=True, slots=True)
-class EventBounds:
-    """How large an event of a game may be: seats, decks, routes, cities, and
-    the most cards one move names. Derived from the game, never written down."""
-
-    players: int
-    deck_sizes: Mapping[Deck, int]
-    first_ids: Mapping[Deck, int]
-    routes: int
-    cities: frozenset[str]
-    most_paid: int  # cards in a claim: the longest route, stand-ins counted in full
-    most_offered: int  # tickets in one offer (kept plus returned)
-    most_extra: int  # a tunnel's extra cards: the cards it turns
-    most_station: int  # cards for the last station
-    most_cards: int  # cards in a reveal or peek: the largest deck
-
-    @staticmethod
-    def of(game: Game) -> EventBounds:
-        rules, board = game.rules, game.board
-        return EventBounds(
-            players=rules.max_players,
-            deck_sizes={deck: game.deck_size(deck) for deck in Deck},
-            first_ids={deck: game.card_ids(deck).start for deck in Deck},
-            routes=len(board.routes),
-            cities=frozenset(board.cities),
-            most_paid=max(most_cards_paid(game, r) for r in board.routes),
-            most_offered=max(rules.setup_tickets.size, rules.draw_tickets.size),
-            most_extra=rules.tunnel_cards,
-            most_station=rules.stations,
-            most_cards=max(game.deck_size(deck) for deck in Deck),
-        )
-
-
-def most_cards_paid(game: Game, route: Route) -> int:
-    """The most cards a claim of ``route`` may hold: its length, and where cards
-    stand in for others (standins.py) each stand-in's group in full."""
-    if route.stand_in:
-        return route.length * route.stand_in
-    if route.ferry_locomotives and game.rules.ferry_stand_in:
-        return route.length + (game.rules.ferry_stand_in - 1) * route.ferry_locomotives
-    return route.length
-
-
-@cache
-def any_game_bounds() -> EventBounds:
-    """Bounds every game we have fits: what a message is held to before its
-    game is known. A card id must fit the largest deck of its kind."""
-    every = [EventBounds.of(game) for game in every_game()]
-    return EventBounds(
-        players=max(b.players for b in every),
-        deck_sizes={deck: max(b.deck_sizes[deck] + b.first_ids[deck] for b in every) for deck in Deck},
-        first_ids={deck: 0 for deck in Deck},
-        routes=max(b.routes for b in every),
-        cities=frozenset().union(*(b.cities for b in every)),
-        most_paid=max(b.most_paid for b in every),
-        most_offered=max(b.most_offered for b in every),
-        most_extra=max(b.most_extra for b in every),
-        most_station=max(b.most_station for b in every),
-        most_cards=max(b.most_cards for b in every),
-    )
-
-
-def _int(value: object, lo: int, hi: int, what: str) -> int:
-    # bool is an int subclass; a wire "true" is not a number
-    if type(value) is not int or not lo <= value <= hi:
-        raise MalformedEvent(f"{what} must be an integer in {lo}..{hi}, got {value!r}")
-    return value
-
-
-def _list(value: object, max_len: int, what: str) -> list[Any]:
-    if not isinstance(value, (list, tuple)) or len(value) > max_len:
-        raise MalformedEvent(f"{what} must be a list of at most {max_len} items")
-    return list(value)
-
-
-class _Reader:
-    """Reads the fields of one event within ``bounds``."""
-
-    def __init__(self, bounds: EventBounds) -> None:
-        self.bounds = bounds
-
-    def player(self, value: object) -> int:
-        return _int(value, 0, self.bounds.players - 1, "player")
-
-    def deck(self, value: object) -> Deck:
-        deck = Deck(_int(value, 0, len(Deck) - 1, "deck"))
-        if not self.bounds.deck_sizes[deck]:
-            raise MalformedEvent(f"this game has no {deck.name.lower()} deck")
-        return deck
-
-    def ref(self, value: object) -> CardRef:
-        parts = _list(value, 3, "card reference")
-        if len(parts) != 3:
-            raise MalformedEvent("card reference must be [deck, epoch, position]")
-        deck = self.deck(parts[0])
-        epoch = _int(parts[1], 0, MAX_EPOCH, "epoch")
-        pos = _int(parts[2], 0, self.bounds.deck_sizes[deck] - 1, "position")
-        return CardRef(deck, epoch, pos)
-
-    def refs(self, value: object, max_len: int) -> tuple[CardRef, ...]:
-        refs = tuple(self.ref(v) for v in _list(value, max_len, "cards"))
-        if len(set(refs)) != len(refs):
-            raise MalformedEvent("the same card is named twice")
-        return refs
-
-    def faces(self, value: object) -> tuple[tuple[CardRef, int], ...]:
-        out: list[tuple[CardRef, int]] = []
-        for item in _list(value, self.bounds.most_cards, "revealed cards"):
-            pair = _list(item, 2, "revealed card")
-            if len(pair) != 2:
-                raise MalformedEvent("revealed card must be [reference, id]")
-            ref = self.ref(pair[0])
-            first = self.bounds.first_ids[ref.deck]
-            out.append((ref, _int(pair[1], first, first + self.bounds.deck_sizes[ref.deck] - 1, "card id")))
-        if len({r for r, _ in out}) != len(out):
-            raise MalformedEvent("the same card is revealed twice")
-        return tuple(out)
-
-    def city(self, value: object) -> str:
-        if not isinstance(value, str) or value not in self.bounds.cities:
-            raise MalformedEvent(f"unknown city {str(value)[:40]!r}")
-        return value
-
-
-_ARITY = {
-    DrawBlind.TAG: 2,
-    AbandonTunnel.TAG: 2,
-    DrawTickets.TAG: 2,
-    Pass.TAG: 2,
-    DrawFaceUp.TAG: 3,
-    ClaimRoute.TAG: 4,
-    PayTunnel.TAG: 3,
-    KeepTickets.TAG: 4,
-    BuildStation.TAG: 4,
-    Shuffled.TAG: 3,
-    Remasked.TAG: 3,
-    Reveal.TAG: 2,
-    Peek.TAG: 3,
-}
+    return EVENTS.encode(event)
 
 
 def event_from_wire(data: object, game: Game | None = None) -> Event:
     """Rebuild an event of ``game`` (None: of any game we have) from
     ``to_wire`` output; raise MalformedEvent otherwise."""
-    if not isinstance(data, (list, tuple)) or not data or not isinstance(data[0], str):
-        raise MalformedEvent("an event must be a list starting with its tag")
-    tag = data[0]
-    if tag not in _ARITY:
-        raise MalformedEvent(f"unknown event {tag[:32]!r}")
-    if len(data) != _ARITY[tag]:
-        raise MalformedEvent(f"{tag} takes {_ARITY[tag] - 1} fields, got {len(data) - 1}")
-    f = data[1:]
-    bounds = EventBounds.of(game) if game is not None else any_game_bounds()
-    read = _Reader(bounds)
-    if tag == DrawBlind.TAG:
-        return DrawBlind(read.player(f[0]))
-    if tag == AbandonTunnel.TAG:
-        return AbandonTunnel(read.player(f[0]))
-    if tag == DrawTickets.TAG:
-        return DrawTickets(read.player(f[0]))
-    if tag == Pass.TAG:
-        return Pass(read.player(f[0]))
-    if tag == DrawFaceUp.TAG:
-        return DrawFaceUp(read.player(f[0]), _int(f[1], 0, 4, "slot"))
-    if tag == ClaimRoute.TAG:
-        return ClaimRoute(read.player(f[0]), _int(f[1], 0, bounds.routes - 1, "route"),
-                          read.refs(f[2], bounds.most_paid))
-    if tag == PayTunnel.TAG:
-        return PayTunnel(read.player(f[0]), read.refs(f[1], bounds.most_extra))
-    if tag == KeepTickets.TAG:
-        keep, bottom = read.refs(f[1], bounds.most_offered), read.refs(f[2], bounds.most_offered)
-        if set(keep) & set(bottom):
-            raise MalformedEvent("a ticket cannot be both kept and returned")
-        return KeepTickets(read.player(f[0]), keep, bottom)
-    if tag == BuildStation.TAG:
-        return BuildStation(read.player(f[0]), read.city(f[1]), read.refs(f[2], bounds.most_station))
-    if tag == Shuffled.TAG:
-        return Shuffled(read.deck(f[0]), _int(f[1], 0, MAX_EPOCH, "epoch"))
-    if tag == Remasked.TAG:
-        return Remasked(read.deck(f[0]), _int(f[1], 0, MAX_EPOCH, "epoch"))
-    if tag == Reveal.TAG:
-        return Reveal(read.faces(f[0]))
-    assert tag == Peek.TAG
-    return Peek(read.player(f[0]), read.faces(f[1]))
+    return EVENTS.decode(data, any_game_limits() if game is None else GameLimits.of(game))

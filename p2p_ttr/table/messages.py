@@ -34,8 +34,9 @@ bounds (``p2p_ttr.codec``); ``MESSAGES`` is their registry by kind, and
 encoding, decoding and protocol.md §5's grammar all follow from it. Decoding
 validates every field (types, sizes, ranges, group membership) and raises
 Malformed; the table then checks that the message is expected now. What
-depends on the game played (players, cards, tickets returned at once) is a
-``GameLimits`` given to the decoder.
+depends on the game played (players, cards, tickets returned at once) is read
+from the engine's ``GameLimits`` given to the decoder: by default those every
+game fits, since a message is read before its game is known.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ from p2p_ttr.engine.boards import MAX_NAME as MAX_GAME_NAME
 from p2p_ttr.engine.boards import UnknownGame, europe_game, playable_game
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.events import Action, event_from_wire, is_action, to_wire
+from p2p_ttr.engine.limits import GameLimits, any_game_limits
 
 from .envelope import HASH_BYTES, MAX_SEATS
 from .errors import Malformed
@@ -102,26 +104,9 @@ def valid_name(name: object) -> TypeGuard[str]:
 
 GAME_DIGEST_BYTES = 32  # SHA-256 of the board data, variant and rules (Game.digest)
 MAX_SHARES = 128
-MAX_CARD = 109  # the highest card id of any deck (train cards 0..109)
-MAX_REMASKED = 3  # tickets returned at once: at most 3 are drawn
 ESCROW_MIN_SEATS = 3  # with two, the other player alone would hold a seat's key
 EXPONENT_BYTES = 256  # an escrowed share or image: a number below Q, or a group element
 ESCROWED = ("key", "seed")  # what a deal escrows: the secret exponent, the shuffle seed
-
-
-@dataclass(frozen=True)
-class GameLimits:
-    """The bounds of the messages that depend on the game played: how many
-    players it seats, how many cards its largest deck holds (card ids
-    0..cards-1), how many tickets a player returns at once."""
-
-    min_players: int = 2
-    max_players: int = MAX_SEATS
-    cards: int = MAX_CARD + 1
-    returned: int = MAX_REMASKED
-
-
-EUROPE_LIMITS = GameLimits()
 
 
 def _deck(cls: Any, doc: str) -> Foreign:
@@ -257,7 +242,7 @@ class Shuffle(Body):
     knows each epoch's input without replaying the rules (protocol.md §3)."""
 
     step: Annotated[ShuffleStep, _deck(ShuffleStep, "shuffle_step")]
-    cards: Annotated[tuple[int, ...], List(Int(0, lambda g: g.cards - 1), lambda g: g.cards, name="card")]
+    cards: Annotated[tuple[int, ...], List(Int(0, lambda g: g.highest_card_id), lambda g: g.largest_deck, name="card")]
     KIND = "shuffle"
 
     def validate(self, limits: GameLimits) -> None:
@@ -275,13 +260,13 @@ class Remask(Body):
     position's input is that card's ciphertext)."""
 
     step: Annotated[RemaskStep, _deck(RemaskStep, "remask_step")]
-    sources: Annotated[tuple[DeckRef, ...], List(_deck(DeckRef, "card_ref"), lambda g: g.returned)]
+    sources: Annotated[tuple[DeckRef, ...], List(_deck(DeckRef, "card_ref"), lambda g: g.most_returned)]
     KIND = "remask"
 
     def validate(self, limits: GameLimits) -> None:
         size = len(self.step.ciphertexts)
-        if not 0 < size <= limits.returned:
-            raise Malformed(f"a remask step holds the 1..{limits.returned} returned tickets")
+        if not 0 < size <= limits.most_returned:
+            raise Malformed(f"a remask step holds the 1..{limits.most_returned} returned tickets")
         if len(self.sources) != size:
             raise Malformed(f"a re-masking names one card per ciphertext: {size}, not {len(self.sources)}")
         if len(set(self.sources)) != len(self.sources):
@@ -416,13 +401,13 @@ Message: TypeAlias = (Seating | Keys | Shuffle | Remask | ProveShuffle | ProveRe
 MESSAGES: Family[Message] = Family(
     (Seating, Keys, Shuffle, Remask, ProveShuffle, ProveRemask, Shares, Act, Audit, Forfeit, Reach, Relay, Escrow,
      EscrowComplaint, CarryOn, EscrowReveal), Malformed,
-    unknown=lambda kind: f"unknown message kind {kind[:32]!r}", malformed=lambda kind, why: f"a {kind} message: {why}",
-    limits=EUROPE_LIMITS)
+    unknown=lambda kind: f"unknown message kind {kind[:32]!r}", malformed=lambda kind, why: f"a {kind} message: {why}")
 
 
-def message_from_wire(body: list[Any], limits: GameLimits = EUROPE_LIMITS) -> Message:
-    """Decode a message body; raise Malformed on anything off."""
-    return MESSAGES.decode(_as_revision_6(body), limits)
+def message_from_wire(body: list[Any], limits: GameLimits | None = None) -> Message:
+    """Decode a message body within ``limits`` (None: those every game we have
+    fits); raise Malformed on anything off."""
+    return MESSAGES.decode(_as_revision_6(body), any_game_limits() if limits is None else limits)
 
 
 def _as_revision_6(body: list[Any]) -> list[Any]:

@@ -1,262 +1,76 @@
-"""Every engine event (engine/events.py, converted by the lead once the
-boards work lands) declared with p2p_ttr/codec.py, and checked against
-today's hand-written codec: the declared decoder accepts exactly the wire
-values ``event_from_wire`` accepts, refuses the rest with MalformedEvent,
-and writes back what ``to_wire`` writes. Every bound that depends on the
-board (players, routes, cities, each deck's size and first card id) is read
-from ``EventLimits`` at decode time."""
+"""Engine events declared with p2p_ttr/codec.py (engine/events.py,
+``EVENTS``): every declared event of every game round-trips through msgpack;
+every bound that depends on the game (players, routes, cities, each deck's
+positions and card ids, the cards one move names) is read from the game's
+``GameLimits`` at decode time; values at and one step past each bound get
+the verdicts the hand-written decoder gave them; and garbage, random or a
+valid event mutated, is refused with MalformedEvent and nothing else, while
+whatever is accepted is written back as it came (one encoding per event)."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Annotated, Any, ClassVar
+import dataclasses
+import functools
+from typing import Any
 
 import msgpack
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from p2p_ttr.codec import Choice, Family, Int, List, Record, Str, same, specs
-from p2p_ttr.engine.board import europe
-from p2p_ttr.engine.cards import MAX_EPOCH, Deck
+from p2p_ttr.codec import specs
+from p2p_ttr.engine.boards import every_game, load_game
+from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.errors import MalformedEvent
-from p2p_ttr.engine.boards import europe_game
-from p2p_ttr.engine.events import event_from_wire, to_wire
+from p2p_ttr.engine.events import EVENTS, BuildStation, ClaimRoute, event_from_wire, to_wire
+from p2p_ttr.engine.game import Game
+from p2p_ttr.engine.limits import GameLimits
 
-from test_codec_properties import mutated, strategy
+from test_codec_properties import ANY_VALUE, mutated, strategy
 
-
-@dataclass(frozen=True)
-class EventLimits:
-    """What the board decides: a value given to the decoder."""
-
-    players: int
-    routes: int
-    cities: frozenset[str]
-    deck_sizes: tuple[int, int, int]  # by Deck
-    first_ids: tuple[int, int, int]  # the first card id of each deck
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                       HealthCheck.filter_too_much])
+GAMES = {game.name: game for game in every_game()}
+A_GAME = st.sampled_from(sorted(GAMES)).map(GAMES.__getitem__)
 
 
-EUROPE = EventLimits(5, len(europe().routes), frozenset(europe().routes_at), (110, 40, 6), (0, 0, 40))
+@functools.cache  # one strategy per game, built once
+def declared_event(game: Game) -> st.SearchStrategy[Any]:
+    """Any event the declarations allow in ``game`` (``validate`` included)."""
+    limits = GameLimits.of(game)
+    return st.one_of(*(st.builds(t, **{n: strategy(s, limits) for n, s in specs(t)})
+                       for t in EVENTS.values())).filter(lambda event: valid(event, limits))
 
 
-def _players(g: EventLimits) -> int:
-    return g.players - 1
-
-
-def _routes(g: EventLimits) -> int:
-    return g.routes - 1
-
-
-def _cities(g: EventLimits) -> frozenset[str]:
-    return g.cities
-
-
-def _largest_deck(g: EventLimits) -> int:
-    return max(g.deck_sizes) - 1
-
-
-def _highest_id(g: EventLimits) -> int:
-    return max(f + n for f, n in zip(g.first_ids, g.deck_sizes)) - 1
-
-
-PLAYER = Int(0, _players)
-Player = Annotated[int, PLAYER]
-
-
-@dataclass(frozen=True)
-class Ref:
-    deck: Annotated[Deck, Choice(Deck)]
-    epoch: Annotated[int, Int(0, MAX_EPOCH)]
-    pos: Annotated[int, Int(0, _largest_deck)]
-
-    def validate(self, limits: EventLimits) -> None:
-        if self.pos >= limits.deck_sizes[self.deck]:
-            raise MalformedEvent(f"position {self.pos} is past the {self.deck.name} deck")
-
-
-@dataclass(frozen=True)
-class Face:
-    ref: Annotated[Ref, Record(Ref, "ref")]
-    card: Annotated[int, Int(0, _highest_id)]
-
-    def validate(self, limits: EventLimits) -> None:
-        first = limits.first_ids[self.ref.deck]
-        if not first <= self.card < first + limits.deck_sizes[self.ref.deck]:
-            raise MalformedEvent(f"card id {self.card} is not of the {self.ref.deck.name} deck")
-
-
-def _ref_of(face: Face) -> Ref:
-    return face.ref
-
-
-def refs(most: int) -> List:
-    return List(Record(Ref, "ref"), most, unique=same, name="ref")
-
-
-FACES = List(Record(Face, "face"), 110, unique=_ref_of, name="face")  # Europe's largest deck
-
-
-@dataclass(frozen=True)
-class DrawBlind:
-    player: Player
-    TAG: ClassVar[str] = "draw_blind"
-
-
-@dataclass(frozen=True)
-class DrawFaceUp:
-    player: Player
-    slot: Annotated[int, Int(0, 4)]
-    TAG: ClassVar[str] = "draw_face_up"
-
-
-@dataclass(frozen=True)
-class ClaimRoute:
-    player: Player
-    route: Annotated[int, Int(0, _routes)]
-    cards: Annotated[tuple[Ref, ...], refs(8)]
-    TAG: ClassVar[str] = "claim"
-
-
-@dataclass(frozen=True)
-class PayTunnel:
-    player: Player
-    cards: Annotated[tuple[Ref, ...], refs(3)]
-    TAG: ClassVar[str] = "pay_tunnel"
-
-
-@dataclass(frozen=True)
-class AbandonTunnel:
-    player: Player
-    TAG: ClassVar[str] = "abandon_tunnel"
-
-
-@dataclass(frozen=True)
-class DrawTickets:
-    player: Player
-    TAG: ClassVar[str] = "draw_tickets"
-
-
-@dataclass(frozen=True)
-class KeepTickets:
-    player: Player
-    keep: Annotated[tuple[Ref, ...], refs(4)]
-    bottom: Annotated[tuple[Ref, ...], refs(4)]
-    TAG: ClassVar[str] = "keep_tickets"
-
-    def validate(self, limits: EventLimits) -> None:
-        if set(self.keep) & set(self.bottom):
-            raise MalformedEvent("a ticket cannot be both kept and returned")
-
-
-@dataclass(frozen=True)
-class BuildStation:
-    player: Player
-    city: Annotated[str, Str(1, 64, among=_cities)]
-    cards: Annotated[tuple[Ref, ...], refs(3)]
-    TAG: ClassVar[str] = "station"
-
-
-@dataclass(frozen=True)
-class Pass:
-    player: Player
-    TAG: ClassVar[str] = "pass"
-
-
-@dataclass(frozen=True)
-class Shuffled:
-    deck: Annotated[Deck, Choice(Deck)]
-    epoch: Annotated[int, Int(0, MAX_EPOCH)]
-    TAG: ClassVar[str] = "shuffled"
-
-
-@dataclass(frozen=True)
-class Remasked:
-    deck: Annotated[Deck, Choice(Deck)]
-    epoch: Annotated[int, Int(0, MAX_EPOCH)]
-    TAG: ClassVar[str] = "remasked"
-
-
-@dataclass(frozen=True)
-class Reveal:
-    cards: Annotated[tuple[Face, ...], FACES]
-    TAG: ClassVar[str] = "reveal"
-
-
-@dataclass(frozen=True)
-class Peek:
-    player: Player
-    cards: Annotated[tuple[Face, ...], FACES]
-    TAG: ClassVar[str] = "peek"
-
-
-EVENTS: Family[Any] = Family((DrawBlind, DrawFaceUp, ClaimRoute, PayTunnel, AbandonTunnel, DrawTickets, KeepTickets,
-                              BuildStation, Pass, Shuffled, Remasked, Reveal, Peek), MalformedEvent, tag="TAG",
-                             limits=EUROPE)
-PINNED = json.loads((Path(__file__).parent / "pinned_wire.json").read_text())
-ACTS = [msgpack.unpackb(bytes.fromhex(h), raw=False)[1] for h in PINNED["messages"]["act"]]
-DECLARED = st.one_of(*(st.builds(t, **{n: strategy(s, EUROPE) for n, s in specs(t)})
-                       for t in EVENTS.values()))
-FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def same_verdict(wire: Any) -> None:
-    """Both codecs refuse ``wire``, or both accept it and write it back alike."""
+def valid(event: Any, limits: GameLimits) -> bool:
     try:
-        old = to_wire(event_from_wire(wire, europe_game()))  # EUROPE's bounds, as the declarations here
+        getattr(event, "validate", lambda limits: None)(limits)
     except MalformedEvent:
-        old = None
-    try:
-        new = EVENTS.encode(EVENTS.decode(wire))
-    except MalformedEvent:
-        new = None
-    assert new == old, wire
+        return False
+    return True
 
 
-def test_every_event_tag_is_declared_with_today_s_arity() -> None:
-    from p2p_ttr.engine import events
-    assert set(EVENTS) == {t.TAG for t in (*events.ACTION_TYPES, *events.CHANCE_TYPES)}
-
-
-def test_the_pinned_acts_decode_alike() -> None:
-    for wire in ACTS:
-        assert EVENTS.encode(EVENTS.decode(wire)) == to_wire(event_from_wire(wire, europe_game())) == wire
+def over_msgpack(wire: Any) -> Any:
+    return msgpack.unpackb(msgpack.packb(wire, use_bin_type=True), raw=False)
 
 
 @FUZZ
 @given(st.data())
-def test_a_declared_event_and_its_mutations_get_the_same_verdict_from_both_codecs(data: st.DataObject) -> None:
-    wire = EVENTS.encode(data.draw(DECLARED)) if data.draw(st.booleans()) else data.draw(st.sampled_from(ACTS))
-    same_verdict(wire)
-    same_verdict([wire[0], *mutated(data, wire[1:])])
+def test_every_declared_event_of_every_game_round_trips(data: st.DataObject) -> None:
+    game = data.draw(A_GAME)
+    event = data.draw(declared_event(game))
+    wire = over_msgpack(to_wire(event))
+    assert event_from_wire(wire, game) == event
+    assert event_from_wire(wire) == event  # every game's event fits the bounds of any game
 
 
-def test_the_board_s_bounds_come_from_the_limits() -> None:
-    """A board with three routes and two cities: route 3 and Paris are off it."""
-    small = EventLimits(2, 3, frozenset({"A", "B"}), (110, 40, 6), (0, 0, 40))
-    assert EVENTS.decode(["claim", 1, 2, []], small) == ClaimRoute(1, 2, ())
-    for wire in (["claim", 1, 3, []], ["station", 0, "Paris", []], ["draw_blind", 2]):
-        try:
-            EVENTS.decode(wire, small)
-        except MalformedEvent:
-            continue
-        raise AssertionError(f"{wire} passed a board that has no room for it")
-    assert EVENTS.decode(["station", 0, "Paris", []]) == BuildStation(0, "Paris", ())
-
-
-REF_WIRE = (st.tuples(st.integers(0, 2), st.integers(0, 1), st.integers(0, 5))  # valid: lists reach their lengths
-            | st.tuples(st.integers(-1, 3), st.sampled_from([0, 1, MAX_EPOCH, MAX_EPOCH + 1]), st.integers(-1, 111))
-            ).map(list)
-NEAR = st.one_of(st.integers(-1, 111), st.sampled_from(sorted(EUROPE.cities)[:5] + ["Nowhere", ""]),
-                 st.lists(REF_WIRE, max_size=9), st.lists(st.tuples(REF_WIRE, st.integers(-1, 111)).map(list), max_size=4))
-
-
-@FUZZ
-@given(st.sampled_from(sorted(EVENTS)), st.lists(NEAR, max_size=4))
-def test_values_near_every_bound_get_the_same_verdict_from_both_codecs(tag: str, fields: list[Any]) -> None:
-    """Fields of every shape an event takes, at and just past each bound, under every tag."""
-    same_verdict([tag, *fields])
+def read_back_or_refused(wire: Any, game: Game | None) -> None:
+    """``wire`` is refused as MalformedEvent, or accepted and written back exactly."""
+    try:
+        event = event_from_wire(wire, game)
+    except MalformedEvent:
+        return
+    assert to_wire(event) == wire
 
 
 def nudged(data: st.DataObject, value: Any) -> Any:
@@ -280,6 +94,117 @@ def nudged(data: st.DataObject, value: Any) -> Any:
 
 @FUZZ
 @given(st.data())
-def test_a_declared_event_nudged_past_a_bound_gets_the_same_verdict_from_both_codecs(data: st.DataObject) -> None:
-    wire = EVENTS.encode(data.draw(DECLARED))
-    same_verdict([wire[0], *nudged(data, wire[1:])])
+def test_an_event_mutated_or_nudged_past_a_bound_is_refused_only_as_malformed(data: st.DataObject) -> None:
+    game = data.draw(A_GAME)
+    wire = over_msgpack(to_wire(data.draw(declared_event(game))))
+    changed = [wire[0], *(mutated(data, wire[1:]) if data.draw(st.booleans()) else nudged(data, wire[1:]))]
+    read_back_or_refused(changed, game)
+    read_back_or_refused(changed, None)
+
+
+@FUZZ
+@given(st.sampled_from(sorted(EVENTS)), ANY_VALUE)
+def test_any_value_under_any_tag_is_refused_only_as_malformed(tag: str, value: Any) -> None:
+    read_back_or_refused(value, None)
+    read_back_or_refused([tag, *value] if isinstance(value, list) else [tag, value], None)
+
+
+def train(*positions: int) -> list[list[int]]:
+    return [[0, 0, p] for p in positions]
+
+
+# (game, wire, None if accepted, else words of its refusal): every bound, at it and one step past it.
+# The verdicts are those of the hand-written decoder the declarations replaced.
+AT_AND_PAST = [
+    ("europe", ["draw_blind", 4], None),
+    ("europe", ["draw_blind", 5], "player is 5, outside [0, 4]"),
+    ("europe", ["draw_blind", -1], "player is -1"),
+    ("europe", ["draw_blind", True], "player must be an int"),
+    ("india", ["draw_tickets", 3], None),
+    ("india", ["draw_tickets", 4], "player is 4, outside [0, 3]"),
+    ("nordic", ["pass", 3], "outside [0, 2]"),
+    ("europe", ["draw_face_up", 0, 4], None),
+    ("europe", ["draw_face_up", 0, 5], "slot is 5"),
+    ("europe", ["claim", 0, 100, train(*range(8))], None),
+    ("europe", ["claim", 0, 101, []], "route is 101, outside [0, 100]"),
+    ("usa", ["claim", 0, 100, []], "route is 100, outside [0, 99]"),
+    ("europe", ["claim", 0, 1, train(*range(9))], "cards must be a list of 0..8 items"),
+    ("usa", ["claim", 0, 1, train(*range(7))], "0..6 items"),
+    ("nordic", ["claim", 0, 1, train(*range(36))], None),
+    ("nordic", ["claim", 0, 1, train(*range(37))], "0..36 items"),
+    ("europe", ["claim", 0, 1, train(3, 3)], "names one ref twice"),
+    ("europe", ["claim", 0, 1, [[0, 0, 109], [0, 65536, 0]]], None),
+    ("europe", ["claim", 0, 1, [[0, 0, 110]]], "pos is 110, outside [0, 109]"),
+    ("europe", ["claim", 0, 1, [[0, 65537, 0]]], "epoch is 65537"),
+    ("europe", ["claim", 0, 1, [[3, 0, 0]]], "deck must be one of [0, 1, 2]"),
+    ("europe", ["claim", 0, 1, [[0, 0]]], "must be a list of 3 items"),
+    ("europe", ["pay_tunnel", 0, train(1, 2, 3)], None),
+    ("europe", ["pay_tunnel", 0, train(1, 2, 3, 4)], "0..3 items"),
+    ("europe", ["keep_tickets", 0, [[1, 0, 39], [2, 0, 5]], [[1, 3, 0]]], None),
+    ("europe", ["keep_tickets", 0, [[1, 0, 40]], []], "pos 40 is past the tickets deck's 40 cards"),
+    ("europe", ["keep_tickets", 0, [[2, 0, 6]], []], "pos 6 is past the long deck's 6 cards"),
+    ("europe", ["keep_tickets", 0, [], [[1, 0, i] for i in range(4)]], None),
+    ("europe", ["keep_tickets", 0, [], [[1, 0, i] for i in range(5)]], "bottom must be a list of 0..4 items"),
+    ("usa(variant=mega)", ["keep_tickets", 0, [[1, 0, i] for i in range(5)], []], None),
+    ("usa(variant=mega)", ["keep_tickets", 0, [[1, 0, 68]], []], None),
+    ("usa(variant=mega)", ["keep_tickets", 0, [[1, 0, 69]], []], "past the tickets deck's 69 cards"),
+    ("europe", ["keep_tickets", 0, [[1, 0, 1]], [[1, 0, 1]]], "both kept and returned"),
+    ("usa", ["keep_tickets", 0, [[2, 0, 0]], []], "deck 2: this game has no long deck"),
+    ("europe", ["station", 4, "Zurich", train(1, 2, 3)], None),
+    ("europe", ["station", 4, "Zurich", train(1, 2, 3, 4)], "0..3 items"),
+    ("europe", ["station", 4, "Denver", []], "city is unknown: 'Denver'"),
+    ("europe", ["station", 4, "", []], "city must be a string"),
+    ("usa", ["station", 0, "Denver", train(1)], "cards must be a list of 0..0 items"),
+    ("europe", ["shuffled", 2, 65536], None),
+    ("europe", ["shuffled", 2, 65537], "epoch is 65537"),
+    ("usa", ["shuffled", 2, 0], "this game has no long deck"),
+    ("europe", ["remasked", 1, 0], None),
+    ("europe", ["remasked", False, 0], "deck must be one of"),
+    ("europe", ["reveal", [[[0, 0, 109], 109], [[1, 0, 39], 39], [[2, 0, 5], 45]]], None),
+    ("europe", ["reveal", [[[2, 0, 5], 39]]], "card is 39, outside [40, 45]: not of the long deck"),
+    ("europe", ["reveal", [[[1, 0, 5], 40]]], "card is 40, outside [0, 39]"),
+    ("europe", ["reveal", [[[0, 0, 0], 110]]], "card is 110, outside [0, 109]"),
+    ("europe", ["reveal", [[[0, 0, p], p] for p in range(110)]], None),
+    ("europe", ["reveal", [[[0, 0, p], p] for p in range(110)] + [[[0, 1, 0], 0]]], "0..110 items"),
+    ("europe", ["reveal", [[[0, 0, 1], 1], [[0, 0, 1], 2]]], "names one face twice"),
+    ("europe", ["reveal", [[[0, 0, 1]]]], "must be a list of 2 items"),
+    ("europe", ["peek", 4, []], None),
+    ("europe", ["pass"], "pass must have 2 items, got 1"),
+    ("europe", ["pass", 0, 0], "pass must have 2 items, got 3"),
+    ("europe", ["nope", 0], "unknown event 'nope'"),
+    ("europe", [3, 0], "a list that starts with its kind"),
+    ("europe", [], "a list that starts with its kind"),
+    ("europe", "claim", "a list that starts with its kind"),
+    # Before the game is known: the bounds every game fits.
+    (None, ["claim", 4, 107, train(*range(36))], None),
+    (None, ["claim", 0, 108, []], "route is 108, outside [0, 107]"),
+    (None, ["station", 0, "Denver", train(1, 2, 3)], None),
+    # (Mega Europe's deck is the largest: 89 regular tickets, then 12 long ones, ids 89..100.)
+    (None, ["keep_tickets", 0, [[2, 0, 100]], [[1, 0, 88]]], None),
+    (None, ["keep_tickets", 0, [[2, 0, 101]], []], "pos 101 is past the long deck's 101 cards"),
+    (None, ["reveal", [[[2, 0, 100], 100], [[1, 0, 0], 0]]], None),
+    (None, ["reveal", [[[2, 0, 1], 101]]], "card is 101, outside [0, 100]"),
+]
+
+
+@pytest.mark.parametrize(("name", "wire", "refusal"), AT_AND_PAST,
+                         ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(AT_AND_PAST)])
+def test_at_and_one_step_past_every_bound(name: str | None, wire: Any, refusal: str | None) -> None:
+    game = None if name is None else GAMES[name]
+    if refusal is None:
+        assert to_wire(event_from_wire(wire, game)) == wire
+        return
+    with pytest.raises(MalformedEvent) as refused:
+        event_from_wire(wire, game)
+    assert refusal in str(refused.value)
+
+
+def test_the_bounds_are_read_from_the_limits_alone() -> None:
+    """A game with three routes and two cities: route 3 and Paris are off it."""
+    europe = GameLimits.of(load_game("europe"))
+    small = dataclasses.replace(europe, max_players=2, routes=3, cities=frozenset({"A", "B"}))
+    assert EVENTS.decode(["claim", 1, 2, [[1, 0, 39]]], small) == ClaimRoute(1, 2, (CardRef(Deck.TICKETS, 0, 39),))
+    assert EVENTS.decode(["station", 1, "B", []], small) == BuildStation(1, "B", ())
+    for wire in (["claim", 1, 3, []], ["station", 0, "Paris", []], ["draw_blind", 2]):
+        with pytest.raises(MalformedEvent):
+            EVENTS.decode(wire, small)

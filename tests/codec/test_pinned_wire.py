@@ -1,8 +1,9 @@
-"""The wire bytes never change by accident: every frame and message type
-encodes to the bytes captured from the code before the codecs were declared
-(``pinned_wire.json``: frames from ``wire_samples.FRAMES``, message bodies
-from a seeded crypto game, an escrow game's opening and a few built by
-hand), and decodes back to the value it came from."""
+"""The wire bytes never change by accident: every frame, message and engine
+event type encodes to the bytes captured from the code before the codecs
+were declared (``pinned_wire.json``: frames from ``wire_samples.FRAMES``,
+message bodies from a seeded crypto game, an escrow game's opening and a few
+built by hand, events built by hand at and near their bounds), and decodes
+back to the value it came from."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 import msgpack
 
 from p2p_ttr.engine.boards import europe_game
+from p2p_ttr.engine.events import ACTION_TYPES, CHANCE_TYPES, event_from_wire, to_wire
 from p2p_ttr.table.messages import EUROPE_RULES_5, RULES_6, Seating
 import pytest
 
@@ -23,6 +25,7 @@ from p2p_ttr.table.messages import message_from_wire
 from wire_samples import FRAMES
 
 PINNED: dict[str, Any] = json.loads((Path(__file__).parent / "pinned_wire.json").read_text())
+EVENTS = [bytes.fromhex(h) for h in PINNED["events"]]
 BODIES = [(kind, bytes.fromhex(h)) for kind, hexes in sorted(PINNED["messages"].items()) for h in hexes]
 
 
@@ -59,3 +62,15 @@ def test_the_pinned_bodies_cover_every_message_kind() -> None:
     from p2p_ttr.table import messages
     kinds = {t.KIND for t in messages.Message.__args__}  # type: ignore[attr-defined]
     assert {k for k, _ in BODIES} == kinds
+
+
+@pytest.mark.parametrize("raw", EVENTS, ids=[f"event-{i}" for i in range(len(EVENTS))])
+def test_every_event_decodes_and_encodes_to_its_pinned_bytes(raw: bytes) -> None:
+    wire = msgpack.unpackb(raw, raw=False)
+    event = event_from_wire(wire, europe_game())
+    assert event_from_wire(wire) == event  # within every game's bounds too
+    assert pack(to_wire(event)) == raw
+
+
+def test_the_pinned_events_cover_every_event_kind() -> None:
+    assert {msgpack.unpackb(raw, raw=False)[0] for raw in EVENTS} == {t.TAG for t in (*ACTION_TYPES, *CHANCE_TYPES)}

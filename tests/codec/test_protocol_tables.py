@@ -1,7 +1,7 @@
-"""protocol.md's tables of frames (§9) and messages (§5) are the
-declarations written out: every row names a declared kind and lists its
-fields as the declaration describes them, and every declared kind has its
-row. Change a declaration and this fails until protocol.md says the same."""
+"""protocol.md's tables of frames (§9), messages (§5) and engine events (§2)
+are the declarations written out: every row names a declared kind and lists
+its fields as the declaration describes them, and every declared kind has
+its row. Change a declaration and this fails until protocol.md says the same."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ import re
 from pathlib import Path
 
 from p2p_ttr.codec import Family
+from p2p_ttr.engine import events
+from p2p_ttr.engine.boards import europe_game
+from p2p_ttr.engine.limits import GameLimits, any_game_limits
 from p2p_ttr.net import frames
 from p2p_ttr.table.messages import MESSAGES
 
@@ -43,10 +46,10 @@ def frame_rows() -> dict[str, dict[str, str]]:
     return rows
 
 
-def message_rows() -> dict[str, str]:
-    """§5's rows: kind -> its field list (the kind's own string left out)."""
+def message_rows(section: str = "## 5. Messages") -> dict[str, str]:
+    """§5's rows (or another section's written alike): kind -> its field list (the kind's own string left out)."""
     rows = {}
-    for line in code_block("## 5. Messages").splitlines():
+    for line in code_block(section).splitlines():
         if m := re.match(r'(\w+) *= \["(\w+)"', line):
             assert m.group(1) == m.group(2), line
             whole = bracketed(line, line.index("["))
@@ -54,8 +57,8 @@ def message_rows() -> dict[str, str]:
     return rows
 
 
-def declared(family: Family[object]) -> dict[str, str]:
-    return {kind: family.describe(kind) for kind in family}
+def declared(family: Family[object], limits: object = None) -> dict[str, str]:
+    return {kind: family.describe(kind, limits) for kind in family}
 
 
 def test_every_frame_row_is_its_declaration_and_every_frame_has_a_row() -> None:
@@ -65,7 +68,14 @@ def test_every_frame_row_is_its_declaration_and_every_frame_has_a_row() -> None:
 
 
 def test_every_message_row_is_its_declaration_and_every_message_has_a_row() -> None:
-    assert message_rows() == declared(MESSAGES)  # type: ignore[arg-type]
+    assert message_rows() == declared(MESSAGES, any_game_limits())  # type: ignore[arg-type]
+
+
+def test_every_event_row_is_its_declaration_with_europe_s_bounds_and_every_event_has_a_row() -> None:
+    europe = GameLimits.of(europe_game())
+    assert message_rows("## 2. Game events") == declared(events.EVENTS, europe)  # type: ignore[arg-type]
+    ref = re.search(r"^ref += (\[.*\])$", code_block("## 2. Game events"), re.M)
+    assert ref is not None and ref.group(1) == events.REF_FIELDS.describe("ref", europe)
 
 
 def test_the_rows_are_read_as_written() -> None:

@@ -46,7 +46,7 @@ def test_a_game_this_peer_does_not_have_is_refused_naming_it() -> None:
         message_from_wire(["seating", RULES, ["usa", "", bytes(32)], rows])
     with pytest.raises(Malformed, match="unknown rules 'ttr-europe/4'"):
         message_from_wire(["seating", "ttr-europe/4", rows])
-    with pytest.raises(Malformed, match="game must be 32..32 bytes"):
+    with pytest.raises(Malformed, match="digest must be 32..32 bytes"):
         message_from_wire(["seating", RULES, ["usa", "", usa.digest[:31]], rows])
 
 

@@ -1,0 +1,59 @@
+"""One value bounds what depends on the game, for the engine's events and the
+table's messages alike (engine/limits.py): derived from the game's data and
+rules, and, before the game is known, the bounds every game we have fits."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from p2p_ttr.engine.boards import every_game, load_game
+from p2p_ttr.engine.limits import GameLimits, any_game_limits
+from p2p_ttr.table.errors import Malformed
+from p2p_ttr.table.messages import Remask, Shuffle, message_from_wire
+
+PINNED = json.loads((Path(__file__).parent / "pinned_wire.json").read_text())
+
+
+def test_europe_s_limits_follow_from_its_data_and_rules() -> None:
+    europe = GameLimits.of(load_game("europe"))
+    assert (europe.min_players, europe.max_players, europe.deck_sizes, europe.first_ids) == (2, 5, (110, 40, 6), (0, 0, 40))
+    assert (europe.routes, len(europe.cities), europe.largest_deck, europe.highest_card_id) == (101, 47, 110, 109)
+    # A claim's 8 cards (the longest route), offers of 4 (a long ticket and 3) and 3, of which only those of a
+    # draw go back under the pile: 2 at most; a tunnel turns 3 cards; 3 stations.
+    assert (europe.most_paid, europe.most_offered, europe.most_returned, europe.most_extra, europe.most_station) == (
+        8, 4, 2, 3, 3)
+
+
+def test_each_game_has_its_own() -> None:
+    mega, nordic, india = (GameLimits.of(load_game(*n)) for n in (("usa", "mega"), ("nordic",), ("india",)))
+    assert (mega.deck_sizes, mega.most_offered, mega.most_returned, mega.most_station) == ((110, 69, 0), 5, 3, 0)
+    assert (nordic.max_players, nordic.most_paid, nordic.most_returned) == (3, 36, 0)  # Lieksa-Murmansk; unkept: box
+    assert (india.max_players, india.routes) == (4, 108)
+
+
+def test_the_limits_before_the_game_is_known_fit_every_game() -> None:
+    anyone = any_game_limits()
+    for game in every_game():
+        own = GameLimits.of(game)
+        assert anyone.min_players <= own.min_players and own.max_players <= anyone.max_players
+        assert own.cities <= anyone.cities and own.highest_card_id <= anyone.highest_card_id
+        for deck, (first, size) in enumerate(zip(own.first_ids, own.deck_sizes)):
+            assert first + size <= anyone.deck_sizes[deck]  # its positions and its card ids
+        for name in ("routes", "most_paid", "most_offered", "most_returned", "most_extra", "most_station"):
+            assert getattr(own, name) <= getattr(anyone, name), (game.name, name)
+    assert (anyone.max_players, anyone.routes, anyone.most_paid, anyone.most_offered, anyone.most_returned) == (
+        5, 108, 36, 7, 3)  # (Mega Europe offers 2 long and 5 regular tickets at set-up)
+
+
+@pytest.mark.parametrize(("kind", "index", "fewer"), [("remask", 1, {"most_returned": 1}),
+                                                       ("shuffle", 1, {"deck_sizes": (39, 39, 39)})])
+def test_the_messages_read_their_bounds_from_the_same_value(kind: str, index: int, fewer: dict[str, object]) -> None:
+    body = msgpack.unpackb(bytes.fromhex(PINNED["messages"][kind][index]), raw=False)
+    assert isinstance(message_from_wire(body), (Remask, Shuffle))  # within every game's limits
+    with pytest.raises(Malformed):
+        message_from_wire(body, dataclasses.replace(any_game_limits(), **fewer))  # type: ignore[arg-type]

@@ -104,7 +104,7 @@ def test_a_seat_that_asks_for_the_whole_log_and_never_reads_costs_the_relay_litt
         sock.connect(f"tcp://127.0.0.1:{port}")
         sock.send(encode("hi", NET_VERSION))
         assert sock.poll(10_000)
-        _, (_, host_key, nonce, _) = frames.decode(sock.recv(), frames.TO_PEER)
+        _, (_, host_key, nonce, *_) = frames.decode(sock.recv(), frames.TO_PEER)
         sock.send(encode("hello", NET_VERSION, "Mallory", identity.public, nonce, *("127.0.0.1", port),
                          sign_hello(identity, "Mallory", host_key, nonce, ("127.0.0.1", port))))
         run.wait_said("host", "Mallory is back", deadline)

@@ -360,11 +360,12 @@ class Proxy:
 
 def test_a_host_alive_but_unreachable_from_one_joiner_makes_one_game_not_two(tmp_path: Path) -> None:
     """J3 reaches the host through a proxy, which is cut mid-game: the host
-    is alive for everyone else. J3 turns to the successor (J1) and waits
-    there; J1 does not take over (the others still follow the host), the
-    host and the others carry J3's seat on (the relay tells who is silent)
-    and finish. One game: every log is a prefix of the same log, and J3's
-    seat is played by the table in it."""
+    is alive for everyone else. J3 turns to the successor (J1) and shows its
+    signed request to J2, which turns too (protocol.md §9, "A seat that
+    turned alone": the others turn, rather than the successor releasing it),
+    so J1 takes over with every other seat's request and the host, alive,
+    follows it. One game: every log is a prefix of the same log, the relay
+    moved once, and nobody alive was carried on."""
     run = Run(tmp_path)
     deadline = time.monotonic() + DEADLINE_S
     port = free_port()
@@ -381,7 +382,8 @@ def test_a_host_alive_but_unreachable_from_one_joiner_makes_one_game_not_two(tmp
         run.wait_all(["host", "J1", "J2"], deadline)
         check_game(run, ["host", "J1", "J2"])
         verdict = verdict_of(run, "host")
-        assert list(verdict.table.carried_on) == [3] and verdict.table.handovers == []
+        assert list(verdict.table.carried_on) == []
+        assert [(h.old, h.new) for h in verdict.table.handovers] == [(0, 1)]
         full = log_of(run, "host")
         for label in ("J1", "J2", "J3"):
             mine = log_of(run, label)

@@ -23,6 +23,8 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
+from .stockmarket import StockMarket, stock_market_from
+
 GRAY: Final = "gray"
 LOCOMOTIVE: Final = "locomotive"
 
@@ -125,6 +127,8 @@ class Board:
     route_points: dict[int, int]  # route length -> points
     routes_at: dict[str, tuple[int, ...]]  # city -> ids of routes touching it
     card_kinds: tuple[str, ...]  # the kind of every train card by id: a colour or LOCOMOTIVE
+    # Pennsylvania's companies and the logos beside its routes (stockmarket.py); None elsewhere.
+    stock_market: StockMarket | None = None
 
     @property
     def n_cards(self) -> int:
@@ -220,11 +224,13 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
     tickets: list[Ticket] = []
     decks = (regular if regular is not None else data["tickets_regular"],
              long if long is not None else data["tickets_long"])
+    # A ticket may name a zone (Pennsylvania's Ontario): reached at any of its endpoints.
+    zones = {name: tuple(zone["endpoints"]) for name, zone in data.get("zones", {}).items()}
     for group, is_long in zip(decks, (False, True), strict=True):
         for t in group:
-            if t["a"] not in city_set or t["b"] not in city_set:
+            if any(t[end] not in city_set and t[end] not in zones for end in ("a", "b")):
                 raise ValueError(f"ticket {t} names an unknown city")
-            tickets.append(Ticket(len(tickets), t["a"], t["b"], int(t["points"]), is_long))
+            tickets.append(_ticket(len(tickets), t["a"], t["b"], int(t["points"]), is_long, zones))
     routes_at: dict[str, list[int]] = {c: [] for c in cities}
     for route in routes_list:
         routes_at[route.a].append(route.id)
@@ -246,7 +252,19 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
         route_points={int(k): int(v) for k, v in data["route_points"].items()},
         routes_at={c: tuple(ids) for c, ids in routes_at.items()},
         card_kinds=card_kinds,
+        stock_market=stock_market_from(data),
     )
+
+
+def _ticket(ticket_id: int, a: str, b: str, points: int, is_long: bool,
+            zones: dict[str, tuple[str, ...]]) -> Ticket:
+    """A ticket between two cities, or from or to a zone (any of its endpoints)."""
+    if a not in zones and b not in zones:
+        return Ticket(ticket_id, a, b, points, is_long)
+    starts = zones.get(a, (a,))
+    goal = TicketGoal(b, zones.get(b, (b,)), points)
+    return Ticket(ticket_id, starts[0], goal.places[0], points, is_long, starts if len(starts) > 1 else (),
+                  (goal,) if b in zones else (), f"{a}-{b} ({points})")
 
 
 def read_board_data(data_file: str) -> dict[str, Any]:

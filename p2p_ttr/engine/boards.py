@@ -135,6 +135,15 @@ _LEGENDARY_ASIA_RULES = replace(
     most_cities_points=10,
 )
 
+_PENNSYLVANIA_RULES = replace(
+    _USA_RULES,
+    setup_tickets=_choice(((Deck.TICKETS, 5),), 3, Unkept.BOTTOM),
+    draw_tickets=_choice(((Deck.TICKETS, 4),), 1, Unkept.BOTTOM),
+    longest_path_bonus="",
+    longest_path_points=0,
+    globetrotter_points=15,  # "for the most completed tickets. Ties earn the full 15 points"
+)
+
 BOARDS: Mapping[str, BoardEntry] = {
     "europe": BoardEntry("europe", "Europe", "europe.json", _EUROPE_RULES, {
         "": Variant("Europe", None),
@@ -179,6 +188,10 @@ BOARDS: Mapping[str, BoardEntry] = {
     }),
     "asia": BoardEntry("asia", "Legendary Asia", "legendary_asia.json", _LEGENDARY_ASIA_RULES, {
         "": Variant("Legendary Asia", None),
+    }),
+    # Stock shares and the two-player dummy: stockmarket.py, sharemoves.py.
+    "pennsylvania": BoardEntry("pennsylvania", "Pennsylvania", "pennsylvania.json", _PENNSYLVANIA_RULES, {
+        "": Variant("Pennsylvania", None),
     }),
 }
 

@@ -15,11 +15,14 @@ from typing import NamedTuple
 
 
 class Deck(IntEnum):
-    """The three decks cards are dealt from: train cards, regular tickets, long tickets."""
+    """The decks cards are dealt from: train cards, regular tickets, long tickets, and Pennsylvania's dummy order."""
 
     TRAIN = 0  # the 110 train cards
     TICKETS = 1  # the 40 regular destination tickets
     LONG = 2  # the 6 long destination tickets
+    # Pennsylvania with two players: the order in which the dummy's shares are
+    # drawn at the end (stockmarket.py); cards 0.. stand for its shares.
+    DUMMY_SHARES = 3
 
 
 class CardRef(NamedTuple):

@@ -15,7 +15,10 @@ fully specified and free of randomness, rather than one of the bots:
    face-up slot it may take, otherwise draw tickets, otherwise build a
    station (the first city in board order where it may, paid as a route
    is), otherwise go for a tunnel it may have to give up, otherwise pass;
-4. second card: draw blind, otherwise the lowest face-up slot it may take.
+4. second card: draw blind, otherwise the lowest face-up slot it may take;
+5. Pennsylvania's shares after a claim: the first company beside the route
+   with a share left (the board's order), and for a dummy the first with a
+   share left after it (``sharemoves.share_choices``' first).
 
 It builds a station only because passing is for a player with nothing else
 to do (rules version 3). It plays from ``state`` as the seat itself sees
@@ -58,6 +61,7 @@ from .events import (
     KeepTickets,
     Pass,
     PayTunnel,
+    TakeShares,
 )
 from .moves import legal_actions
 from .state import GameState
@@ -98,6 +102,8 @@ def caretaker_move(state: GameState, player: int, safe_tunnels: bool = True) -> 
         spare = left[LOCOMOTIVE] + (left[played] if played is not None else 0)
         return spare >= state.game.rules.tunnel_cards
 
+    if isinstance(legal[0], TakeShares):
+        return legal[0]
     keeps = [a for a in legal if isinstance(a, KeepTickets)]
     if keeps:
         offered = state.players[player].offered

@@ -173,6 +173,33 @@ class Pass:
     TAG: ClassVar[str] = "pass"
 
 
+def _company_codes(limits: GameLimits) -> frozenset[str]:
+    return limits.companies | {""}
+
+
+def _longest_company(limits: GameLimits) -> int:
+    return max((len(code) for code in limits.companies), default=0)
+
+
+CompanyCode = Annotated[str, Str(0, _longest_company, among=_company_codes)]
+
+
+@dataclass(frozen=True, slots=True)
+class TakeShares:
+    """Pennsylvania, after a claim: take the next share of ``company`` (one of
+    those beside the route; "" for none) and, with two players, pick the one
+    the dummy takes (``dummy``; "" where it takes none). See sharemoves.py."""
+
+    player: Player
+    company: CompanyCode
+    dummy: CompanyCode
+    TAG: ClassVar[str] = "take_shares"
+
+    def validate(self, limits: GameLimits) -> None:
+        if self.dummy and not self.company:
+            raise MalformedEvent("the dummy takes a share only beside one its player takes")
+
+
 Action: TypeAlias = (
     DrawBlind
     | DrawFaceUp
@@ -183,6 +210,7 @@ Action: TypeAlias = (
     | KeepTickets
     | BuildStation
     | Pass
+    | TakeShares
 )
 
 # --------------------------------------------------------------------------
@@ -237,6 +265,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     KeepTickets,
     BuildStation,
     Pass,
+    TakeShares,
 )
 CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Remasked, Reveal, Peek)
 

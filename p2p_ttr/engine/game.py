@@ -175,6 +175,9 @@ class Game:
             return self.board.n_cards
         if deck is Deck.TICKETS:
             return len(self.board.regular_tickets)
+        if deck is Deck.DUMMY_SHARES:
+            market = self.board.stock_market
+            return market.dummy_cards if market is not None else 0
         return len(self.board.long_tickets)
 
     def card_ids(self, deck: Deck) -> range:

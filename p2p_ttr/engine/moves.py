@@ -28,7 +28,9 @@ from .events import (
     KeepTickets,
     Pass,
     PayTunnel,
+    TakeShares,
 )
+from .sharemoves import share_choices
 from .payments import Payment, route_payments, station_payments, tunnel_payments
 from .standins import uses_stand_ins
 from .rules import (
@@ -55,6 +57,8 @@ def legal_actions(state: GameState, player: int, only: type[Action] | None = Non
         return _of(only, PayTunnel, lambda: tunnel_actions(state, player)) + _of(
             only, AbandonTunnel, lambda: [AbandonTunnel(player)]
         )
+    if state.phase is Phase.SHARES:
+        return _of(only, TakeShares, lambda: list(share_choices(state, player)))
     actions = [a for a in draw_actions(state, player) if only is None or isinstance(a, only)]
     if not state.cards_drawn:
         if draw_tickets_problem(state) is None:
@@ -75,6 +79,8 @@ def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
     if state.phase is Phase.TUNNEL:
         kinds: list[type[Action]] = [PayTunnel] if tunnel_actions(state, player) else []
         return kinds + [AbandonTunnel]
+    if state.phase is Phase.SHARES:
+        return [TakeShares]
     kinds = []
     for action in draw_actions(state, player):
         if type(action) not in kinds:

@@ -33,7 +33,9 @@ from .events import (
     Remasked,
     Reveal,
     Shuffled,
+    TakeShares,
 )
+from . import sharemoves
 from .game import Game, LocomotiveUse, TicketChoice, Unkept
 from .payments import (
     Payment,
@@ -87,6 +89,8 @@ def new_game(game: Game, n_players: int) -> GameState:
     steps: list[Step] = [StepShuffle(Deck.TRAIN, tuple(range(board.n_cards)))]
     steps += [StepShuffle(deck, tuple(game.card_ids(deck))) for deck in (Deck.TICKETS, Deck.LONG)
               if game.deck_size(deck)]
+    if sharemoves.has_dummy(game, n_players):
+        steps.append(StepShuffle(Deck.DUMMY_SHARES, tuple(game.card_ids(Deck.DUMMY_SHARES))))
     steps += [StepDeal(p, rules.cards_dealt) for p in range(n_players)]
     steps.append(StepFillRow())
     for p in range(n_players):
@@ -99,6 +103,7 @@ def new_game(game: Game, n_players: int) -> GameState:
         players=(supply,) * n_players,
         route_owner=(None,) * len(board.routes),
         steps=tuple(steps),
+        shares=sharemoves.opening_holdings(game),
     )
     return _run_steps(table)
 
@@ -133,7 +138,7 @@ def actors(state: GameState) -> tuple[int, ...]:
         return ()
     if state.phase is Phase.SETUP_TICKETS:
         return tuple(p for p, ps in enumerate(state.players) if ps.offered)
-    if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS):
+    if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS, Phase.SHARES):
         return (state.current,)
     return ()
 
@@ -431,6 +436,10 @@ def _apply_action(state: GameState, action: Event) -> GameState:
             _expect(state, p, Phase.TURN)
             _refuse(pass_problem(state, p))
             return _end_turn(state.evolve(passes=state.passes + 1))
+        case TakeShares(p):
+            _expect(state, p, Phase.SHARES)
+            _refuse(sharemoves.take_shares_problem(state, action))
+            return _end_turn(sharemoves.take_shares(state, action))
     raise MalformedEvent(f"not an event: {action!r}")
 
 
@@ -472,7 +481,8 @@ def _take_route(state: GameState, p: int, route: Route, paid: tuple[CardRef, ...
     owners[route.id] = p
     state = _with_player(state, p, ps)
     state = state.evolve(route_owner=tuple(owners), discard=state.discard + paid)
-    return _end_turn(state)
+    choosing = sharemoves.after_claim(state, route.id)
+    return _end_turn(state) if choosing is None else choosing
 
 
 def _pay_tunnel(state: GameState, p: int, cards: tuple[CardRef, ...]) -> GameState:
@@ -573,6 +583,7 @@ def concede(state: GameState, winner: int | None) -> GameState:
 
 def _finish(state: GameState) -> GameState:
     held = tuple(r for ps in state.players for r in ps.tickets if r not in state.public)
+    held += sharemoves.dummy_order_closed(state)
     state = state.evolve(phase=Phase.SCORING)
     if held:
         return _push(state.evolve(awaiting=NeedReveal(held)), StepGameOver())
@@ -604,6 +615,8 @@ def _apply_chance(state: GameState, event: Shuffled | Remasked | Reveal | Peek) 
                 return state.evolve(draw_pile=refs, discard=(), epoch=epoch, epoch_colored=colored)
             if deck is Deck.TICKETS:
                 return state.evolve(ticket_pile=refs)
+            if deck is Deck.DUMMY_SHARES:
+                return sharemoves.with_dummy_order(state, refs)
             return state.evolve(long_pile=refs)
         case Reveal(cards):
             _check_faces(state, cards, private=False)
@@ -653,15 +666,22 @@ def _check_faces(state: GameState, cards: tuple[tuple[CardRef, int], ...], priva
         if card in seen:
             for m in maps:
                 for other, known in m.items():
-                    if known == card and other != ref and (other.deck is Deck.TRAIN) == (ref.deck is Deck.TRAIN):
+                    if known == card and other != ref and id_space(other.deck) == id_space(ref.deck):
                         raise BadChance(f"card {card} shows up at {ref} while it is at {other}: a shuffle was false")
+
+
+def id_space(deck: Deck) -> Deck:
+    """The decks whose card ids name the same cards: the two ticket decks
+    share one numbering (a long ticket's id follows the regular ones); the
+    train cards and the dummy's order cards each have their own."""
+    return Deck.TICKETS if deck is Deck.LONG else deck
 
 
 def clashes_with_private(state: GameState) -> str | None:
     """A card this replica knows privately that is also public elsewhere."""
-    public = {(r.deck is Deck.TRAIN, c): r for r, c in state.public.items()}
+    public = {(id_space(r.deck), c): r for r, c in state.public.items()}
     for ref, card in state.private.items():
-        other = public.get((ref.deck is Deck.TRAIN, card))
+        other = public.get((id_space(ref.deck), card))
         if other is not None and other != ref:
             return f"card {card} is at {ref} and at {other}: a shuffle was false"
     return None

@@ -22,6 +22,7 @@ from typing import TypeAlias
 
 from .cards import CardRef, Deck
 from .game import Game
+from .stockmarket import StockHoldings
 
 FACE_UP_SLOTS = 5
 
@@ -36,6 +37,7 @@ class Phase(Enum):
     TICKETS = "tickets"  # ``current`` keeps 1+ of the tickets just drawn
     SCORING = "scoring"  # the game is over; held tickets are being revealed
     OVER = "over"
+    SHARES = "shares"  # ``current`` chooses the stock shares of the route just claimed (sharemoves.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +230,8 @@ class GameState:
     conceded_to: int | None = None
     steps: tuple[Step, ...] = ()
     awaiting: ChanceRequest | None = None
+    # Pennsylvania's stock shares (stockmarket.py); None on boards without them.
+    shares: StockHoldings | None = None
     public: Mapping[CardRef, int] = field(default_factory=dict)
     private: Mapping[CardRef, int] = field(default_factory=dict)
 
@@ -255,6 +259,10 @@ class GameState:
 
 
 _STATE_FIELDS = frozenset(f.name for f in fields(GameState))
+# Slices added after the first digests, hashed only in the games that have
+# them: the public digest of every other game (which seeds the expert bot)
+# stays what it was.
+_HASHED_WHEN_PLAYED = frozenset({"shares"})
 
 
 def public_digest(state: GameState) -> str:
@@ -264,6 +272,8 @@ def public_digest(state: GameState) -> str:
         if f.name == "private":
             continue
         value = getattr(state, f.name)
+        if f.name in _HASHED_WHEN_PLAYED and value is None:
+            continue
         if f.name == "public":
             value = sorted(value.items())
         h.update(f.name.encode())

@@ -14,7 +14,7 @@ from p2p_ttr.deck import CardRef as DeckRef
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.game import Game
 
-DECK_NAMES = {Deck.TRAIN: "train", Deck.TICKETS: "tickets", Deck.LONG: "long"}
+DECK_NAMES = {Deck.TRAIN: "train", Deck.TICKETS: "tickets", Deck.LONG: "long", Deck.DUMMY_SHARES: "dummy_shares"}
 
 
 def deck_ref(ref: CardRef) -> DeckRef:

@@ -21,7 +21,7 @@ PINNED = json.loads((Path(__file__).parent / "pinned_wire.json").read_text())
 
 def test_europe_s_limits_follow_from_its_data_and_rules() -> None:
     europe = GameLimits.of(load_game("europe"))
-    assert (europe.min_players, europe.max_players, europe.deck_sizes, europe.first_ids) == (2, 5, (110, 40, 6), (0, 0, 40))
+    assert (europe.min_players, europe.max_players, europe.deck_sizes, europe.first_ids) == (2, 5, (110, 40, 6, 0), (0, 0, 40, 0))
     assert (europe.routes, len(europe.cities), europe.largest_deck, europe.highest_card_id) == (101, 47, 110, 109)
     # A claim's 8 cards (the longest route), offers of 4 (a long ticket and 3) and 3, of which only those of a
     # draw go back under the pile: 2 at most; a tunnel turns 3 cards; 3 stations.
@@ -31,9 +31,12 @@ def test_europe_s_limits_follow_from_its_data_and_rules() -> None:
 
 def test_each_game_has_its_own() -> None:
     mega, nordic, india = (GameLimits.of(load_game(*n)) for n in (("usa", "mega"), ("nordic",), ("india",)))
-    assert (mega.deck_sizes, mega.most_offered, mega.most_returned, mega.most_station) == ((110, 69, 0), 5, 3, 0)
+    assert (mega.deck_sizes, mega.most_offered, mega.most_returned, mega.most_station) == ((110, 69, 0, 0), 5, 3, 0)
     assert (nordic.max_players, nordic.most_paid, nordic.most_returned) == (3, 36, 0)  # Lieksa-Murmansk; unkept: box
     assert (india.max_players, india.routes) == (4, 108)
+    # Pennsylvania: 50 tickets; the dummy's order deck holds half its 60 shares; its 9 companies.
+    penn = GameLimits.of(load_game("pennsylvania"))
+    assert (penn.deck_sizes, len(penn.companies), "BR&P" in penn.companies) == ((110, 50, 0, 30), 9, True)
 
 
 def test_the_limits_before_the_game_is_known_fit_every_game() -> None:

@@ -50,14 +50,14 @@ def test_every_game_has_its_own_digest() -> None:
     assert [g.name for g in games] == ["europe", "europe(variant=expanded)", "europe(variant=mega)",
                                       "europe(variant=bigcities)", "usa", "usa(variant=1910)", "usa(variant=mega)",
                                       "usa(variant=bigcities)", "india", "nordic",
-                                      "switzerland", "asia"]
+                                      "switzerland", "asia", "pennsylvania"]
     assert len({g.digest for g in games}) == len(games)
     assert all(len(g.digest) == 32 for g in games)
 
 
 def test_europe_deals_and_numbers_as_it_always_did() -> None:
     europe = load_game("europe")
-    assert [europe.deck_size(d) for d in Deck] == [110, 40, 6]
+    assert [europe.deck_size(d) for d in Deck] == [110, 40, 6, 0]
     assert europe.card_ids(Deck.LONG) == range(40, 46)
     rules = europe.rules
     assert (rules.trains, rules.stations, rules.station_points, rules.cards_dealt) == (45, 3, 4, 4)

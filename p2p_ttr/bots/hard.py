@@ -144,6 +144,7 @@ class HardBot(PlanningBot):
     """The medium bot's plan played with foresight: speed, the opponents' wants, time left (see the module docstring)."""
 
     level = "hard"
+    SHARES_AGAINST_RIVALS = True
     TICKET_MARGIN_SETUP = 12
     TICKET_MARGIN = 0
 

@@ -51,6 +51,7 @@ from .planning import (
     ticket_ids,
     unseen_kinds,
 )
+from .sharechoice import choose_shares
 
 # A face-up locomotive is worth a little more than the card it stands in for:
 # it fits any route.
@@ -83,6 +84,8 @@ class PlanningBot:
     TICKET_MARGIN = 3
     # Draw new tickets once the old ones are done, if this many trains are left.
     TICKETS_WHEN_TRAINS = 14
+    # Pennsylvania's shares: weigh the best rival's points too (sharechoice.py).
+    SHARES_AGAINST_RIVALS = False
 
     def __init__(self, seed: int, name: str | None = None) -> None:
         self.name = name or self.level
@@ -98,6 +101,8 @@ class PlanningBot:
     def decide(self, view: GameState, player: int) -> Action:
         if view.phase in (Phase.SETUP_TICKETS, Phase.TICKETS):
             return self.keep_tickets(view, player)
+        if view.phase is Phase.SHARES:
+            return choose_shares(view, player, self.SHARES_AGAINST_RIVALS)
         s = self.situation(view, player)
         if view.phase is Phase.TUNNEL:
             return self.tunnel(s)

@@ -32,6 +32,7 @@ from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
 
 from .hard import hard_weights
 from .planning import plan_tickets, points_for, route_costs, route_open_to, shortest_path
+from .sharechoice import choose_shares
 from .worlds import Streams, act
 
 # Trains kept in reserve when choosing tickets (as the medium bot).
@@ -125,6 +126,8 @@ class RolloutPolicy:
             return self.keep(world, p)
         if phase is Phase.TUNNEL:
             return self.tunnel(world, p)
+        if phase is Phase.SHARES:
+            return choose_shares(world, p, against_rivals=True)
         hand = hand_of(world, p)
         if world.cards_drawn:
             return self.draw(world, p, hand, self.plan(world, p), second=True)

@@ -93,7 +93,7 @@ def determinize(
 
     # Tickets: the seat's own are known; others' come first (weighted), then the piles.
     gone = set(gone_tickets)
-    seen_tickets = {c for r, c in known.items() if r.deck is not Deck.TRAIN}
+    seen_tickets = {c for r, c in known.items() if r.deck in (Deck.TICKETS, Deck.LONG)}
     every_ticket = list(game.card_ids(Deck.TICKETS)) + list(game.card_ids(Deck.LONG))
     free = {c for c in every_ticket if c not in seen_tickets and c not in gone}
     for q, ps in enumerate(view.players):
@@ -116,6 +116,13 @@ def determinize(
             for ref, card in zip(of_deck, cards):
                 faces[ref] = card
                 free.discard(card)
+
+    # Pennsylvania's two-player dummy: its order deck is closed until the end; any order will do.
+    order = view.shares.dummy_order if view.shares is not None else ()
+    opened = {known[r] for r in order if r in known}
+    closed = [c for c in game.card_ids(Deck.DUMMY_SHARES) if c not in opened]
+    rng.shuffle(closed)
+    faces.update(zip([r for r in order if r not in known], closed))
 
     private = dict(view.private)
     # Only the seat's own private faces survive: a fuller state is read as the seat's view.

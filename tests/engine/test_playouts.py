@@ -33,6 +33,7 @@ from p2p_ttr.engine.events import (
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.rules import actors, apply, new_game
 from p2p_ttr.engine.state import GameState, NeedReveal, Phase, public_digest
+from p2p_ttr.engine.stockmarket import DUMMY
 from p2p_ttr.engine.view import hidden_from, own_cards, view_for
 from p2p_ttr.local.dealer import LocalDealer
 from p2p_ttr.local.game import play_local_game
@@ -81,11 +82,31 @@ def check_invariants(state: GameState, dealer: LocalDealer) -> None:
     # tickets: 46, each in exactly one place (or out of the game)
     held = [r for ps in state.players for r in ps.tickets + ps.offered]
     assert len(held + list(state.ticket_pile)) == len(set(held) | set(state.ticket_pile))
+    check_shares(state)
     # nobody's view holds another player's secrets
     for p in range(state.n_players):
         view = view_for(state, p)
         assert set(view.private) <= own_cards(state, p)
         assert not hidden_from(view, p)
+
+
+def check_shares(state: GameState) -> None:
+    """Pennsylvania's shares: each taken once, in number order, by a seat (or
+    the two-player dummy, one beside each player's); the dummy's order deck
+    closed until the end."""
+    market, holdings = state.game.board.stock_market, state.shares
+    if market is None or holdings is None:
+        assert holdings is None
+        return
+    seats = set(range(state.n_players)) | ({DUMMY} if state.n_players == 2 else set())
+    for company, holders in zip(market.companies, holdings.holders):
+        assert len(holders) <= company.shares and set(holders) <= seats
+    assert holdings.dummy_taken == tuple(sorted(holdings.held(DUMMY), key=holdings.dummy_taken.index))
+    assert len(holdings.dummy_taken) <= sum(len(h) for h in holdings.holders) - len(holdings.dummy_taken)
+    assert (holdings.pending is not None) == (state.phase is Phase.SHARES)
+    assert len(holdings.dummy_order) == (market.dummy_cards if state.n_players == 2 else 0)
+    if state.phase is not Phase.SCORING and not state.over:
+        assert not any(r in state.public or r in state.private for r in holdings.dummy_order)
 
 
 def check_final_score(state: GameState) -> None:
@@ -145,6 +166,14 @@ def test_every_board_conserves_its_cards_and_keeps_every_invariant(which: str, d
     n_players = data.draw(st.integers(game.rules.min_players, game.rules.max_players), label="players")
     seed = data.draw(st.integers(0, 2**32), label="seed")
     assert play_checked(n_players, seed, game).over
+
+
+@pytest.mark.parametrize("n_players", [2, 5])
+def test_pennsylvania_keeps_its_shares_and_opens_the_dummy_order_at_the_end(n_players: int) -> None:
+    state = play_checked(n_players, seed=7, game=load_game("pennsylvania"))
+    assert state.shares is not None and any(state.shares.holders)
+    assert bool(state.shares.dummy_taken) == (n_players == 2)
+    assert all(r in state.public for r in state.shares.dummy_order)
 
 
 def test_same_seed_same_game() -> None:

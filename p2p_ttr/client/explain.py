@@ -28,6 +28,7 @@ from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
 from p2p_ttr.engine.view import view_for
 
 from .examples import number
+from .stocks import share_prompt
 from .words import DASH, card_kinds, plural, route_details, route_name, who, whose
 
 ORDINALS = ("first", "second", "third")
@@ -75,6 +76,8 @@ def phase_problem(view: GameState, seat: int, doing: str) -> str:
                 f"{long_most(view, seat)} (keep N ...)")
     if view.phase is Phase.TUNNEL:
         return f"you cannot {doing} now: first pay for the tunnel or give it up (pay / abandon)"
+    if view.phase is Phase.SHARES:
+        return f"you cannot {doing} now: first {share_prompt(view, seat)}"
     if view.cards_drawn:
         return f"you cannot {doing} now: you drew a card, so take your second one (draw, or draw N)"
     return f"you cannot {doing} now"

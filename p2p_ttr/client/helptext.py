@@ -14,6 +14,7 @@ from .commands import Verb
 from .examples import example_words, number
 from .words import DASH
 from .pagetext import KEEP, Block, Para, Term
+from .stocks import share_rules
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
@@ -48,6 +49,7 @@ def rules_page(game: Game) -> tuple[Block, ...]:
         Para(f"When someone ends a turn with {rules.last_round_trains} trains or fewer, everyone (them too) plays "
              "one last turn."),
         Para(_scoring(rules)),
+        *(Para(said) for said in share_rules(game)),
     )
 
 

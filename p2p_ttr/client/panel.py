@@ -16,6 +16,7 @@ from .network import trail
 from .explain import keep_least, kinds, long_most
 from .numbering import seat_number
 from .phrases import cards_words
+from .stocks import route_companies
 from .styled import Line, text_of, wrap
 from .tickets import ticket_rows, way_between
 from .words import DASH, card_kinds, kind_name, plural, seat_colour, ticket_name
@@ -207,7 +208,7 @@ def claim_lines(view: GameState, seat: int, width: int, room: int, found: list[C
     rows: list[Line] = []
     for c in found:
         row = wrap([("", " "), (f"class:route.{c.route.color}", f"{c.route.a}{DASH}{c.route.b}"),
-                    ("class:dim", f" {claim_details(c.route)}"),
+                    ("class:dim", f" {claim_details(c.route)}{route_companies(view.game, c.route)}"),
                     ("class:done", f" → #{','.join(map(str, c.tickets))}" if c.tickets else "")], width, 3)
         if 1 + len(rows) + len(row) > room:
             break

@@ -39,6 +39,7 @@ from .happened import (
 from .examples import doable
 from .explain import keep_least, long_most
 from .numbering import seat_number
+from .stocks import share_prompt
 from .words import DASH, plural, route_name, route_points, ticket_name, who, whose
 
 
@@ -205,6 +206,8 @@ def what_now(view: GameState, seat: int) -> str:
         return f"keep at least {keep_least(view, seat)} of the tickets drawn{long_most(view, seat)} (keep N ...)"
     if view.phase is Phase.TUNNEL and view.tunnel is not None:
         return f"pay {view.tunnel.extra} more for the tunnel, or abandon it"
+    if view.phase is Phase.SHARES:
+        return share_prompt(view, seat)
     if view.cards_drawn:
         return "take your second card (draw, or draw N)"
     stations = view.game.rules.stations > 0
@@ -286,4 +289,6 @@ def _move_words(view: GameState | None, people: list[str]) -> str:
         return f"{and_list(people)} to choose tickets"
     if view is not None and view.phase is Phase.TUNNEL:
         return f"{and_list(people)} to pay for the tunnel or give it up"
+    if view is not None and view.phase is Phase.SHARES:
+        return f"{and_list(people)} to choose a share"
     return f"{and_list(people)}'s move" if len(people) == 1 else f"{and_list(people)} to move"

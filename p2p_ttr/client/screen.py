@@ -45,6 +45,7 @@ from .panel import (
 )
 from .pagetext import Block, lay_out
 from .snapshot import Snapshot
+from .stocks import stock_lines
 from .styled import Fragment, Line, fit, join, text_of, wrap
 from .words import BOARD, plural, whose
 
@@ -378,6 +379,7 @@ def side_panel(snap: Snapshot, width: int, height: int, turns: bool = True) -> l
     lines += hand_lines(view, seat, width)
     lines += row_lines(view, width)
     lines += tunnel_lines(view, width)
+    lines += stock_lines(view, snap.names, width)
     lines += offered_lines(view, seat, width)
     lines += forfeited_lines(view, seat, snap.names, snap.forfeited, width)
     # Rows kept for the routes the hand pays for (a title, a route, how many more; or "no route

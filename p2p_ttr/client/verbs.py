@@ -45,6 +45,7 @@ from .resolve import (
     station_places,
     tickets_move,
 )
+from .stocks import plays_shares, share_args, share_move
 from .words import fold, most_words
 
 
@@ -94,6 +95,9 @@ VERBS = Registry((
          args=pay_args, played=_has_tunnels),
     Verb("abandon", "abandon", "give up the tunnel: your cards come back, the turn ends", move(abandon_move),
          ("abandon",), ("giveup",), played=_has_tunnels),
+    Verb("take", "take COMPANY [COMPANY] | take none", "after a claim beside railroad logos: take the next "
+         "share of one of those companies (with two players, a second one for the dummy), or none",
+         move(share_move), ("take PRR", "take PRR NYC", "take none"), args=share_args, played=plays_shares),
     Verb("pass", "pass", "end your turn doing nothing: only when nothing can be {doable} "
          "(your hand is shown to prove it)", move(pass_move), ("pass",)),
     Verb("path", "path [N | CITY CITY | off]", "show the shortest way to finish ticket N over open routes",

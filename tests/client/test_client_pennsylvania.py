@@ -1,0 +1,96 @@
+"""The client on Pennsylvania: after a claim beside railroad logos the player
+takes a share (``take PRR``, ``take PRR NYC`` with the two-player dummy,
+``take none``), is told so wherever the turn waits, sees every holder's
+shares, and reads the share rules."""
+
+from __future__ import annotations
+
+from client_states import NAMES
+from engine_scenario import play, position
+
+from p2p_ttr.client.outcomes import Context, Play, Refuse, Show
+from p2p_ttr.client.pagetext import lay_out
+from p2p_ttr.client.phrases import what_now
+from p2p_ttr.client.stocks import stock_lines
+from p2p_ttr.client.styled import text_of
+from p2p_ttr.client.verbs import complete, interpret
+from p2p_ttr.engine.boards import load_game
+from p2p_ttr.engine.events import ClaimRoute, TakeShares
+from p2p_ttr.engine.rules import apply
+from p2p_ttr.engine.sharemoves import opening_holdings
+from p2p_ttr.engine.state import GameState
+from p2p_ttr.engine.view import view_for
+
+PENN = load_game("pennsylvania")
+ALBANY_NEW_YORK = next(r for r in PENN.board.routes_between("Albany", "New York") if r.color == "blue")  # NYC B&O PRR
+
+
+def claimed(n_players: int) -> GameState:
+    """Seat 0 has just claimed Albany-New York and is to choose its share."""
+    state, _ = position(n_players=n_players, game=PENN, hands={0: ["blue"] * 6})
+    state = state.evolve(shares=opening_holdings(PENN))
+    return play(state, ClaimRoute(0, ALBANY_NEW_YORK.id, state.players[0].hand))
+
+
+def typed(line: str, state: GameState, seat: int = 0) -> object:
+    return interpret(line, Context(view_for(state, seat), seat, NAMES[:state.n_players]))
+
+
+def test_take_names_a_company_by_its_code_in_any_case() -> None:
+    state = claimed(3)
+    assert typed("take PRR", state) == Play(TakeShares(0, "PRR", ""), "taking PRR share #1")
+    assert typed("take bo", state) == Play(TakeShares(0, "B&O", ""), "taking B&O share #1")
+    assert typed("take none", state) == Play(TakeShares(0, "", ""), "taking no share")
+
+
+def test_a_company_not_beside_the_route_is_refused_naming_those_that_are() -> None:
+    state = claimed(3)
+    refused = typed("take WM", state)
+    assert isinstance(refused, Refuse) and "WM is not a company beside this route" in refused.reason
+    refused = typed("take XYZ", state)
+    assert isinstance(refused, Refuse) and "beside this route: NYC, B&O and PRR" in refused.reason
+
+
+def test_two_players_take_one_for_the_dummy_too() -> None:
+    state = claimed(2)
+    refused = typed("take PRR", state)
+    assert isinstance(refused, Refuse) and "the dummy must take a share too" in refused.reason
+    assert typed("take PRR dummy NYC", state) == Play(TakeShares(0, "PRR", "NYC"),
+                                                      "taking PRR share #1, and one of NYC for the dummy")
+
+
+def test_the_turn_waits_for_the_share_and_says_how() -> None:
+    state = claimed(2)
+    said = what_now(view_for(state, 0), 0)
+    assert said == "take a share of NYC, B&O or PRR and one for the dummy (take CODE CODE), or none (take none)"
+    refused = typed("draw", state)
+    assert isinstance(refused, Refuse) and f"first {said}" in refused.reason
+    refused = typed("take PRR", apply(state, TakeShares(0, "PRR", "PRR")), seat=1)
+    assert isinstance(refused, Refuse) and "there is no share to take now" in refused.reason
+
+
+def test_tab_offers_the_companies_open_now_then_the_dummy_s() -> None:
+    state = claimed(2)
+    ctx = Context(view_for(state, 0), 0, NAMES[:2])
+    assert [s.text for s in complete("take ", ctx)] == ["NYC", "B&O", "PRR", "none"]
+    assert [s.text for s in complete("take PRR ", ctx)] == ["NYC", "B&O", "PRR"]
+
+
+def test_every_holder_s_shares_are_on_the_panel() -> None:
+    state = apply(claimed(2), TakeShares(0, "PRR", "PRR"))
+    rows = [text_of(line) for line in stock_lines(view_for(state, 1), NAMES[:2], 60)]
+    assert rows[0].startswith("SHARES")
+    assert rows[1].split() == ["PRR", "Ann", "1,", "dummy", "1", "·", "13"]
+    assert stock_lines(view_for(claimed(3), 0), NAMES, 60) == []  # none taken yet
+
+
+def test_the_rules_page_says_the_shares_and_the_dummy() -> None:
+    shown = typed("rules", claimed(2))
+    assert isinstance(shown, Show)
+    said = " ".join(" ".join(lay_out(shown.lines, 100)).split())
+    assert "take the next share (the lowest number left) of one of those companies" in said
+    assert "PRR 30/21/14/9/6" in said and "a tie goes to whoever holds the lower-numbered share" in said
+    assert "half of the dummy's shares, rounded up" in said
+    help_text = typed("help take", claimed(2))
+    assert isinstance(help_text, Show)
+    assert any("take PRR NYC" in text for text in lay_out(help_text.lines, 100))

@@ -18,7 +18,10 @@ from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.payments import tunnel_extra
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
 
+from p2p_ttr.engine.stockmarket import DUMMY
+
 from .explain import kinds
+from .stocks import new_shares
 
 SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
 
@@ -103,8 +106,17 @@ class Passed:
     seat: int
 
 
+@dataclass(frozen=True)
+class TookShares:
+    """Pennsylvania: stock shares taken after a claim ('PRR #3'), and the dummy's beside them."""
+
+    seat: int
+    shares: tuple[str, ...]
+    dummy: tuple[str, ...] = ()
+
+
 Fact: TypeAlias = (Claimed | Built | TookFaceUp | DrewBlind | ReadOwn | DrewTickets | KeptTickets | WentForTunnel
-                   | TunnelTurned | GaveUpTunnel | Passed)
+                   | TunnelTurned | GaveUpTunnel | Passed | TookShares)
 
 
 def facts(before: GameState, after: GameState, me: int | None) -> list[Fact]:
@@ -133,6 +145,9 @@ def _player(before: GameState, after: GameState, p: int, b: PlayerState, a: Play
             mine: bool) -> list[Fact]:
     found: list[Fact] = [Claimed(p, r) for r in a.routes[len(b.routes):]]
     found += [Built(p, city) for city in a.stations[len(b.stations):]]
+    took = new_shares(before, after, p)
+    if took:  # the dummy's shares come only with a player's, in the same move
+        found.append(TookShares(p, took, new_shares(before, after, DUMMY)))
     if after.phase not in SETUP:
         found += _drawn(before, after, p, b, a, mine)
     if not b.offered and a.offered and after.phase is Phase.TICKETS:

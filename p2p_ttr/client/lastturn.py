@@ -25,11 +25,13 @@ from .happened import (
     Passed,
     ReadOwn,
     TookFaceUp,
+    TookShares,
     TunnelTurned,
     WentForTunnel,
     facts,
 )
 from .phrases import and_list
+from .stocks import took_words
 from .words import DASH, kind_name, plural
 
 Moment = tuple[int, int]  # (the game's turn number, 0 setting up / 1 playing): when a fact happened
@@ -61,6 +63,7 @@ class Turn:
         parts: list[str] = []
         parts += [f"claimed {_route(self.board, r)}" for r in self.claimed]
         parts += [f"built a station in {city}" for city in self.built]
+        parts += [took_words(f.shares, f.dummy) for f in self.facts if isinstance(f, TookShares)]
         given_up = [f.route for f in self.facts if isinstance(f, GaveUpTunnel)]
         # Few words: the longest tunnel's fit the 37 columns beside the players at 80x24.
         parts += [f"gave up tunnel {_route(self.board, r)}" for r in given_up]

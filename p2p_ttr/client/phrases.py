@@ -32,6 +32,7 @@ from .happened import (
     Passed,
     ReadOwn,
     TookFaceUp,
+    TookShares,
     TunnelTurned,
     WentForTunnel,
     facts,
@@ -39,7 +40,7 @@ from .happened import (
 from .examples import doable
 from .explain import keep_least, long_most
 from .numbering import seat_number
-from .stocks import share_prompt
+from .stocks import share_prompt, took_words
 from .words import DASH, plural, route_name, route_points, ticket_name, who, whose
 
 
@@ -138,6 +139,8 @@ def sentence(fact: Fact, me: int | None, names: tuple[str, ...], game: Game) -> 
                     "or give it up")
         case GaveUpTunnel(route=r):
             return f"{name} gave up the tunnel {board.routes[r].a}{DASH}{board.routes[r].b}"
+        case TookShares(shares=shares, dummy=dummy):
+            return f"{name} {took_words(shares, dummy)}"
         case Passed():
             return f"{name} passed: nothing left to {'draw, claim or build' if game.rules.stations else 'draw or claim'}"
 

@@ -143,6 +143,21 @@ def stock_lines(view: GameState, names: tuple[str, ...], width: int) -> list[Lin
     return lines
 
 
+def new_shares(before: GameState, after: GameState, holder: int) -> tuple[str, ...]:
+    """'PRR #3' for each share ``holder`` (a seat, or the dummy) took between two views."""
+    market = after.game.board.stock_market
+    if market is None or before.shares is None or after.shares is None:
+        return ()
+    old = set(before.shares.held(holder))
+    return tuple(f"{market.companies[c].code} #{n}" for c, n in after.shares.held(holder) if (c, n) not in old)
+
+
+def took_words(shares: tuple[str, ...], dummy: tuple[str, ...]) -> str:
+    """'took share PRR #3, and NYC #1 for the dummy'."""
+    said = f"took share{'s' if len(shares) > 1 else ''} {_listed(list(shares))}"
+    return said + (f", and {_listed(list(dummy))} for the dummy" if dummy else "")
+
+
 def share_rules(game: Game) -> list[str]:
     """The rule in a few sentences, for the rules page and help."""
     market = game.board.stock_market

@@ -8,9 +8,11 @@ from __future__ import annotations
 from client_states import NAMES
 from engine_scenario import play, position
 
+from p2p_ttr.client.happened import TookShares as Took
+from p2p_ttr.client.happened import facts
 from p2p_ttr.client.outcomes import Context, Play, Refuse, Show
 from p2p_ttr.client.pagetext import lay_out
-from p2p_ttr.client.phrases import what_now
+from p2p_ttr.client.phrases import sentence, what_now
 from p2p_ttr.client.stocks import stock_lines
 from p2p_ttr.client.styled import text_of
 from p2p_ttr.client.verbs import complete, interpret
@@ -94,3 +96,14 @@ def test_the_rules_page_says_the_shares_and_the_dummy() -> None:
     help_text = typed("help take", claimed(2))
     assert isinstance(help_text, Show)
     assert any("take PRR NYC" in text for text in lay_out(help_text.lines, 100))
+
+
+def test_the_log_and_the_last_turn_say_which_shares_were_taken() -> None:
+    before = claimed(2)
+    after = apply(before, TakeShares(0, "PRR", "NYC"))
+    found = facts(view_for(before, 1), view_for(after, 1), 1)
+    assert found == [Took(0, ("PRR #1",), ("NYC #1",))]
+    assert sentence(found[0], 1, NAMES[:2], PENN) == "Ann took share PRR #1, and NYC #1 for the dummy"
+    three = claimed(3)
+    (took,) = facts(three, apply(three, TakeShares(0, "B&O", "")), 0)
+    assert sentence(took, 0, NAMES, PENN) == "You took share B&O #1"

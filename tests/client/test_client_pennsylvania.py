@@ -13,15 +13,17 @@ from p2p_ttr.client.happened import facts
 from p2p_ttr.client.outcomes import Context, Play, Refuse, Show
 from p2p_ttr.client.pagetext import lay_out
 from p2p_ttr.client.phrases import sentence, what_now
+from p2p_ttr.client.snapshot import Snapshot
 from p2p_ttr.client.stocks import stock_lines
 from p2p_ttr.client.styled import text_of
 from p2p_ttr.client.verbs import complete, interpret
+from p2p_ttr.client.watchscreen import panel_lines
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.events import ClaimRoute, TakeShares
 from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.sharemoves import opening_holdings
 from p2p_ttr.engine.state import GameState
-from p2p_ttr.engine.view import view_for
+from p2p_ttr.engine.view import public_view, view_for
 
 PENN = load_game("pennsylvania")
 ALBANY_NEW_YORK = next(r for r in PENN.board.routes_between("Albany", "New York") if r.color == "blue")  # NYC B&O PRR
@@ -107,3 +109,10 @@ def test_the_log_and_the_last_turn_say_which_shares_were_taken() -> None:
     three = claimed(3)
     (took,) = facts(three, apply(three, TakeShares(0, "B&O", "")), 0)
     assert sentence(took, 0, NAMES, PENN) == "You took share B&O #1"
+
+
+def test_the_watcher_sees_the_shares_too() -> None:
+    state = apply(claimed(2), TakeShares(0, "PRR", "PRR"))
+    snap = Snapshot(seat=None, names=NAMES[:2], view=public_view(state), game="3fa2c1d0aa", status="watching")
+    table, _ = panel_lines(snap, 60, beside=False)
+    assert any(text_of(line).split()[:3] == ["PRR", "Ann", "1,"] for line in table)

@@ -57,6 +57,9 @@ PART_WORDS: dict[str, PartWords] = {
     "most_cities": PartWords(
         lambda rules: "explor", 7,
         lambda part, sc, rules: f"largest network {plural(part.count, 'city', 'cities')}: {_won_or_not(part)}"),
+    "shares": PartWords(  # Pennsylvania (engine/sharemoves.py)
+        lambda rules: "shares", 8,
+        lambda part, sc, rules: f"{plural(part.count, 'share')} held: the companies' majorities"),
 }
 
 

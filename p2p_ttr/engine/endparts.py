@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .scoring import PlayerScore, ScorePart
+from .sharemoves import share_parts
 from .state import GameState
 
 # Every player's parts (in seat order) for the finished ``state``, given
@@ -25,7 +26,9 @@ EndScorer = Callable[[GameState, tuple[PlayerScore, ...]], tuple[tuple[ScorePart
 
 # One per mechanic with end-of-game points of its own, in the order its
 # columns are shown (each returns () where its game does not play it).
-END_SCORERS: tuple[EndScorer, ...] = ()
+END_SCORERS: tuple[EndScorer, ...] = (
+    share_parts,  # Pennsylvania's stock shares
+)
 
 
 def end_parts(state: GameState, scores: tuple[PlayerScore, ...]) -> tuple[tuple[ScorePart, ...], ...]:

@@ -21,6 +21,7 @@ from dataclasses import replace
 from .cards import CardRef
 from .events import TakeShares
 from .game import Game
+from .scoring import PlayerScore, ScorePart
 from .state import GameState, Phase
 from .stockmarket import DUMMY, StockHoldings, dummy_counts_of, share_points
 
@@ -122,3 +123,15 @@ def final_share_points(state: GameState) -> tuple[int, ...]:
         counts = dummy_counts_of(holdings, [f for f in faces if f is not None])
     return share_points(market, holdings, state.n_players, counts)
 
+
+
+def share_parts(state: GameState, scores: tuple[PlayerScore, ...]) -> tuple[tuple[ScorePart, ...], ...]:
+    """The end scorer of the shares (endparts.END_SCORERS): each player's
+    majority points, counting the shares the player holds; () on a board
+    without shares."""
+    holdings = state.shares
+    if holdings is None:
+        return ()
+    points = final_share_points(state)
+    return tuple((ScorePart("shares", "Stock shares", points[p], count=len(holdings.held(p))),)
+                 for p in range(len(scores)))

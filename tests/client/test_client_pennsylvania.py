@@ -8,6 +8,8 @@ from __future__ import annotations
 from client_states import NAMES
 from engine_scenario import play, position
 
+from p2p_ttr.bots.random_bot import RandomBot
+from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.client.happened import TookShares as Took
 from p2p_ttr.client.happened import facts
 from p2p_ttr.client.outcomes import Context, Play, Refuse, Show
@@ -20,10 +22,12 @@ from p2p_ttr.client.verbs import complete, interpret
 from p2p_ttr.client.watchscreen import panel_lines
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.events import ClaimRoute, TakeShares
+from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.sharemoves import opening_holdings
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import public_view, view_for
+from p2p_ttr.local.game import play_local_game
 
 PENN = load_game("pennsylvania")
 ALBANY_NEW_YORK = next(r for r in PENN.board.routes_between("Albany", "New York") if r.color == "blue")  # NYC B&O PRR
@@ -116,3 +120,15 @@ def test_the_watcher_sees_the_shares_too() -> None:
     snap = Snapshot(seat=None, names=NAMES[:2], view=public_view(state), game="3fa2c1d0aa", status="watching")
     table, _ = panel_lines(snap, 60, beside=False)
     assert any(text_of(line).split()[:3] == ["PRR", "Ann", "1,"] for line in table)
+
+
+def test_the_end_page_shows_each_player_s_share_points() -> None:
+    end = play_local_game(PENN, 2, 3, [RandomBot(1), RandomBot(2)], record=False).final
+    score = final_score(end)
+    page = breakdown(end, NAMES[:2])
+    header = next(line for line in page if "player" in line and "total" in line)
+    assert "shares" in header.split()
+    for p, sc in enumerate(score.players):
+        (part,) = sc.extra
+        mine = page[page.index(f"{NAMES[p]}: {sc.total} points"):]
+        assert any(line.split()[:3] == ["shares", str(part.points), str(part.count)] for line in mine)

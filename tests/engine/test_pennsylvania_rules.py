@@ -24,7 +24,8 @@ from p2p_ttr.engine.events import ClaimRoute, DrawTickets, KeepTickets, Reveal, 
 from p2p_ttr.engine.game import Unkept
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import apply, new_game
-from p2p_ttr.engine.scoring import PlayerClaims, score_game, ticket_outcomes
+from p2p_ttr.engine.outcome import final_score
+from p2p_ttr.engine.scoring import PlayerClaims, ScorePart, score_game, ticket_outcomes
 from p2p_ttr.engine.sharemoves import final_share_points, opening_holdings
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, Phase
 from p2p_ttr.engine.stockmarket import DUMMY, StockHoldings, StockMarket, counted_dummy_shares, share_points
@@ -280,3 +281,16 @@ def test_the_caretaker_takes_the_first_company_with_a_share_and_the_dummy_s_firs
     assert caretaker_move(state, 0) == TakeShares(0, "NYC", "NYC")
     state = claim(table(n_players=3, hands={0: ["blue"] * 6}), route)
     assert caretaker_move(state, 0) == TakeShares(0, "NYC", "")
+
+
+def test_the_majorities_count_in_the_final_score_and_its_ranking() -> None:
+    holdings = opening_holdings(PENN)
+    assert holdings is not None
+    for seat in (1, 1, 0):  # PRR: seat 1 first (30), seat 0 second (21)
+        holdings = holdings.take(MARKET, "PRR", seat)
+    ended = table(n_players=3).evolve(shares=holdings, phase=Phase.OVER)
+    score = final_score(ended)
+    assert [p.extra for p in score.players] == [(ScorePart("shares", "Stock shares", 21, 1),),
+                                                (ScorePart("shares", "Stock shares", 30, 2),),
+                                                (ScorePart("shares", "Stock shares", 0, 0),)]
+    assert [p.total for p in score.players] == [21, 30, 0] and score.ranking == (1, 0, 2)

@@ -32,6 +32,7 @@ from p2p_ttr.engine.events import (
 )
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.rules import actors, apply, new_game
+from p2p_ttr.engine.sharemoves import final_share_points
 from p2p_ttr.engine.state import GameState, NeedReveal, Phase, public_digest
 from p2p_ttr.engine.stockmarket import DUMMY
 from p2p_ttr.engine.view import hidden_from, own_cards, view_for
@@ -114,7 +115,7 @@ def check_final_score(state: GameState) -> None:
     board, rules = state.game.board, state.game.rules
     for ps, sc in zip(state.players, score.players):
         assert sc.total == (sc.routes + sc.tickets + sc.stations + sc.express + sc.globetrotter + sc.grand_tour
-                            + sc.mountains + sc.most_cities)
+                            + sc.mountains + sc.most_cities + sum(part.points for part in sc.extra))
         assert sc.mountains == rules.mountain_car_points * sum(board.routes[r].mountain_x for r in ps.routes)
         assert sc.most_cities in (0, rules.most_cities_points)
         assert sc.routes == sum(board.route_points[board.routes[r].length] for r in ps.routes)
@@ -122,6 +123,10 @@ def check_final_score(state: GameState) -> None:
         assert sc.express in (0, rules.longest_path_points) and sc.globetrotter in (0, rules.globetrotter_points)
         assert len(sc.ticket_results) == len(ps.tickets)
     assert sorted(score.ranking) == list(range(state.n_players))
+    if state.shares is not None:  # Pennsylvania: the majorities, with only the dummy's drawn shares
+        assert [sc.extra[0].points for sc in score.players] == list(final_share_points(state))
+        assert [sc.extra[0].count for sc in score.players] == [len(state.shares.held(p)) for p in
+                                                               range(state.n_players)]
 
 
 def play_checked(n_players: int, seed: int, game: Game = EUROPE) -> GameState:

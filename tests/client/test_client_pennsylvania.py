@@ -6,6 +6,8 @@ shares, and reads the share rules."""
 from __future__ import annotations
 
 from client_states import NAMES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from engine_scenario import play, position
 
 from p2p_ttr.bots.random_bot import RandomBot
@@ -22,6 +24,7 @@ from p2p_ttr.client.verbs import complete, interpret
 from p2p_ttr.client.watchscreen import panel_lines
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.events import ClaimRoute, TakeShares
+from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.sharemoves import opening_holdings
@@ -132,3 +135,15 @@ def test_the_end_page_shows_each_player_s_share_points() -> None:
         (part,) = sc.extra
         mine = page[page.index(f"{NAMES[p]}: {sc.total} points"):]
         assert any(line.split()[:3] == ["shares", str(part.points), str(part.count)] for line in mine)
+
+
+@settings(max_examples=60, deadline=None)
+@given(words=st.lists(st.text(max_size=8) | st.sampled_from(["PRR", "prr", "b&o", "none", "dummy", "NYC", "WM"]),
+                      max_size=4))
+def test_whatever_is_typed_after_take_is_a_legal_choice_or_a_refusal(words: list[str]) -> None:
+    state = claimed(2)
+    said = typed(" ".join(["take", *words]), state)
+    if isinstance(said, Play):
+        assert said.action in legal_actions(state, 0)
+    else:
+        assert isinstance(said, Refuse) and said.reason

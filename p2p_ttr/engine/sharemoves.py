@@ -21,9 +21,10 @@ from dataclasses import replace
 from .cards import CardRef
 from .events import TakeShares
 from .game import Game
-from .scoring import PlayerScore, ScorePart
+from .scoring import ExtraParts, PlayerScore, ScorePart
+from .sharesheet import Held
 from .state import GameState, Phase
-from .stockmarket import DUMMY, StockHoldings, dummy_counts_of, share_points
+from .stockmarket import DUMMY, StockHoldings, dummy_counts_of, majority_points, share_points
 
 
 def plays_shares(game: Game) -> bool:
@@ -132,6 +133,17 @@ def share_parts(state: GameState, scores: tuple[PlayerScore, ...]) -> tuple[tupl
     holdings = state.shares
     if holdings is None:
         return ()
-    points = final_share_points(state)
-    return tuple((ScorePart("shares", "Stock shares", points[p], count=len(holdings.held(p))),)
-                 for p in range(len(scores)))
+    return _parts(final_share_points(state), [len(holdings.held(p)) for p in range(len(scores))])
+
+
+def sheet_share_parts(game: Game, held: Held) -> ExtraParts | None:
+    """The share parts of a game written down (``ttr score``, sharesheet.py); None on a board without shares."""
+    market = game.board.stock_market
+    if market is None:
+        return None
+    return lambda scores: _parts(majority_points(market, held, len(scores)),
+                                 [sum(1 for holder, _, _ in held if holder == p) for p in range(len(scores))])
+
+
+def _parts(points: tuple[int, ...], counts: list[int]) -> tuple[tuple[ScorePart, ...], ...]:
+    return tuple((ScorePart("shares", "Stock shares", points[p], count=counts[p]),) for p in range(len(points)))

@@ -22,7 +22,7 @@ so the board and the state can name its types.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -133,17 +133,25 @@ def share_points(market: StockMarket, holdings: StockHoldings, n_players: int,
                  dummy_counts: frozenset[tuple[int, int]] | None = None) -> tuple[int, ...]:
     """Each player's points from the majorities. The dummy's shares that
     count are ``dummy_counts`` ((company, share number) pairs; None: all)."""
+    held = [(seat, c, n) for c, seats in enumerate(holdings.holders) for n, seat in enumerate(seats, start=1)
+            if seat != DUMMY or dummy_counts is None or (c, n) in dummy_counts]
+    return majority_points(market, held, n_players)
+
+
+def majority_points(market: StockMarket, held: Iterable[tuple[int, int, int]], n_players: int) -> tuple[int, ...]:
+    """Each player's points from the shares ``held``, as (holder, company,
+    share number): per company the holders ranked by count, a tie to the
+    lower-numbered share, score its values in rank order; the dummy takes
+    its rank and scores nothing."""
+    counts: list[dict[int, list[int]]] = [{} for _ in market.companies]  # per company: holder -> share numbers
+    for holder, c, n in held:
+        counts[c].setdefault(holder, []).append(n)
     points = [0] * n_players
-    for c, company in enumerate(market.companies):
-        counts: dict[int, list[int]] = {}  # holder -> share numbers
-        for n, seat in enumerate(holdings.holders[c], start=1):
-            if seat == DUMMY and dummy_counts is not None and (c, n) not in dummy_counts:
-                continue
-            counts.setdefault(seat, []).append(n)
-        ranked = sorted(counts, key=lambda seat: (-len(counts[seat]), min(counts[seat])))
-        for rank, seat in enumerate(ranked[: len(company.points_by_rank)]):
-            if seat != DUMMY:
-                points[seat] += company.points_by_rank[rank]
+    for company, numbers in zip(market.companies, counts):
+        ranked = sorted(numbers, key=lambda holder: (-len(numbers[holder]), min(numbers[holder])))
+        for rank, holder in enumerate(ranked[: len(company.points_by_rank)]):
+            if holder != DUMMY:
+                points[holder] += company.points_by_rank[rank]
     return tuple(points)
 
 

@@ -14,7 +14,9 @@ route have the same name: the first player to name it gets one side, the next
 one the other. Switzerland's country tickets are named by where the card
 starts alone, a city or a country (``["Bern"]``, ``["France"]``); where the
 box holds two copies, each naming takes the next. ``routes``, ``stations`` and
-``tickets`` may be omitted (none).
+``tickets`` may be omitted (none). Pennsylvania's stock shares are listed
+per player, and the two-player dummy's revealed ones beside the players
+(``engine/sharesheet.py``).
 
 This module turns such text into validated :class:`TableGame` values (board
 ids plus player names) or raises :class:`ScoreSheetError` with a one-line message
@@ -33,13 +35,14 @@ from p2p_ttr.engine.board import GRAY, Board, Route, fold_name
 from p2p_ttr.engine.countrytickets import country_tickets_from, start_name
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.scoring import ClaimError, PlayerClaims, check_claims
+from p2p_ttr.engine.sharesheet import Held, SheetSharesError, sheet_shares
 
 MAX_INPUT_BYTES = 4 * 1024 * 1024
 MAX_GAMES = 1000  # per input: scoring is not free, and nobody plays more in a sitting
 MAX_NAME_LENGTH = 40
 _QUOTED_MAX = 40  # longer text from the input is cut in messages
-_GAME_KEYS = frozenset({"players"})
-_PLAYER_KEYS = frozenset({"name", "routes", "stations", "tickets"})
+_GAME_KEYS = frozenset({"players", "dummy"})  # "dummy": Pennsylvania's (sharesheet.py)
+_PLAYER_KEYS = frozenset({"name", "routes", "stations", "tickets", "shares"})
 _COLOUR_ALIASES = {"grey": GRAY}
 # Letters that Unicode does not split into a base letter and an accent.
 class ScoreSheetError(ValueError):
@@ -52,6 +55,7 @@ class TableGame:
 
     names: tuple[str, ...]
     claims: tuple[PlayerClaims, ...]
+    shares: Held = ()  # Pennsylvania's stock shares (sharesheet.py)
 
 
 def decode_input(data: bytes) -> str:
@@ -145,7 +149,11 @@ def parse_game(game: Game, document: object) -> TableGame:
         if exc.player is None:
             raise ScoreSheetError(exc.reason) from None
         raise ScoreSheetError(f"player {_quote(names[exc.player])}: {exc.reason}") from None
-    return TableGame(tuple(names), tuple(claims))
+    try:
+        shares = sheet_shares(game.board.stock_market, players, document.get("dummy"), len(players))
+    except SheetSharesError as exc:
+        raise ScoreSheetError(str(exc)) from None
+    return TableGame(tuple(names), tuple(claims), shares)
 
 
 def _player_names(players: Sequence[object]) -> list[str]:

@@ -10,6 +10,7 @@ deck shuffled at set-up and opened at the end."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,8 @@ from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import apply, new_game
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.scoring import PlayerClaims, ScorePart, score_game, ticket_outcomes
-from p2p_ttr.engine.sharemoves import final_share_points, opening_holdings
+from p2p_ttr.engine.sharemoves import final_share_points, opening_holdings, sheet_share_parts
+from p2p_ttr.engine.tablegame import ScoreSheetError, parse_game
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, Phase
 from p2p_ttr.engine.stockmarket import DUMMY, StockHoldings, StockMarket, counted_dummy_shares, share_points
 
@@ -294,3 +296,32 @@ def test_the_majorities_count_in_the_final_score_and_its_ranking() -> None:
                                                 (ScorePart("shares", "Stock shares", 30, 2),),
                                                 (ScorePart("shares", "Stock shares", 0, 0),)]
     assert [p.total for p in score.players] == [21, 30, 0] and score.ranking == (1, 0, 2)
+
+
+def test_a_game_written_down_scores_its_shares_and_the_revealed_dummy_shares() -> None:
+    sheet = {"players": [{"name": "Ann", "shares": {"PRR": [1, 4], "b&o": [1]}},
+                         {"name": "Bob", "shares": {"PRR": [2, 5]}}],
+             "dummy": {"PRR": [3]}}
+    written = parse_game(PENN, sheet)
+    parts = sheet_share_parts(PENN, written.shares)
+    assert parts is not None
+    score = score_game(PENN, written.claims, parts)
+    # PRR: Ann and Bob two each, Ann holds share 1: 30 and 21; the dummy's one share is third. B&O: Ann alone.
+    assert [p.extra for p in score.players] == [(ScorePart("shares", "Stock shares", 30 + 20, 3),),
+                                                (ScorePart("shares", "Stock shares", 21, 2),)]
+
+
+@pytest.mark.parametrize(("sheet", "refusal"), [
+    ({"players": [{"name": "A", "shares": {"XYZ": [1]}}, {"name": "B"}]}, "there is no company 'XYZ'"),
+    ({"players": [{"name": "A", "shares": {"BR&P": [3]}}, {"name": "B"}]}, "BR&P shares are numbered 1 to 2"),
+    ({"players": [{"name": "A", "shares": {"NYC": [1]}}, {"name": "B", "shares": {"nyc": [1]}}]},
+     "NYC share 1 is listed twice"),
+    ({"players": [{"name": "A"}, {"name": "B"}, {"name": "C"}], "dummy": {"NYC": [1]}},
+     '"dummy" shares are for a two-player game only'),
+    ({"players": [{"name": "A", "shares": ["PRR", 1]}, {"name": "B"}]}, "shares must be an object"),
+])
+def test_shares_written_down_wrong_are_refused_saying_why(sheet: dict[str, object], refusal: str) -> None:
+    with pytest.raises(ScoreSheetError, match=re.escape(refusal)):
+        parse_game(PENN, sheet)
+    with pytest.raises(ScoreSheetError, match="this board has no stock shares"):
+        parse_game(load_game("usa"), {"players": [{"name": "A", "shares": {"PRR": [1]}}, {"name": "B"}]})

@@ -20,6 +20,7 @@ from p2p_ttr.engine.board import Board, Ticket
 from p2p_ttr.engine.boards import UnknownGame, load_game
 from p2p_ttr.engine.countrytickets import start_name
 from p2p_ttr.engine.game import Game
+from p2p_ttr.engine.sharemoves import sheet_share_parts
 from p2p_ttr.engine.scoring import GameScore, PlayerScore, deciding_tiebreak, score_game, score_parts
 from p2p_ttr.engine.tablegame import (
     MAX_INPUT_BYTES,
@@ -42,6 +43,8 @@ have the same name (the first player to name it gets one side, the next player
 the other). Stations borrow whichever opponent routes score their owner most.
 A Swiss country ticket (--board switzerland) is named by where its card starts
 alone, a city or a country: "tickets": [["Zurich", "Vaduz"], ["Bern"], ["France"]].
+Pennsylvania's shares, by company and number: "shares": {"PRR": [1, 3]} for a
+player, and beside "players" the two-player dummy's revealed ones: "dummy": {"NYC": [1]}.
 """
 
 
@@ -67,7 +70,7 @@ def _run(args: argparse.Namespace) -> int:
     except ScoreSheetError as exc:
         raise UsageError(str(exc)) from None
     for number, game in enumerate(games, start=1):
-        result = score_game(played, game.claims)
+        result = score_game(played, game.claims, sheet_share_parts(played, game.shares))
         if args.json:
             print(json.dumps(game_json(played, game, result)))
         else:

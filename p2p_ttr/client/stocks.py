@@ -16,7 +16,7 @@ from p2p_ttr.engine.events import TakeShares
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.sharemoves import has_dummy, share_choices, take_shares_problem
 from p2p_ttr.engine.state import GameState, Phase
-from p2p_ttr.engine.stockmarket import DUMMY, StockHoldings, StockMarket
+from p2p_ttr.engine.stockmarket import DUMMY, StockHoldings, StockMarket, dummy_counts_of
 
 from .numbering import seat_number
 from .outcomes import Context, Outcome, Play, Refused
@@ -156,6 +156,21 @@ def took_words(shares: tuple[str, ...], dummy: tuple[str, ...]) -> str:
     """'took share PRR #3, and NYC #1 for the dummy'."""
     said = f"took share{'s' if len(shares) > 1 else ''} {_listed(list(shares))}"
     return said + (f", and {_listed(list(dummy))} for the dummy" if dummy else "")
+
+
+def dummy_draw_words(state: GameState) -> str | None:
+    """Which of the dummy's shares its order deck, opened at the end, made
+    count (None: no dummy, or its deck not open yet)."""
+    market, holdings = state.game.board.stock_market, state.shares
+    if market is None or holdings is None or not holdings.dummy_order:
+        return None
+    faces = [state.public.get(r) for r in holdings.dummy_order]
+    if any(face is None for face in faces):
+        return None
+    counted = dummy_counts_of(holdings, [face for face in faces if face is not None])
+    drawn = [f"{market.companies[c].code} #{n}" for c, n in holdings.dummy_taken if (c, n) in counted]
+    return (f"the dummy's shares that count, drawn by its order deck opened at the end: "
+            f"{', '.join(drawn) or 'none'} ({len(drawn)} of {len(holdings.dummy_taken)})")
 
 
 def share_rules(game: Game) -> list[str]:

@@ -18,7 +18,7 @@ from p2p_ttr.client.outcomes import Context, Play, Refuse, Show
 from p2p_ttr.client.pagetext import lay_out
 from p2p_ttr.client.phrases import sentence, what_now
 from p2p_ttr.client.snapshot import Snapshot
-from p2p_ttr.client.stocks import stock_lines
+from p2p_ttr.client.stocks import dummy_draw_words, stock_lines
 from p2p_ttr.client.styled import text_of
 from p2p_ttr.client.verbs import complete, interpret
 from p2p_ttr.client.watchscreen import panel_lines
@@ -147,3 +147,14 @@ def test_whatever_is_typed_after_take_is_a_legal_choice_or_a_refusal(words: list
         assert said.action in legal_actions(state, 0)
     else:
         assert isinstance(said, Refuse) and said.reason
+
+
+def test_the_audit_says_which_dummy_shares_its_order_deck_drew() -> None:
+    end = play_local_game(PENN, 2, 3, [RandomBot(1), RandomBot(2)], record=False).final
+    assert end.shares is not None and end.shares.dummy_taken
+    said = dummy_draw_words(end)
+    assert said is not None
+    n = len(end.shares.dummy_taken)
+    assert said.endswith(f"({(n + 1) // 2} of {n})")
+    assert dummy_draw_words(claimed(2)) is None  # closed until the end
+    assert dummy_draw_words(claimed(3)) is None  # no dummy

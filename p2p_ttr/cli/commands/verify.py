@@ -10,6 +10,7 @@ from typing import Any
 from p2p_ttr.cli.registry import Command
 from p2p_ttr.client.numbering import seat_number, seat_words, turn_number
 from p2p_ttr.client.words import plural
+from p2p_ttr.client.stocks import dummy_draw_words
 from p2p_ttr.engine.scoring import score_parts
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.net.receipts import blame_with_receipts, load_receipts
@@ -161,6 +162,8 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
             parts += [f"{part.title} {part.points}" for part in score_parts(v.table.game, sc)]
             lines.append(f"  {place}. {v.names[p]:<12} {sc.total:>4} {'point ' if sc.total == 1 else 'points'} "
                          f"({', '.join(parts)})")
+        drawn = dummy_draw_words(v.table.engine) if v.table.engine is not None else None
+        lines += [f"  {drawn}"] if drawn else []
     if v.fair:
         lines.append("VERIFIED: every signature, shuffle, share, move and score checks out.")
     else:

@@ -14,6 +14,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from engine_scenario import ScenarioDealer, play, position
 
 from p2p_ttr.engine.board import LOCOMOTIVE, Route
@@ -325,3 +327,30 @@ def test_shares_written_down_wrong_are_refused_saying_why(sheet: dict[str, objec
         parse_game(PENN, sheet)
     with pytest.raises(ScoreSheetError, match="this board has no stock shares"):
         parse_game(load_game("usa"), {"players": [{"name": "A", "shares": {"PRR": [1]}}, {"name": "B"}]})
+
+
+SHARE_LISTS = st.dictionaries(st.sampled_from(["PRR", "nyc", "BR&P", "XYZ", ""]) | st.text(max_size=6),
+                              st.lists(st.integers(-2, 16) | st.text(max_size=2), max_size=4)
+                              | st.text(max_size=3), max_size=4)
+
+
+@settings(max_examples=80, deadline=None)
+@given(players=st.lists(st.fixed_dictionaries({"name": st.sampled_from(["A", "B", "C"])},
+                                               optional={"shares": SHARE_LISTS | st.integers()}),
+                        min_size=2, max_size=3, unique_by=lambda p: p["name"]),
+       dummy=st.none() | SHARE_LISTS)
+def test_any_shares_written_down_score_or_are_refused_each_share_once(
+        players: list[dict[str, object]], dummy: dict[str, object] | None) -> None:
+    sheet: dict[str, object] = {"players": players} | ({"dummy": dummy} if dummy is not None else {})
+    try:
+        written = parse_game(PENN, sheet)
+    except ScoreSheetError as refused:
+        assert str(refused) and "\n" not in str(refused)
+        return
+    shares = [(c, n) for _, c, n in written.shares]
+    assert len(shares) == len(set(shares))
+    assert all(1 <= n <= MARKET.companies[c].shares for c, n in shares)
+    parts = sheet_share_parts(PENN, written.shares)
+    assert parts is not None
+    score = score_game(PENN, written.claims, parts)
+    assert sum(p.extra[0].count for p in score.players) == sum(1 for h, _, _ in written.shares if h != DUMMY)

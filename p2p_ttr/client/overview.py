@@ -8,6 +8,7 @@ from p2p_ttr.engine.state import GameState
 
 from .panel import claim_details, forfeited_lines, hand_lines, row_lines
 from .claimable import claimable
+from .stocks import route_companies, stock_lines
 from .styled import text_of
 from .tickets import ticket_rows, way_between
 from .words import DASH, plural
@@ -29,8 +30,11 @@ def overview(view: GameState, seat: int, names: tuple[str, ...], forfeited: tupl
     lines += ["", f"YOUR HAND PAYS FOR  {plural(len(found), 'route')} (claim CITY CITY)"]
     for c in found:
         serves = f"  → ticket {', '.join(map(str, c.tickets))}" if c.tickets else ""
-        lines.append(f"   {c.route.a}{DASH}{c.route.b} ({claim_details(c.route)}, {plural(c.points, 'point')}){serves}")
+        lines.append(f"   {c.route.a}{DASH}{c.route.b} ({claim_details(c.route)}, {plural(c.points, 'point')})"
+                     f"{route_companies(view.game, c.route)}{serves}")
     if not found:
         lines.append("   no route yet: draw cards")
+    held = [text_of(line) for line in stock_lines(view, names, WIDE)]
+    lines += [""] + held if held else []
     gone = [text_of(line) for line in forfeited_lines(view, seat, names, forfeited, WIDE)]
     return tuple(lines + ([""] + gone if gone else []))

@@ -15,6 +15,7 @@ from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.client.happened import TookShares as Took
 from p2p_ttr.client.happened import facts
 from p2p_ttr.client.outcomes import Context, Play, Refuse, Show
+from p2p_ttr.client.overview import overview
 from p2p_ttr.client.pagetext import lay_out
 from p2p_ttr.client.phrases import sentence, what_now
 from p2p_ttr.client.snapshot import Snapshot
@@ -158,3 +159,13 @@ def test_the_audit_says_which_dummy_shares_its_order_deck_drew() -> None:
     assert said.endswith(f"({(n + 1) // 2} of {n})")
     assert dummy_draw_words(claimed(2)) is None  # closed until the end
     assert dummy_draw_words(claimed(3)) is None  # no dummy
+
+
+def test_show_lists_the_companies_beside_each_route_and_every_holder_s_shares() -> None:
+    state, _ = position(n_players=2, game=PENN, hands={0: ["blue"] * 6, 1: ["red"] * 6})
+    state = state.evolve(shares=opening_holdings(PENN))
+    state = apply(play(state, ClaimRoute(0, ALBANY_NEW_YORK.id, state.players[0].hand)), TakeShares(0, "PRR", "B&O"))
+    page = overview(view_for(state, 1), 1, NAMES[:2], ())
+    syracuse = next(line for line in page if "Albany–Syracuse" in line)
+    assert syracuse.endswith("· shares NYC")
+    assert page[page.index("SHARES held · left") + 1].split() == ["PRR", "Ann", "1", "·", "14"]

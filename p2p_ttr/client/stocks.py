@@ -14,7 +14,7 @@ import re
 from p2p_ttr.engine.board import Route
 from p2p_ttr.engine.events import TakeShares
 from p2p_ttr.engine.game import Game
-from p2p_ttr.engine.sharemoves import has_dummy, share_choices, take_shares_problem
+from p2p_ttr.engine.sharemoves import has_dummy, plays_shares, share_choices, take_shares_problem
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.stockmarket import DUMMY, StockHoldings, StockMarket, dummy_counts_of
 
@@ -25,13 +25,9 @@ from .styled import Line, wrap
 NONE_WORDS = ("none", "no", "nothing")
 
 
-def _listed(parts: list[str], last: str = "and") -> str:
+def _joined(parts: list[str], last: str = "and") -> str:
     """'NYC, B&O or PRR'."""
     return ", ".join(parts[:-1]) + f" {last} " + parts[-1] if len(parts) > 1 else "".join(parts)
-
-
-def plays_shares(game: Game) -> bool:
-    return game.board.stock_market is not None
 
 
 def _key(text: str) -> str:
@@ -69,7 +65,7 @@ def share_move(words: list[str], view: GameState, seat: int, names: tuple[str, .
         code = company_code(market, word)
         if code is None:
             raise Refused(f"there is no company {word[:16]!r}; beside this route: "
-                          f"{_listed(list(holdings.open_companies(market, holdings.pending)))}")
+                          f"{_joined(list(holdings.open_companies(market, holdings.pending)))}")
         codes.append(code)
     action = TakeShares(seat, codes[0], codes[1] if len(codes) > 1 else "")
     problem = take_shares_problem(view, action)
@@ -109,7 +105,7 @@ def share_prompt(view: GameState, seat: int) -> str:
         return "no share to take"
     open_now = list(holdings.open_companies(market, holdings.pending))
     dummy = " and one for the dummy (take CODE CODE)" if has_dummy(view.game, view.n_players) else " (take CODE)"
-    return f"take a share of {_listed(open_now, 'or')}{dummy}, or none (take none)"
+    return f"take a share of {_joined(open_now, 'or')}{dummy}, or none (take none)"
 
 
 def route_companies(game: Game, route: Route) -> str:
@@ -154,8 +150,8 @@ def new_shares(before: GameState, after: GameState, holder: int) -> tuple[str, .
 
 def took_words(shares: tuple[str, ...], dummy: tuple[str, ...]) -> str:
     """'took share PRR #3, and NYC #1 for the dummy'."""
-    said = f"took share{'s' if len(shares) > 1 else ''} {_listed(list(shares))}"
-    return said + (f", and {_listed(list(dummy))} for the dummy" if dummy else "")
+    said = f"took share{'s' if len(shares) > 1 else ''} {_joined(list(shares))}"
+    return said + (f", and {_joined(list(dummy))} for the dummy" if dummy else "")
 
 
 def dummy_draw_words(state: GameState) -> str | None:

@@ -9,6 +9,7 @@ import re
 from dataclasses import replace
 
 from p2p_ttr.engine.game import Game
+from p2p_ttr.engine.sharemoves import plays_shares
 
 from .commands import Command, ParseError, Registry, Verb, tokens
 from .complete import (
@@ -45,7 +46,7 @@ from .resolve import (
     station_places,
     tickets_move,
 )
-from .stocks import plays_shares, share_args, share_move
+from .stocks import share_args, share_move
 from .words import fold, most_words
 
 

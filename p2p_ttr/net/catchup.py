@@ -83,7 +83,15 @@ class CatchUp:
         back (``sync 0`` again and again) move its backlog back at most once
         per ``REWIND_S``; the others are the same ask (coalesced)."""
         table = self.replica.table
-        if table is None or table.game_id is None or not 0 <= start <= len(table.log):
+        if table is None or table.game_id is None or start < 0:
+            return
+        if start > len(table.log):
+            # It holds more than we do: an old relay with entries nobody else
+            # got, or a seat of a relay whose log lost its tail. Said at once,
+            # so that it looks for where the two logs part (a fork check of
+            # the whole log: follower.py) instead of waiting for entries that
+            # will never come; the heartbeat says it again every second.
+            self.router.send(rid, frames.Ping(len(table.log)))
             return
         now = time.monotonic()
         backlog = self._backlogs.get(rid)

@@ -16,6 +16,7 @@ Identifiers used everywhere else in the project:
 from __future__ import annotations
 
 import difflib
+import heapq
 import json
 import unicodedata
 from dataclasses import dataclass
@@ -230,7 +231,7 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
         for t in group:
             if any(t[end] not in city_set and t[end] not in zones for end in ("a", "b")):
                 raise ValueError(f"ticket {t} names an unknown city")
-            tickets.append(_ticket(len(tickets), t["a"], t["b"], int(t["points"]), is_long, zones))
+            tickets.append(_ticket(len(tickets), t["a"], t["b"], int(t["points"]), is_long, zones, routes_list))
     routes_at: dict[str, list[int]] = {c: [] for c in cities}
     for route in routes_list:
         routes_at[route.a].append(route.id)
@@ -257,14 +258,37 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
 
 
 def _ticket(ticket_id: int, a: str, b: str, points: int, is_long: bool,
-            zones: dict[str, tuple[str, ...]]) -> Ticket:
-    """A ticket between two cities, or from or to a zone (any of its endpoints)."""
+            zones: dict[str, tuple[str, ...]], routes: list[Route]) -> Ticket:
+    """A ticket between two cities, or from or to a zone (any of its
+    endpoints). Its ``a`` and ``b`` (what plans and the client's ways aim at)
+    are the zone's endpoint fewest cars away from the other end."""
     if a not in zones and b not in zones:
         return Ticket(ticket_id, a, b, points, is_long)
-    starts = zones.get(a, (a,))
-    goal = TicketGoal(b, zones.get(b, (b,)), points)
+    far = _cars_from(routes, zones.get(b, (b,))[0])
+    starts = tuple(sorted(zones.get(a, (a,)), key=lambda place: far.get(place, len(far) * 99)))
+    near = _cars_from(routes, starts[0])
+    goal = TicketGoal(b, tuple(sorted(zones.get(b, (b,)), key=lambda place: near.get(place, len(near) * 99))), points)
     return Ticket(ticket_id, starts[0], goal.places[0], points, is_long, starts if len(starts) > 1 else (),
                   (goal,) if b in zones else (), f"{a}-{b} ({points})")
+
+
+def _cars_from(routes: list[Route], start: str) -> dict[str, int]:
+    """The fewest cars from ``start`` to every place it reaches (Dijkstra over the routes' lengths)."""
+    near: dict[str, list[tuple[str, int]]] = {}
+    for r in routes:
+        near.setdefault(r.a, []).append((r.b, r.length))
+        near.setdefault(r.b, []).append((r.a, r.length))
+    cars = {start: 0}
+    heap = [(0, start)]
+    while heap:
+        d, place = heapq.heappop(heap)
+        if d > cars[place]:
+            continue
+        for other, length in near.get(place, ()):
+            if d + length < cars.get(other, d + length + 1):
+                cars[other] = d + length
+                heapq.heappush(heap, (d + length, other))
+    return cars
 
 
 def read_board_data(data_file: str) -> dict[str, Any]:

@@ -142,6 +142,14 @@ def test_ontario_is_reached_at_either_endpoint_and_its_two_ends_are_not_joined()
                == {near} for end, near in (("Ontario (Erie)", "Erie"), ("Ontario (Buffalo)", "Buffalo")))
 
 
+def test_an_ontario_ticket_is_planned_from_its_nearer_endpoint() -> None:
+    # Both endpoints complete it; plans and the client's ways aim at the one fewer cars away.
+    by_label = {t.label: t for t in BOARD.tickets}
+    assert by_label["Ontario-Pittsburg (10)"].a == "Ontario (Erie)"
+    assert by_label["Ontario-Syracuse (10)"].a == "Ontario (Buffalo)"
+    assert all(set(t.origin) == {"Ontario (Buffalo)", "Ontario (Erie)"} for t in BOARD.tickets if "Ontario" in t.label)
+
+
 def test_a_claim_beside_companies_takes_the_next_share_of_one_of_them() -> None:
     route = between("Albany", "New York")  # blue 6: NYC, B&O, PRR
     state = claim(table(hands={0: ["blue"] * 6}), route)

@@ -14,25 +14,26 @@ import re
 from pathlib import Path
 
 import pytest
+from engine_scenario import ScenarioDealer, play, position
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from engine_scenario import ScenarioDealer, play, position
 
 from p2p_ttr.engine.board import LOCOMOTIVE, Route
 from p2p_ttr.engine.boards import load_game
-from p2p_ttr.engine.caretaker import caretaker_move
 from p2p_ttr.engine.cards import CardRef, Deck
+from p2p_ttr.engine.caretaker import caretaker_move
 from p2p_ttr.engine.errors import IllegalMove, OutOfTurn
-from p2p_ttr.engine.events import ClaimRoute, DrawTickets, KeepTickets, Reveal, TakeShares
+from p2p_ttr.engine.events import Action, ClaimRoute, DrawTickets, KeepTickets, Reveal, TakeShares
 from p2p_ttr.engine.game import Unkept
 from p2p_ttr.engine.moves import legal_actions
-from p2p_ttr.engine.rules import apply, new_game
 from p2p_ttr.engine.outcome import final_score
+from p2p_ttr.engine.rules import apply, concede, new_game
 from p2p_ttr.engine.scoring import PlayerClaims, ScorePart, score_game, ticket_outcomes
-from p2p_ttr.engine.sharemoves import final_share_points, opening_holdings, sheet_share_parts
-from p2p_ttr.engine.tablegame import ScoreSheetError, parse_game
+from p2p_ttr.engine.sharemoves import final_share_points, opening_holdings, share_choices, sheet_share_parts
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, Phase
 from p2p_ttr.engine.stockmarket import DUMMY, StockHoldings, StockMarket, counted_dummy_shares, share_points
+from p2p_ttr.engine.tablegame import ScoreSheetError, parse_game
+from p2p_ttr.local.game import play_local_game
 
 PENN = load_game("pennsylvania")
 BOARD = PENN.board
@@ -279,7 +280,6 @@ def test_the_end_of_a_two_player_game_reveals_the_dummy_order_with_the_tickets()
     for p in (0, 1):
         offered = state.players[p].offered
         state = play(state, KeepTickets(p, offered[:3], offered[3:]))
-    from p2p_ttr.engine.rules import concede
     ended = concede(state, None)
     assert isinstance(ended.awaiting, NeedReveal)
     assert ended.shares is not None and set(ended.shares.dummy_order) <= set(ended.awaiting.refs)
@@ -362,3 +362,26 @@ def test_any_shares_written_down_score_or_are_refused_each_share_once(
     assert parts is not None
     score = score_game(PENN, written.claims, parts)
     assert sum(p.extra[0].count for p in score.players) == sum(1 for h, _, _ in written.shares if h != DUMMY)
+
+
+class ShareCaretaker:
+    """The caretaker in every seat, checking its share answers on the way."""
+
+    def __init__(self) -> None:
+        self.shares = 0
+
+    def choose(self, view: GameState, player: int) -> Action:
+        move = caretaker_move(view, player)
+        assert move is not None
+        if isinstance(move, TakeShares):
+            assert move == share_choices(view, player)[0] and move.company
+            self.shares += 1
+        return move
+
+
+def test_caretakers_play_a_two_player_game_to_the_end_taking_shares() -> None:
+    seats = [ShareCaretaker(), ShareCaretaker()]
+    final = play_local_game(PENN, 2, 4, seats, record=False).final  # type: ignore[arg-type]
+    assert final.over and all(seat.shares for seat in seats)
+    # A dummy share beside each of theirs, but where the player took the route's last one.
+    assert final.shares is not None and 0 < len(final.shares.dummy_taken) <= sum(seat.shares for seat in seats)

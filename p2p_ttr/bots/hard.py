@@ -64,6 +64,7 @@ from .planning import (
     turns_left,
     turns_needed,
 )
+from .sharechoice import share_gain
 
 # Route weights: each claim is a turn, and long routes score more per train.
 CLAIM_TURN_EFFORT = 0.5
@@ -285,7 +286,7 @@ class HardBot(PlanningBot):
             if route.cars > s.me.trains or s.costs[route.id] in (None, 0.0):
                 continue
             turns = missing_cards(game, [route.id], s.hand) / CARDS_PER_DRAW_TURN + 1
-            value = float(points_for(game, route.id))
+            value = float(points_for(game, route.id) + share_gain(s.view, s.player, route.id))
             if bonus and mine & set(route.cities):
                 longer = longest_trail(board, s.me.routes + (route.id,))
                 value += EXPRESS_TRAIL_SHARE * bonus * (longer - trail)
@@ -335,7 +336,8 @@ class HardBot(PlanningBot):
         express = self.express_margin(s)
         for route, claims in by_route.items():
             with_it = PlayerClaims(me.routes + (route,), me.stations, s.tickets)
-            gain = points_for(game, route) + tickets_worth(with_it) - base + express(route)
+            gain = (points_for(game, route) + tickets_worth(with_it) - base + express(route)
+                    + share_gain(s.view, s.player, route))
             if gain >= least and (best is None or (gain, -route) > best):
                 best, chosen = (gain, -route), self.cheapest_payment(s, claims, s.targets)
         if stations and me.stations_left:

@@ -28,7 +28,8 @@ from p2p_ttr.net.host import Host, HostOptions
 from p2p_ttr.net.liveness import HOST_SILENT_S, Verdict
 from p2p_ttr.net.lobby import sign_hello
 from p2p_ttr.net.node import Node, NodeOptions
-from p2p_ttr.net.playerinput import InputClosed, Leave, Move
+from p2p_ttr.client.outcomes import Leave
+from p2p_ttr.net.playerinput import InputClosed, Move
 from p2p_ttr.net.seqsig import EMPTY_HEAD, entry_hash, sign_entry
 from p2p_ttr.net.store import DataDir
 from p2p_ttr.table.relaying import sign_follow

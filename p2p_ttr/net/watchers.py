@@ -172,7 +172,7 @@ class Watchers:
     def admit(self, rid: bytes, version: int, challenge: bytes) -> None:
         """A ``watch`` answering this connection's challenge admits a watcher
         (if there is room); a seat's connection never becomes one."""
-        c = self.admission.c
+        c = self.admission.connections
         if rid in c.known:
             self.console.say("dropped a watch on a seat's connection")
             return

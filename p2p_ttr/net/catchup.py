@@ -152,7 +152,7 @@ class CatchUp:
         longer admitted (a reconnection's old one), then the oldest."""
         if len(self._backlogs) < MAX_BACKLOGS:
             return
-        for rid in [r for r in self._backlogs if r not in self.admission.c.known]:
+        for rid in [r for r in self._backlogs if r not in self.admission.connections.known]:
             self.forget(rid)
         while len(self._backlogs) >= MAX_BACKLOGS:
             oldest = min(self._backlogs, key=lambda r: self._backlogs[r].rewound)
@@ -235,7 +235,7 @@ class CatchUp:
         had it before taking over): taken only at our log's end and under
         the signature of the relay that sequenced it."""
         table, store = self.replica.table, self.replica.store
-        seat = self.admission.c.seat_of(rid)
+        seat = self.admission.connections.seat_of(rid)
         if table is None or store is None or seat < 0 or not self.may_fetch_from(seat) or index != len(table.log):
             return
         assert table.game_id is not None

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
-from p2p_ttr.table.messages import Relay as RelayMessage
+from p2p_ttr.table.messages import TakeOver
 from p2p_ttr.table.messages import message_from_wire
 from p2p_ttr.table.relaying import FollowRequest, follow_valid
 
@@ -250,7 +250,7 @@ class Succession:
         except (TableError, IndexError):
             return False
         me = self.replica.seat
-        if not isinstance(relay, RelayMessage) or relay.old != me or relay.old != table.relay_at(index - 1) \
+        if not isinstance(relay, TakeOver) or relay.old != me or relay.old != table.relay_at(index - 1) \
                 or not 0 <= envelope.seat < table.n:
             return False  # only the relay it replaces drops entries for a hand-over
         # Its receipt first (cheap), before folding our whole prefix again.

@@ -54,7 +54,7 @@ def test_host_lobby_sequencing_and_refusals(tmp_path: Path) -> None:
     assert challenge[1] == host.identity.public and len(nonce) == 32
     hello = encode("hello", NET_VERSION, "J", joiner.public, nonce, *HERE, sign_hello(joiner, "J", host.identity.public, nonce, HERE))
     host.relay.handle([other_conn, hello])  # the same hello on another connection admits nobody
-    assert not sock.to(other_conn, "welcome") and other_conn not in host.relay.admission.c.known
+    assert not sock.to(other_conn, "welcome") and other_conn not in host.relay.admission.connections.known
     (other_challenge,) = sock.to(other_conn, "challenge")  # that connection is given its own
     assert other_challenge[2] != nonce
     host.relay.handle([rid, encode("hi", NET_VERSION)])  # asked again before answering: the same challenge
@@ -86,7 +86,7 @@ def test_host_lobby_sequencing_and_refusals(tmp_path: Path) -> None:
     assert sock.to(rid, "entry")[2:] == entries
     # A resumed host (gated) takes an entry back only at its log's end and under its own signature.
     host.relay.catchup.gated = True
-    assert host.relay.admission.c.known[rid] == 1  # a seat: what it sends back is looked at
+    assert host.relay.admission.connections.known[rid] == 1  # a seat: what it sends back is looked at
     length, relayed = len(host.table.log), len(sock.sent)
     host.relay.handle([rid, encode("have", length, b"junk", sign_entry(joiner, host.table.game_id, length,
                                                                  host.table.head, b"junk"))])  # the joiner's

@@ -134,7 +134,7 @@ def test_a_seat_that_turned_signs_its_request_at_once_to_show_the_others(tmp_pat
     node.uplink.heard = time.monotonic() - 10 * node.succession.relay_timeout
     assert node.succession.relay_gone(time.monotonic())
     node.succession.turn()
-    request = node.witnesses.turned_request()
+    request = node.our_held_back.turned_request()
     table = node.table
     assert request is not None and table is not None and table.game_id is not None
     expected = sign_follow(IDS[2], 2, table.game_id, 0, 0, 1, len(table.log), table.head)

@@ -220,10 +220,18 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
     tickets: list[Ticket] = []
     decks = (regular if regular is not None else data["tickets_regular"],
              long if long is not None else data["tickets_long"])
+    # A ticket may name a zone (the United Kingdom's France): reached at any of its endpoints.
+    zones = {name: tuple(zone["endpoints"]) for name, zone in data.get("zones", {}).items()}
     for group, is_long in zip(decks, (False, True), strict=True):
         for t in group:
-            if t["a"] not in city_set or t["b"] not in city_set:
+            to_zone = zones.get(t["b"]) if t["b"] not in city_set else None
+            if t["a"] not in city_set or (t["b"] not in city_set and to_zone is None):
                 raise ValueError(f"ticket {t} names an unknown city")
+            if to_zone is not None:
+                goal = TicketGoal(t["b"], to_zone, int(t["points"]))
+                tickets.append(Ticket(len(tickets), t["a"], to_zone[0], int(t["points"]), is_long, goals=(goal,),
+                                      title=f"{t['a']}-{t['b']} ({t['points']})"))
+                continue
             tickets.append(Ticket(len(tickets), t["a"], t["b"], int(t["points"]), is_long))
     routes_at: dict[str, list[int]] = {c: [] for c in cities}
     for route in routes_list:

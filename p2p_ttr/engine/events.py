@@ -25,6 +25,7 @@ from .cards import MAX_EPOCH, CardRef, Deck
 from .errors import MalformedEvent
 from .game import Game
 from .limits import GameLimits, any_game_limits
+from .techstate import EVERY_TECHNOLOGY, LONGEST_TECHNOLOGY_NAME
 
 # --------------------------------------------------------------------------
 # Fields: what depends on the game is read from its GameLimits when decoding.
@@ -40,6 +41,10 @@ def _last_route(limits: GameLimits) -> int:
 
 def _last_position(limits: GameLimits) -> int:
     return limits.largest_deck - 1
+
+
+def _technologies(limits: GameLimits) -> tuple[str, ...]:
+    return EVERY_TECHNOLOGY  # a game without one refuses them all (technologies.buy_problem)
 
 
 def _deck_in_game(deck: Deck, limits: GameLimits) -> None:
@@ -173,6 +178,17 @@ class Pass:
     TAG: ClassVar[str] = "pass"
 
 
+@dataclass(frozen=True, slots=True)
+class BuyTechnology:
+    """Buy ``technology`` before the turn's action, paying its price in
+    locomotives with ``cards`` (the United Kingdom: technologies.py)."""
+
+    player: Player
+    technology: Annotated[str, Str(1, LONGEST_TECHNOLOGY_NAME, among=_technologies)]
+    cards: Annotated[tuple[CardRef, ...], refs(lambda g: g.most_paid)]
+    TAG: ClassVar[str] = "buy_technology"
+
+
 Action: TypeAlias = (
     DrawBlind
     | DrawFaceUp
@@ -183,6 +199,7 @@ Action: TypeAlias = (
     | KeepTickets
     | BuildStation
     | Pass
+    | BuyTechnology
 )
 
 # --------------------------------------------------------------------------
@@ -237,6 +254,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     KeepTickets,
     BuildStation,
     Pass,
+    BuyTechnology,
 )
 CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Remasked, Reveal, Peek)
 

@@ -21,6 +21,7 @@ from .events import (
     AbandonTunnel,
     Action,
     BuildStation,
+    BuyTechnology,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
@@ -31,6 +32,7 @@ from .events import (
 )
 from .payments import Payment, route_payments, station_payments, tunnel_payments
 from .standins import uses_stand_ins
+from .technologies import buy_actions, cards_per_locomotive, right_of_way_now
 from .rules import (
     actors,
     claim_problem,
@@ -63,6 +65,7 @@ def legal_actions(state: GameState, player: int, only: type[Action] | None = Non
         actions += _of(only, BuildStation, lambda: station_actions(state, player))
         if pass_problem(state, player) is None:
             actions += _of(only, Pass, lambda: [Pass(player)])
+        actions += _of(only, BuyTechnology, lambda: buy_actions(state, player))
     return actions
 
 
@@ -88,6 +91,8 @@ def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
             kinds.append(BuildStation)
         if pass_problem(state, player) is None:
             kinds.append(Pass)
+        if buy_actions(state, player):
+            kinds.append(BuyTechnology)
     return kinds
 
 
@@ -153,12 +158,14 @@ def claim_actions(state: GameState, player: int, limit: int | None = None) -> li
     priced: dict[tuple[str, int, int, int, bool], list[tuple[CardRef, ...]]] = {}
     actions: list[Action] = []
     owners = state.route_owner
+    per_locomotive = cards_per_locomotive(state, player)
+    taken_too = right_of_way_now(state)  # Right of Way: a route another player holds may be claimed
     for route in board.routes:
         # Cheap necessary conditions first (taken; too few cards to ever pay);
         # claim_problem and route_payments stay the judges.
-        if owners[route.id] is not None:
+        if owners[route.id] is not None and not taken_too:
             continue
-        stand_ins = uses_stand_ins(state.game, route)  # then any cards may count: no cheap bound
+        stand_ins = uses_stand_ins(state.game, route, per_locomotive)  # then any cards may count: no cheap bound
         if not stand_ins and (locos < route.ferry_locomotives or route.length > locos + (
                 most if route.color == GRAY else counts.get(route.color, 0))):
             continue
@@ -166,7 +173,7 @@ def claim_actions(state: GameState, player: int, limit: int | None = None) -> li
             continue
         shape = (route.color, route.length, route.ferry_locomotives, route.stand_in, route.tunnel)
         if shape not in priced:
-            priced[shape] = [cards for pay in route_payments(state.game, route, counts)
+            priced[shape] = [cards for pay in route_payments(state.game, route, counts, per_locomotive)
                              if (cards := cards_for(by_kind, pay)) is not None]
         for cards in priced[shape]:
             actions.append(ClaimRoute(player, route.id, cards))

@@ -21,6 +21,7 @@ from .errors import BadChance, IllegalMove, MalformedEvent, OutOfTurn, UnknownCa
 from .events import (
     AbandonTunnel,
     BuildStation,
+    BuyTechnology,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
@@ -46,6 +47,8 @@ from .payments import (
     tunnel_extra,
     tunnel_payment_problem,
 )
+from . import technologies
+from .startinglocos import first_shuffle, gifted_locomotives, gifts_of
 from .state import (
     FACE_UP_SLOTS,
     GameState,
@@ -84,7 +87,7 @@ def new_game(game: Game, n_players: int) -> GameState:
     if not rules.players_allowed(n_players):
         raise ValueError(f"{game.title} is for {rules.min_players} to {rules.max_players} players, not {n_players}")
     board = game.board
-    steps: list[Step] = [StepShuffle(Deck.TRAIN, tuple(range(board.n_cards)))]
+    steps: list[Step] = [StepShuffle(Deck.TRAIN, first_shuffle(game, n_players))]
     steps += [StepShuffle(deck, tuple(game.card_ids(deck))) for deck in (Deck.TICKETS, Deck.LONG)
               if game.deck_size(deck)]
     steps += [StepDeal(p, rules.cards_dealt) for p in range(n_players)]
@@ -93,12 +96,17 @@ def new_game(game: Game, n_players: int) -> GameState:
         steps += _offer(p, rules.setup_tickets)
     steps.append(StepBeginTicketChoice())
     supply = PlayerState(trains=rules.trains, stations_left=rules.stations)
+    # The starting locomotives are in hand, face up, before the deck is shuffled (startinglocos.py).
+    players = tuple(replace(supply, hand=tuple(ref for ref, _ in gifts_of(game, n_players, p)))
+                    for p in range(n_players))
     table = GameState(
         game=game,
         n_players=n_players,
-        players=(supply,) * n_players,
+        players=players,
         route_owner=(None,) * len(board.routes),
         steps=tuple(steps),
+        public=dict(gifted_locomotives(game, n_players)),
+        technologies=technologies.holdings_at_start(game, n_players),
     )
     return _run_steps(table)
 
@@ -234,7 +242,8 @@ def _payment(state: GameState, refs: tuple[CardRef, ...]) -> Payment:
 # Rule predicates shared with move generation
 
 
-def check_for_some_faces(state: GameState, action: ClaimRoute | BuildStation | PayTunnel | Pass) -> None:
+def check_for_some_faces(state: GameState,
+                         action: ClaimRoute | BuildStation | PayTunnel | Pass | BuyTechnology) -> None:
     """Raise the error ``apply`` would raise for ``action`` whatever the faces
     of the cards it plays that ``state`` cannot see: if it passes, some faces
     make the action legal. The action is tried with every unseen card a
@@ -289,8 +298,10 @@ def claim_problem(state: GameState, player: int, route: Route) -> str | None:
     if state.cards_drawn:
         return "a route cannot be claimed after drawing a card this turn"
     owner = state.route_owner[route.id]
-    if owner is not None:
+    if owner is not None and not technologies.may_claim_held_route(state, player, owner):
         return f"{route.label} already belongs to player {owner}"
+    if owner is not None and route.id in state.players[player].routes:
+        return f"player {player} holds {route.label} already"
     if route.twin is not None:
         twin_owner = state.route_owner[route.twin]
         if twin_owner == player:
@@ -301,7 +312,7 @@ def claim_problem(state: GameState, player: int, route: Route) -> str | None:
         mountain = f" ({route.length} and {route.mountain_x} for its mountain crossings)" if route.mountain_x else ""
         return (f"{route.label} needs {route.cars} trains{mountain}; "
                 f"player {player} has {state.players[player].trains}")
-    return None
+    return technologies.claim_problem(state, player, route)
 
 
 def station_problem(state: GameState, player: int, city: str) -> str | None:
@@ -372,7 +383,8 @@ def pass_problem(state: GameState, player: int) -> str | None:
         return "a pass must show the hand: its cards are not all open"
     counts = Counter(board.card_kind(face) for face in faces if face is not None)
     for route in board.routes:
-        if claim_problem(state, player, route) is None and route_payments(state.game, route, counts):
+        if claim_problem(state, player, route) is None and route_payments(
+                state.game, route, counts, technologies.cards_per_locomotive(state, player)):
             return f"{route.label} can still be claimed"
     if state.game.rules.stations and station_payments(board, len(ps.stations) + 1, counts):
         city = next((c for c in board.cities if station_problem(state, player, c) is None), None)
@@ -431,6 +443,8 @@ def _apply_action(state: GameState, action: Event) -> GameState:
             _expect(state, p, Phase.TURN)
             _refuse(pass_problem(state, p))
             return _end_turn(state.evolve(passes=state.passes + 1))
+        case BuyTechnology(p, name, cards):
+            return _buy_technology(state, p, name, cards)
     raise MalformedEvent(f"not an event: {action!r}")
 
 
@@ -447,11 +461,12 @@ def _claim(state: GameState, p: int, route_id: int, cards: tuple[CardRef, ...]) 
     route = board.routes[route_id]
     _refuse(claim_problem(state, p, route))
     _expect_in_hand(state, p, cards)
-    read = route_payment(state.game, route, kinds_of(state, cards))
+    per_locomotive = technologies.cards_per_locomotive(state, p)
+    read = route_payment(state.game, route, kinds_of(state, cards), per_locomotive)
     if isinstance(read, str):
         raise IllegalMove(read)
     pay = read
-    _refuse(route_payment_problem(state.game, route, pay))
+    _refuse(route_payment_problem(state.game, route, pay, per_locomotive))
     state = _publish(state, cards).evolve(passes=0)
     if route.tunnel:
         tunnel = Tunnel(route=route_id, cards=cards, color=pay.color)
@@ -469,9 +484,12 @@ def _take_route(state: GameState, p: int, route: Route, paid: tuple[CardRef, ...
         trains=ps.trains - route.cars,
     )
     owners = list(state.route_owner)
-    owners[route.id] = p
+    beside = owners[route.id] is not None  # Right of Way: the first owner stays the route's owner
+    if not beside:
+        owners[route.id] = p
     state = _with_player(state, p, ps)
     state = state.evolve(route_owner=tuple(owners), discard=state.discard + paid)
+    state = technologies.after_claim(state, p, route, beside)
     return _end_turn(state)
 
 
@@ -503,6 +521,18 @@ def _build_station(state: GameState, p: int, city: str, cards: tuple[CardRef, ..
                  stations_left=ps.stations_left - 1)
     state = _with_player(state, p, ps).evolve(discard=state.discard + cards, passes=0)
     return _end_turn(state)
+
+
+def _buy_technology(state: GameState, p: int, name: str, cards: tuple[CardRef, ...]) -> GameState:
+    """A technology bought before the turn's action: its cards discarded, the turn goes on."""
+    _expect(state, p, Phase.TURN)
+    _refuse(technologies.buy_problem(state, p, name))
+    _expect_in_hand(state, p, cards)
+    _refuse(technologies.price_problem(state, p, name, kinds_of(state, cards)))
+    state = _publish(state, cards)
+    ps = state.players[p]
+    state = _with_player(state, p, replace(ps, hand=_without(ps.hand, cards)))
+    return technologies.with_purchase(state.evolve(discard=state.discard + cards), p, name)
 
 
 def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: tuple[CardRef, ...]) -> GameState:

@@ -22,6 +22,7 @@ from typing import TypeAlias
 
 from .cards import CardRef, Deck
 from .game import Game
+from .techstate import TechnologyHoldings
 
 FACE_UP_SLOTS = 5
 
@@ -230,6 +231,8 @@ class GameState:
     awaiting: ChanceRequest | None = None
     public: Mapping[CardRef, int] = field(default_factory=dict)
     private: Mapping[CardRef, int] = field(default_factory=dict)
+    # The United Kingdom's technologies (technologies.py); None where the game has none.
+    technologies: TechnologyHoldings | None = None
 
     def evolve(self, **changes: object) -> GameState:
         """A copy with ``changes``: ``dataclasses.replace`` without its cost.
@@ -255,14 +258,16 @@ class GameState:
 
 
 _STATE_FIELDS = frozenset(f.name for f in fields(GameState))
+# Slices of the state added for one board's mechanics, hashed only in the games that play them.
+_HASHED_WHEN_SET = ("technologies",)
 
 
 def public_digest(state: GameState) -> str:
     """SHA-256 over the public state: equal on every peer that folded the same log."""
     h = hashlib.sha256()
     for f in fields(state):
-        if f.name == "private":
-            continue
+        if f.name == "private" or (f.name in _HASHED_WHEN_SET and getattr(state, f.name) is None):
+            continue  # a slice a game does not play leaves the digest what it was before the slice existed
         value = getattr(state, f.name)
         if f.name == "public":
             value = sorted(value.items())

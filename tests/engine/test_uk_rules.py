@@ -1,0 +1,305 @@
+"""The United Kingdom, scenario by scenario from the rules summary
+(shared/rules/other_boards.txt, "United Kingdom"): 2-4 players and 35
+trains; both sides of a double route from 3 players; a locomotive given to
+every player besides the 4 cards dealt; any 4 cards as a locomotive; no row
+reset on three face-up locomotives; 5 tickets keep 3, draw 3 keep 1, the
+rest to the bottom; ferries; no standard bonus; and the technologies:
+bought with locomotives before a turn, one a turn, which open the regions,
+the longer routes and the ferries, and score or pay on their own."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from engine_scenario import ScenarioDealer, play, position
+
+from p2p_ttr.engine.board import LOCOMOTIVE, Route
+from p2p_ttr.engine.boards import load_game
+from p2p_ttr.engine.cards import Deck
+from p2p_ttr.engine.errors import IllegalMove, OutOfTurn
+from p2p_ttr.engine.events import BuyTechnology, ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets
+from p2p_ttr.engine.game import Unkept
+from p2p_ttr.engine.moves import legal_actions
+from p2p_ttr.engine.rules import apply, claim_problem, new_game
+from p2p_ttr.engine.state import GameState, Phase
+from p2p_ttr.engine.technologies import copies_left, holdings_at_start, route_needs, technology_cards
+from p2p_ttr.engine.techstate import (
+    BOILER_LAGGING,
+    BOOSTER,
+    EVERY_TECHNOLOGY,
+    IRELAND_FRANCE,
+    MECHANICAL_STOKER,
+    PROPELLERS,
+    RIGHT_OF_WAY,
+    SCOTLAND,
+    STEAM_TURBINES,
+    SUPERHEATED_BOILER,
+    WALES,
+)
+
+UK = load_game("uk")
+BOARD = UK.board
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "maps" / "uk.json"
+
+
+def between(a: str, b: str) -> Route:
+    found = BOARD.routes_between(a, b)
+    assert found, f"no route {a}-{b}"
+    return found[0]
+
+
+def uk_position(hands: Mapping[int, list[str]], held: Mapping[int, tuple[str, ...]] | None = None,
+                n_players: int = 2, owners: Mapping[int, int] | None = None) -> GameState:
+    """A UK game at player 0's turn with these hands and technologies."""
+    state, _ = position(n_players=n_players, game=UK, hands=hands, owners=owners)
+    tech = holdings_at_start(UK, n_players)
+    assert tech is not None
+    mine = tuple((held or {}).get(p, ()) for p in range(n_players))
+    return state.evolve(technologies=replace(tech, held=mine))
+
+
+def claims_of(state: GameState, route: Route) -> list[ClaimRoute]:
+    return [a for a in legal_actions(state, 0) if isinstance(a, ClaimRoute) and a.route == route.id]
+
+
+def buys(state: GameState, name: str) -> list[BuyTechnology]:
+    return [a for a in legal_actions(state, 0) if isinstance(a, BuyTechnology) and a.technology == name]
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="shared/maps is not beside this checkout")
+def test_the_board_is_the_checked_transcription_with_its_technologies() -> None:
+    shared = json.loads(SHARED.read_text())
+    assert list(BOARD.cities) == shared["cities"] + ["France (Dover)", "France (Southampton)", "New York"]
+    assert [(r.a, r.b, r.length, r.color, r.ferry_locomotives) for r in BOARD.routes] == [
+        (r["a"], r["b"], r["length"], r["color"], r["ferry_locomotives"]) for r in shared["routes"]]
+    assert list(route_needs(UK)) == [tuple(r["technologies_required"]) for r in shared["routes"]]
+    assert [(t.a, t.goals[0].name if t.goals else t.b, t.points)
+            for t in BOARD.tickets] == [(t["a"], t["b"], t["points"]) for t in shared["tickets"]]
+    cards = technology_cards(UK)
+    assert [(c.name, c.copies, c.cost, c.advanced) for c in cards.values()] == [
+        (t["name"], t["copies"], t["cost_locomotives"], t["advanced"]) for t in shared["technologies"]
+        if not t["advanced"]]
+    assert [t["name"] for t in shared["technologies"]] == list(EVERY_TECHNOLOGY)
+    rules = UK.rules
+    assert (rules.min_players, rules.max_players, rules.trains, rules.stations) == (
+        shared["players"]["min"], shared["players"]["max"], shared["trains_per_player"], 0)
+    assert (rules.cards_dealt, rules.locomotives_dealt) == (
+        shared["setup"]["train_cards_dealt"], shared["setup"]["locomotives_dealt"])
+    assert rules.cards_per_locomotive == shared["locomotive_rules"]["any_cards_as_one_locomotive"]
+    assert rules.three_locomotives_reset_row is shared["locomotive_rules"]["reset_on_three_face_up_locomotives"]
+    assert rules.both_sides_min_players == shared["double_routes"]["both_tracks_min_players"]
+    assert (BOARD.n_cards, BOARD.locomotives) == (116, shared["train_cards"]["locomotives"])
+    assert BOARD.route_points[10] == 40
+
+
+def test_the_technologies_each_route_needs_follow_from_its_ends_its_length_and_its_ferry() -> None:
+    shared = json.loads((Path(__file__).resolve().parents[2] / "p2p_ttr" / "data" / "uk.json").read_text())
+    region = {city: name for name, cities in shared["regions"].items() for city in cities}
+    region.update({"France (Dover)": "France", "France (Southampton)": "France"})
+    concession = {"Wales": WALES, "Scotland": SCOTLAND, "Ireland": IRELAND_FRANCE, "France": IRELAND_FRANCE}
+    for route, needs in zip(BOARD.routes, route_needs(UK), strict=True):
+        if "New York" in route.cities:  # "Exception: Southampton - New York is always available!"
+            assert needs == ()
+            continue
+        wanted = {concession[region[c]] for c in route.cities if region[c] != "England"}
+        if route.length == 3:
+            wanted.add(MECHANICAL_STOKER)
+        if route.length >= 4:
+            wanted.add(SUPERHEATED_BOILER)
+        if route.ferry_locomotives:
+            wanted.add(PROPELLERS)
+        assert set(needs) == wanted, route.label
+
+
+def test_two_to_four_players_with_35_trains() -> None:
+    with pytest.raises(ValueError, match="2 to 4 players, not 5"):
+        new_game(UK, 5)
+    state = new_game(UK, 4)
+    assert all(p.trains == 35 for p in state.players)
+
+
+def test_every_player_starts_with_a_locomotive_face_up_besides_four_dealt_cards() -> None:
+    state = play(new_game(UK, 3), dealer=ScenarioDealer())
+    first = state.game.board.n_cards - 3
+    for p, ps in enumerate(state.players):
+        assert len(ps.hand) == 5
+        gift = ps.hand[0]
+        assert (gift.deck, gift.epoch, gift.pos) == (Deck.TRAIN, 0, first + p)
+        assert BOARD.card_kind(state.public[gift]) == LOCOMOTIVE  # public: no one is kept from seeing it
+    # The gifts never were in the deck: its first shuffle leaves them out.
+    dealer = ScenarioDealer()
+    play(new_game(UK, 3), dealer=dealer)
+    shuffled = dealer.shuffled[0].cards
+    assert len(shuffled) == BOARD.n_cards - 3
+    assert {state.public[ps.hand[0]] for ps in state.players}.isdisjoint(shuffled)
+
+
+def test_five_tickets_keep_three_and_in_game_three_keep_one_the_rest_to_the_bottom() -> None:
+    state = play(new_game(UK, 2), dealer=ScenarioDealer())
+    offered = state.players[0].offered
+    assert len(offered) == 5
+    with pytest.raises(IllegalMove, match="at least 3 tickets"):
+        apply(state, KeepTickets(0, offered[:2], offered[2:]))
+    after = apply(state, KeepTickets(0, offered[:3], offered[3:]))
+    assert after.awaiting is not None  # the two returned go under the deck, re-masked
+    rules = UK.rules
+    assert rules.setup_tickets.unkept is Unkept.BOTTOM and rules.draw_tickets.unkept is Unkept.BOTTOM
+    assert (rules.draw_tickets.size, rules.draw_tickets.keep_min) == (3, 1)
+
+
+def test_three_face_up_locomotives_do_not_reset_the_row() -> None:
+    state, _ = position(game=UK, face_up=("red", LOCOMOTIVE, LOCOMOTIVE, "blue", "green"),
+                        draw_pile=(LOCOMOTIVE, "red", "red"))
+    after = play(state.evolve(technologies=holdings_at_start(UK, 2)), DrawFaceUp(0, 0))
+    locos = sum(BOARD.card_kind(after.public[r]) == LOCOMOTIVE for r in after.face_up if r is not None)
+    assert locos == 3 and after.face_up[1:] == state.face_up[1:]  # the row stays as it is
+    assert after.discard == ()
+
+
+def test_both_sides_of_a_double_route_from_three_players_one_side_with_two() -> None:
+    one, other = (r for r in BOARD.routes_between("Birmingham", "Manchester"))
+    assert one.twin == other.id
+    two = uk_position({0: ["yellow", "yellow"]}, owners={one.id: 1})
+    assert claim_problem(two, 0, other) == (
+        "in a game of 2, only one side of the double route Birmingham-Manchester is used")
+    three = uk_position({0: ["yellow", "yellow"]}, n_players=3, owners={one.id: 1})
+    assert claim_problem(three, 0, other) is None
+
+
+def test_without_technology_only_england_s_one_and_two_space_land_routes() -> None:
+    state = uk_position({0: ["red"] * 6 + [LOCOMOTIVE] * 3})
+    open_routes = {BOARD.routes[a.route] for a in legal_actions(state, 0) if isinstance(a, ClaimRoute)}
+    assert open_routes
+    for route in open_routes:
+        assert "New York" in route.cities or (route.length <= 2 and not route.ferry_locomotives)
+    assert claim_problem(state, 0, between("Aberdeen", "Dundee")) == (
+        "Aberdeen-Dundee (white) needs Scotland Concession, which player 0 does not hold")
+    assert claim_problem(state, 0, between("Bristol", "Plymouth")) == (
+        "Bristol-Plymouth (yellow) needs Mechanical Stoker, which player 0 does not hold")
+    assert "needs Propellers" in (claim_problem(state, 0, between("Barrow", "Liverpool")) or "")
+
+
+def test_southampton_new_york_is_always_open() -> None:
+    new_york = between("New York", "Southampton")
+    assert (new_york.length, new_york.ferry_locomotives) == (10, 3)
+    state = uk_position({0: ["red"] * 7 + [LOCOMOTIVE] * 3})
+    assert claim_problem(state, 0, new_york) is None
+    after = play(state, ClaimRoute(0, new_york.id, state.players[0].hand))
+    assert after.route_owner[new_york.id] == 0 and after.players[0].trains == 25
+    assert BOARD.route_points[10] == 40
+
+
+def test_any_four_cards_pay_as_a_locomotive_and_three_with_the_booster() -> None:
+    route = between("Barrow", "Carlisle")  # red, 1 space
+    mixed = ["blue", "green", "white", "black"]
+    state = uk_position({0: mixed})
+    hand = state.players[0].hand
+    after = play(state, ClaimRoute(0, route.id, hand))
+    assert after.route_owner[route.id] == 0 and not after.players[0].hand
+    short = uk_position({0: mixed[:3]})
+    with pytest.raises(IllegalMove, match="each a locomotive it asks for being one card or 4 of any kind"):
+        apply(short, ClaimRoute(0, route.id, short.players[0].hand))
+    boosted = uk_position({0: mixed[:3]}, held={0: (BOOSTER,)})
+    assert play(boosted, ClaimRoute(0, route.id, boosted.players[0].hand)).route_owner[route.id] == 0
+    assert claims_of(boosted, route)
+
+
+def test_a_ferry_needs_a_locomotive_for_each_icon_or_four_cards_for_each() -> None:
+    ferry = between("Barrow", "Liverpool")  # gray 1, one locomotive
+    held = {0: (PROPELLERS,)}
+    assert not claims_of(uk_position({0: ["red", "red"]}, held), ferry)
+    assert claims_of(uk_position({0: [LOCOMOTIVE]}, held), ferry)
+    assert claims_of(uk_position({0: ["red", "red", "blue", "blue"]}, held), ferry)
+
+
+def test_no_standard_end_of_game_bonus() -> None:
+    rules = UK.rules
+    assert not rules.longest_path_points and not rules.globetrotter_points and not rules.most_cities_points
+
+
+def test_a_technology_is_bought_with_locomotives_before_the_turn_and_the_turn_goes_on() -> None:
+    state = uk_position({0: [LOCOMOTIVE, "red"]})
+    loco = state.players[0].hand[0]
+    after = play(state, BuyTechnology(0, WALES, (loco,)))
+    assert after.technologies is not None and after.technologies.held[0] == (WALES,)
+    assert after.current == 0 and after.phase is Phase.TURN and loco in after.discard
+    assert copies_left(after, WALES) == technology_cards(UK)[WALES].copies - 1
+    # Any 4 cards stand for a locomotive in a price too.
+    four = uk_position({0: ["red", "blue", "green", "white"]})
+    bought = play(four, BuyTechnology(0, SCOTLAND, four.players[0].hand))
+    assert bought.technologies is not None and bought.technologies.held[0] == (SCOTLAND,)
+    with pytest.raises(IllegalMove, match="the price is 2 locomotives"):
+        apply(state, BuyTechnology(0, PROPELLERS, (loco,)))
+
+
+def test_only_one_technology_a_turn_and_never_after_drawing() -> None:
+    state = uk_position({0: [LOCOMOTIVE, LOCOMOTIVE, "red"]})
+    first, second = state.players[0].hand[:2]
+    after = play(state, BuyTechnology(0, WALES, (first,)))
+    with pytest.raises(IllegalMove, match="only one technology may be bought a turn"):
+        apply(after, BuyTechnology(0, SCOTLAND, (second,)))
+    assert not buys(after, SCOTLAND)
+    drawn = play(state, DrawBlind(0))
+    with pytest.raises(IllegalMove, match="before the turn's action, not after drawing a card"):
+        apply(drawn, BuyTechnology(0, WALES, (first,)))
+    with pytest.raises(OutOfTurn):
+        apply(state, BuyTechnology(1, WALES, (first,)))
+
+
+def test_a_technology_is_held_once_and_its_copies_are_counted_down() -> None:
+    state = uk_position({0: [LOCOMOTIVE]}, held={0: (WALES,), 1: (WALES, SCOTLAND)})
+    with pytest.raises(IllegalMove, match="holds Wales Concession already"):
+        apply(state, BuyTechnology(0, WALES, state.players[0].hand))
+    assert not buys(state, WALES) and buys(state, SCOTLAND)
+    assert (copies_left(state, WALES), copies_left(state, SCOTLAND), copies_left(state, BOOSTER)) == (2, 3, 4)
+    assert [c.copies for c in technology_cards(UK).values()] == [4] * 10 + [1]  # Right of Way: one
+
+
+def test_the_concessions_open_their_regions() -> None:
+    for name, route in ((WALES, between("Aberystwyth", "Carmarthen")), (SCOTLAND, between("Aberdeen", "Dundee")),
+                        (IRELAND_FRANCE, between("Belfast", "Dundalk"))):
+        kinds = [route.color] * route.length
+        assert not claims_of(uk_position({0: kinds}), route)
+        assert claims_of(uk_position({0: kinds}, {0: (name,)}), route)
+
+
+def test_the_stoker_opens_three_spaces_and_the_boiler_four_to_six_but_not_three() -> None:
+    three = between("Bristol", "Plymouth")  # yellow 3
+    four = between("Norwich", "Nottingham")  # white 4
+    yellow, white = ["yellow"] * 3, ["white"] * 4
+    assert claims_of(uk_position({0: yellow}, {0: (MECHANICAL_STOKER,)}), three)
+    assert not claims_of(uk_position({0: yellow}, {0: (SUPERHEATED_BOILER,)}), three)
+    assert claims_of(uk_position({0: white}, {0: (SUPERHEATED_BOILER,)}), four)
+    assert not claims_of(uk_position({0: white}, {0: (MECHANICAL_STOKER,)}), four)
+
+
+def test_boiler_lagging_scores_one_a_route_and_steam_turbines_two_a_ferry_as_they_are_laid() -> None:
+    ferry = between("Barrow", "Liverpool")
+    land = between("Barrow", "Carlisle")
+    state = uk_position({0: [LOCOMOTIVE]}, {0: (PROPELLERS, BOILER_LAGGING, STEAM_TURBINES)})
+    after = play(state, ClaimRoute(0, ferry.id, state.players[0].hand))
+    assert after.technologies is not None and after.technologies.earned == (1 + 2, 0)
+    plain = uk_position({0: ["red"]}, {0: (BOILER_LAGGING, STEAM_TURBINES)})
+    after = play(plain, ClaimRoute(0, land.id, plain.players[0].hand))
+    assert after.technologies is not None and after.technologies.earned == (1, 0)
+    bare = uk_position({0: ["red"]})
+    after = play(bare, ClaimRoute(0, land.id, bare.players[0].hand))
+    assert after.technologies is not None and after.technologies.earned == (0, 0)
+
+
+def test_right_of_way_claims_a_held_route_beside_its_trains_then_returns_to_the_table() -> None:
+    route = between("Barrow", "Carlisle")
+    state = uk_position({0: [LOCOMOTIVE] * 4 + ["red"]}, owners={route.id: 1})
+    assert claim_problem(state, 0, route) == "Barrow-Carlisle (red) already belongs to player 1"
+    locos = state.players[0].hand[:4]
+    bought = play(state, BuyTechnology(0, RIGHT_OF_WAY, locos))
+    assert copies_left(bought, RIGHT_OF_WAY) == 0 and claims_of(bought, route)
+    after = play(bought, ClaimRoute(0, route.id, bought.players[0].hand))
+    assert after.route_owner[route.id] == 1 and route.id in after.players[0].routes
+    assert route.id in after.players[1].routes
+    assert copies_left(after, RIGHT_OF_WAY) == 1  # back on the table
+    assert after.technologies is not None and RIGHT_OF_WAY not in after.technologies.held[0]

@@ -33,6 +33,7 @@ from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
 from .hard import hard_weights
 from .planning import plan_tickets, points_for, route_costs, route_open_to, shortest_path
 from .worlds import Streams, act
+from .techbuying import technology_to_buy
 
 # Trains kept in reserve when choosing tickets (as the medium bot).
 TICKET_MARGIN_SETUP = 8
@@ -129,6 +130,9 @@ class RolloutPolicy:
         if world.cards_drawn:
             return self.draw(world, p, hand, self.plan(world, p), second=True)
         plan = self.plan(world, p)
+        buy = technology_to_buy(world, p, plan)
+        if buy is not None:
+            return buy
         trains = world.players[p].trains
         if world.final_turns_left is not None or any(
             q != p and ps.trains <= END_NEAR for q, ps in enumerate(world.players)

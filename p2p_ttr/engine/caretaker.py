@@ -18,7 +18,9 @@ fully specified and free of randomness, rather than one of the bots:
 4. second card: draw blind, otherwise the lowest face-up slot it may take.
 
 It builds a station only because passing is for a player with nothing else
-to do (rules version 3). It plays from ``state`` as the seat itself sees
+to do (rules version 3). It never buys a technology (the United Kingdom):
+a purchase is not the turn's action, so one of the above still follows,
+and the seat plays on with the routes it may already claim. It plays from ``state`` as the seat itself sees
 it; every card it holds is public by then (the table waits until they are).
 
 Why it cannot loop (``safe_tunnels``, protocol ``ttr/7``): before, it went

@@ -18,6 +18,7 @@ import pytest
 from engine_scenario import ScenarioDealer, play, position
 
 from p2p_ttr.engine.board import LOCOMOTIVE, Route
+from p2p_ttr.engine.caretaker import caretaker_move
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.errors import IllegalMove, OutOfTurn
@@ -303,3 +304,10 @@ def test_right_of_way_claims_a_held_route_beside_its_trains_then_returns_to_the_
     assert route.id in after.players[1].routes
     assert copies_left(after, RIGHT_OF_WAY) == 1  # back on the table
     assert after.technologies is not None and RIGHT_OF_WAY not in after.technologies.held[0]
+
+
+def test_the_caretaker_of_a_forfeited_seat_never_buys_a_technology() -> None:
+    state = uk_position({0: [LOCOMOTIVE] * 4 + ["red"]})
+    assert buys(state, WALES)  # it could
+    move = caretaker_move(state, 0)
+    assert isinstance(move, ClaimRoute) and BOARD.routes[move.route].length == 2  # the longest it may claim

@@ -45,6 +45,7 @@ from .resolve import (
     station_places,
     tickets_move,
 )
+from .techbuy import buy_args, buy_move, has_technologies
 from .words import fold, most_words
 
 
@@ -94,6 +95,9 @@ VERBS = Registry((
          args=pay_args, played=_has_tunnels),
     Verb("abandon", "abandon", "give up the tunnel: your cards come back, the turn ends", move(abandon_move),
          ("abandon",), ("giveup",), played=_has_tunnels),
+    Verb("buy", "buy TECHNOLOGY", "before your turn's action, buy a technology with locomotives (any "
+         "{per_locomotive} cards for each)", move(buy_move), ("buy wales", "buy stoker"), args=buy_args,
+         played=has_technologies),
     Verb("pass", "pass", "end your turn doing nothing: only when nothing can be {doable} "
          "(your hand is shown to prove it)", move(pass_move), ("pass",)),
     Verb("path", "path [N | CITY CITY | off]", "show the shortest way to finish ticket N over open routes",

@@ -57,6 +57,14 @@ PART_WORDS: dict[str, PartWords] = {
     "most_cities": PartWords(
         lambda rules: "explor", 7,
         lambda part, sc, rules: f"largest network {plural(part.count, 'city', 'cities')}: {_won_or_not(part)}"),
+    # The United Kingdom's technologies (engine/technologies.py).
+    "laid": PartWords(
+        lambda rules: "laid", 6,
+        lambda part, sc, rules: "Boiler Lagging and Steam Turbines, as routes were laid"),
+    "double_heading": PartWords(
+        lambda rules: "double", 8,
+        lambda part, sc, rules: (f"Double Heading: {plural(part.count, 'ticket')} done x 2" if part.points
+                                 else "no Double Heading")),
 }
 
 

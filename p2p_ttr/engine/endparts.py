@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from .scoring import PlayerScore, ScorePart
 from .state import GameState
+from .technologies import technology_end_parts
 
 # Every player's parts (in seat order) for the finished ``state``, given
 # everyone's score without them; () for a game that does not play the mechanic.
@@ -25,7 +26,7 @@ EndScorer = Callable[[GameState, tuple[PlayerScore, ...]], tuple[tuple[ScorePart
 
 # One per mechanic with end-of-game points of its own, in the order its
 # columns are shown (each returns () where its game does not play it).
-END_SCORERS: tuple[EndScorer, ...] = ()
+END_SCORERS: tuple[EndScorer, ...] = (technology_end_parts,)
 
 
 def end_parts(state: GameState, scores: tuple[PlayerScore, ...]) -> tuple[tuple[ScorePart, ...], ...]:

@@ -36,6 +36,7 @@ from .cards import CardRef
 from .events import Action, BuyTechnology
 from .game import Game
 from .payments import locomotives_payment_problem
+from .scoring import PlayerScore, ScorePart
 from .state import GameState
 from .techstate import (
     BOILER_LAGGING,
@@ -200,9 +201,21 @@ def after_claim(state: GameState, player: int, route: Route, beside: bool) -> Ga
                                              right_of_way=tech.right_of_way and not beside))
 
 
-def double_heading_points(technologies: Iterable[str], completed_tickets: int) -> int:
-    """Double Heading's points at the end for a player holding ``technologies``."""
-    return DOUBLE_HEADING_POINTS * completed_tickets if DOUBLE_HEADING in technologies else 0
+def technology_end_parts(state: GameState, scores: tuple[PlayerScore, ...]) -> tuple[tuple[ScorePart, ...], ...]:
+    """Every player's technology parts at the end (``endparts.END_SCORERS``):
+    the points Boiler Lagging and Steam Turbines earned as routes were laid,
+    and Double Heading's for each completed ticket; () where the game has no
+    technologies."""
+    tech = state.technologies
+    if tech is None:
+        return ()
+    parts = []
+    for p, score in enumerate(scores):
+        heading = DOUBLE_HEADING in tech.held[p]
+        done = score.completed_tickets if heading else 0
+        parts.append((ScorePart("laid", "Boiler Lagging and Steam Turbines", tech.earned[p], tech.earned[p]),
+                      ScorePart("double_heading", DOUBLE_HEADING, DOUBLE_HEADING_POINTS * done, done)))
+    return tuple(parts)
 
 
 def buy_actions(state: GameState, player: int) -> list[Action]:

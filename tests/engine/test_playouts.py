@@ -104,7 +104,7 @@ def check_final_score(state: GameState) -> None:
     board, rules = state.game.board, state.game.rules
     for ps, sc in zip(state.players, score.players):
         assert sc.total == (sc.routes + sc.tickets + sc.stations + sc.express + sc.globetrotter + sc.grand_tour
-                            + sc.mountains + sc.most_cities)
+                            + sc.mountains + sc.most_cities + sum(part.points for part in sc.extra))
         assert sc.mountains == rules.mountain_car_points * sum(board.routes[r].mountain_x for r in ps.routes)
         assert sc.most_cities in (0, rules.most_cities_points)
         assert sc.routes == sum(board.route_points[board.routes[r].length] for r in ps.routes)

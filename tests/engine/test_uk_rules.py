@@ -26,11 +26,19 @@ from p2p_ttr.engine.events import BuyTechnology, ClaimRoute, DrawBlind, DrawFace
 from p2p_ttr.engine.game import Unkept
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import apply, claim_problem, new_game
+from p2p_ttr.engine.scoring import ClaimError, PlayerClaims, ScorePart, score_game
 from p2p_ttr.engine.state import GameState, Phase
-from p2p_ttr.engine.technologies import copies_left, holdings_at_start, route_needs, technology_cards
+from p2p_ttr.engine.technologies import (
+    copies_left,
+    holdings_at_start,
+    route_needs,
+    technology_cards,
+    technology_end_parts,
+)
 from p2p_ttr.engine.techstate import (
     BOILER_LAGGING,
     BOOSTER,
+    DOUBLE_HEADING,
     EVERY_TECHNOLOGY,
     IRELAND_FRANCE,
     MECHANICAL_STOKER,
@@ -311,3 +319,30 @@ def test_the_caretaker_of_a_forfeited_seat_never_buys_a_technology() -> None:
     assert buys(state, WALES)  # it could
     move = caretaker_move(state, 0)
     assert isinstance(move, ClaimRoute) and BOARD.routes[move.route].length == 2  # the longest it may claim
+
+
+def test_a_route_held_by_right_of_way_scores_for_both_holders_and_three_are_refused() -> None:
+    route = between("Barrow", "Leeds")  # green 2
+    both = score_game(UK, [PlayerClaims((route.id,), (), ()), PlayerClaims((route.id,), (), ())])
+    assert [p.routes for p in both.players] == [2, 2]
+    with pytest.raises(ClaimError, match="already claimed"):
+        score_game(UK, [PlayerClaims((route.id,), (), ())] * 3)
+    europe = load_game("europe")
+    with pytest.raises(ClaimError, match="already claimed"):
+        score_game(europe, [PlayerClaims((0,), (), ()), PlayerClaims((0,), (), ())])
+
+
+def test_double_heading_scores_two_a_completed_ticket_and_the_laid_points_count_at_the_end() -> None:
+    leeds = between("Barrow", "Leeds")
+    ticket = next(t for t in BOARD.tickets if {t.a, t.b} == {"Leeds", "Manchester"})
+    manchester = between("Leeds", "Manchester")
+    state = uk_position({0: []}, held={0: (DOUBLE_HEADING,), 1: ()})
+    assert state.technologies is not None
+    state = state.evolve(technologies=replace(state.technologies, earned=(0, 5)))
+    claims = [PlayerClaims((leeds.id, manchester.id), (), (ticket.id,)), PlayerClaims((manchester.id,), (), ())]
+    score = score_game(UK, claims, lambda scores: technology_end_parts(state, scores))
+    mine, theirs = score.players
+    assert mine.extra == (ScorePart("laid", "Boiler Lagging and Steam Turbines", 0, 0),
+                          ScorePart("double_heading", DOUBLE_HEADING, 2, 1))
+    assert theirs.extra[0].points == 5 and theirs.extra[1].points == 0
+    assert mine.total == mine.routes + mine.tickets + 2 and theirs.total == theirs.routes + 5

@@ -29,6 +29,7 @@ from p2p_ttr.engine.events import (
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import actors, draw_blind_problem, draw_face_up_problem, offer_rule
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
+from p2p_ttr.engine.technologies import missing_technology_problem
 
 from .hard import hard_weights
 from .planning import plan_tickets, points_for, route_costs, route_open_to, shortest_path
@@ -142,6 +143,8 @@ class RolloutPolicy:
                 return claim
         board = world.game.board
         for r in plan:
+            if missing_technology_problem(world, p, board.routes[r]) is not None:
+                continue  # a technology to buy first (the United Kingdom)
             cards = payment(board.colors, board.routes[r], hand)
             if cards is not None:
                 return ClaimRoute(p, r, cards)
@@ -167,7 +170,7 @@ class RolloutPolicy:
                 continue
             if length > locos + (most if route.color == GRAY else len(hand.get(route.color, ()))):
                 continue
-            if not route_open_to(world, p, route):
+            if not route_open_to(world, p, route) or missing_technology_problem(world, p, route) is not None:
                 continue
             key = (points_for(game, route.id), route.id in plan, -route.id)
             if best is not None and key <= best:

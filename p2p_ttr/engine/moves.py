@@ -32,7 +32,7 @@ from .events import (
 )
 from .payments import Payment, route_payments, station_payments, tunnel_payments
 from .standins import uses_stand_ins
-from .technologies import buy_actions, cards_per_locomotive, right_of_way_now
+from .technologies import buy_actions, cards_paid_per_locomotive, right_of_way_now
 from .rules import (
     actors,
     claim_problem,
@@ -158,7 +158,7 @@ def claim_actions(state: GameState, player: int, limit: int | None = None) -> li
     priced: dict[tuple[str, int, int, int, bool], list[tuple[CardRef, ...]]] = {}
     actions: list[Action] = []
     owners = state.route_owner
-    per_locomotive = cards_per_locomotive(state, player)
+    per_locomotive = cards_paid_per_locomotive(state, player)
     taken_too = right_of_way_now(state)  # Right of Way: a route another player holds may be claimed
     for route in board.routes:
         # Cheap necessary conditions first (taken; too few cards to ever pay);

@@ -12,7 +12,7 @@ locomotives may pay for is the game's rule (``Rules.locomotives_pay_for``).
 
 Where any cards may be paid as one locomotive (``Rules.cards_per_locomotive``,
 the United Kingdom's 4), the number is the paying player's
-(``per_locomotive``: the Booster makes it 3, ``technologies.py`` says whose),
+(``per_locomotive``: the Booster makes it 3, ``technologies.cards_paid_per_locomotive``),
 and it holds wherever a locomotive pays: a route's spaces, a ferry's icons,
 a technology's price (``locomotives_payment_problem``).
 """

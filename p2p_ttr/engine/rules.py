@@ -312,7 +312,7 @@ def claim_problem(state: GameState, player: int, route: Route) -> str | None:
         mountain = f" ({route.length} and {route.mountain_x} for its mountain crossings)" if route.mountain_x else ""
         return (f"{route.label} needs {route.cars} trains{mountain}; "
                 f"player {player} has {state.players[player].trains}")
-    return technologies.claim_problem(state, player, route)
+    return technologies.missing_technology_problem(state, player, route)
 
 
 def station_problem(state: GameState, player: int, city: str) -> str | None:
@@ -384,7 +384,7 @@ def pass_problem(state: GameState, player: int) -> str | None:
     counts = Counter(board.card_kind(face) for face in faces if face is not None)
     for route in board.routes:
         if claim_problem(state, player, route) is None and route_payments(
-                state.game, route, counts, technologies.cards_per_locomotive(state, player)):
+                state.game, route, counts, technologies.cards_paid_per_locomotive(state, player)):
             return f"{route.label} can still be claimed"
     if state.game.rules.stations and station_payments(board, len(ps.stations) + 1, counts):
         city = next((c for c in board.cities if station_problem(state, player, c) is None), None)
@@ -461,7 +461,7 @@ def _claim(state: GameState, p: int, route_id: int, cards: tuple[CardRef, ...]) 
     route = board.routes[route_id]
     _refuse(claim_problem(state, p, route))
     _expect_in_hand(state, p, cards)
-    per_locomotive = technologies.cards_per_locomotive(state, p)
+    per_locomotive = technologies.cards_paid_per_locomotive(state, p)
     read = route_payment(state.game, route, kinds_of(state, cards), per_locomotive)
     if isinstance(read, str):
         raise IllegalMove(read)

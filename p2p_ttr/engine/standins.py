@@ -120,6 +120,8 @@ def stand_in_mixes(game: Game, route: Route, counts: Counter[str], per_locomotiv
     group = _group(game, route, per_locomotive)
     icons = 0 if route.stand_in and not per_locomotive else route.ferry_locomotives
     most_groups = route.length if route.stand_in or per_locomotive else icons
+    # Each group adds group - 1 cards to the route's length: the hand holds no more groups than that allows.
+    most_groups = min(most_groups, (sum(counts.values()) - route.length) // (group - 1))
     locos_have = counts.get(LOCOMOTIVE, 0) if game.rules.locomotives_pay_for(route) else 0
     colors = game.board.colors if route.color == GRAY else (route.color,)
     out: list[Mix] = []

@@ -6,16 +6,16 @@
   Technologies can be combined! Exception: Southampton - New York is always
   available!" The technologies each route needs are the data's
   ``technologies_required`` (its ends' regions, its length, a ferry), read
-  here; ``claim_problem`` is their check, which ``rules.claim_problem``
+  here; ``missing_technology_problem`` is their check, which ``rules.claim_problem``
   asks.
 - "Before a player takes their turn, they may discard Locomotives required
   (upper right corner) to buy 1 technology": one a turn, before the turn's
   action (no card drawn yet), paid in locomotives, each of which any 4
-  cards may stand for (3 with the Booster: ``cards_per_locomotive``,
+  cards may stand for (3 with the Booster: ``cards_paid_per_locomotive``,
   ``payments.locomotives_payment_problem``). A player holds each
   technology once; the table has the data's ``copies`` of each.
 - Boiler Lagging and Steam Turbines score as the routes are laid
-  (``after_claim``); Double Heading scores at the end (``end_points``).
+  (``after_claim``); Double Heading scores at the end (``technology_end_parts``).
 - Right of Way serves one claim, that very turn, of a route another player
   holds: the route is paid and scored as usual, the trains go beside the
   other's, and the card goes back to the table (``after_claim``).
@@ -100,7 +100,7 @@ def held(state: GameState, player: int) -> tuple[str, ...]:
     return state.technologies.held[player] if state.technologies is not None else ()
 
 
-def cards_per_locomotive(state: GameState, player: int) -> int:
+def cards_paid_per_locomotive(state: GameState, player: int) -> int:
     """How many cards of any kind ``player`` may pay as one locomotive (0: never)."""
     usual = state.game.rules.cards_per_locomotive
     return BOOSTED_CARDS_PER_LOCOMOTIVE if usual and BOOSTER in held(state, player) else usual
@@ -152,7 +152,7 @@ def buy_problem(state: GameState, player: int, name: str) -> str | None:
 def price_problem(state: GameState, player: int, name: str, kinds: Iterable[str]) -> str | None:
     """Why cards of these kinds do not pay for ``name`` (None: they do)."""
     card = technology_cards(state.game)[name]
-    problem = locomotives_payment_problem(kinds, card.cost, cards_per_locomotive(state, player))
+    problem = locomotives_payment_problem(kinds, card.cost, cards_paid_per_locomotive(state, player))
     return f"{name}: {problem}" if problem is not None else None
 
 
@@ -167,7 +167,7 @@ def with_purchase(state: GameState, player: int, name: str) -> GameState:
     return state.evolve(technologies=replace(tech, held=tuple(mine), bought_turn=state.turn, right_of_way=False))
 
 
-def claim_problem(state: GameState, player: int, route: Route) -> str | None:
+def missing_technology_problem(state: GameState, player: int, route: Route) -> str | None:
     """Why ``player``'s technologies do not let them claim ``route`` (None: they do)."""
     needs = route_needs(state.game)
     if not needs:
@@ -232,7 +232,7 @@ def buy_actions(state: GameState, player: int) -> list[Action]:
     locos = by_kind.get(LOCOMOTIVE, [])
     others = [ref for kind in sorted((k for k in by_kind if k != LOCOMOTIVE), key=lambda k: (len(by_kind[k]), k))
               for ref in by_kind[kind]]
-    group = cards_per_locomotive(state, player)
+    group = cards_paid_per_locomotive(state, player)
     actions: list[Action] = []
     for name, tech in technology_cards(state.game).items():
         if buy_problem(state, player, name) is not None:

@@ -160,7 +160,7 @@ def locomotives_payment_problem(kinds: Iterable[str], cost: int, per_locomotive:
         return None if total == cost and not others else f"the price is {wanted}, paid in locomotives"
     extra = total - cost
     groups = extra // (per_locomotive - 1) if extra >= 0 else 0
-    if extra < 0 or extra % (per_locomotive - 1) or others > groups * per_locomotive:
+    if extra < 0 or extra % (per_locomotive - 1) or groups > cost or others > groups * per_locomotive:
         return (f"the price is {wanted}, each one locomotive or {per_locomotive} cards of any kind, "
                 f"which {total} card{'s' if total != 1 else ''} of these kinds do not make")
     return None

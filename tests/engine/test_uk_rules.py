@@ -15,6 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from engine_scenario import ScenarioDealer, play, position
 
 from p2p_ttr.engine.board import LOCOMOTIVE, Route
@@ -24,8 +26,10 @@ from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.errors import IllegalMove, OutOfTurn
 from p2p_ttr.engine.events import BuyTechnology, ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets
 from p2p_ttr.engine.game import Unkept
-from p2p_ttr.engine.moves import legal_actions
-from p2p_ttr.engine.rules import apply, claim_problem, new_game
+from p2p_ttr.engine.moves import claim_actions, legal_actions
+from p2p_ttr.engine.payments import locomotives_payment_problem
+from p2p_ttr.engine.rules import apply, check_for_some_faces, claim_problem, new_game
+from p2p_ttr.engine.view import view_for
 from p2p_ttr.engine.scoring import ClaimError, PlayerClaims, ScorePart, score_game
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.technologies import (
@@ -346,3 +350,52 @@ def test_double_heading_scores_two_a_completed_ticket_and_the_laid_points_count_
                           ScorePart("double_heading", DOUBLE_HEADING, 2, 1))
     assert theirs.extra[0].points == 5 and theirs.extra[1].points == 0
     assert mine.total == mine.routes + mine.tickets + 2 and theirs.total == theirs.routes + 5
+
+
+KINDS = list(BOARD.colors) + [LOCOMOTIVE]
+EVERY_HELD = (WALES, SCOTLAND, IRELAND_FRANCE, MECHANICAL_STOKER, SUPERHEATED_BOILER, PROPELLERS)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(KINDS), min_size=1, max_size=14), st.booleans())
+def test_every_claim_and_purchase_offered_is_taken_and_conserves_the_cards(kinds: list[str], boosted: bool) -> None:
+    """What move generation offers (cards standing in for locomotives too), the engine takes, and the cards
+    it takes go to the discards: none lost, none made."""
+    held = EVERY_HELD + ((BOOSTER,) if boosted else ())
+    state = uk_position({0: kinds}, {0: held})
+    for action in claim_actions(state, 0) + buys(state, DOUBLE_HEADING) + buys(state, STEAM_TURBINES):
+        assert isinstance(action, (ClaimRoute, BuyTechnology))
+        after = play(state, action)
+        assert after.discard == state.discard + action.cards
+        assert set(after.players[0].hand) == set(state.players[0].hand) - set(action.cards)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(KINDS), max_size=12), st.integers(1, 4), st.sampled_from([0, 3, 4]))
+def test_a_price_in_locomotives_is_paid_exactly_when_the_cards_make_that_many(
+        kinds: list[str], cost: int, per: int) -> None:
+    """locomotives_payment_problem against its meaning: the cards split into ``cost`` units, each a
+    locomotive or ``per`` cards of any kind (none left over)."""
+    locos = kinds.count(LOCOMOTIVE)
+    others = len(kinds) - locos
+
+    def splits() -> bool:
+        for groups in range(cost + 1):
+            real = cost - groups
+            in_groups = groups * per if per else (0 if groups == 0 else -1)
+            if in_groups < 0 or real > locos:
+                continue
+            # the groups take every other card, and locomotives for the rest of their room
+            if in_groups >= others and real + in_groups == len(kinds):
+                return True
+        return False
+
+    assert (locomotives_payment_problem(kinds, cost, per) is None) == splits()
+
+
+def test_a_purchase_with_hidden_cards_is_accepted_for_some_faces() -> None:
+    state = uk_position({0: [LOCOMOTIVE, "red"]})
+    check_for_some_faces(view_for(state, 1), BuyTechnology(0, WALES, state.players[0].hand[:1]))
+    bought = play(state, BuyTechnology(0, WALES, state.players[0].hand[:1]))
+    with pytest.raises(IllegalMove, match="only one technology"):
+        check_for_some_faces(view_for(bought, 1), BuyTechnology(0, SCOTLAND, bought.players[0].hand))

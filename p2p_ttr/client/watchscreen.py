@@ -30,6 +30,7 @@ from .panel import forfeited_lines, players_lines, row_lines, tunnel_lines
 from .screen import Page, header_parts, log_rows, log_start, pack, page_lines, page_rows, status_lines, too_small
 from .snapshot import Snapshot
 from .spectator import every_turn_lines, latest, open_hand_lines
+from .techwords import technology_lines
 from .styled import Line, fit, join, text_of, wrap
 from .words import BOARD
 
@@ -115,7 +116,7 @@ def panel_lines(snap: Snapshot, width: int, beside: bool) -> tuple[list[Line], l
     view = snap.view
     assert view is not None
     table = players_lines(view, None, snap.names, width, snap.forfeited) + [[]]
-    table += row_lines(view, width) + tunnel_lines(view, width)
+    table += row_lines(view, width) + technology_lines(view, snap.names, width) + tunnel_lines(view, width)
     happened = every_turn_lines(snap.turns, view, width, beside)
     happened += forfeited_lines(view, None, snap.names, snap.forfeited, width)
     happened += open_hand_lines(view, snap.names, width, snap.forfeited)

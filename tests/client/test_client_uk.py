@@ -15,6 +15,7 @@ from p2p_ttr.client.screen import ScreenModel, render
 from p2p_ttr.client.snapshot import Snapshot
 from p2p_ttr.client.styled import text_of
 from p2p_ttr.client.verbs import complete, interpret
+from p2p_ttr.client.watchscreen import WatchModel, screen_text
 from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.cards import CardRef, Deck
@@ -52,6 +53,8 @@ def test_the_panel_shows_every_seat_s_technologies() -> None:
     assert "TECHNOLOGIES" in text
     assert "1 Ann: Wales Concession, Mechanical Stoker (+3)" in text
     assert "2 Bob: Booster" in text
+    watched = screen_text(WatchModel(Snapshot(names=NAMES, view=view), keys="q leaves"), 160, 48)
+    assert "1 Ann: Wales Concession, Mechanical Stoker (+3)" in watched  # public: a watcher sees them too
 
 
 def test_buy_finds_a_technology_by_the_beginnings_of_its_words() -> None:

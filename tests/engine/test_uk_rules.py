@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from engine_scenario import ScenarioDealer, play, position
+from engine_scenario import ScenarioDealer, play, position, ticket_ref
 
 from p2p_ttr.engine.board import LOCOMOTIVE, Route
 from p2p_ttr.engine.caretaker import caretaker_move
@@ -30,6 +30,9 @@ from p2p_ttr.engine.moves import claim_actions, legal_actions
 from p2p_ttr.engine.payments import locomotives_payment_problem
 from p2p_ttr.engine.rules import apply, check_for_some_faces, claim_problem, new_game
 from p2p_ttr.engine.view import view_for
+from p2p_ttr.bots.random_bot import RandomBot
+from p2p_ttr.local.game import play_local_game
+from p2p_ttr.local.summary import game_summary
 from p2p_ttr.engine.scoring import ClaimError, PlayerClaims, ScorePart, score_game
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.technologies import (
@@ -399,3 +402,19 @@ def test_a_purchase_with_hidden_cards_is_accepted_for_some_faces() -> None:
     bought = play(state, BuyTechnology(0, WALES, state.players[0].hand[:1]))
     with pytest.raises(IllegalMove, match="only one technology"):
         check_for_some_faces(view_for(bought, 1), BuyTechnology(0, SCOTLAND, bought.players[0].hand))
+
+
+def test_a_ticket_to_france_is_done_at_either_port_and_named_france() -> None:
+    london = next(t for t in BOARD.tickets if t.a == "London" and t.goals)
+    assert london.goals[0].places == ("France (Dover)", "France (Southampton)")
+    dover = (between("London", "Dover").id, between("Dover", "France (Dover)").id)
+    southampton = (between("London", "Southampton").id, between("France (Southampton)", "Southampton").id)
+    for routes in (dover, southampton):
+        score = score_game(UK, [PlayerClaims(routes, (), (london.id,)), PlayerClaims((), (), ())])
+        assert score.players[0].ticket_results[0].completed
+    ended = play_local_game(UK, 2, 3, [RandomBot(1), RandomBot(2)], record=False).final
+    ended = ended.evolve(players=(replace(ended.players[0], tickets=(ticket_ref(london.id, UK),)),
+                                  replace(ended.players[1], tickets=())),
+                         public={**ended.public, ticket_ref(london.id, UK): london.id})
+    named = game_summary(ended, ("Ann", "Bob")).players[0].tickets[0]
+    assert (named.a, named.b, named.points) == ("London", "France", 7)

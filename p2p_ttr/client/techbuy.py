@@ -1,16 +1,19 @@
-"""The ``buy`` command (the United Kingdom's technologies): it finds a
+"""The commands of the United Kingdom's technologies. ``buy`` finds a
 technology by any beginnings of its words, plays the purchase or asks which
 of the hand's ways to pay for it, says why it cannot be bought, and offers
-the technologies on the table after ``buy`` with their price."""
+the technologies on the table after it with their price; ``draw3`` is Water
+Tenders' draw and ``done`` ends a turn without the Thermocompressor's
+second claim."""
 
 from __future__ import annotations
 
-from p2p_ttr.engine.events import BuyTechnology
+from p2p_ttr.engine.events import BuyTechnology, DrawThreeBlind, FinishTurn
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import kinds_of
 from p2p_ttr.engine.state import GameState
-from p2p_ttr.engine.technologies import buy_problem, copies_left, held, technology_cards
+from p2p_ttr.engine.technologies import buy_problem, copies_left, draw_three_problem, finish_problem, held, technology_cards
+from p2p_ttr.engine.techstate import THERMOCOMPRESSOR, WATER_TENDERS
 
 from .outcomes import CANCEL, Ask, Choice, Context, Outcome, Play, Refused
 from .phrases import cards_words
@@ -79,3 +82,27 @@ def buy_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
     return [(name, f"{plural(card.cost, 'locomotive')}, {copies_left(view, name)} left"
              + (" (yours)" if name in mine else ""))
             for name, card in technology_cards(view.game).items()]
+
+
+def has_water_tenders(game: Game) -> bool:
+    return WATER_TENDERS in game.rules.technologies
+
+
+def has_thermocompressor(game: Game) -> bool:
+    return THERMOCOMPRESSOR in game.rules.technologies
+
+
+def draw_three_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+    """``draw3``: Water Tenders' draw of three cards from the deck."""
+    problem = draw_three_problem(view, seat)
+    if problem is not None:
+        raise Refused(problem)
+    return Play(DrawThreeBlind(seat), "drawing three cards from the deck")
+
+
+def finish_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+    """``done``: the turn ends without the Thermocompressor's second claim."""
+    problem = finish_problem(view)
+    if problem is not None:
+        raise Refused(problem)
+    return Play(FinishTurn(seat), "ending the turn after one claim")

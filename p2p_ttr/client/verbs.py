@@ -45,7 +45,15 @@ from .resolve import (
     station_places,
     tickets_move,
 )
-from .techbuy import buy_args, buy_move, has_technologies
+from .techbuy import (
+    buy_args,
+    buy_move,
+    draw_three_move,
+    finish_move,
+    has_technologies,
+    has_thermocompressor,
+    has_water_tenders,
+)
 from .words import fold, most_words
 
 
@@ -98,6 +106,10 @@ VERBS = Registry((
     Verb("buy", "buy TECHNOLOGY", "before your turn's action, buy a technology with locomotives (any "
          "{per_locomotive} cards for each)", move(buy_move), ("buy wales", "buy stoker"), args=buy_args,
          played=has_technologies),
+    Verb("draw3", "draw3", "draw three cards from the deck as your whole draw (Water Tenders)",
+         move(draw_three_move), ("draw3",), whole=True, played=has_water_tenders),
+    Verb("done", "done", "end your turn after one claim, without the Thermocompressor's second",
+         move(finish_move), ("done",), whole=True, played=has_thermocompressor),
     Verb("pass", "pass", "end your turn doing nothing: only when nothing can be {doable} "
          "(your hand is shown to prove it)", move(pass_move), ("pass",)),
     Verb("path", "path [N | CITY CITY | off]", "show the shortest way to finish ticket N over open routes",

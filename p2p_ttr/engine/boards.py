@@ -25,7 +25,7 @@ from .board import load_board, read_board_data
 from .cards import Deck
 from .countrytickets import with_country_tickets
 from .game import Game, LocomotiveUse, Rules, TicketChoice, TicketDeal, Unkept
-from .techstate import REGULAR_TECHNOLOGIES
+from .techstate import EVERY_TECHNOLOGY, REGULAR_TECHNOLOGIES
 
 MAX_NAME = 32  # a board or variant name on the wire
 
@@ -220,6 +220,8 @@ BOARDS: Mapping[str, BoardEntry] = {
     }),
     "uk": BoardEntry("uk", "United Kingdom", "uk.json", _UK_RULES, {
         "": Variant("United Kingdom", None),
+        # "if you wish, add in the 5 advanced technologies"
+        "advanced": Variant("United Kingdom Advanced", None, {"technologies": EVERY_TECHNOLOGY}),
     }),
 }
 

@@ -189,6 +189,24 @@ class BuyTechnology:
     TAG: ClassVar[str] = "buy_technology"
 
 
+@dataclass(frozen=True, slots=True)
+class DrawThreeBlind:
+    """Take the top three cards of the train deck as the turn's draw (the
+    United Kingdom's Water Tenders)."""
+
+    player: Player
+    TAG: ClassVar[str] = "draw_three_blind"
+
+
+@dataclass(frozen=True, slots=True)
+class FinishTurn:
+    """End the turn after its first claim, without the second that the
+    Thermocompressor allows (the United Kingdom)."""
+
+    player: Player
+    TAG: ClassVar[str] = "finish_turn"
+
+
 Action: TypeAlias = (
     DrawBlind
     | DrawFaceUp
@@ -200,6 +218,8 @@ Action: TypeAlias = (
     | BuildStation
     | Pass
     | BuyTechnology
+    | DrawThreeBlind
+    | FinishTurn
 )
 
 # --------------------------------------------------------------------------
@@ -255,6 +275,8 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     BuildStation,
     Pass,
     BuyTechnology,
+    DrawThreeBlind,
+    FinishTurn,
 )
 CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Remasked, Reveal, Peek)
 

@@ -25,14 +25,23 @@ from .events import (
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
+    DrawThreeBlind,
     DrawTickets,
+    FinishTurn,
     KeepTickets,
     Pass,
     PayTunnel,
 )
 from .payments import Payment, route_payments, station_payments, tunnel_payments
 from .standins import uses_stand_ins
-from .technologies import buy_actions, cards_paid_per_locomotive, right_of_way_now
+from .technologies import (
+    buy_actions,
+    cards_paid_per_locomotive,
+    draw_three_problem,
+    payable_as,
+    right_of_way_now,
+    second_claim_pending,
+)
 from .rules import (
     actors,
     claim_problem,
@@ -57,8 +66,13 @@ def legal_actions(state: GameState, player: int, only: type[Action] | None = Non
         return _of(only, PayTunnel, lambda: tunnel_actions(state, player)) + _of(
             only, AbandonTunnel, lambda: [AbandonTunnel(player)]
         )
+    if second_claim_pending(state):  # the Thermocompressor's second claim, or none
+        return _of(only, ClaimRoute, lambda: claim_actions(state, player)) + _of(
+            only, FinishTurn, lambda: [FinishTurn(player)])
     actions = [a for a in draw_actions(state, player) if only is None or isinstance(a, only)]
     if not state.cards_drawn:
+        if draw_three_problem(state, player) is None:
+            actions += _of(only, DrawThreeBlind, lambda: [DrawThreeBlind(player)])
         if draw_tickets_problem(state) is None:
             actions += _of(only, DrawTickets, lambda: [DrawTickets(player)])
         actions += _of(only, ClaimRoute, lambda: claim_actions(state, player))
@@ -78,6 +92,9 @@ def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
     if state.phase is Phase.TUNNEL:
         kinds: list[type[Action]] = [PayTunnel] if tunnel_actions(state, player) else []
         return kinds + [AbandonTunnel]
+    if second_claim_pending(state):
+        pending: list[type[Action]] = [ClaimRoute] if claim_actions(state, player, limit=1) else []
+        return pending + [FinishTurn]
     kinds = []
     for action in draw_actions(state, player):
         if type(action) not in kinds:
@@ -173,8 +190,10 @@ def claim_actions(state: GameState, player: int, limit: int | None = None) -> li
             continue
         shape = (route.color, route.length, route.ferry_locomotives, route.stand_in, route.tunnel)
         if shape not in priced:
-            priced[shape] = [cards for pay in route_payments(state.game, route, counts, per_locomotive)
-                             if (cards := cards_for(by_kind, pay)) is not None]
+            paid = [cards for paid_as in payable_as(state, player, route)  # Diesel Power: a space less too
+                    for pay in route_payments(state.game, paid_as, counts, per_locomotive)
+                    if (cards := cards_for(by_kind, pay)) is not None]
+            priced[shape] = list(dict.fromkeys(paid))
         for cards in priced[shape]:
             actions.append(ClaimRoute(player, route.id, cards))
             if limit is not None and len(actions) >= limit:

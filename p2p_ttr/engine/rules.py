@@ -25,8 +25,10 @@ from .events import (
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
+    DrawThreeBlind,
     DrawTickets,
     Event,
+    FinishTurn,
     KeepTickets,
     Pass,
     PayTunnel,
@@ -383,8 +385,9 @@ def pass_problem(state: GameState, player: int) -> str | None:
         return "a pass must show the hand: its cards are not all open"
     counts = Counter(board.card_kind(face) for face in faces if face is not None)
     for route in board.routes:
-        if claim_problem(state, player, route) is None and route_payments(
-                state.game, route, counts, technologies.cards_paid_per_locomotive(state, player)):
+        if claim_problem(state, player, route) is None and any(route_payments(
+                state.game, paid_as, counts, technologies.cards_paid_per_locomotive(state, player))
+                for paid_as in technologies.payable_as(state, player, route)):
             return f"{route.label} can still be claimed"
     if state.game.rules.stations and station_payments(board, len(ps.stations) + 1, counts):
         city = next((c for c in board.cities if station_problem(state, player, c) is None), None)
@@ -398,6 +401,7 @@ def pass_problem(state: GameState, player: int) -> str | None:
 
 
 def _apply_action(state: GameState, action: Event) -> GameState:
+    _refuse(technologies.second_claim_problem(state, action))
     match action:
         case DrawBlind(p):
             _expect(state, p, Phase.TURN)
@@ -445,6 +449,15 @@ def _apply_action(state: GameState, action: Event) -> GameState:
             return _end_turn(state.evolve(passes=state.passes + 1))
         case BuyTechnology(p, name, cards):
             return _buy_technology(state, p, name, cards)
+        case DrawThreeBlind(p):
+            _expect(state, p, Phase.TURN)
+            _refuse(technologies.draw_three_problem(state, p))
+            state = state.evolve(cards_drawn=technologies.THREE_BLIND, passes=0)
+            return _push(state, StepDeal(p, technologies.THREE_BLIND), StepEndTurn())
+        case FinishTurn(p):
+            _expect(state, p, Phase.TURN)
+            _refuse(technologies.finish_problem(state))
+            return _end_turn(state)
     raise MalformedEvent(f"not an event: {action!r}")
 
 
@@ -462,11 +475,19 @@ def _claim(state: GameState, p: int, route_id: int, cards: tuple[CardRef, ...]) 
     _refuse(claim_problem(state, p, route))
     _expect_in_hand(state, p, cards)
     per_locomotive = technologies.cards_paid_per_locomotive(state, p)
-    read = route_payment(state.game, route, kinds_of(state, cards), per_locomotive)
-    if isinstance(read, str):
-        raise IllegalMove(read)
+    kinds = kinds_of(state, cards)
+    # The route's own length, or one space less with Diesel Power: the first reading that pays.
+    problems = []
+    for paid_as in technologies.payable_as(state, p, route):
+        read = route_payment(state.game, paid_as, kinds, per_locomotive)
+        problem = read if isinstance(read, str) else route_payment_problem(state.game, paid_as, read, per_locomotive)
+        if problem is None:
+            break
+        problems.append(problem)
+    else:
+        raise IllegalMove(problems[0])
     pay = read
-    _refuse(route_payment_problem(state.game, route, pay, per_locomotive))
+    assert not isinstance(pay, str)
     state = _publish(state, cards).evolve(passes=0)
     if route.tunnel:
         tunnel = Tunnel(route=route_id, cards=cards, color=pay.color)
@@ -490,6 +511,8 @@ def _take_route(state: GameState, p: int, route: Route, paid: tuple[CardRef, ...
     state = _with_player(state, p, ps)
     state = state.evolve(route_owner=tuple(owners), discard=state.discard + paid)
     state = technologies.after_claim(state, p, route, beside)
+    if technologies.turn_goes_on(state):  # the Thermocompressor's second claim is still to come
+        return state
     return _end_turn(state)
 
 

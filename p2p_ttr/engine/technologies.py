@@ -20,6 +20,21 @@
   holds: the route is paid and scored as usual, the trains go beside the
   other's, and the card goes back to the table (``after_claim``).
 
+The advanced technologies (the ``advanced`` variant):
+
+- Thermocompressor: "Claim 2 routes this turn, then return this card to
+  the table": its turn's first claim leaves the turn open for a second
+  claim or ``finish_turn`` and nothing else (``second_claim_problem``).
+- Water Tenders: "When Drawing Train Cards, draw 3 blindly instead of the
+  regular 2": the ``draw_three_blind`` action (``draw_three_problem``).
+- Risky Contracts and Equalising Beam: +20/-20 for having the most
+  completed tickets or not, +15/-15 for the longest trail or not (a tie
+  counts as having it), at the end.
+- Diesel Power: "When claiming a route, may play 1 less card (max 1), can't
+  ignore Locomotives on Ferries": a claim may pay for the route one space
+  shorter, never fewer cards than its ferry's locomotives, nor none
+  (``payable_as``).
+
 The slice of the state is ``state.technologies`` (``techstate.py``): every
 technology a player holds is public.
 """
@@ -33,7 +48,7 @@ from functools import cache
 from .board import LOCOMOTIVE, Route, read_board_data
 from .boards import BOARDS
 from .cards import CardRef
-from .events import Action, BuyTechnology
+from .events import Action, BuyTechnology, ClaimRoute, Event, FinishTurn
 from .game import Game
 from .payments import locomotives_payment_problem
 from .scoring import PlayerScore, ScorePart
@@ -41,11 +56,14 @@ from .state import GameState
 from .techstate import (
     BOILER_LAGGING,
     BOOSTER,
+    DIESEL_POWER,
     DOUBLE_HEADING,
     EQUALISING_BEAM,
     RIGHT_OF_WAY,
     RISKY_CONTRACTS,
     STEAM_TURBINES,
+    THERMOCOMPRESSOR,
+    WATER_TENDERS,
     TechnologyHoldings,
 )
 
@@ -53,6 +71,9 @@ BOOSTED_CARDS_PER_LOCOMOTIVE = 3  # "Boosters - Can use any 3 cards as a Locomot
 LAGGING_POINTS = 1  # "Earn 1 extra point for every route claimed"
 TURBINE_POINTS = 2  # "Earn 2 extra points for every Ferry you claim"
 DOUBLE_HEADING_POINTS = 2  # "Earn 2 extra points for every ticket you complete at the end of the game"
+RISKY_POINTS = 20  # "Score 20 points (or lose 20 points) if you have the most completed tickets (or not)"
+BEAM_POINTS = 15  # "Score 15 points (or lose 15 points) if you have the Longest Train at the end (or not)"
+THREE_BLIND = 3  # Water Tenders: "draw 3 blindly instead of the regular 2"
 # "Can only buy this card BEFORE the first shuffle of the Train Card deck. After that, this technology is removed."
 BEFORE_THE_RESHUFFLE = (RISKY_CONTRACTS, EQUALISING_BEAM)
 
@@ -112,13 +133,58 @@ def right_of_way_now(state: GameState) -> bool:
     return tech is not None and tech.right_of_way and tech.bought_turn == state.turn
 
 
+def thermocompressor_now(state: GameState) -> bool:
+    """Whether the player to move bought the Thermocompressor this turn."""
+    tech = state.technologies
+    return tech is not None and tech.thermocompressor and tech.bought_turn == state.turn
+
+
+def second_claim_pending(state: GameState) -> bool:
+    """Whether the turn waits for the Thermocompressor's second claim (or ``finish_turn``)."""
+    tech = state.technologies
+    return thermocompressor_now(state) and tech is not None and tech.second_claim
+
+
+def second_claim_problem(state: GameState, action: Event) -> str | None:
+    """Why ``action`` cannot come now that the turn waits for its second claim (None: it may)."""
+    if not second_claim_pending(state) or isinstance(action, (ClaimRoute, FinishTurn)):
+        return None
+    return "with the Thermocompressor, the turn goes on only with a second claim, or finish_turn"
+
+
+def finish_problem(state: GameState) -> str | None:
+    """Why the turn cannot be finished without its second claim (None: it can)."""
+    return None if second_claim_pending(state) else "there is no second claim to give up"
+
+
+def draw_three_problem(state: GameState, player: int) -> str | None:
+    """Why ``player`` may not draw three blind now (None: they may)."""
+    if WATER_TENDERS not in held(state, player):
+        return f"only a holder of {WATER_TENDERS} draws three blind"
+    if state.cards_drawn:
+        return "three blind cards are the whole draw: none may be taken before them"
+    if not state.draw_pile and not state.discard:
+        return "there are no train cards left to draw"
+    return None
+
+
+def payable_as(state: GameState, player: int, route: Route) -> tuple[Route, ...]:
+    """The lengths a claim of ``route`` by ``player`` may pay for: its own, and
+    with Diesel Power one space shorter (never below its ferry's locomotives, nor 0)."""
+    shorter = route.length - 1
+    if DIESEL_POWER in held(state, player) and shorter >= max(1, route.ferry_locomotives):
+        return (route, replace(route, length=shorter))
+    return (route,)
+
+
 def copies_left(state: GameState, name: str) -> int:
     """How many of ``name`` are still on the table to be bought."""
     card = technology_cards(state.game).get(name)
     tech = state.technologies
     if card is None or tech is None:
         return 0
-    in_use = sum(name in mine for mine in tech.held) + (name == RIGHT_OF_WAY and right_of_way_now(state))
+    in_use = sum(name in mine for mine in tech.held) + (name == RIGHT_OF_WAY and right_of_way_now(state)) + (
+        name == THERMOCOMPRESSOR and thermocompressor_now(state))
     return card.copies - in_use
 
 
@@ -162,6 +228,9 @@ def with_purchase(state: GameState, player: int, name: str) -> GameState:
     assert tech is not None
     if name == RIGHT_OF_WAY:  # for this turn's claim only: it is never held
         return state.evolve(technologies=replace(tech, bought_turn=state.turn, right_of_way=True))
+    if name == THERMOCOMPRESSOR:  # for this turn's two claims only
+        return state.evolve(technologies=replace(tech, bought_turn=state.turn, thermocompressor=True,
+                                                 second_claim=False))
     mine = list(tech.held)
     mine[player] = mine[player] + (name,)
     return state.evolve(technologies=replace(tech, held=tuple(mine), bought_turn=state.turn, right_of_way=False))
@@ -197,8 +266,15 @@ def after_claim(state: GameState, player: int, route: Route, beside: bool) -> Ga
         TURBINE_POINTS if STEAM_TURBINES in mine and route.ferry_locomotives else 0)
     earned = list(tech.earned)
     earned[player] += points
-    return state.evolve(technologies=replace(tech, earned=tuple(earned),
+    # The Thermocompressor's first claim opens the second; its second (second_claim set) closes the turn.
+    second = thermocompressor_now(state) and not tech.second_claim
+    return state.evolve(technologies=replace(tech, earned=tuple(earned), second_claim=second,
                                              right_of_way=tech.right_of_way and not beside))
+
+
+def turn_goes_on(state: GameState) -> bool:
+    """Whether the claim just taken leaves the turn open (the Thermocompressor's first)."""
+    return second_claim_pending(state)
 
 
 def technology_end_parts(state: GameState, scores: tuple[PlayerScore, ...]) -> tuple[tuple[ScorePart, ...], ...]:
@@ -209,12 +285,24 @@ def technology_end_parts(state: GameState, scores: tuple[PlayerScore, ...]) -> t
     tech = state.technologies
     if tech is None:
         return ()
+    laid_out = state.game.rules.technologies
+    most_tickets = max(score.completed_tickets for score in scores)
+    longest = max(score.longest_path for score in scores)
     parts = []
     for p, score in enumerate(scores):
         heading = DOUBLE_HEADING in tech.held[p]
         done = score.completed_tickets if heading else 0
-        parts.append((ScorePart("laid", "Boiler Lagging and Steam Turbines", tech.earned[p], tech.earned[p]),
-                      ScorePart("double_heading", DOUBLE_HEADING, DOUBLE_HEADING_POINTS * done, done)))
+        mine = [ScorePart("laid", "Boiler Lagging and Steam Turbines", tech.earned[p], tech.earned[p]),
+                ScorePart("double_heading", DOUBLE_HEADING, DOUBLE_HEADING_POINTS * done, done)]
+        if RISKY_CONTRACTS in laid_out:
+            won = RISKY_POINTS if score.completed_tickets == most_tickets else -RISKY_POINTS
+            mine.append(ScorePart("risky", RISKY_CONTRACTS, won if RISKY_CONTRACTS in tech.held[p] else 0,
+                                  score.completed_tickets))
+        if EQUALISING_BEAM in laid_out:
+            won = BEAM_POINTS if score.longest_path == longest else -BEAM_POINTS
+            mine.append(ScorePart("beam", EQUALISING_BEAM, won if EQUALISING_BEAM in tech.held[p] else 0,
+                                  score.longest_path))
+        parts.append(tuple(mine))
     return tuple(parts)
 
 

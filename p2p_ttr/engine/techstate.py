@@ -43,3 +43,7 @@ class TechnologyHoldings:
     bought_turn: int = -1  # GameState.turn of the latest purchase: one a turn
     # Right of Way bought this turn and not yet used: it serves one claim, then goes back to the table.
     right_of_way: bool = False
+    # Thermocompressor bought this turn: its first claim leaves the turn open for a second
+    # (``second_claim``), then it goes back to the table.
+    thermocompressor: bool = False
+    second_claim: bool = False

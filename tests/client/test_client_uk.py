@@ -18,26 +18,29 @@ from p2p_ttr.client.verbs import complete, interpret
 from p2p_ttr.client.watchscreen import WatchModel, screen_text
 from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.boards import load_game
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.cards import CardRef, Deck
-from p2p_ttr.engine.events import BuyTechnology, ClaimRoute
+from p2p_ttr.engine.events import BuyTechnology, ClaimRoute, DrawThreeBlind, FinishTurn
+from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.technologies import holdings_at_start
-from p2p_ttr.engine.techstate import BOOSTER, MECHANICAL_STOKER, SCOTLAND, WALES
+from p2p_ttr.engine.techstate import BOOSTER, MECHANICAL_STOKER, SCOTLAND, WALES, WATER_TENDERS
 
 UK = load_game("uk")
+ADVANCED = load_game("uk", "advanced")
 NAMES = ("Ann", "Bob")
 
 
-def uk_view(hand: list[str], held: tuple[tuple[str, ...], ...] = ((), ())) -> GameState:
+def uk_view(hand: list[str], held: tuple[tuple[str, ...], ...] = ((), ()), game: Game = UK) -> GameState:
     """Seat 0 to play the first turn of a real game (the first 2 seats of 3 named), holding ``hand``
     (cards of a later epoch, their faces its own) and the technologies ``held``."""
-    start = next(s for s in states_of(UK, 4) if s.phase is Phase.TURN and not s.steps and s.awaiting is None)
+    start = next(s for s in states_of(game, 4) if s.phase is Phase.TURN and not s.steps and s.awaiting is None)
     board = UK.board
     free = {kind: [c for c in range(board.n_cards) if board.card_kind(c) == kind] for kind in set(hand)}
     refs = tuple(CardRef(Deck.TRAIN, 9, i) for i in range(len(hand)))
     faces = {ref: free[kind].pop() for ref, kind in zip(refs, hand)}
     players = (replace(start.players[0], hand=refs), *start.players[1:])
-    tech = holdings_at_start(UK, 3)
+    tech = holdings_at_start(game, 3)
     assert tech is not None
     return start.evolve(players=players, private=faces, current=0, cards_drawn=0, route_owner=(None,) * len(
         board.routes), technologies=replace(tech, held=held + ((),), earned=(3, 0, 0)))
@@ -110,3 +113,24 @@ def test_the_rules_page_says_the_technologies_and_the_four_cards() -> None:
     text = " ".join(" ".join(lay_out(shown.lines, 100)).split())
     assert "any four cards may be paid as one locomotive" in text
     assert "before your turn's action you may buy one technology (buy)" in text
+
+
+def test_draw3_and_done_are_the_advanced_technologies_commands() -> None:
+    tenders = uk_view(["red"], ((WATER_TENDERS,), ()), game=ADVANCED)
+    drawn = said(tenders, "draw3")
+    assert isinstance(drawn, Play) and drawn.action == DrawThreeBlind(0)
+    refused = said(uk_view(["red"], game=ADVANCED), "draw3")
+    assert isinstance(refused, Refuse) and "only a holder of Water Tenders draws three blind" in refused.reason
+    assert isinstance(said(uk_view(["red"]), "draw3"), Refuse)  # not a command of the regular game
+    thermo = uk_view([LOCOMOTIVE, "red", "green", "green"], game=ADVANCED)
+    bought = play_on(thermo, said(thermo, "buy thermo"))
+    once = play_on(bought, said(bought, "claim barrow carlisle"))
+    done = said(once, "done")
+    assert isinstance(done, Play) and done.action == FinishTurn(0)
+    assert isinstance(said(thermo, "done"), Refuse)
+
+
+def play_on(view: GameState, outcome: object) -> GameState:
+    """The omniscient state after the move ``outcome`` plays (its cards' faces are this state's own)."""
+    assert isinstance(outcome, Play), outcome
+    return apply(view, outcome.action)

@@ -24,8 +24,17 @@ from p2p_ttr.engine.caretaker import caretaker_move
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.errors import IllegalMove, OutOfTurn
-from p2p_ttr.engine.events import BuyTechnology, ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets
-from p2p_ttr.engine.game import Unkept
+from p2p_ttr.engine.events import (
+    BuyTechnology,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawThreeBlind,
+    DrawTickets,
+    FinishTurn,
+    KeepTickets,
+)
+from p2p_ttr.engine.game import Game, Unkept
 from p2p_ttr.engine.moves import claim_actions, legal_actions
 from p2p_ttr.engine.payments import locomotives_payment_problem
 from p2p_ttr.engine.rules import apply, check_for_some_faces, claim_problem, new_game
@@ -45,19 +54,25 @@ from p2p_ttr.engine.technologies import (
 from p2p_ttr.engine.techstate import (
     BOILER_LAGGING,
     BOOSTER,
+    DIESEL_POWER,
     DOUBLE_HEADING,
+    EQUALISING_BEAM,
     EVERY_TECHNOLOGY,
     IRELAND_FRANCE,
     MECHANICAL_STOKER,
     PROPELLERS,
     RIGHT_OF_WAY,
+    RISKY_CONTRACTS,
     SCOTLAND,
     STEAM_TURBINES,
     SUPERHEATED_BOILER,
+    THERMOCOMPRESSOR,
     WALES,
+    WATER_TENDERS,
 )
 
 UK = load_game("uk")
+ADVANCED = load_game("uk", "advanced")
 BOARD = UK.board
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "maps" / "uk.json"
 
@@ -69,10 +84,10 @@ def between(a: str, b: str) -> Route:
 
 
 def uk_position(hands: Mapping[int, list[str]], held: Mapping[int, tuple[str, ...]] | None = None,
-                n_players: int = 2, owners: Mapping[int, int] | None = None) -> GameState:
+                n_players: int = 2, owners: Mapping[int, int] | None = None, game: Game = UK) -> GameState:
     """A UK game at player 0's turn with these hands and technologies."""
-    state, _ = position(n_players=n_players, game=UK, hands=hands, owners=owners)
-    tech = holdings_at_start(UK, n_players)
+    state, _ = position(n_players=n_players, game=game, hands=hands, owners=owners)
+    tech = holdings_at_start(game, n_players)
     assert tech is not None
     mine = tuple((held or {}).get(p, ()) for p in range(n_players))
     return state.evolve(technologies=replace(tech, held=mine))
@@ -418,3 +433,91 @@ def test_a_ticket_to_france_is_done_at_either_port_and_named_france() -> None:
                          public={**ended.public, ticket_ref(london.id, UK): london.id})
     named = game_summary(ended, ("Ann", "Bob")).players[0].tickets[0]
     assert (named.a, named.b, named.points) == ("London", "France", 7)
+
+
+def test_the_advanced_technologies_are_a_variant_of_their_own() -> None:
+    assert UK.rules.technologies == tuple(n for n in EVERY_TECHNOLOGY if not technology_cards(ADVANCED)[n].advanced)
+    assert ADVANCED.rules.technologies == EVERY_TECHNOLOGY and ADVANCED.digest != UK.digest
+    state = uk_position({0: [LOCOMOTIVE]})
+    with pytest.raises(IllegalMove, match="there is no Thermocompressor on this table"):
+        apply(state, BuyTechnology(0, THERMOCOMPRESSOR, state.players[0].hand))
+
+
+def test_the_thermocompressor_claims_two_routes_this_turn_then_returns_to_the_table() -> None:
+    first, second = between("Barrow", "Carlisle"), between("Barrow", "Leeds")  # red 1, green 2
+    state = uk_position({0: [LOCOMOTIVE, "red", "green", "green"]}, game=ADVANCED)
+    loco, red, *greens = state.players[0].hand
+    bought = play(state, BuyTechnology(0, THERMOCOMPRESSOR, (loco,)))
+    once = play(bought, ClaimRoute(0, first.id, (red,)))
+    assert once.current == 0 and once.turn == state.turn  # the turn waits for the second claim
+    assert {type(a) for a in legal_actions(once, 0)} == {ClaimRoute, FinishTurn}
+    with pytest.raises(IllegalMove, match="only with a second claim, or finish_turn"):
+        apply(once, DrawBlind(0))
+    twice = play(once, ClaimRoute(0, second.id, tuple(greens)))
+    assert twice.current == 1 and set(twice.players[0].routes) == {first.id, second.id}
+    assert copies_left(twice, THERMOCOMPRESSOR) == 1  # back on the table
+    finished = play(once, FinishTurn(0))
+    assert finished.current == 1 and finished.players[0].routes == (first.id,)
+    with pytest.raises(IllegalMove, match="no second claim"):
+        apply(state, FinishTurn(0))
+
+
+def test_water_tenders_draws_three_blind_instead_of_two() -> None:
+    state = uk_position({0: ["red"]}, held={0: (WATER_TENDERS,)}, game=ADVANCED)
+    after = play(state, DrawThreeBlind(0))
+    assert len(after.players[0].hand) == 4 and after.current == 1
+    with pytest.raises(IllegalMove, match="only a holder of Water Tenders"):
+        apply(uk_position({0: ["red"]}, game=ADVANCED), DrawThreeBlind(0))
+    with pytest.raises(IllegalMove, match="three blind cards are the whole draw"):
+        apply(play(state, DrawBlind(0)), DrawThreeBlind(0))
+
+
+def test_risky_contracts_and_the_equalising_beam_win_or_lose_at_the_end() -> None:
+    leeds, manchester = between("Barrow", "Leeds"), between("Leeds", "Manchester")
+    ticket = next(t for t in BOARD.tickets if {t.a, t.b} == {"Leeds", "Manchester"})
+    state = uk_position({0: []}, held={0: (RISKY_CONTRACTS,), 1: (EQUALISING_BEAM,)}, game=ADVANCED)
+    claims = [PlayerClaims((manchester.id,), (), (ticket.id,)), PlayerClaims((leeds.id,), (), ())]
+    score = score_game(ADVANCED, claims, lambda scores: technology_end_parts(state, scores))
+    mine, theirs = (dict((part.key, part.points) for part in p.extra) for p in score.players)
+    assert mine["risky"] == 20 and theirs["risky"] == 0  # the most tickets: +20
+    assert theirs["beam"] == 15  # Barrow-Leeds (2) is as long as Leeds-Manchester (2): a tie counts
+    fewer = score_game(ADVANCED, [PlayerClaims((between("Barrow", "Carlisle").id,), (), ()),
+                                  PlayerClaims((leeds.id, manchester.id), (), (ticket.id,))],
+                       lambda scores: technology_end_parts(state, scores))
+    lost, won = (dict((part.key, part.points) for part in p.extra) for p in fewer.players)
+    assert lost["risky"] == -20 and won["beam"] == 15  # fewer tickets: -20; the longest trail: +15
+
+
+def test_diesel_power_plays_one_card_fewer_but_never_a_ferry_s_locomotives() -> None:
+    route = between("Barrow", "Leeds")  # green 2
+    state = uk_position({0: ["green"]}, held={0: (DIESEL_POWER,)}, game=ADVANCED)
+    after = play(state, ClaimRoute(0, route.id, state.players[0].hand))
+    assert after.route_owner[route.id] == 0 and after.players[0].trains == 35 - 2
+    without = uk_position({0: ["green"]}, game=ADVANCED)
+    assert not claims_of(without, route)
+    ferry = between("Barrow", "Liverpool")  # gray 1 with its locomotive: nothing to leave out
+    held = {0: (DIESEL_POWER, PROPELLERS)}
+    assert not claims_of(uk_position({0: ["red"]}, held, game=ADVANCED), ferry)
+
+
+def test_risky_contracts_and_the_beam_leave_the_table_with_the_first_reshuffle() -> None:
+    state = uk_position({0: [LOCOMOTIVE, LOCOMOTIVE]}, game=ADVANCED)
+    assert buys(state, RISKY_CONTRACTS) and buys(state, EQUALISING_BEAM)
+    reshuffled = state.evolve(epoch=1)
+    for name in (RISKY_CONTRACTS, EQUALISING_BEAM):
+        assert not buys(reshuffled, name)
+        with pytest.raises(IllegalMove, match="only before the train deck's first reshuffle"):
+            apply(reshuffled, BuyTechnology(0, name, state.players[0].hand))
+
+
+def test_the_caretaker_finishes_a_turn_left_waiting_for_the_second_claim() -> None:
+    state = uk_position({0: [LOCOMOTIVE, "red"]}, game=ADVANCED)
+    loco, red = state.players[0].hand
+    carlisle = between("Barrow", "Carlisle").id
+    once = play(state, BuyTechnology(0, THERMOCOMPRESSOR, (loco,)), ClaimRoute(0, carlisle, (red,)))
+    assert caretaker_move(once, 0) == FinishTurn(0)  # nothing left in hand to pay for a second
+    richer = uk_position({0: [LOCOMOTIVE, "red", "green", "green"]}, game=ADVANCED)
+    loco, red, *greens = richer.players[0].hand
+    once = play(richer, BuyTechnology(0, THERMOCOMPRESSOR, (loco,)), ClaimRoute(0, carlisle, (red,)))
+    move = caretaker_move(once, 0)
+    assert isinstance(move, ClaimRoute) and set(move.cards) == set(greens)

@@ -65,6 +65,7 @@ from .planning import (
     turns_needed,
 )
 from .sharechoice import share_gain
+from .techbuying import technology_to_buy
 
 # Route weights: each claim is a turn, and long routes score more per train.
 CLAIM_TURN_EFFORT = 0.5
@@ -301,6 +302,9 @@ class HardBot(PlanningBot):
     # --- a turn ------------------------------------------------------------
 
     def turn(self, s: Situation) -> Action:
+        buy = technology_to_buy(s.view, s.player, s.targets)
+        if buy is not None:
+            return buy
         left = turns_left(s.view, s.player)
         if left <= LAST_TURNS:
             last = self.best_now(s, stations=True)

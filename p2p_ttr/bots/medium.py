@@ -52,6 +52,7 @@ from .planning import (
     unseen_kinds,
 )
 from .sharechoice import choose_shares
+from .techbuying import technology_to_buy
 
 # A face-up locomotive is worth a little more than the card it stands in for:
 # it fits any route.
@@ -166,6 +167,9 @@ class PlanningBot:
     # --- a turn -------------------------------------------------------------
 
     def turn(self, s: Situation) -> Action:
+        buy = technology_to_buy(s.view, s.player, s.targets)
+        if buy is not None:
+            return buy
         if s.view.final_turns_left is not None:
             last = self.best_claim(s, list(claim_actions(s.view, s.player)))
             if last is not None:

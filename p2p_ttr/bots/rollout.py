@@ -29,11 +29,13 @@ from p2p_ttr.engine.events import (
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import actors, draw_blind_problem, draw_face_up_problem, offer_rule
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
+from p2p_ttr.engine.technologies import missing_technology_problem
 
 from .hard import hard_weights
 from .planning import plan_tickets, points_for, route_costs, route_open_to, shortest_path
 from .sharechoice import choose_shares
 from .worlds import Streams, act
+from .techbuying import technology_to_buy
 
 # Trains kept in reserve when choosing tickets (as the medium bot).
 TICKET_MARGIN_SETUP = 8
@@ -132,6 +134,9 @@ class RolloutPolicy:
         if world.cards_drawn:
             return self.draw(world, p, hand, self.plan(world, p), second=True)
         plan = self.plan(world, p)
+        buy = technology_to_buy(world, p, plan)
+        if buy is not None:
+            return buy
         trains = world.players[p].trains
         if world.final_turns_left is not None or any(
             q != p and ps.trains <= END_NEAR for q, ps in enumerate(world.players)
@@ -141,6 +146,8 @@ class RolloutPolicy:
                 return claim
         board = world.game.board
         for r in plan:
+            if missing_technology_problem(world, p, board.routes[r]) is not None:
+                continue  # a technology to buy first (the United Kingdom)
             cards = payment(board.colors, board.routes[r], hand)
             if cards is not None:
                 return ClaimRoute(p, r, cards)
@@ -166,7 +173,7 @@ class RolloutPolicy:
                 continue
             if length > locos + (most if route.color == GRAY else len(hand.get(route.color, ()))):
                 continue
-            if not route_open_to(world, p, route):
+            if not route_open_to(world, p, route) or missing_technology_problem(world, p, route) is not None:
                 continue
             key = (points_for(game, route.id), route.id in plan, -route.id)
             if best is not None and key <= best:

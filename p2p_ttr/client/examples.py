@@ -40,7 +40,8 @@ def example_words(game: Game) -> Mapping[str, str]:
     """What the ``{name}`` slots of the verbs' examples and summaries stand for in ``game``."""
     draw = game.rules.draw_tickets
     counts = {"drawn": number(draw.size), "kept": number(draw.keep_min), "doable": doable(game),
-              "network": "routes, stations and longest trail" if game.rules.stations else "routes and longest trail"}
+              "network": "routes, stations and longest trail" if game.rules.stations else "routes and longest trail",
+              "per_locomotive": number(game.rules.cards_per_locomotive)}
     places = _EUROPE if game.board_name == "europe" else _places(game.board)
     return {**places, **counts}
 

@@ -29,6 +29,7 @@ from p2p_ttr.engine.view import view_for
 
 from .examples import number
 from .stocks import share_prompt
+from .techwords import missing_technologies_words
 from .words import DASH, card_kinds, plural, route_details, route_name, who, whose
 
 ORDINALS = ("first", "second", "third")
@@ -142,7 +143,7 @@ def route_problem(view: GameState, seat: int, route: Route, names: tuple[str, ..
     if trains < route.cars:
         crossing = f" ({route.mountain_x} of them for its mountain crossings)" if route.mountain_x else ""
         return f"{route_name(route)} needs {plural(route.cars, 'train')}{crossing} and you have {trains}"
-    return problem
+    return missing_technologies_words(view, seat, route) or problem
 
 
 def payment_problem(view: GameState, seat: int, route: Route, *twins: Route) -> str:

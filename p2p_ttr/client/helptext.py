@@ -94,6 +94,12 @@ def _claiming(game: Game) -> str:
     if any(r.mountain_x for r in routes):
         text += ("; a mountain route takes one more of your trains for each X on it, sent to the Mountain "
                  "Crossing (no trains for them, no claim)")
+    if game.rules.cards_per_locomotive:
+        text += f"; any {number(game.rules.cards_per_locomotive)} cards may be paid as one locomotive"
+    if game.rules.technologies:
+        text += ("; at first only 1- and 2-space land routes within England can be claimed (and Southampton"
+                 f"{DASH}New York, always): before your turn's action you may buy one technology (buy) with "
+                 "locomotives to open regions, longer routes and ferries, or to score more")
     return text + ";"
 
 

@@ -14,7 +14,8 @@ from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Board, Route
 from p2p_ttr.engine.rules import hand_counts
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.events import Action
-from p2p_ttr.engine.payments import Payment, payment_of
+from p2p_ttr.engine.payments import Payment, payment_of, route_payment
+from p2p_ttr.engine.technologies import cards_paid_per_locomotive
 from p2p_ttr.engine.state import GameState
 
 from .explain import hand_words, kinds
@@ -101,7 +102,13 @@ class Option:
     pay: Payment | None = None
 
 
-def payment_in(view: GameState, cards: tuple[CardRef, ...]) -> Payment:
+def payment_in(view: GameState, cards: tuple[CardRef, ...], route: Route | None = None, seat: int = 0) -> Payment:
+    """The payment ``cards`` make: for ``route``, read as the engine reads a
+    claim (cards standing in for others, ``seat``'s number of them)."""
+    if route is not None:
+        read = route_payment(view.game, route, kinds(view, cards), cards_paid_per_locomotive(view, seat))
+        assert not isinstance(read, str), "legal payments are read as one"
+        return read
     pay = payment_of(kinds(view, cards))
     assert pay is not None, "legal payments are of one colour"
     return pay

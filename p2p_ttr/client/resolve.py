@@ -304,9 +304,9 @@ def claim_move(words: list[str], view: GameState, seat: int, names: tuple[str, .
     for action in legal:
         assert isinstance(action, ClaimRoute)
         if action.route in ids:
-            pay = payment_in(view, action.cards)
+            route = board.routes[action.route]
+            pay = payment_in(view, action.cards, route, seat)
             if spec.fits(pay):
-                route = board.routes[action.route]
                 # Both sides of a double route open: the side's colour tells them apart.
                 label = pay.describe() if len(ids) == 1 else f"{route.color} side, {pay.describe()}"
                 options.append(Option(action, label, pay.locomotives,

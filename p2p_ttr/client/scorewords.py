@@ -60,6 +60,23 @@ PART_WORDS: dict[str, PartWords] = {
     "shares": PartWords(  # Pennsylvania (engine/sharemoves.py)
         lambda rules: "shares", 8,
         lambda part, sc, rules: f"{plural(part.count, 'share')} held: the companies' majorities"),
+    # The United Kingdom's technologies (engine/technologies.py).
+    "laid": PartWords(
+        lambda rules: "laid", 6,
+        lambda part, sc, rules: "Boiler Lagging and Steam Turbines, as routes were laid"),
+    "double_heading": PartWords(
+        lambda rules: "double", 8,
+        lambda part, sc, rules: (f"Double Heading: {plural(part.count, 'ticket')} done x 2" if part.points
+                                 else "no Double Heading")),
+    "risky": PartWords(
+        lambda rules: "risky", 7,
+        lambda part, sc, rules: (f"Risky Contracts, {plural(part.count, 'ticket')} done: "
+                                 + ("the most" if part.points > 0 else "not the most" if part.points else "not held"))),
+    "beam": PartWords(
+        lambda rules: "beam", 6,
+        lambda part, sc, rules: (f"Equalising Beam, longest trail {plural(part.count, 'car')}: "
+                                 + ("the longest" if part.points > 0 else "not the longest" if part.points
+                                    else "not held"))),
 }
 
 

@@ -46,6 +46,7 @@ from .panel import (
 from .pagetext import Block, lay_out
 from .snapshot import Snapshot
 from .stocks import stock_lines
+from .techwords import technology_lines
 from .styled import Fragment, Line, fit, join, text_of, wrap
 from .words import BOARD, plural, whose
 
@@ -247,6 +248,7 @@ def compact_body(snap: Snapshot, width: int, height: int) -> list[Line]:
     right_w = width - 1 - left_w
     left = players_lines(view, seat, snap.names, left_w, snap.forfeited) + [[]]
     left += hand_lines(view, seat, left_w) + row_lines(view, left_w)
+    left += technology_lines(view, snap.names, left_w)
     # Level with the players' table, each seat's last turn: what happened since
     # yours is always on screen, however fast the log scrolls.
     right = turn_lines(snap.turns, view, seat, right_w, beside=True)
@@ -378,6 +380,7 @@ def side_panel(snap: Snapshot, width: int, height: int, turns: bool = True) -> l
     lines.append([])
     lines += hand_lines(view, seat, width)
     lines += row_lines(view, width)
+    lines += technology_lines(view, snap.names, width)
     lines += tunnel_lines(view, width)
     lines += stock_lines(view, snap.names, width)
     lines += offered_lines(view, seat, width)

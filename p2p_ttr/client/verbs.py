@@ -47,6 +47,15 @@ from .resolve import (
     tickets_move,
 )
 from .stocks import share_args, share_move
+from .techbuy import (
+    buy_args,
+    buy_move,
+    draw_three_move,
+    finish_move,
+    has_technologies,
+    has_thermocompressor,
+    has_water_tenders,
+)
 from .words import fold, most_words
 
 
@@ -99,6 +108,13 @@ VERBS = Registry((
     Verb("take", "take COMPANY [COMPANY] | take none", "after a claim beside railroad logos: take the next "
          "share of one of those companies (with two players, a second one for the dummy), or none",
          move(share_move), ("take PRR", "take PRR NYC", "take none"), args=share_args, played=plays_shares),
+    Verb("buy", "buy TECHNOLOGY", "before your turn's action, buy a technology with locomotives (any "
+         "{per_locomotive} cards for each)", move(buy_move), ("buy wales", "buy stoker"), args=buy_args,
+         played=has_technologies),
+    Verb("draw3", "draw3", "draw three cards from the deck as your whole draw (Water Tenders)",
+         move(draw_three_move), ("draw3",), whole=True, played=has_water_tenders),
+    Verb("done", "done", "end your turn after one claim, without the Thermocompressor's second",
+         move(finish_move), ("done",), whole=True, played=has_thermocompressor),
     Verb("pass", "pass", "end your turn doing nothing: only when nothing can be {doable} "
          "(your hand is shown to prove it)", move(pass_move), ("pass",)),
     Verb("path", "path [N | CITY CITY | off]", "show the shortest way to finish ticket N over open routes",

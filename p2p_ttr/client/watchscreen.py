@@ -31,6 +31,7 @@ from .stocks import stock_lines
 from .screen import Page, header_parts, log_rows, log_start, pack, page_lines, page_rows, status_lines, too_small
 from .snapshot import Snapshot
 from .spectator import every_turn_lines, latest, open_hand_lines
+from .techwords import technology_lines
 from .styled import Line, fit, join, text_of, wrap
 from .words import BOARD
 
@@ -116,7 +117,8 @@ def panel_lines(snap: Snapshot, width: int, beside: bool) -> tuple[list[Line], l
     view = snap.view
     assert view is not None
     table = players_lines(view, None, snap.names, width, snap.forfeited) + [[]]
-    table += row_lines(view, width) + tunnel_lines(view, width) + stock_lines(view, snap.names, width)
+    table += (row_lines(view, width) + technology_lines(view, snap.names, width) + tunnel_lines(view, width)
+              + stock_lines(view, snap.names, width))
     happened = every_turn_lines(snap.turns, view, width, beside)
     happened += forfeited_lines(view, None, snap.names, snap.forfeited, width)
     happened += open_hand_lines(view, snap.names, width, snap.forfeited)

@@ -25,6 +25,7 @@ from .board import load_board, read_board_data
 from .cards import Deck
 from .countrytickets import with_country_tickets
 from .game import Game, LocomotiveUse, Rules, TicketChoice, TicketDeal, Unkept
+from .techstate import EVERY_TECHNOLOGY, REGULAR_TECHNOLOGIES
 
 MAX_NAME = 32  # a board or variant name on the wire
 
@@ -165,6 +166,22 @@ _PENNSYLVANIA_RULES = replace(
     globetrotter_points=15,  # "for the most completed tickets. Ties earn the full 15 points"
 )
 
+_UK_RULES = replace(
+    _USA_RULES,
+    max_players=4,
+    trains=35,
+    # "Each player is dealt 5 Destination tickets, keeping 3+. Discard go on the bottom of the deck.
+    # In game, draw 3 tickets, keep 1+."
+    setup_tickets=_choice(((Deck.TICKETS, 5),), 3, Unkept.BOTTOM),
+    three_locomotives_reset_row=False,  # "When 3 Locomotives are face-up in the selection row, don't reset the row!"
+    both_sides_min_players=3,  # "In the 3-4 player game, both pathways of the Double-Routes can be used"
+    longest_path_bonus="",  # "No standard end game bonuses on this map"
+    longest_path_points=0,
+    locomotives_dealt=1,  # "All players will start with 1 Locomotive and the 4 standard dealt Train cards"
+    cards_per_locomotive=4,  # "Any 4 card can be substituted for a Locomotive on this map"
+    technologies=REGULAR_TECHNOLOGIES,  # "Lay out all 11 regular technologies"
+)
+
 BOARDS: Mapping[str, BoardEntry] = {
     "europe": BoardEntry("europe", "Europe", "europe.json", _EUROPE_RULES, {
         "": Variant("Europe", None),
@@ -213,6 +230,11 @@ BOARDS: Mapping[str, BoardEntry] = {
     # Stock shares and the two-player dummy: stockmarket.py, sharemoves.py.
     "pennsylvania": BoardEntry("pennsylvania", "Pennsylvania", "pennsylvania.json", _PENNSYLVANIA_RULES, {
         "": Variant("Pennsylvania", None),
+    }),
+    "uk": BoardEntry("uk", "United Kingdom", "uk.json", _UK_RULES, {
+        "": Variant("United Kingdom", None),
+        # "if you wish, add in the 5 advanced technologies"
+        "advanced": Variant("United Kingdom Advanced", None, {"technologies": EVERY_TECHNOLOGY}),
     }),
 }
 
@@ -292,7 +314,8 @@ def game_digest(data: Mapping[str, Any], variant: str, rules: Rules,
 # Settings added after the first digests (rules revision ttr/6), recorded
 # only where a game plays them: the digests of the games that do not use them
 # stay what they were, so their logs verify.
-RECORDED_WHEN_PLAYED = ("mountain_car_points", "most_cities_bonus", "most_cities_points")
+RECORDED_WHEN_PLAYED = ("mountain_car_points", "most_cities_bonus", "most_cities_points",
+                        "locomotives_dealt", "cards_per_locomotive", "technologies")
 
 
 def rules_record(rules: Rules) -> dict[str, Any]:

@@ -21,7 +21,12 @@ fully specified and free of randomness, rather than one of the bots:
    share left after it (``sharemoves.share_choices``' first).
 
 It builds a station only because passing is for a player with nothing else
-to do (rules version 3). It plays from ``state`` as the seat itself sees
+to do (rules version 3). It never buys a technology (the United Kingdom):
+a purchase is not the turn's action, so one of the above still follows,
+and the seat plays on with the routes it may already claim. A turn its
+player left waiting for the Thermocompressor's second claim is finished
+with that claim as above, or with ``finish_turn`` where none can be paid;
+it never draws three blind (Water Tenders): it draws as above. It plays from ``state`` as the seat itself sees
 it; every card it holds is public by then (the table waits until they are).
 
 Why it cannot loop (``safe_tunnels``, protocol ``ttr/7``): before, it went
@@ -58,6 +63,7 @@ from .events import (
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
+    FinishTurn,
     KeepTickets,
     Pass,
     PayTunnel,
@@ -126,4 +132,6 @@ def caretaker_move(state: GameState, player: int, safe_tunnels: bool = True) -> 
         return min(stations, key=lambda a: (board.cities.index(a.city), *payment_key(a.cards)))
     if claims:  # only tunnels it may have to give up are left, and no card can be turned (see above)
         return min(claims, key=claim_key)
+    if FinishTurn(player) in legal:  # the Thermocompressor's second claim, where none can be paid
+        return FinishTurn(player)
     return Pass(player) if Pass(player) in legal else None

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from .scoring import PlayerScore, ScorePart
 from .sharemoves import share_parts
 from .state import GameState
+from .technologies import technology_end_parts
 
 # Every player's parts (in seat order) for the finished ``state``, given
 # everyone's score without them; () for a game that does not play the mechanic.
@@ -28,6 +29,7 @@ EndScorer = Callable[[GameState, tuple[PlayerScore, ...]], tuple[tuple[ScorePart
 # columns are shown (each returns () where its game does not play it).
 END_SCORERS: tuple[EndScorer, ...] = (
     share_parts,  # Pennsylvania's stock shares
+    technology_end_parts,  # the United Kingdom's technologies
 )
 
 

@@ -25,6 +25,7 @@ from .cards import MAX_EPOCH, CardRef, Deck
 from .errors import MalformedEvent
 from .game import Game
 from .limits import GameLimits, any_game_limits
+from .techstate import EVERY_TECHNOLOGY, LONGEST_TECHNOLOGY_NAME
 
 # --------------------------------------------------------------------------
 # Fields: what depends on the game is read from its GameLimits when decoding.
@@ -40,6 +41,10 @@ def _last_route(limits: GameLimits) -> int:
 
 def _last_position(limits: GameLimits) -> int:
     return limits.largest_deck - 1
+
+
+def _technologies(limits: GameLimits) -> tuple[str, ...]:
+    return EVERY_TECHNOLOGY  # a game without one refuses them all (technologies.buy_problem)
 
 
 def _deck_in_game(deck: Deck, limits: GameLimits) -> None:
@@ -198,6 +203,33 @@ class TakeShares:
     def validate(self, limits: GameLimits) -> None:
         if self.dummy and not self.company:
             raise MalformedEvent("the dummy takes a share only beside one its player takes")
+@dataclass(frozen=True, slots=True)
+class BuyTechnology:
+    """Buy ``technology`` before the turn's action, paying its price in
+    locomotives with ``cards`` (the United Kingdom: technologies.py)."""
+
+    player: Player
+    technology: Annotated[str, Str(1, LONGEST_TECHNOLOGY_NAME, among=_technologies)]
+    cards: Annotated[tuple[CardRef, ...], refs(lambda g: g.most_paid)]
+    TAG: ClassVar[str] = "buy_technology"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawThreeBlind:
+    """Take the top three cards of the train deck as the turn's draw (the
+    United Kingdom's Water Tenders)."""
+
+    player: Player
+    TAG: ClassVar[str] = "draw_three_blind"
+
+
+@dataclass(frozen=True, slots=True)
+class FinishTurn:
+    """End the turn after its first claim, without the second that the
+    Thermocompressor allows (the United Kingdom)."""
+
+    player: Player
+    TAG: ClassVar[str] = "finish_turn"
 
 
 Action: TypeAlias = (
@@ -211,6 +243,9 @@ Action: TypeAlias = (
     | BuildStation
     | Pass
     | TakeShares
+    | BuyTechnology
+    | DrawThreeBlind
+    | FinishTurn
 )
 
 # --------------------------------------------------------------------------
@@ -266,6 +301,9 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     BuildStation,
     Pass,
     TakeShares,
+    BuyTechnology,
+    DrawThreeBlind,
+    FinishTurn,
 )
 CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Remasked, Reveal, Peek)
 

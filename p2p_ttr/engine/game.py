@@ -138,6 +138,13 @@ class Rules:
     # Asian Explorer), shared by every player tied for it; "" and 0 where not played.
     most_cities_bonus: str = ""
     most_cities_points: int = 0
+    # Locomotives each player is given face up before the deal, taken out of the train deck
+    # before its first shuffle (startinglocos.py; the United Kingdom: 1).
+    locomotives_dealt: int = 0
+    # Any this many cards may be paid as one locomotive (payments.py; the United Kingdom: 4; 0: never).
+    cards_per_locomotive: int = 0
+    # The technologies laid out on the table (technologies.py; the United Kingdom); () where not played.
+    technologies: tuple[str, ...] = ()
 
     def players_allowed(self, n: int) -> bool:
         return self.min_players <= n <= self.max_players

@@ -74,7 +74,10 @@ class GameLimits:
 
 def most_cards_paid(game: Game, route: Route) -> int:
     """The most cards a claim of ``route`` may hold: its length, and where cards
-    stand in for others (standins.py) each stand-in's group in full."""
+    stand in for others (standins.py) each stand-in's group in full (where any
+    cards may be paid as a locomotive, every space paid so)."""
+    if game.rules.cards_per_locomotive:
+        return route.length * game.rules.cards_per_locomotive
     if route.stand_in:
         return route.length * route.stand_in
     if route.ferry_locomotives and game.rules.ferry_stand_in:

@@ -21,10 +21,13 @@ from .events import (
     AbandonTunnel,
     Action,
     BuildStation,
+    BuyTechnology,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
+    DrawThreeBlind,
     DrawTickets,
+    FinishTurn,
     KeepTickets,
     Pass,
     PayTunnel,
@@ -33,6 +36,14 @@ from .events import (
 from .sharemoves import share_choices
 from .payments import Payment, route_payments, station_payments, tunnel_payments
 from .standins import uses_stand_ins
+from .technologies import (
+    buy_actions,
+    cards_paid_per_locomotive,
+    draw_three_problem,
+    payable_as,
+    right_of_way_now,
+    second_claim_pending,
+)
 from .rules import (
     actors,
     claim_problem,
@@ -59,14 +70,20 @@ def legal_actions(state: GameState, player: int, only: type[Action] | None = Non
         )
     if state.phase is Phase.SHARES:
         return _of(only, TakeShares, lambda: list(share_choices(state, player)))
+    if second_claim_pending(state):  # the Thermocompressor's second claim, or none
+        return _of(only, ClaimRoute, lambda: claim_actions(state, player)) + _of(
+            only, FinishTurn, lambda: [FinishTurn(player)])
     actions = [a for a in draw_actions(state, player) if only is None or isinstance(a, only)]
     if not state.cards_drawn:
+        if draw_three_problem(state, player) is None:
+            actions += _of(only, DrawThreeBlind, lambda: [DrawThreeBlind(player)])
         if draw_tickets_problem(state) is None:
             actions += _of(only, DrawTickets, lambda: [DrawTickets(player)])
         actions += _of(only, ClaimRoute, lambda: claim_actions(state, player))
         actions += _of(only, BuildStation, lambda: station_actions(state, player))
         if pass_problem(state, player) is None:
             actions += _of(only, Pass, lambda: [Pass(player)])
+        actions += _of(only, BuyTechnology, lambda: buy_actions(state, player))
     return actions
 
 
@@ -81,6 +98,9 @@ def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
         return kinds + [AbandonTunnel]
     if state.phase is Phase.SHARES:
         return [TakeShares]
+    if second_claim_pending(state):
+        pending: list[type[Action]] = [ClaimRoute] if claim_actions(state, player, limit=1) else []
+        return pending + [FinishTurn]
     kinds = []
     for action in draw_actions(state, player):
         if type(action) not in kinds:
@@ -94,6 +114,8 @@ def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
             kinds.append(BuildStation)
         if pass_problem(state, player) is None:
             kinds.append(Pass)
+        if buy_actions(state, player):
+            kinds.append(BuyTechnology)
     return kinds
 
 
@@ -159,12 +181,14 @@ def claim_actions(state: GameState, player: int, limit: int | None = None) -> li
     priced: dict[tuple[str, int, int, int, bool], list[tuple[CardRef, ...]]] = {}
     actions: list[Action] = []
     owners = state.route_owner
+    per_locomotive = cards_paid_per_locomotive(state, player)
+    taken_too = right_of_way_now(state)  # Right of Way: a route another player holds may be claimed
     for route in board.routes:
         # Cheap necessary conditions first (taken; too few cards to ever pay);
         # claim_problem and route_payments stay the judges.
-        if owners[route.id] is not None:
+        if owners[route.id] is not None and not taken_too:
             continue
-        stand_ins = uses_stand_ins(state.game, route)  # then any cards may count: no cheap bound
+        stand_ins = uses_stand_ins(state.game, route, per_locomotive)  # then any cards may count: no cheap bound
         if not stand_ins and (locos < route.ferry_locomotives or route.length > locos + (
                 most if route.color == GRAY else counts.get(route.color, 0))):
             continue
@@ -172,8 +196,10 @@ def claim_actions(state: GameState, player: int, limit: int | None = None) -> li
             continue
         shape = (route.color, route.length, route.ferry_locomotives, route.stand_in, route.tunnel)
         if shape not in priced:
-            priced[shape] = [cards for pay in route_payments(state.game, route, counts)
-                             if (cards := cards_for(by_kind, pay)) is not None]
+            paid = [cards for paid_as in payable_as(state, player, route)  # Diesel Power: a space less too
+                    for pay in route_payments(state.game, paid_as, counts, per_locomotive)
+                    if (cards := cards_for(by_kind, pay)) is not None]
+            priced[shape] = list(dict.fromkeys(paid))
         for cards in priced[shape]:
             actions.append(ClaimRoute(player, route.id, cards))
             if limit is not None and len(actions) >= limit:

@@ -9,6 +9,12 @@ Lieksa-Murmansk). Validation turns the cards actually offered into a Payment
 enumerates Payments a hand can afford and asks the same predicates, so what
 the client offers and what a peer accepts cannot disagree. Which routes
 locomotives may pay for is the game's rule (``Rules.locomotives_pay_for``).
+
+Where any cards may be paid as one locomotive (``Rules.cards_per_locomotive``,
+the United Kingdom's 4), the number is the paying player's
+(``per_locomotive``: the Booster makes it 3, ``technologies.cards_paid_per_locomotive``),
+and it holds wherever a locomotive pays: a route's spaces, a ferry's icons,
+a technology's price (``locomotives_payment_problem``).
 """
 
 from __future__ import annotations
@@ -63,24 +69,26 @@ def payment_of(kinds: Iterable[str]) -> Payment | None:
     return Payment(color, n, locos)
 
 
-def route_payment(game: Game, route: Route, kinds: Iterable[str]) -> Payment | str:
+def route_payment(game: Game, route: Route, kinds: Iterable[str], per_locomotive: int = 0) -> Payment | str:
     """What the cards of these kinds pay for ``route``: the Payment, or why
-    they cannot be read as one (two colours mixed where nothing stands in)."""
+    they cannot be read as one (two colours mixed where nothing stands in).
+    ``per_locomotive``: the cards of any kind that the payer may pay as one
+    locomotive (0: none)."""
     counts = Counter(kinds)
-    if uses_stand_ins(game, route):
-        mix = stand_in_mix(game, route, counts)
+    if uses_stand_ins(game, route, per_locomotive):
+        mix = stand_in_mix(game, route, counts, per_locomotive)
         return Payment(*mix) if not isinstance(mix, str) else mix
     pay = payment_of(counts.elements())
     return pay if pay is not None else "cards of two different colours cannot be played together"
 
 
-def route_payment_problem(game: Game, route: Route, pay: Payment) -> str | None:
+def route_payment_problem(game: Game, route: Route, pay: Payment, per_locomotive: int = 0) -> str | None:
     """Why ``pay`` cannot pay for ``route`` in ``game`` (None if it can)."""
     if pay.locomotives and not game.rules.locomotives_pay_for(route):
         where = "tunnels" if game.rules.locomotive_use is LocomotiveUse.TUNNELS else "tunnels and ferries"
         return f"on the {game.title} board locomotives pay only for {where}, and {route.label} is neither"
-    if pay.stand_ins or uses_stand_ins(game, route):
-        return stand_in_problem(game, route, pay)
+    if pay.stand_ins or uses_stand_ins(game, route, per_locomotive):
+        return stand_in_problem(game, route, pay, per_locomotive)
     if pay.size != route.length:
         return f"{route.label} needs {route.length} cards, not {pay.size}"
     if pay.locomotives < route.ferry_locomotives:
@@ -130,14 +138,32 @@ def affordable(counts: Counter[str], size: int, colors: Iterable[str]) -> Iterat
         yield Payment(None, 0, size)
 
 
-def route_payments(game: Game, route: Route, counts: Counter[str]) -> list[Payment]:
+def route_payments(game: Game, route: Route, counts: Counter[str], per_locomotive: int = 0) -> list[Payment]:
     """The Payments a hand can make for ``route`` in ``game``."""
     colors = game.board.colors if route.color == GRAY else (route.color,)
-    plain = [p for p in affordable(counts, route.length, colors) if route_payment_problem(game, route, p) is None]
-    if not uses_stand_ins(game, route):
+    plain = [p for p in affordable(counts, route.length, colors)
+             if route_payment_problem(game, route, p, per_locomotive) is None]
+    if not uses_stand_ins(game, route, per_locomotive):
         return plain
-    mixes = [Payment(*mix) for mix in stand_in_mixes(game, route, counts)]
-    return plain + [p for p in mixes if p not in plain and route_payment_problem(game, route, p) is None]
+    mixes = [Payment(*mix) for mix in stand_in_mixes(game, route, counts, per_locomotive)]
+    return plain + [p for p in mixes if p not in plain and route_payment_problem(game, route, p, per_locomotive) is None]
+
+
+def locomotives_payment_problem(kinds: Iterable[str], cost: int, per_locomotive: int) -> str | None:
+    """Why cards of these kinds do not pay ``cost`` locomotives (a technology's
+    price), where any ``per_locomotive`` cards count as one (0: only locomotives do)."""
+    counts = Counter(kinds)
+    total = sum(counts.values())
+    others = total - counts[LOCOMOTIVE]
+    wanted = f"{cost} locomotive{'s' if cost != 1 else ''}"
+    if not per_locomotive:
+        return None if total == cost and not others else f"the price is {wanted}, paid in locomotives"
+    extra = total - cost
+    groups = extra // (per_locomotive - 1) if extra >= 0 else 0
+    if extra < 0 or extra % (per_locomotive - 1) or groups > cost or others > groups * per_locomotive:
+        return (f"the price is {wanted}, each one locomotive or {per_locomotive} cards of any kind, "
+                f"which {total} card{'s' if total != 1 else ''} of these kinds do not make")
+    return None
 
 
 def station_payments(board: Board, station_number: int, counts: Counter[str]) -> list[Payment]:

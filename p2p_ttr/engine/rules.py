@@ -21,11 +21,14 @@ from .errors import BadChance, IllegalMove, MalformedEvent, OutOfTurn, UnknownCa
 from .events import (
     AbandonTunnel,
     BuildStation,
+    BuyTechnology,
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
+    DrawThreeBlind,
     DrawTickets,
     Event,
+    FinishTurn,
     KeepTickets,
     Pass,
     PayTunnel,
@@ -48,6 +51,8 @@ from .payments import (
     tunnel_extra,
     tunnel_payment_problem,
 )
+from . import technologies
+from .startinglocos import first_shuffle, gifted_locomotives, gifts_of
 from .state import (
     FACE_UP_SLOTS,
     GameState,
@@ -86,7 +91,7 @@ def new_game(game: Game, n_players: int) -> GameState:
     if not rules.players_allowed(n_players):
         raise ValueError(f"{game.title} is for {rules.min_players} to {rules.max_players} players, not {n_players}")
     board = game.board
-    steps: list[Step] = [StepShuffle(Deck.TRAIN, tuple(range(board.n_cards)))]
+    steps: list[Step] = [StepShuffle(Deck.TRAIN, first_shuffle(game, n_players))]
     steps += [StepShuffle(deck, tuple(game.card_ids(deck))) for deck in (Deck.TICKETS, Deck.LONG)
               if game.deck_size(deck)]
     if sharemoves.has_dummy(game, n_players):
@@ -97,13 +102,18 @@ def new_game(game: Game, n_players: int) -> GameState:
         steps += _offer(p, rules.setup_tickets)
     steps.append(StepBeginTicketChoice())
     supply = PlayerState(trains=rules.trains, stations_left=rules.stations)
+    # The starting locomotives are in hand, face up, before the deck is shuffled (startinglocos.py).
+    players = tuple(replace(supply, hand=tuple(ref for ref, _ in gifts_of(game, n_players, p)))
+                    for p in range(n_players))
     table = GameState(
         game=game,
         n_players=n_players,
-        players=(supply,) * n_players,
+        players=players,
         route_owner=(None,) * len(board.routes),
         steps=tuple(steps),
         shares=sharemoves.opening_holdings(game),
+        public=dict(gifted_locomotives(game, n_players)),
+        technologies=technologies.holdings_at_start(game, n_players),
     )
     return _run_steps(table)
 
@@ -239,7 +249,8 @@ def _payment(state: GameState, refs: tuple[CardRef, ...]) -> Payment:
 # Rule predicates shared with move generation
 
 
-def check_for_some_faces(state: GameState, action: ClaimRoute | BuildStation | PayTunnel | Pass) -> None:
+def check_for_some_faces(state: GameState,
+                         action: ClaimRoute | BuildStation | PayTunnel | Pass | BuyTechnology) -> None:
     """Raise the error ``apply`` would raise for ``action`` whatever the faces
     of the cards it plays that ``state`` cannot see: if it passes, some faces
     make the action legal. The action is tried with every unseen card a
@@ -294,8 +305,10 @@ def claim_problem(state: GameState, player: int, route: Route) -> str | None:
     if state.cards_drawn:
         return "a route cannot be claimed after drawing a card this turn"
     owner = state.route_owner[route.id]
-    if owner is not None:
+    if owner is not None and not technologies.may_claim_held_route(state, player, owner):
         return f"{route.label} already belongs to player {owner}"
+    if owner is not None and route.id in state.players[player].routes:
+        return f"player {player} holds {route.label} already"
     if route.twin is not None:
         twin_owner = state.route_owner[route.twin]
         if twin_owner == player:
@@ -306,7 +319,7 @@ def claim_problem(state: GameState, player: int, route: Route) -> str | None:
         mountain = f" ({route.length} and {route.mountain_x} for its mountain crossings)" if route.mountain_x else ""
         return (f"{route.label} needs {route.cars} trains{mountain}; "
                 f"player {player} has {state.players[player].trains}")
-    return None
+    return technologies.missing_technology_problem(state, player, route)
 
 
 def station_problem(state: GameState, player: int, city: str) -> str | None:
@@ -377,7 +390,9 @@ def pass_problem(state: GameState, player: int) -> str | None:
         return "a pass must show the hand: its cards are not all open"
     counts = Counter(board.card_kind(face) for face in faces if face is not None)
     for route in board.routes:
-        if claim_problem(state, player, route) is None and route_payments(state.game, route, counts):
+        if claim_problem(state, player, route) is None and any(route_payments(
+                state.game, paid_as, counts, technologies.cards_paid_per_locomotive(state, player))
+                for paid_as in technologies.payable_as(state, player, route)):
             return f"{route.label} can still be claimed"
     if state.game.rules.stations and station_payments(board, len(ps.stations) + 1, counts):
         city = next((c for c in board.cities if station_problem(state, player, c) is None), None)
@@ -391,6 +406,7 @@ def pass_problem(state: GameState, player: int) -> str | None:
 
 
 def _apply_action(state: GameState, action: Event) -> GameState:
+    _refuse(technologies.second_claim_problem(state, action))
     match action:
         case DrawBlind(p):
             _expect(state, p, Phase.TURN)
@@ -440,6 +456,17 @@ def _apply_action(state: GameState, action: Event) -> GameState:
             _expect(state, p, Phase.SHARES)
             _refuse(sharemoves.take_shares_problem(state, action))
             return _end_turn(sharemoves.take_shares(state, action))
+        case BuyTechnology(p, name, cards):
+            return _buy_technology(state, p, name, cards)
+        case DrawThreeBlind(p):
+            _expect(state, p, Phase.TURN)
+            _refuse(technologies.draw_three_problem(state, p))
+            state = state.evolve(cards_drawn=technologies.THREE_BLIND, passes=0)
+            return _push(state, StepDeal(p, technologies.THREE_BLIND), StepEndTurn())
+        case FinishTurn(p):
+            _expect(state, p, Phase.TURN)
+            _refuse(technologies.finish_problem(state))
+            return _end_turn(state)
     raise MalformedEvent(f"not an event: {action!r}")
 
 
@@ -456,11 +483,20 @@ def _claim(state: GameState, p: int, route_id: int, cards: tuple[CardRef, ...]) 
     route = board.routes[route_id]
     _refuse(claim_problem(state, p, route))
     _expect_in_hand(state, p, cards)
-    read = route_payment(state.game, route, kinds_of(state, cards))
-    if isinstance(read, str):
-        raise IllegalMove(read)
+    per_locomotive = technologies.cards_paid_per_locomotive(state, p)
+    kinds = kinds_of(state, cards)
+    # The route's own length, or one space less with Diesel Power: the first reading that pays.
+    problems = []
+    for paid_as in technologies.payable_as(state, p, route):
+        read = route_payment(state.game, paid_as, kinds, per_locomotive)
+        problem = read if isinstance(read, str) else route_payment_problem(state.game, paid_as, read, per_locomotive)
+        if problem is None:
+            break
+        problems.append(problem)
+    else:
+        raise IllegalMove(problems[0])
     pay = read
-    _refuse(route_payment_problem(state.game, route, pay))
+    assert not isinstance(pay, str)
     state = _publish(state, cards).evolve(passes=0)
     if route.tunnel:
         tunnel = Tunnel(route=route_id, cards=cards, color=pay.color)
@@ -478,10 +514,15 @@ def _take_route(state: GameState, p: int, route: Route, paid: tuple[CardRef, ...
         trains=ps.trains - route.cars,
     )
     owners = list(state.route_owner)
-    owners[route.id] = p
+    beside = owners[route.id] is not None  # Right of Way: the first owner stays the route's owner
+    if not beside:
+        owners[route.id] = p
     state = _with_player(state, p, ps)
     state = state.evolve(route_owner=tuple(owners), discard=state.discard + paid)
-    choosing = sharemoves.after_claim(state, route.id)
+    state = technologies.after_claim(state, p, route, beside)
+    if technologies.turn_goes_on(state):  # the Thermocompressor's second claim is still to come
+        return state
+    choosing = sharemoves.after_claim(state, route.id)  # Pennsylvania: a share to take before the turn ends
     return _end_turn(state) if choosing is None else choosing
 
 
@@ -513,6 +554,18 @@ def _build_station(state: GameState, p: int, city: str, cards: tuple[CardRef, ..
                  stations_left=ps.stations_left - 1)
     state = _with_player(state, p, ps).evolve(discard=state.discard + cards, passes=0)
     return _end_turn(state)
+
+
+def _buy_technology(state: GameState, p: int, name: str, cards: tuple[CardRef, ...]) -> GameState:
+    """A technology bought before the turn's action: its cards discarded, the turn goes on."""
+    _expect(state, p, Phase.TURN)
+    _refuse(technologies.buy_problem(state, p, name))
+    _expect_in_hand(state, p, cards)
+    _refuse(technologies.price_problem(state, p, name, kinds_of(state, cards)))
+    state = _publish(state, cards)
+    ps = state.players[p]
+    state = _with_player(state, p, replace(ps, hand=_without(ps.hand, cards)))
+    return technologies.with_purchase(state.evolve(discard=state.discard + cards), p, name)
 
 
 def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: tuple[CardRef, ...]) -> GameState:

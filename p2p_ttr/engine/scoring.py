@@ -43,6 +43,7 @@ from dataclasses import dataclass, field, replace
 from p2p_ttr.engine.board import Board
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.grandtour import grand_tour_bonus, two_separate_paths
+from p2p_ttr.engine.techstate import RIGHT_OF_WAY
 
 
 @dataclass(frozen=True, slots=True)
@@ -498,6 +499,8 @@ def check_claims(
         stations=rules.stations,
         min_players=rules.min_players,
         both_sides_min_players=rules.both_sides_min_players,
+        # Right of Way (technologies.py): a second player's trains beside the first's on one route.
+        beside=RIGHT_OF_WAY in rules.technologies,
     )
     for player, claim in enumerate(claims):
         checker.check(player, claim)
@@ -514,7 +517,9 @@ class _ClaimChecker:
     stations: int
     min_players: int
     both_sides_min_players: int
+    beside: bool = False  # a route may be held by two players (the second by Right of Way)
     route_owner: dict[int, int] = field(default_factory=dict)
+    beside_owner: dict[int, int] = field(default_factory=dict)
     station_owner: dict[str, int] = field(default_factory=dict)
     ticket_holder: dict[int, int] = field(default_factory=dict)
 
@@ -538,7 +543,7 @@ class _ClaimChecker:
             if not 0 <= r < len(self.board.routes):
                 raise ClaimError(player, f"unknown route id {r}")
             route = self.board.routes[r]
-            if r in self.route_owner:
+            if r in self.route_owner and (not self.beside or self.route_owner[r] == player or r in self.beside_owner):
                 who = self._who(self.route_owner[r], player)
                 raise ClaimError(player, f"route {route.label} is already claimed by {who}")
             twin_owner = None if route.twin is None else self.route_owner.get(route.twin)
@@ -553,7 +558,10 @@ class _ClaimChecker:
                     f"{self.names[twin_owner]}, and with {self.one_side_counts} players only one side "
                     "of a double route may be used",
                 )
-            self.route_owner[r] = player
+            if r in self.route_owner:  # beside the first holder's trains (Right of Way)
+                self.beside_owner[r] = player
+            else:
+                self.route_owner[r] = player
             cars += route.cars
         if cars > self.trains:
             raise ClaimError(

@@ -6,6 +6,11 @@
 * On a route with ``Route.stand_in`` (Nordic's Lieksa-Murmansk: 4), that many
   cards of any kind stand in for one card of the colour paid ("a player may
   use any 4 train cards to represent any 1 color").
+* Where any cards may be paid as a locomotive (the United Kingdom: "Any 4
+  card can be substituted for a Locomotive", 3 with the Booster; the number
+  is the player's, ``per_locomotive``, given by the caller), that many cards
+  of any kind stand in for a locomotive on any route: for any card of its
+  length, a ferry's locomotives included.
 
 A payment is read here as a mix ``(colour, colored, locomotives, stand_ins)``
 (``payments.Payment`` is this tuple with names): ``stand_ins`` lists by kind
@@ -30,27 +35,28 @@ from .game import Game
 Mix: TypeAlias = tuple[str | None, int, int, tuple[tuple[str, int], ...]]
 
 
-def uses_stand_ins(game: Game, route: Route) -> bool:
-    """Whether some cards may stand in for others on ``route`` in ``game``."""
-    return route.stand_in > 0 or (route.ferry_locomotives > 0 and game.rules.ferry_stand_in > 0)
+def uses_stand_ins(game: Game, route: Route, per_locomotive: int = 0) -> bool:
+    """Whether some cards may stand in for others on ``route`` in ``game``
+    (``per_locomotive``: any that many cards are a locomotive; 0: not so)."""
+    return per_locomotive > 0 or route.stand_in > 0 or (route.ferry_locomotives > 0 and game.rules.ferry_stand_in > 0)
 
 
-def _group(game: Game, route: Route) -> int:
+def _group(game: Game, route: Route, per_locomotive: int) -> int:
     """How many cards of any kind make one stand-in on ``route``."""
-    return route.stand_in if route.stand_in else game.rules.ferry_stand_in
+    return per_locomotive or route.stand_in or game.rules.ferry_stand_in
 
 
-def _stands_for(route: Route) -> str:
-    return "a card of its colour" if route.stand_in else "a locomotive"
+def _stands_for(route: Route, per_locomotive: int) -> str:
+    return "a card of its colour" if route.stand_in and not per_locomotive else "a locomotive"
 
 
-def stand_in_mix(game: Game, route: Route, counts: Counter[str]) -> Mix | str:
+def stand_in_mix(game: Game, route: Route, counts: Counter[str], per_locomotive: int = 0) -> Mix | str:
     """How cards of these kinds pay for ``route``, or why they cannot."""
-    group = _group(game, route)
+    group = _group(game, route, per_locomotive)
     total = sum(counts.values())
     extra = total - route.length
     if extra < 0 or extra % (group - 1):
-        return (f"{route.label} needs {route.length} cards, each {_stands_for(route)} it asks for "
+        return (f"{route.label} needs {route.length} cards, each {_stands_for(route, per_locomotive)} it asks for "
                 f"being one card or {group} of any kind, not {total}")
     groups = extra // (group - 1)
     locos_pay = game.rules.locomotives_pay_for(route)
@@ -79,20 +85,25 @@ def _listed(stand_ins: Counter[str]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((k, n) for k, n in stand_ins.items() if n > 0))
 
 
-def stand_in_problem(game: Game, route: Route, mix: Mix) -> str | None:
+def stand_in_problem(game: Game, route: Route, mix: Mix, per_locomotive: int = 0) -> str | None:
     """Why ``mix`` cannot pay for ``route`` (None if it can)."""
     color, colored, locomotives, stand_ins = mix
-    group = _group(game, route)
+    group = _group(game, route, per_locomotive)
+    stands_for = _stands_for(route, per_locomotive)
     cards = sum(n for _, n in stand_ins)
     if cards % group:
-        return f"on {route.label}, {group} cards of any kind stand in for {_stands_for(route)}, not {cards}"
+        return f"on {route.label}, {group} cards of any kind stand in for {stands_for}, not {cards}"
     groups = cards // group
     if colored + locomotives + groups != route.length:
-        return (f"{route.label} needs {route.length} cards, each {_stands_for(route)} it asks for being one "
+        return (f"{route.label} needs {route.length} cards, each {stands_for} it asks for being one "
                 f"card or {group} of any kind")
     if colored and route.color != GRAY and color != route.color:
         return f"{route.label} must be paid in {route.color}, not {color}"
-    if not route.stand_in:  # a ferry: groups stand in for its locomotives only
+    if per_locomotive:  # a group is a locomotive: it pays for any space, a ferry's icons too
+        if locomotives + groups < route.ferry_locomotives:
+            return (f"the ferry {route.label} needs {route.ferry_locomotives} locomotive"
+                    f"{'s' if route.ferry_locomotives > 1 else ''} (or {group} cards of any kind for each)")
+    elif not route.stand_in:  # a ferry: groups stand in for its locomotives only
         if groups > route.ferry_locomotives:
             return (f"on the ferry {route.label}, cards of any kind stand in only for its "
                     f"{route.ferry_locomotives} locomotive{'s' if route.ferry_locomotives > 1 else ''}")
@@ -102,13 +113,15 @@ def stand_in_problem(game: Game, route: Route, mix: Mix) -> str | None:
     return None
 
 
-def stand_in_mixes(game: Game, route: Route, counts: Counter[str]) -> list[Mix]:
+def stand_in_mixes(game: Game, route: Route, counts: Counter[str], per_locomotive: int = 0) -> list[Mix]:
     """Payments for ``route`` that use stand-ins and that a hand with ``counts``
     can make: for each colour and number of groups, the one with the fewest
     locomotives, its stand-ins taken from the kinds the hand has most of."""
-    group = _group(game, route)
-    icons = 0 if route.stand_in else route.ferry_locomotives
-    most_groups = route.length if route.stand_in else icons
+    group = _group(game, route, per_locomotive)
+    icons = 0 if route.stand_in and not per_locomotive else route.ferry_locomotives
+    most_groups = route.length if route.stand_in or per_locomotive else icons
+    # Each group adds group - 1 cards to the route's length: the hand holds no more groups than that allows.
+    most_groups = min(most_groups, (sum(counts.values()) - route.length) // (group - 1))
     locos_have = counts.get(LOCOMOTIVE, 0) if game.rules.locomotives_pay_for(route) else 0
     colors = game.board.colors if route.color == GRAY else (route.color,)
     out: list[Mix] = []

@@ -23,6 +23,7 @@ from typing import TypeAlias
 from .cards import CardRef, Deck
 from .game import Game
 from .stockmarket import StockHoldings
+from .techstate import TechnologyHoldings
 
 FACE_UP_SLOTS = 5
 
@@ -234,6 +235,8 @@ class GameState:
     shares: StockHoldings | None = None
     public: Mapping[CardRef, int] = field(default_factory=dict)
     private: Mapping[CardRef, int] = field(default_factory=dict)
+    # The United Kingdom's technologies (technologies.py); None where the game has none.
+    technologies: TechnologyHoldings | None = None
 
     def evolve(self, **changes: object) -> GameState:
         """A copy with ``changes``: ``dataclasses.replace`` without its cost.
@@ -259,10 +262,11 @@ class GameState:
 
 
 _STATE_FIELDS = frozenset(f.name for f in fields(GameState))
-# Slices added after the first digests, hashed only in the games that have
-# them: the public digest of every other game (which seeds the expert bot)
-# stays what it was.
-_HASHED_WHEN_PLAYED = frozenset({"shares"})
+# Slices of the state added for one board's mechanics after the first
+# digests, hashed only in the games that play them (None elsewhere): the
+# public digest of every other game (which seeds the expert bot) stays what
+# it was before the slice existed.
+_HASHED_WHEN_PLAYED = frozenset({"shares", "technologies"})
 
 
 def public_digest(state: GameState) -> str:

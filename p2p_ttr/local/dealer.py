@@ -32,6 +32,8 @@ class LocalDealer:
         """The chance event ``state`` waits for, if any."""
         need = state.awaiting
         if isinstance(need, NeedShuffle):
+            # Cards public before any shuffle (startinglocos.py's gifts) are known to the dealer too.
+            self._faces.update(state.public)
             cards = list(need.cards)
             self._rng.shuffle(cards)
             for pos, card in enumerate(cards):

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from p2p_ttr.engine.board import Route
+from p2p_ttr.engine.board import Route, Ticket
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.scoring import PlayerScore, ScorePart, score_parts
 from p2p_ttr.engine.state import GameState
@@ -91,6 +91,12 @@ class GameSummary:
         return out
 
 
+
+def _destination(ticket: Ticket) -> str:
+    """Where a ticket goes, as its card says: its city, or the zone it names (the United Kingdom's France,
+    reached at either of its ports), not the zone's first endpoint."""
+    return ticket.goals[0].name if len(ticket.goals) == 1 else ticket.b
+
 def game_summary(state: GameState, names: Sequence[str], seed: int | None = None) -> GameSummary:
     board = state.game.board
     score = final_score(state)
@@ -100,7 +106,7 @@ def game_summary(state: GameState, names: Sequence[str], seed: int | None = None
 
     players = []
     for p, (ps, sc) in enumerate(zip(state.players, score.players)):
-        tickets = tuple(TicketOutcome(board.tickets[t.ticket].a, board.tickets[t.ticket].b,
+        tickets = tuple(TicketOutcome(board.tickets[t.ticket].a, _destination(board.tickets[t.ticket]),
                                       board.tickets[t.ticket].points, t.completed) for t in sc.ticket_results)
         borrowed = tuple((city, None if r is None else name(board.routes[r])) for city, r in sc.borrowed)
         players.append(PlayerSummary(names[p], tuple(name(board.routes[r]) for r in ps.routes), tuple(ps.stations),

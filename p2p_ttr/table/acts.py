@@ -1,7 +1,8 @@
 """Moves that play hidden cards: they wait in the log for their cards.
 
-A move whose cards the others cannot read yet (a claim, a station or a
-tunnel payment with hidden cards; a pass, which shows the whole hand) goes
+A move whose cards the others cannot read yet (a claim, a station, a
+tunnel payment or a technology bought with hidden cards; a pass, which
+shows the whole hand) goes
 into the log first; its author's shares of those cards are owed from then
 on, and the fold opens them and applies the move, or voids it when the
 faces do not make it legal (protocol.md §6, ``act``).
@@ -12,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p_ttr.engine.cards import CardRef
-from p2p_ttr.engine.events import BuildStation, ClaimRoute, Pass, PayTunnel
+from p2p_ttr.engine.events import BuildStation, BuyTechnology, ClaimRoute, Pass, PayTunnel
 from p2p_ttr.engine.state import GameState
 
-CardMove = ClaimRoute | BuildStation | PayTunnel | Pass
+CardMove = ClaimRoute | BuildStation | PayTunnel | Pass | BuyTechnology
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ def hidden_cards(engine: GameState, seat: int, action: object) -> tuple[CardRef,
     """The cards ``action`` plays whose faces are not public: the cards it
     pays with, or for a pass the whole hand (that nothing in it can be played
     is what makes a pass legal, and every replica must be able to tell)."""
-    if isinstance(action, (ClaimRoute, BuildStation, PayTunnel)):
+    if isinstance(action, (ClaimRoute, BuildStation, PayTunnel, BuyTechnology)):
         return tuple(r for r in action.cards if r not in engine.public)
     if isinstance(action, Pass):
         return tuple(r for r in engine.players[seat].hand if r not in engine.public)

@@ -34,7 +34,8 @@ SCREENS = [("player", 120, 40), ("player", 200, 50), ("watcher", 120, 40), ("wat
 # names of up to 30 letters ('Deutschland (Kreuzlingen east)') at the
 # board's edge. There a few names are cut to their unambiguous beginnings,
 # and at most one route loses its count to a name that had nowhere else.
-DENSE = {("nordic", "player", 120, 40): 1, ("india", "player", 120, 40): 1, ("switzerland", "player", 120, 40): 2}
+DENSE = {("nordic", "player", 120, 40): 1, ("india", "player", 120, 40): 1, ("switzerland", "player", 120, 40): 2,
+         ("uk", "player", 120, 40): 3, ("uk", "watcher", 120, 40): 3}
 
 
 def map_size(screen: str, width: int, height: int) -> tuple[int, int]:

@@ -35,6 +35,8 @@ from p2p_ttr.engine.rules import actors, apply, new_game
 from p2p_ttr.engine.sharemoves import final_share_points
 from p2p_ttr.engine.state import GameState, NeedReveal, Phase, public_digest
 from p2p_ttr.engine.stockmarket import DUMMY
+from p2p_ttr.engine.technologies import copies_left, technology_cards
+from p2p_ttr.engine.techstate import RIGHT_OF_WAY
 from p2p_ttr.engine.view import hidden_from, own_cards, view_for
 from p2p_ttr.local.dealer import LocalDealer
 from p2p_ttr.local.game import play_local_game
@@ -71,13 +73,22 @@ def check_invariants(state: GameState, dealer: LocalDealer) -> None:
         assert ps.trains + sum(board.routes[r].cars for r in ps.routes) == rules.trains  # (mountain X cars too)
         assert ps.trains >= 0 and 0 <= len(ps.stations) <= rules.stations
         assert ps.stations_left == rules.stations - len(ps.stations)
-        assert owners[p] == len(ps.routes) and all(state.route_owner[r] == p for r in ps.routes)
+        # A route laid beside another player's trains (Right of Way) keeps its first owner.
+        beside = [r for r in ps.routes if state.route_owner[r] != p]
+        assert not beside or RIGHT_OF_WAY in rules.technologies
+        assert owners[p] == len(ps.routes) - len(beside) and len(set(ps.routes)) == len(ps.routes)
         twins = {board.routes[r].twin for r in ps.routes}
         assert not twins & set(ps.routes), "a player holds both sides of a double route"
     if not rules.both_sides_open(state.n_players):
         for r in board.routes:
             if r.twin is not None:
                 assert state.route_owner[r.id] is None or state.route_owner[r.twin] is None
+    if state.technologies is not None:  # no technology held twice, nor more of one than the table had
+        cards = technology_cards(state.game)
+        for mine in state.technologies.held:
+            assert len(set(mine)) == len(mine) and set(mine) <= set(cards)
+        for name, card in cards.items():
+            assert 0 <= copies_left(state, name) <= card.copies
     stations = [c for ps in state.players for c in ps.stations]
     assert len(stations) == len(set(stations))
     # tickets: 46, each in exactly one place (or out of the game)

@@ -28,6 +28,8 @@ def describe(game: Game) -> str:
         bonuses.append(f"mountain cars {rules.mountain_car_points} each")
     if game.board.stock_market is not None:
         bonuses.append(f"stock shares of {len(game.board.stock_market.companies)} railroads")
+    if rules.technologies:
+        bonuses.append(f"{len(rules.technologies)} technologies, any {rules.cards_per_locomotive} cards a locomotive")
     setup, draw = rules.setup_tickets, rules.draw_tickets
     ask = f"--board {game.board_name}" + (f" --variant {game.variant}" if game.variant else "")
     return (f"  {game.title:<20} {ask:<34} {rules.min_players}-{rules.max_players} players, "

@@ -41,7 +41,7 @@ from typing import NamedTuple
 from p2p_ttr.engine.events import Action, BuildStation, ClaimRoute, DrawTickets
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.moves import claim_actions, station_actions
-from p2p_ttr.engine.scoring import PlayerClaims, longest_trail, route_points
+from p2p_ttr.engine.scoring import PlayerClaims, largest_network, longest_trail
 from p2p_ttr.engine.state import GameState, Phase
 
 from .medium import PlanningBot, Situation, kinds
@@ -96,6 +96,10 @@ SOON_LEAST_POINTS = 4
 # (the rival may still grow).
 EXPRESS_TRAIL_SHARE = 0.05
 EXPRESS_CATCH_UP = 0.5
+# The most-cities bonus (Legendary Asia's Asian Explorer): the worth of a
+# city added to the largest network, as a share of the bonus (drawing level
+# with the rivals' largest network counts EXPRESS_CATCH_UP of it, as above).
+EXPLORER_CITY_SHARE = 0.05
 # The Globetrotter (most completed tickets): a rival is reckoned to complete
 # this share of the tickets it holds.
 RIVAL_COMPLETION = 0.75
@@ -138,6 +142,19 @@ def globetrotter(view: GameState, player: int) -> Callable[[int], float]:
     rival = max(RIVAL_COMPLETION * max(least, len(ps.tickets)) for q, ps in enumerate(view.players) if q != player)
     denial = 1.0 / max(1, view.n_players - 1)
     return lambda n: points * (1.0 + denial) * min(1.0, max(0.0, (n - rival + 1.0) / 2.0))
+
+
+def claimed_points(game: Game, routes: Sequence[int]) -> int:
+    """What claiming ``routes`` scores: their lengths' points and, on Legendary
+    Asia, 2 a mountain car (which a plan's trains already count as spent)."""
+    return sum(points_for(game, r) for r in routes)
+
+
+def networks(s: Situation) -> tuple[int, int]:
+    """The cities of the bot's largest network and of its rivals' largest (the Asian Explorer)."""
+    board = s.view.game.board
+    rival = max((largest_network(board, ps.routes) for q, ps in enumerate(s.view.players) if q != s.player), default=0)
+    return largest_network(board, s.me.routes), rival
 
 
 class HardBot(PlanningBot):
@@ -279,6 +296,8 @@ class HardBot(PlanningBot):
         left = turns_left(s.view, s.player)
         mine = {c for r in s.me.routes for c in board.routes[r].cities}
         trail, rival = trails(s)
+        explorer = game.rules.most_cities_points
+        network, rival_network = networks(s)
         scored: list[tuple[float, int]] = []
         for route in board.routes:
             if route.cars > s.me.trains or s.costs[route.id] in (None, 0.0):
@@ -290,6 +309,11 @@ class HardBot(PlanningBot):
                 value += EXPRESS_TRAIL_SHARE * bonus * (longer - trail)
                 if trail < rival <= longer:
                     value += EXPRESS_CATCH_UP * bonus
+            if explorer and mine & set(route.cities):
+                wider = largest_network(board, s.me.routes + (route.id,))
+                value += EXPLORER_CITY_SHARE * explorer * (wider - network)
+                if network < rival_network <= wider:
+                    value += EXPRESS_CATCH_UP * explorer
             if turns > left:
                 value *= 0.2
             scored.append((value / turns, route.id))
@@ -332,9 +356,10 @@ class HardBot(PlanningBot):
             if isinstance(a, ClaimRoute):
                 by_route.setdefault(a.route, []).append(a)
         express = self.express_margin(s)
+        explorer = self.explorer_margin(s)
         for route, claims in by_route.items():
             with_it = PlayerClaims(me.routes + (route,), me.stations, s.tickets)
-            gain = points_for(game, route) + tickets_worth(with_it) - base + express(route)
+            gain = points_for(game, route) + tickets_worth(with_it) - base + express(route) + explorer(route)
             if gain >= least and (best is None or (gain, -route) > best):
                 best, chosen = (gain, -route), self.cheapest_payment(s, claims, s.targets)
         if stations and me.stations_left:
@@ -380,6 +405,24 @@ class HardBot(PlanningBot):
 
         now = value(mine)
         return lambda route: value(longest_trail(board, s.me.routes + (route,))) - now
+
+    def explorer_margin(self, s: Situation) -> Callable[[int], float]:
+        """What claiming a route does to the most-cities bonus (Legendary
+        Asia's Asian Explorer), against the rivals' largest network: the
+        bonus won (or shared) by reaching it, and a share of it taken from
+        the rival by passing it (nothing where the game has no such bonus)."""
+        bonus = s.view.game.rules.most_cities_points
+        if not bonus:
+            return lambda route: 0.0
+        board = s.view.game.board
+        mine, rival = networks(s)
+        denial = 1.0 / max(1, s.view.n_players - 1)
+
+        def value(cities: int) -> float:
+            return bonus * ((cities >= rival) + denial * (cities > rival))
+
+        now = value(mine)
+        return lambda route: value(largest_network(board, s.me.routes + (route,))) - now
 
     def rescue_station(self, s: Situation) -> Action | None:
         if self._rescue_city is None:
@@ -432,7 +475,7 @@ class HardBot(PlanningBot):
             new = [r for r in path.routes if s.costs[r] not in (None, 0.0) and r not in planned]
             trains = trains_of(game, new)
             marginal[t] = Prospect(
-                ticket.points, route_points(game.board, new), trains, len(new) + trains / CARDS_PER_DRAW_TURN
+                ticket.points, claimed_points(game, new), trains, len(new) + trains / CARDS_PER_DRAW_TURN
             )
         trotter = globetrotter(s.view, s.player)
         completing = len(s.plan.done) + len(s.plan.planned)
@@ -472,7 +515,7 @@ class HardBot(PlanningBot):
         plan = plan_tickets(game, costs, held + keep, own, max(0, me.trains - margin))
         need = turns_needed(game, plan.routes, hand_of(view, player))
         overrun = max(0.0, need - 0.9 * turns_left(view, player))
-        value = plan.points + route_points(game.board, plan.routes) - TRAIN_OPPORTUNITY * plan.trains
+        value = plan.points + claimed_points(game, plan.routes) - TRAIN_OPPORTUNITY * plan.trains
         return (value - OVERRUN_PENALTY * overrun, -float(plan.trains))
 
     # --- tunnels ---------------------------------------------------------------

@@ -20,9 +20,13 @@ On top of the shared plan (see ``medium.PlanningBot``) it
 * rescues a ticket that opponents have cut off with a station, when one
   borrowed route is all that is missing;
 * on its last turns, makes the claim (or station) that adds most to its score,
-  the longest-path bonus counted (reaching the longest rival trail, passing it);
+  the longest-path bonus counted (reaching the longest rival trail, passing it),
+  and likewise Legendary Asia's Asian Explorer (the largest rival network);
 * with its tickets done, spends its trains on the routes that score most per
-  turn, favouring those that lengthen its trail towards the longest-path bonus;
+  turn, favouring those that lengthen its trail towards the longest-path bonus
+  (and those that add cities to its largest network, towards the Explorer);
+* on Legendary Asia, counts a mountain X as what it is: a car spent that
+  scores 2 (its tickets' plans are worth those points too);
 * counts only what the game scores (``view.game.rules``): no trail worth on a
   board without the longest-path bonus, stations only where there are any;
   where the Globetrotter is played (most tickets completed), a ticket
@@ -155,6 +159,25 @@ def networks(s: Situation) -> tuple[int, int]:
     board = s.view.game.board
     rival = max((largest_network(board, ps.routes) for q, ps in enumerate(s.view.players) if q != s.player), default=0)
     return largest_network(board, s.me.routes), rival
+
+
+def race_margin(
+    s: Situation, bonus: int, mine: int, rival: int, measure: Callable[[tuple[int, ...]], int]
+) -> Callable[[int], float]:
+    """What claiming a route does to a bonus for the most of something
+    (``measure`` of a player's routes: the longest trail, the largest
+    network), against the best rival's ``rival``: the bonus won (or shared)
+    by reaching it, and a share of it taken from the rival by passing it
+    (nothing where the game has no such bonus)."""
+    if not bonus:
+        return lambda route: 0.0
+    denial = 1.0 / max(1, s.view.n_players - 1)
+
+    def value(amount: int) -> float:
+        return bonus * ((amount >= rival) + denial * (amount > rival))
+
+    now = value(mine)
+    return lambda route: value(measure(s.me.routes + (route,))) - now
 
 
 class HardBot(PlanningBot):
@@ -390,39 +413,19 @@ class HardBot(PlanningBot):
 
     def express_margin(self, s: Situation) -> Callable[[int], float]:
         """What claiming a route does to the longest-path bonus, against the
-        longest rival trail: the bonus won (or shared) by reaching it, and
-        a share of it taken from the rival by passing it (nothing where the
-        game has no such bonus)."""
-        bonus = s.view.game.rules.longest_path_points
-        if not bonus:
-            return lambda route: 0.0
+        longest rival trail (see ``race_margin``)."""
         board = s.view.game.board
         mine, rival = trails(s)
-        denial = 1.0 / max(1, s.view.n_players - 1)
-
-        def value(trail: int) -> float:
-            return bonus * ((trail >= rival) + denial * (trail > rival))
-
-        now = value(mine)
-        return lambda route: value(longest_trail(board, s.me.routes + (route,))) - now
+        return race_margin(s, s.view.game.rules.longest_path_points, mine, rival,
+                           lambda routes: longest_trail(board, routes))
 
     def explorer_margin(self, s: Situation) -> Callable[[int], float]:
         """What claiming a route does to the most-cities bonus (Legendary
-        Asia's Asian Explorer), against the rivals' largest network: the
-        bonus won (or shared) by reaching it, and a share of it taken from
-        the rival by passing it (nothing where the game has no such bonus)."""
-        bonus = s.view.game.rules.most_cities_points
-        if not bonus:
-            return lambda route: 0.0
+        Asia's Asian Explorer), against the rivals' largest network (see ``race_margin``)."""
         board = s.view.game.board
         mine, rival = networks(s)
-        denial = 1.0 / max(1, s.view.n_players - 1)
-
-        def value(cities: int) -> float:
-            return bonus * ((cities >= rival) + denial * (cities > rival))
-
-        now = value(mine)
-        return lambda route: value(largest_network(board, s.me.routes + (route,))) - now
+        return race_margin(s, s.view.game.rules.most_cities_points, mine, rival,
+                           lambda routes: largest_network(board, routes))
 
     def rescue_station(self, s: Situation) -> Action | None:
         if self._rescue_city is None:

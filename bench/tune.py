@@ -1,11 +1,14 @@
 """A tournament with some of the bots' constants changed: to scan a constant over the same games.
 
     python bench/tune.py --players 2 --games 400 --seed 2026 --bots expert,hard \\
-        [--set hard.TRAIN_OPPORTUNITY=2.3] [--set ExpertBot.ENDGAME_TURNS=8] [--workers 2]
+        [--set hard.TRAIN_OPPORTUNITY=2.3] [--set ExpertBot.ENDGAME_TURNS=8] [--workers 2] \\
+        [--board asia [--board-variant V]] [--progress 2> games.log]
 
 The games are exactly ``ttr tournament``'s with the same players, games,
-bots and seed (the same deals, seats rotating); only the constants named
-differ, so a scan compares values on the same cards. ``--set`` takes
+bots, seed and board (the same deals, seats rotating); only the constants named
+differ, so a scan compares values on the same cards. ``--progress`` prints
+``ttr tournament --progress``'s line per game on stderr, which
+``bench/paired.py`` reads to compare two runs game by game. ``--set`` takes
 ``module.NAME=VALUE`` for a constant of a module of ``p2p_ttr.bots`` (hard,
 medium, planning, expert, rollout, worlds, opponents) or ``Class.NAME=VALUE``
 for a class attribute of a class defined there (``ExpertBot.PRIOR_MARGIN``:
@@ -30,13 +33,15 @@ import importlib
 import importlib.util
 import json
 import multiprocessing
+import sys
 import time
 from types import ModuleType
 from typing import Any
 
 import p2p_ttr.bots.levels as levels
 import p2p_ttr.local.tournament as tournament
-from p2p_ttr.local.tournament import play_tournament
+from p2p_ttr.engine.boards import UnknownGame, load_game
+from p2p_ttr.local.tournament import GameRecord, lineup_for, play_tournament
 
 MODULES = ("hard", "medium", "planning", "expert", "rollout", "worlds", "opponents")
 
@@ -135,6 +140,9 @@ def main() -> None:
     parser.add_argument("--variant", action="append", default=[], metavar="NAME=VALUE",
                         help="a constant of hard.py changed for the level 'variant' only (repeatable)")
     parser.add_argument("--workers", type=int, default=1, help="games played at once, one process each (default 1)")
+    parser.add_argument("--board", default="europe", help="the board, as ttr tournament --board (default europe)")
+    parser.add_argument("--board-variant", default="", help="the board's variant, as ttr tournament --variant")
+    parser.add_argument("--progress", action="store_true", help="a line per game on stderr, as ttr tournament's")
     args = parser.parse_args()
     if args.workers > 1 and multiprocessing.get_start_method() != "fork":
         parser.error("--workers above 1 needs the fork start method (the workers must inherit the changes)")
@@ -144,10 +152,24 @@ def main() -> None:
             settings |= add_variant(args.variant)
     except ValueError as e:
         parser.error(str(e))
-    levels = [level.strip() for level in args.bots.split(",") if level.strip()]
+    try:
+        game = load_game(args.board, args.board_variant)
+    except UnknownGame as e:
+        parser.error(str(e))
+
+    def progress(record: GameRecord) -> None:
+        # ttr tournament --progress's words, which bench/paired.py reads
+        winner = ", ".join(record.seats[p] for p, place in enumerate(record.places) if place == 1)
+        scores = ", ".join(f"seat {p + 1} ({level}) {score}"
+                           for p, (level, score) in enumerate(zip(record.seats, record.scores)))
+        print(f"game {record.index + 1}/{args.games} (seed {record.seed}): {winner} won; {scores}",
+              file=sys.stderr, flush=True)
+
     start = time.perf_counter()
     try:
-        result = play_tournament(args.players, args.games, levels, args.seed, workers=args.workers)
+        lineup = lineup_for([level.strip() for level in args.bots.split(",") if level.strip()], args.players)
+        result = play_tournament(game, args.players, args.games, lineup, args.seed,
+                                 on_game=progress if args.progress else None, workers=args.workers)
     except ValueError as e:
         parser.error(str(e))
     seconds = time.perf_counter() - start

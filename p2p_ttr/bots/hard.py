@@ -20,9 +20,13 @@ On top of the shared plan (see ``medium.PlanningBot``) it
 * rescues a ticket that opponents have cut off with a station, when one
   borrowed route is all that is missing;
 * on its last turns, makes the claim (or station) that adds most to its score,
-  the longest-path bonus counted (reaching the longest rival trail, passing it);
+  the longest-path bonus counted (reaching the longest rival trail, passing it),
+  and likewise Legendary Asia's Asian Explorer (the largest rival network);
 * with its tickets done, spends its trains on the routes that score most per
-  turn, favouring those that lengthen its trail towards the longest-path bonus;
+  turn, favouring those that lengthen its trail towards the longest-path bonus
+  (and those that add cities to its largest network, towards the Explorer);
+* on Legendary Asia, counts a mountain X as what it is: a car spent that
+  scores 2 (its tickets' plans are worth those points too);
 * counts only what the game scores (``view.game.rules``): no trail worth on a
   board without the longest-path bonus, stations only where there are any;
   where the Globetrotter is played (most tickets completed), a ticket
@@ -41,7 +45,7 @@ from typing import NamedTuple
 from p2p_ttr.engine.events import Action, BuildStation, ClaimRoute, DrawTickets
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.moves import claim_actions, station_actions
-from p2p_ttr.engine.scoring import PlayerClaims, longest_trail, route_points
+from p2p_ttr.engine.scoring import PlayerClaims, largest_network, longest_trail
 from p2p_ttr.engine.state import GameState, Phase
 
 from .medium import PlanningBot, Situation, kinds
@@ -98,6 +102,10 @@ SOON_LEAST_POINTS = 4
 # (the rival may still grow).
 EXPRESS_TRAIL_SHARE = 0.05
 EXPRESS_CATCH_UP = 0.5
+# The most-cities bonus (Legendary Asia's Asian Explorer): the worth of a
+# city added to the largest network, as a share of the bonus (drawing level
+# with the rivals' largest network counts EXPRESS_CATCH_UP of it, as above).
+EXPLORER_CITY_SHARE = 0.05
 # The Globetrotter (most completed tickets): a rival is reckoned to complete
 # this share of the tickets it holds.
 RIVAL_COMPLETION = 0.75
@@ -140,6 +148,38 @@ def globetrotter(view: GameState, player: int) -> Callable[[int], float]:
     rival = max(RIVAL_COMPLETION * max(least, len(ps.tickets)) for q, ps in enumerate(view.players) if q != player)
     denial = 1.0 / max(1, view.n_players - 1)
     return lambda n: points * (1.0 + denial) * min(1.0, max(0.0, (n - rival + 1.0) / 2.0))
+
+
+def claimed_points(game: Game, routes: Sequence[int]) -> int:
+    """What claiming ``routes`` scores: their lengths' points and, on Legendary
+    Asia, 2 a mountain car (which a plan's trains already count as spent)."""
+    return sum(points_for(game, r) for r in routes)
+
+
+def networks(s: Situation) -> tuple[int, int]:
+    """The cities of the bot's largest network and of its rivals' largest (the Asian Explorer)."""
+    board = s.view.game.board
+    rival = max((largest_network(board, ps.routes) for q, ps in enumerate(s.view.players) if q != s.player), default=0)
+    return largest_network(board, s.me.routes), rival
+
+
+def race_margin(
+    s: Situation, bonus: int, mine: int, rival: int, measure: Callable[[tuple[int, ...]], int]
+) -> Callable[[int], float]:
+    """What claiming a route does to a bonus for the most of something
+    (``measure`` of a player's routes: the longest trail, the largest
+    network), against the best rival's ``rival``: the bonus won (or shared)
+    by reaching it, and a share of it taken from the rival by passing it
+    (nothing where the game has no such bonus)."""
+    if not bonus:
+        return lambda route: 0.0
+    denial = 1.0 / max(1, s.view.n_players - 1)
+
+    def value(amount: int) -> float:
+        return bonus * ((amount >= rival) + denial * (amount > rival))
+
+    now = value(mine)
+    return lambda route: value(measure(s.me.routes + (route,))) - now
 
 
 class HardBot(PlanningBot):
@@ -282,6 +322,8 @@ class HardBot(PlanningBot):
         left = turns_left(s.view, s.player)
         mine = {c for r in s.me.routes for c in board.routes[r].cities}
         trail, rival = trails(s)
+        explorer = game.rules.most_cities_points
+        network, rival_network = networks(s)
         scored: list[tuple[float, int]] = []
         for route in board.routes:
             if route.cars > s.me.trains or s.costs[route.id] in (None, 0.0):
@@ -293,6 +335,11 @@ class HardBot(PlanningBot):
                 value += EXPRESS_TRAIL_SHARE * bonus * (longer - trail)
                 if trail < rival <= longer:
                     value += EXPRESS_CATCH_UP * bonus
+            if explorer and mine & set(route.cities):
+                wider = largest_network(board, s.me.routes + (route.id,))
+                value += EXPLORER_CITY_SHARE * explorer * (wider - network)
+                if network < rival_network <= wider:
+                    value += EXPRESS_CATCH_UP * explorer
             if turns > left:
                 value *= 0.2
             scored.append((value / turns, route.id))
@@ -338,9 +385,10 @@ class HardBot(PlanningBot):
             if isinstance(a, ClaimRoute):
                 by_route.setdefault(a.route, []).append(a)
         express = self.express_margin(s)
+        explorer = self.explorer_margin(s)
         for route, claims in by_route.items():
             with_it = PlayerClaims(me.routes + (route,), me.stations, s.tickets)
-            gain = (points_for(game, route) + tickets_worth(with_it) - base + express(route)
+            gain = (points_for(game, route) + tickets_worth(with_it) - base + express(route) + explorer(route)
                     + share_gain(s.view, s.player, route))
             if gain >= least and (best is None or (gain, -route) > best):
                 best, chosen = (gain, -route), self.cheapest_payment(s, claims, s.targets)
@@ -372,21 +420,19 @@ class HardBot(PlanningBot):
 
     def express_margin(self, s: Situation) -> Callable[[int], float]:
         """What claiming a route does to the longest-path bonus, against the
-        longest rival trail: the bonus won (or shared) by reaching it, and
-        a share of it taken from the rival by passing it (nothing where the
-        game has no such bonus)."""
-        bonus = s.view.game.rules.longest_path_points
-        if not bonus:
-            return lambda route: 0.0
+        longest rival trail (see ``race_margin``)."""
         board = s.view.game.board
         mine, rival = trails(s)
-        denial = 1.0 / max(1, s.view.n_players - 1)
+        return race_margin(s, s.view.game.rules.longest_path_points, mine, rival,
+                           lambda routes: longest_trail(board, routes))
 
-        def value(trail: int) -> float:
-            return bonus * ((trail >= rival) + denial * (trail > rival))
-
-        now = value(mine)
-        return lambda route: value(longest_trail(board, s.me.routes + (route,))) - now
+    def explorer_margin(self, s: Situation) -> Callable[[int], float]:
+        """What claiming a route does to the most-cities bonus (Legendary
+        Asia's Asian Explorer), against the rivals' largest network (see ``race_margin``)."""
+        board = s.view.game.board
+        mine, rival = networks(s)
+        return race_margin(s, s.view.game.rules.most_cities_points, mine, rival,
+                           lambda routes: largest_network(board, routes))
 
     def rescue_station(self, s: Situation) -> Action | None:
         if self._rescue_city is None:
@@ -439,7 +485,7 @@ class HardBot(PlanningBot):
             new = [r for r in path.routes if s.costs[r] not in (None, 0.0) and r not in planned]
             trains = trains_of(game, new)
             marginal[t] = Prospect(
-                ticket.points, route_points(game.board, new), trains, len(new) + trains / CARDS_PER_DRAW_TURN
+                ticket.points, claimed_points(game, new), trains, len(new) + trains / CARDS_PER_DRAW_TURN
             )
         trotter = globetrotter(s.view, s.player)
         completing = len(s.plan.done) + len(s.plan.planned)
@@ -479,7 +525,7 @@ class HardBot(PlanningBot):
         plan = plan_tickets(game, costs, held + keep, own, max(0, me.trains - margin))
         need = turns_needed(game, plan.routes, hand_of(view, player))
         overrun = max(0.0, need - 0.9 * turns_left(view, player))
-        value = plan.points + route_points(game.board, plan.routes) - TRAIN_OPPORTUNITY * plan.trains
+        value = plan.points + claimed_points(game, plan.routes) - TRAIN_OPPORTUNITY * plan.trains
         return (value - OVERRUN_PENALTY * overrun, -float(plan.trains))
 
     # --- tunnels ---------------------------------------------------------------

@@ -1,13 +1,13 @@
 """The hard bot counts what the end counts: route points in its ticket choices, the European Express in its
-last claims, the Globetrotter where it is played."""
+last claims, the Globetrotter where it is played, Legendary Asia's mountain crossings and Asian Explorer."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from positions import decision_points
-from p2p_ttr.bots.hard import HardBot, globetrotter, hard_weights
-from p2p_ttr.bots.planning import route_costs, shortest_path
+from p2p_ttr.bots.hard import TRAIN_OPPORTUNITY, HardBot, globetrotter, hard_weights
+from p2p_ttr.bots.planning import plan_tickets, route_costs, shortest_path
 from p2p_ttr.engine.boards import europe_game, load_game
 from p2p_ttr.engine.scoring import PlayerClaims
 from p2p_ttr.engine.rules import actors
@@ -16,7 +16,6 @@ from p2p_ttr.engine.view import view_for
 
 EUROPE = europe_game()
 BOARD = EUROPE.board
-STARTING_TRAINS = EUROPE.rules.trains
 EXPRESS_POINTS = EUROPE.rules.longest_path_points
 
 
@@ -26,12 +25,13 @@ def route(a: str, b: str) -> int:
 
 def with_routes(state: GameState, owned: dict[int, tuple[int, ...]]) -> GameState:
     """``state`` with each seat owning exactly the routes given (its trains paid)."""
-    owner: list[int | None] = [None] * len(BOARD.routes)
+    board = state.game.board
+    owner: list[int | None] = [None] * len(board.routes)
     players = list(state.players)
     for seat, routes in owned.items():
         for r in routes:
             owner[r] = seat
-        trains = STARTING_TRAINS - sum(BOARD.routes[r].length for r in routes)
+        trains = state.game.rules.trains - sum(board.routes[r].cars for r in routes)
         players[seat] = replace(players[seat], routes=routes, trains=trains)
     return state.evolve(route_owner=tuple(owner), players=tuple(players))
 
@@ -103,3 +103,55 @@ def test_the_globetrotter_counts_where_it_is_played_and_only_there() -> None:
         else:
             assert trotter(5) == 0.0
             assert done - open_ == 2 * ticket_.points
+
+
+ASIA = load_game("asia")
+
+
+def asia_route(a: str, b: str) -> int:
+    return next(r.id for r in ASIA.board.routes if set(r.cities) == {a, b} and not r.mountain_x)
+
+
+def test_the_asian_explorer_counts_in_a_last_claim_reaching_or_passing_the_largest_rival_network() -> None:
+    """Seat 0's network Rangoon-Bangkok-Saigon has 3 cities, the rival's
+    Ankara-Baghdad-Mecca/Tehran 4: Bangkok-Singapore draws level and wins
+    the Asian Explorer (shared), a route off the network changes nothing,
+    and once level, a city more passes the rival and takes it from them too."""
+    state = next(s for s, _ in decision_points(2, seed=4, game=ASIA) if s.phase is Phase.TURN and actors(s)[0] == 0)
+    mine = (asia_route("Bangkok", "Rangoon"), asia_route("Bangkok", "Saigon"))
+    rival = (asia_route("Ankara", "Baghdad"), asia_route("Baghdad", "Mecca"), asia_route("Baghdad", "Tehran"))
+    bonus = ASIA.rules.most_cities_points
+    bot = HardBot(1)
+    explorer = bot.explorer_margin(bot.situation(view_for(with_routes(state, {0: mine, 1: rival}), 0), 0))
+    assert explorer(asia_route("Bangkok", "Singapore")) == bonus
+    assert explorer(asia_route("Hanoi", "Macau")) == 0
+    level = mine + (asia_route("Bangkok", "Singapore"),)
+    bot = HardBot(1)
+    explorer = bot.explorer_margin(bot.situation(view_for(with_routes(state, {0: level, 1: rival}), 0), 0))
+    assert explorer(asia_route("Hanoi", "Saigon")) == bonus  # the rival's share gone, in 2 players
+    assert explorer(asia_route("Hanoi", "Macau")) == 0
+    europe = next(s for s, _ in decision_points(2, seed=4) if s.phase is Phase.TURN and actors(s)[0] == 0)
+    assert all(bot.explorer_margin(bot.situation(view_for(europe, 0), 0))(r.id) == 0.0 for r in BOARD.routes)
+
+
+def test_a_ticket_over_mountain_routes_counts_the_mountain_crossing_points() -> None:
+    """On Legendary Asia each X of a mountain route costs a car and scores 2:
+    a ticket's plan over mountain routes is worth its routes' length points
+    and 2 a crossing, less what every car of it (the crossings' included)
+    would score elsewhere."""
+    state = next(s for s, _ in decision_points(2, seed=4, game=ASIA) if s.phase is Phase.TURN and actors(s)[0] == 0)
+    view = view_for(state, 0)
+    costs = route_costs(view, 0, weights=hard_weights)
+    routes = ASIA.board.routes
+    for ticket_ in ASIA.board.regular_tickets:
+        plan = plan_tickets(ASIA, costs, (ticket_.id,), (), ASIA.rules.trains)
+        if plan.planned and any(routes[r].mountain_x for r in plan.routes):
+            break
+    else:
+        raise AssertionError("no ticket of Legendary Asia is planned over a mountain route")
+    value = HardBot(1).ticket_choice_value(view, 0, costs, (), (ticket_.id,))
+    crossing = sum(2 * routes[r].mountain_x for r in plan.routes)
+    lengths = sum(ASIA.board.route_points[routes[r].length] for r in plan.routes)
+    cars = sum(routes[r].cars for r in plan.routes)
+    assert crossing > 0 and value[1] == -cars
+    assert value[0] == ticket_.points + lengths + crossing - TRAIN_OPPORTUNITY * cars

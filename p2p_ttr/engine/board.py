@@ -25,6 +25,9 @@ from typing import Any, Final
 
 GRAY: Final = "gray"
 LOCOMOTIVE: Final = "locomotive"
+# The colour of an uncoloured track bed (France): it takes a piece's colour when
+# one is laid on it (trackbeds.py), and cannot be claimed before.
+TRACK_BED: Final = "trackbed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,9 @@ class Route:
     # Spaces marked X (Legendary Asia's mountain routes): each costs one more
     # car, sent to the Mountain Crossing (scored by Rules.mountain_car_points).
     mountain_x: int = 0
+    # Every other track between the same two places: a double route's twin, a
+    # triple route's two others (``twin`` is then the first of them).
+    parallel: tuple[int, ...] = ()
 
     @property
     def cars(self) -> int:
@@ -194,15 +200,15 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
     for i, r in enumerate(raw_routes):
         if r["a"] not in city_set or r["b"] not in city_set:
             raise ValueError(f"route {i} names an unknown city")
-        if r["color"] != GRAY and r["color"] not in colors:
+        if r["color"] not in (GRAY, TRACK_BED) and r["color"] not in colors:
             raise ValueError(f"route {i} has unknown colour {r['color']!r}")
         twins = [
             j
             for j, s in enumerate(raw_routes)
             if j != i and {s["a"], s["b"]} == {r["a"], r["b"]}
         ]
-        if len(twins) > 1:
-            raise ValueError(f"route {i} has more than one twin")
+        if len(twins) > 2:
+            raise ValueError(f"route {i} has more than two tracks beside it")
         routes_list.append(
             Route(
                 id=i,
@@ -215,16 +221,19 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
                 twin=twins[0] if twins else None,
                 stand_in=stand_ins.get(frozenset((r["a"], r["b"])), 0),
                 mountain_x=int(r.get("mountain_x", 0)),
+                parallel=tuple(twins),
             )
         )
     tickets: list[Ticket] = []
     decks = (regular if regular is not None else data["tickets_regular"],
              long if long is not None else data["tickets_long"])
+    # A ticket may name a zone (France's countries) for a city: reached at any of its endpoints.
+    zones = {name: tuple(zone["endpoints"]) for name, zone in data.get("zones", {}).items()}
     for group, is_long in zip(decks, (False, True), strict=True):
         for t in group:
-            if t["a"] not in city_set or t["b"] not in city_set:
+            if any(t[end] not in city_set and t[end] not in zones for end in "ab"):
                 raise ValueError(f"ticket {t} names an unknown city")
-            tickets.append(Ticket(len(tickets), t["a"], t["b"], int(t["points"]), is_long))
+            tickets.append(_ticket(len(tickets), t["a"], t["b"], int(t["points"]), is_long, zones))
     routes_at: dict[str, list[int]] = {c: [] for c in cities}
     for route in routes_list:
         routes_at[route.a].append(route.id)
@@ -247,6 +256,17 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
         routes_at={c: tuple(ids) for c, ids in routes_at.items()},
         card_kinds=card_kinds,
     )
+
+
+def _ticket(id: int, a: str, b: str, points: int, long: bool, zones: dict[str, tuple[str, ...]]) -> Ticket:
+    """A ticket between two cities, or naming a zone for either (then, as
+    Switzerland's country tickets, ``starts`` or ``goals`` list its endpoints)."""
+    if a not in zones and b not in zones:
+        return Ticket(id, a, b, points, long)
+    starts = zones.get(a, (a,))
+    goal = TicketGoal(b, zones.get(b, (b,)), points)
+    return Ticket(id, starts[0], goal.places[0], points, long, starts if a in zones else (),
+                  (goal,), f"{a}-{b} ({points})")
 
 
 def read_board_data(data_file: str) -> dict[str, Any]:

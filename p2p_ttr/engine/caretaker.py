@@ -15,7 +15,9 @@ fully specified and free of randomness, rather than one of the bots:
    face-up slot it may take, otherwise draw tickets, otherwise build a
    station (the first city in board order where it may, paid as a route
    is), otherwise go for a tunnel it may have to give up, otherwise pass;
-4. second card: draw blind, otherwise the lowest face-up slot it may take.
+4. second card: draw blind, otherwise the lowest face-up slot it may take;
+5. a track piece to lay after the draw (France): of the colour it holds most
+   of (ties: board colour order), on the lowest-id bed it fits.
 
 It builds a station only because passing is for a player with nothing else
 to do (rules version 3). It plays from ``state`` as the seat itself sees
@@ -56,6 +58,7 @@ from .events import (
     DrawFaceUp,
     DrawTickets,
     KeepTickets,
+    LayTrack,
     Pass,
     PayTunnel,
 )
@@ -98,6 +101,9 @@ def caretaker_move(state: GameState, player: int, safe_tunnels: bool = True) -> 
         spare = left[LOCOMOTIVE] + (left[played] if played is not None else 0)
         return spare >= state.game.rules.tunnel_cards
 
+    lays = [a for a in legal if isinstance(a, LayTrack)]
+    if lays:
+        return min(lays, key=lambda a: (-kinds.get(a.color, 0), board.colors.index(a.color), a.route))
     keeps = [a for a in legal if isinstance(a, KeepTickets)]
     if keeps:
         offered = state.players[player].offered

@@ -173,6 +173,17 @@ class Pass:
     TAG: ClassVar[str] = "pass"
 
 
+@dataclass(frozen=True, slots=True)
+class LayTrack:
+    """Lay a ``color`` track piece on the track bed ``route`` (France, after
+    drawing train cards: trackbeds.py)."""
+
+    player: Player
+    route: Annotated[int, Int(0, _last_route)]
+    color: Annotated[str, Str(1, lambda g: g.longest_color, among=lambda g: g.colors)]
+    TAG: ClassVar[str] = "lay_track"
+
+
 Action: TypeAlias = (
     DrawBlind
     | DrawFaceUp
@@ -183,6 +194,7 @@ Action: TypeAlias = (
     | KeepTickets
     | BuildStation
     | Pass
+    | LayTrack
 )
 
 # --------------------------------------------------------------------------
@@ -237,6 +249,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     KeepTickets,
     BuildStation,
     Pass,
+    LayTrack,
 )
 CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Remasked, Reveal, Peek)
 

@@ -36,6 +36,7 @@ class GameLimits:
     most_returned: int  # tickets returned under their pile at once (one re-masking)
     most_extra: int  # a tunnel's extra cards: the cards it turns
     most_station: int  # cards for the last station
+    colors: frozenset[str] = frozenset()  # the train cards' colours (a track piece's, France)
 
     @property
     def largest_deck(self) -> int:
@@ -49,6 +50,10 @@ class GameLimits:
     @property
     def longest_city(self) -> int:
         return max(len(city) for city in self.cities)
+
+    @property
+    def longest_color(self) -> int:
+        return max((len(color) for color in self.colors), default=1)
 
     @staticmethod
     @cache  # a game is one value per board and variant (compared by identity): its limits are read once
@@ -67,6 +72,7 @@ class GameLimits:
             most_returned=max((o.size - o.keep_min for o in offers if o.unkept is Unkept.BOTTOM), default=0),
             most_extra=rules.tunnel_cards,
             most_station=rules.stations,
+            colors=frozenset(board.colors),
         )
 
 
@@ -100,4 +106,5 @@ def any_game_limits() -> GameLimits:
         most_returned=max(b.most_returned for b in every),
         most_extra=max(b.most_extra for b in every),
         most_station=max(b.most_station for b in every),
+        colors=frozenset().union(*(b.colors for b in every)),
     )

@@ -26,11 +26,13 @@ from .events import (
     DrawFaceUp,
     DrawTickets,
     KeepTickets,
+    LayTrack,
     Pass,
     PayTunnel,
 )
 from .payments import Payment, route_payments, station_payments, tunnel_payments
 from .standins import uses_stand_ins
+from .trackbeds import as_built, lays
 from .rules import (
     actors,
     claim_problem,
@@ -55,6 +57,8 @@ def legal_actions(state: GameState, player: int, only: type[Action] | None = Non
         return _of(only, PayTunnel, lambda: tunnel_actions(state, player)) + _of(
             only, AbandonTunnel, lambda: [AbandonTunnel(player)]
         )
+    if state.phase is Phase.LAY_TRACK:
+        return _of(only, LayTrack, lambda: list(lays(state, player)))
     actions = [a for a in draw_actions(state, player) if only is None or isinstance(a, only)]
     if not state.cards_drawn:
         if draw_tickets_problem(state) is None:
@@ -75,6 +79,8 @@ def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
     if state.phase is Phase.TUNNEL:
         kinds: list[type[Action]] = [PayTunnel] if tunnel_actions(state, player) else []
         return kinds + [AbandonTunnel]
+    if state.phase is Phase.LAY_TRACK:
+        return [LayTrack]
     kinds = []
     for action in draw_actions(state, player):
         if type(action) not in kinds:
@@ -154,6 +160,7 @@ def claim_actions(state: GameState, player: int, limit: int | None = None) -> li
     actions: list[Action] = []
     owners = state.route_owner
     for route in board.routes:
+        route = as_built(state, route)  # a track bed with a piece on it: in the piece's colour
         # Cheap necessary conditions first (taken; too few cards to ever pay);
         # claim_problem and route_payments stay the judges.
         if owners[route.id] is not None:

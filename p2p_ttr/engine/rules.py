@@ -27,6 +27,7 @@ from .events import (
     DrawTickets,
     Event,
     KeepTickets,
+    LayTrack,
     Pass,
     PayTunnel,
     Peek,
@@ -34,6 +35,7 @@ from .events import (
     Reveal,
     Shuffled,
 )
+from . import trackbeds
 from .game import Game, LocomotiveUse, TicketChoice, Unkept
 from .payments import (
     Payment,
@@ -99,6 +101,7 @@ def new_game(game: Game, n_players: int) -> GameState:
         players=(supply,) * n_players,
         route_owner=(None,) * len(board.routes),
         steps=tuple(steps),
+        track_beds=trackbeds.initial(game),
     )
     return _run_steps(table)
 
@@ -133,7 +136,7 @@ def actors(state: GameState) -> tuple[int, ...]:
         return ()
     if state.phase is Phase.SETUP_TICKETS:
         return tuple(p for p, ps in enumerate(state.players) if ps.offered)
-    if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS):
+    if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS, Phase.LAY_TRACK):
         return (state.current,)
     return ()
 
@@ -291,12 +294,15 @@ def claim_problem(state: GameState, player: int, route: Route) -> str | None:
     owner = state.route_owner[route.id]
     if owner is not None:
         return f"{route.label} already belongs to player {owner}"
-    if route.twin is not None:
-        twin_owner = state.route_owner[route.twin]
+    for twin in route.parallel:  # a double route's other side, a triple route's other two
+        twin_owner = state.route_owner[twin]
         if twin_owner == player:
             return f"player {player} already holds the other side of the double route {route.a}-{route.b}"
         if twin_owner is not None and not state.game.rules.both_sides_open(state.n_players):
             return f"in a game of {state.n_players}, only one side of the double route {route.a}-{route.b} is used"
+    bed = trackbeds.claim_problem(state, route)
+    if bed is not None:
+        return bed
     if state.players[player].trains < route.cars:
         mountain = f" ({route.length} and {route.mountain_x} for its mountain crossings)" if route.mountain_x else ""
         return (f"{route.label} needs {route.cars} trains{mountain}; "
@@ -372,6 +378,7 @@ def pass_problem(state: GameState, player: int) -> str | None:
         return "a pass must show the hand: its cards are not all open"
     counts = Counter(board.card_kind(face) for face in faces if face is not None)
     for route in board.routes:
+        route = trackbeds.as_built(state, route)
         if claim_problem(state, player, route) is None and route_payments(state.game, route, counts):
             return f"{route.label} can still be claimed"
     if state.game.rules.stations and station_payments(board, len(ps.stations) + 1, counts):
@@ -431,6 +438,12 @@ def _apply_action(state: GameState, action: Event) -> GameState:
             _expect(state, p, Phase.TURN)
             _refuse(pass_problem(state, p))
             return _end_turn(state.evolve(passes=state.passes + 1))
+        case LayTrack(p, route_id, color):
+            _expect(state, p, Phase.LAY_TRACK)
+            if not 0 <= route_id < len(state.game.board.routes):
+                raise MalformedEvent(f"there is no route {route_id}")
+            _refuse(trackbeds.lay_problem(state, state.game.board.routes[route_id], color))
+            return _end_turn(state.evolve(track_beds=trackbeds.laid(state, route_id, color), phase=Phase.TURN))
     raise MalformedEvent(f"not an event: {action!r}")
 
 
@@ -444,7 +457,7 @@ def _claim(state: GameState, p: int, route_id: int, cards: tuple[CardRef, ...]) 
     board = state.game.board
     if not 0 <= route_id < len(board.routes):
         raise MalformedEvent(f"there is no route {route_id}")
-    route = board.routes[route_id]
+    route = trackbeds.as_built(state, board.routes[route_id])
     _refuse(claim_problem(state, p, route))
     _expect_in_hand(state, p, cards)
     read = route_payment(state.game, route, kinds_of(state, cards))
@@ -471,7 +484,8 @@ def _take_route(state: GameState, p: int, route: Route, paid: tuple[CardRef, ...
     owners = list(state.route_owner)
     owners[route.id] = p
     state = _with_player(state, p, ps)
-    state = state.evolve(route_owner=tuple(owners), discard=state.discard + paid)
+    state = state.evolve(route_owner=tuple(owners), discard=state.discard + paid,
+                         track_beds=trackbeds.claimed(state.track_beds, route.id))
     return _end_turn(state)
 
 
@@ -797,6 +811,9 @@ def _run_step(state: GameState, step: Step) -> GameState:
             return state.evolve(tunnel=replace(tunnel, extra=extra), phase=Phase.TUNNEL)
         case StepAfterDraw():
             if state.cards_drawn >= 2 or not can_draw_second_card(state):
+                # France: a track piece is laid now, where one fits (else the step is skipped).
+                if trackbeds.can_lay(state):
+                    return state.evolve(phase=Phase.LAY_TRACK)
                 return _end_turn(state)
             return state
         case StepBeginTicketChoice():

@@ -22,6 +22,7 @@ from typing import TypeAlias
 
 from .cards import CardRef, Deck
 from .game import Game
+from .laidpieces import TrackBeds
 
 FACE_UP_SLOTS = 5
 
@@ -36,6 +37,7 @@ class Phase(Enum):
     TICKETS = "tickets"  # ``current`` keeps 1+ of the tickets just drawn
     SCORING = "scoring"  # the game is over; held tickets are being revealed
     OVER = "over"
+    LAY_TRACK = "lay_track"  # ``current`` lays a track piece after drawing train cards (trackbeds.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +232,8 @@ class GameState:
     awaiting: ChanceRequest | None = None
     public: Mapping[CardRef, int] = field(default_factory=dict)
     private: Mapping[CardRef, int] = field(default_factory=dict)
+    # A board's own slice of the state, None where the board has no such pieces.
+    track_beds: TrackBeds | None = None  # France's pieces laid and routes cut (trackbeds.py)
 
     def evolve(self, **changes: object) -> GameState:
         """A copy with ``changes``: ``dataclasses.replace`` without its cost.
@@ -257,6 +261,11 @@ class GameState:
 _STATE_FIELDS = frozenset(f.name for f in fields(GameState))
 
 
+# The boards' own slices: hashed only where the board has them, so that the
+# digests of every other board's states stay what they were.
+_BOARD_SLICES = frozenset({"track_beds"})
+
+
 def public_digest(state: GameState) -> str:
     """SHA-256 over the public state: equal on every peer that folded the same log."""
     h = hashlib.sha256()
@@ -264,6 +273,8 @@ def public_digest(state: GameState) -> str:
         if f.name == "private":
             continue
         value = getattr(state, f.name)
+        if value is None and f.name in _BOARD_SLICES:
+            continue
         if f.name == "public":
             value = sorted(value.items())
         h.update(f.name.encode())

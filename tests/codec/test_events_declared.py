@@ -176,8 +176,10 @@ AT_AND_PAST = [
     ("europe", [], "a list that starts with its kind"),
     ("europe", "claim", "a list that starts with its kind"),
     # Before the game is known: the bounds every game fits.
-    (None, ["claim", 4, 107, train(*range(36))], None),
-    (None, ["claim", 0, 108, []], "route is 108, outside [0, 107]"),
+    (None, ["claim", 4, 156, train(*range(36))], None),  # (France has the most routes: 157)
+    (None, ["claim", 0, 157, []], "route is 157, outside [0, 156]"),
+    (None, ["lay_track", 0, 156, "white"], None),
+    (None, ["lay_track", 0, 156, "pink"], "color is unknown: 'pink'"),
     (None, ["station", 0, "Denver", train(1, 2, 3)], None),
     # (Mega Europe's deck is the largest: 89 regular tickets, then 12 long ones, ids 89..100.)
     (None, ["keep_tickets", 0, [[2, 0, 100]], [[1, 0, 88]]], None),

@@ -30,6 +30,7 @@ from p2p_ttr.engine.events import (
     DrawFaceUp,
     DrawTickets,
     KeepTickets,
+    LayTrack,
     Pass,
     PayTunnel,
 )
@@ -51,6 +52,7 @@ from .planning import (
     ticket_ids,
     unseen_kinds,
 )
+from .trackpieces import choose_lay
 
 # A face-up locomotive is worth a little more than the card it stands in for:
 # it fits any route.
@@ -101,6 +103,8 @@ class PlanningBot:
         s = self.situation(view, player)
         if view.phase is Phase.TUNNEL:
             return self.tunnel(s)
+        if view.phase is Phase.LAY_TRACK:
+            return self.lay_track(s)
         if view.cards_drawn:
             return self.draw_card(s, second=True)
         return self.turn(s)
@@ -278,6 +282,13 @@ class PlanningBot:
                 return loco_slot[1]
         return options[0][1]
 
+    # --- track pieces (France) ------------------------------------------------
+
+    def lay_track(self, s: Situation) -> Action:
+        """A piece on a bed of the plan in a colour held, never across the plan (trackpieces.py)."""
+        lay = choose_lay(s.view, s.player, s.plan.routes, s.hand)
+        return lay if lay is not None else legal_actions(s.view, s.player)[0]
+
     # --- tunnels ---------------------------------------------------------------
 
     def tunnel(self, s: Situation) -> Action:
@@ -376,6 +387,7 @@ _FALLBACK_ORDER: tuple[type[Action], ...] = (
     DrawTickets,
     Pass,
     BuildStation,
+    LayTrack,
 )
 
 

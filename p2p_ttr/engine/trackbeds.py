@@ -44,7 +44,7 @@ from .state import GameState
 class BedMap:
     """A board's beds, what each crosses, and the pieces in the box: data, the same all game."""
 
-    beds: frozenset[int]  # route ids printed as uncoloured beds
+    beds: tuple[int, ...]  # route ids printed as uncoloured beds, ascending
     crosses: Mapping[int, frozenset[int]]  # route id -> the routes its painted spaces overlap (both ways)
     pieces: Mapping[tuple[str, int], int]  # (colour, length) -> pieces in the box
 
@@ -66,7 +66,7 @@ def bed_map(game: Game) -> BedMap | None:
             crosses.setdefault(index[other], set()).add(i)
     per = data["track_pieces"]["per_color_by_length"]
     return BedMap(
-        beds=frozenset(route.id for route in game.board.routes if route.color == TRACK_BED),
+        beds=tuple(route.id for route in game.board.routes if route.color == TRACK_BED),
         crosses={r: frozenset(others) for r, others in crosses.items()},
         pieces={(color, int(length)): int(n) for color in data["track_pieces"]["colors"]
                 for length, n in per.items()},
@@ -81,16 +81,21 @@ def initial(game: Game) -> TrackBeds | None:
 def laid_color(state: GameState, route: int) -> str | None:
     """The colour of the piece on ``route``, if one lies there."""
     beds = state.track_beds
-    if beds is None:
-        return None
-    return next((color for bed, color in beds.laid if bed == route), None)
+    return None if beds is None else beds.colors.get(route)
 
 
 def as_built(state: GameState, route: Route) -> Route:
     """``route`` as it may be claimed now: a bed with a piece on it in that
     piece's colour; any other route as printed."""
-    color = laid_color(state, route.id) if route.color == TRACK_BED else None
-    return replace(route, color=color) if color is not None else route
+    if route.color != TRACK_BED:
+        return route
+    color = laid_color(state, route.id)
+    return _in_color(route, color) if color is not None else route
+
+
+@cache  # claims and plans ask for the same few built beds very often
+def _in_color(route: Route, color: str) -> Route:
+    return replace(route, color=color)
 
 
 def claim_problem(state: GameState, route: Route) -> str | None:
@@ -103,6 +108,17 @@ def claim_problem(state: GameState, route: Route) -> str | None:
     if route.color == TRACK_BED and laid_color(state, route.id) is None:
         return f"{route.a}-{route.b} is a track bed with no piece on it: lay one there before it can be claimed"
     return None
+
+
+def claimable_some_day(state: GameState, route: Route) -> bool:
+    """Whether ``route`` may yet be claimed as far as the beds go: not cut,
+    and built already or still open to a piece (what a plan may count on)."""
+    beds = state.track_beds
+    if beds is None:
+        return True
+    if route.id in beds.cut:
+        return False
+    return route.color != TRACK_BED or route.id in beds.colors or bed_problem(state, route) is None
 
 
 def supply(state: GameState) -> Counter[tuple[str, int]]:
@@ -122,7 +138,7 @@ def bed_problem(state: GameState, route: Route) -> str | None:
     beds, found = state.track_beds, bed_map(state.game)
     if beds is None or found is None:
         return f"{state.game.title} has no track beds"
-    if route.id not in found.beds:
+    if route.color != TRACK_BED:
         return f"{route.label} is not a track bed"
     if laid_color(state, route.id) is not None or state.route_owner[route.id] is not None:
         return f"{route.a}-{route.b} is built already"
@@ -149,24 +165,32 @@ def lay_problem(state: GameState, route: Route, color: str) -> str | None:
     return None
 
 
+def open_beds(state: GameState) -> list[tuple[Route, tuple[str, ...]]]:
+    """Every bed a piece may be laid on now, in id order, with the colours of
+    the pieces of its length left in the supply (the board's colour order)."""
+    left = supply(state)
+    found = bed_map(state.game)
+    if not left or found is None:
+        return []
+    board = state.game.board
+    by_length = {length: tuple(c for c in board.colors if left[(c, length)] > 0) for length in {n for _, n in left}}
+    out = []
+    for route in (board.routes[r] for r in found.beds):
+        colors = by_length.get(route.length, ())
+        if colors and bed_problem(state, route) is None:
+            out.append((route, colors))
+    return out
+
+
 def lays(state: GameState, player: int) -> list[LayTrack]:
     """Every piece ``player`` may lay now, bed by bed in id order, colours in
     the board's order: empty when none fits (the step is then skipped)."""
-    left = supply(state)
-    if not left:
-        return []
-    board = state.game.board
-    out: list[LayTrack] = []
-    for route in board.routes:
-        if route.color != TRACK_BED or bed_problem(state, route) is not None:
-            continue
-        out += [LayTrack(player, route.id, color) for color in board.colors if left[(color, route.length)] > 0]
-    return out
+    return [LayTrack(player, route.id, color) for route, colors in open_beds(state) for color in colors]
 
 
 def can_lay(state: GameState) -> bool:
     """Whether the player to move has a piece to lay after their draw."""
-    return state.track_beds is not None and bool(lays(state, state.current))
+    return state.track_beds is not None and bool(open_beds(state))
 
 
 def laid(state: GameState, route: int, color: str) -> TrackBeds:

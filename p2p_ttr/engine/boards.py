@@ -34,6 +34,27 @@ class UnknownGame(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class MissingBoard:
+    """A board of the rules summary that does not play here, and why."""
+
+    title: str
+    why: str
+
+
+_NO_DATA = "we have no transcription of its board and cards checked against the printed ones"
+
+# The boards of the rules summary (shared/rules/other_boards.txt) we cannot
+# play: a board plays only from data checked against the printed board.
+NOT_AVAILABLE: Mapping[str, MissingBoard] = {
+    "marklin": MissingBoard("Märklin", _NO_DATA + "; it also needs its passengers and merchandise tokens"),
+    "teamasia": MissingBoard("Team Asia", _NO_DATA + "; it also needs teams sharing a hand, which the "
+                             "deck protocol does not deal (a hand is one seat's secret)"),
+    "africa": MissingBoard("Heart of Africa", _NO_DATA + "; it also needs its terrain cards"),
+    "nederland": MissingBoard("Nederland", _NO_DATA + "; it also needs its bridge toll tokens"),
+}
+
+
+@dataclass(frozen=True, slots=True)
 class Variant:
     """A way to play a board: the ticket set it deals from and how its rules differ."""
 
@@ -217,6 +238,9 @@ def load_game(board: str, variant: str = "") -> Game:
         UnknownGame: no such board or variant; the message lists what there is.
     """
     entry = BOARDS.get(board)
+    if board in NOT_AVAILABLE:
+        missing = NOT_AVAILABLE[board]
+        raise UnknownGame(f"{missing.title} is not available: {missing.why}")
     if entry is None:
         raise UnknownGame(f"there is no board {board[:MAX_NAME]!r}; the boards are {', '.join(BOARDS)}")
     if variant not in entry.variants:

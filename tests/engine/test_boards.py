@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2p_ttr.engine.boards import BOARDS, UnknownGame, every_game, load_game, parse_game_name
+from p2p_ttr.cli.main import main
+from p2p_ttr.engine.boards import BOARDS, NOT_AVAILABLE, UnknownGame, every_game, load_game, parse_game_name
 from p2p_ttr.engine.errors import MalformedEvent
 from p2p_ttr.engine.events import event_from_wire, to_wire
 from p2p_ttr.engine.cards import Deck
@@ -43,6 +44,16 @@ def test_unknown_boards_and_variants_are_refused_naming_what_there_is() -> None:
         load_game("india", "mega")
     with pytest.raises(UnknownGame, match="board or board"):
         parse_game_name("usa(level=3)")
+
+
+def test_the_boards_we_cannot_play_are_named_with_why(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(UnknownGame, match="Nederland is not available: we have no transcription"):
+        load_game("nederland")
+    assert not set(NOT_AVAILABLE) & set(BOARDS)
+    assert main(["boards"]) == 0
+    listed = capsys.readouterr().out.split("Not available here:")[1]
+    for title in ("Märklin", "Team Asia", "Heart of Africa", "Nederland"):
+        assert title in listed
 
 
 def test_every_game_has_its_own_digest() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from p2p_ttr.cli.registry import Command
-from p2p_ttr.engine.boards import BOARDS, load_game
+from p2p_ttr.engine.boards import BOARDS, NOT_AVAILABLE, load_game
 from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.game import Game, TicketChoice
 
@@ -46,6 +46,9 @@ def run(args: argparse.Namespace) -> int:
     for name, entry in BOARDS.items():
         for variant in entry.variants:
             print(describe(load_game(name, variant)))
+    print("Not available here:")
+    for missing in NOT_AVAILABLE.values():
+        print(f"  {missing.title:<20} {missing.why}")
     return 0
 
 

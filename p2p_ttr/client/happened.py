@@ -19,6 +19,7 @@ from p2p_ttr.engine.payments import tunnel_extra
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
 
 from .explain import kinds
+from .laying import LaidPiece, pieces_laid
 
 SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
 
@@ -104,7 +105,7 @@ class Passed:
 
 
 Fact: TypeAlias = (Claimed | Built | TookFaceUp | DrewBlind | ReadOwn | DrewTickets | KeptTickets | WentForTunnel
-                   | TunnelTurned | GaveUpTunnel | Passed)
+                   | TunnelTurned | GaveUpTunnel | Passed | LaidPiece)
 
 
 def facts(before: GameState, after: GameState, me: int | None) -> list[Fact]:
@@ -124,6 +125,8 @@ def facts(before: GameState, after: GameState, me: int | None) -> list[Fact]:
     for p in [(first + i) % n for i in range(n)]:
         found += [f for f in tunnel if f.seat == p]
         found += _player(before, after, p, before.players[p], after.players[p], p == me)
+        if p == first:  # France: the piece laid after the draw ends the turn of the seat it was
+            found += pieces_laid(before, after)
     if after.passes > before.passes:
         found.append(Passed(before.current))
     return found

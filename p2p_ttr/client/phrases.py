@@ -38,6 +38,7 @@ from .happened import (
 )
 from .examples import doable
 from .explain import keep_least, long_most
+from .laying import LaidPiece, laid_words, what_to_lay
 from .numbering import seat_number
 from .words import DASH, plural, route_name, route_points, ticket_name, who, whose
 
@@ -137,6 +138,8 @@ def sentence(fact: Fact, me: int | None, names: tuple[str, ...], game: Game) -> 
                     "or give it up")
         case GaveUpTunnel(route=r):
             return f"{name} gave up the tunnel {board.routes[r].a}{DASH}{board.routes[r].b}"
+        case LaidPiece():
+            return laid_words(fact, name, board)
         case Passed():
             return f"{name} passed: nothing left to {'draw, claim or build' if game.rules.stations else 'draw or claim'}"
 
@@ -205,6 +208,8 @@ def what_now(view: GameState, seat: int) -> str:
         return f"keep at least {keep_least(view, seat)} of the tickets drawn{long_most(view, seat)} (keep N ...)"
     if view.phase is Phase.TUNNEL and view.tunnel is not None:
         return f"pay {view.tunnel.extra} more for the tunnel, or abandon it"
+    if view.phase is Phase.LAY_TRACK:
+        return what_to_lay()
     if view.cards_drawn:
         return "take your second card (draw, or draw N)"
     stations = view.game.rules.stations > 0

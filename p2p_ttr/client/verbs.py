@@ -45,6 +45,7 @@ from .resolve import (
     station_places,
     tickets_move,
 )
+from .laying import has_beds, lay_args, lay_move
 from .words import fold, most_words
 
 
@@ -94,6 +95,8 @@ VERBS = Registry((
          args=pay_args, played=_has_tunnels),
     Verb("abandon", "abandon", "give up the tunnel: your cards come back, the turn ends", move(abandon_move),
          ("abandon",), ("giveup",), played=_has_tunnels),
+    Verb("lay", "lay COLOUR CITY CITY", "lay a track piece on the bed between two cities, after drawing cards",
+         move(lay_move), ("lay red Amiens Calais",), args=lay_args, played=has_beds),
     Verb("pass", "pass", "end your turn doing nothing: only when nothing can be {doable} "
          "(your hand is shown to prove it)", move(pass_move), ("pass",)),
     Verb("path", "path [N | CITY CITY | off]", "show the shortest way to finish ticket N over open routes",

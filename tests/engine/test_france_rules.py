@@ -23,7 +23,7 @@ from p2p_ttr.engine.events import ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets
 from p2p_ttr.engine.game import Unkept
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import apply, new_game
-from p2p_ttr.engine.scoring import PlayerClaims, longest_trail, score_game, ticket_outcomes
+from p2p_ttr.engine.scoring import ClaimError, PlayerClaims, check_claims, longest_trail, score_game, ticket_outcomes
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine import trackbeds
 from p2p_ttr.engine.laidpieces import TrackBeds
@@ -293,3 +293,14 @@ def test_the_caretaker_lays_the_colour_it_holds_most_of_on_the_first_bed() -> No
     assert move == min((a for a in legal_actions(state, 0) if isinstance(a, LayTrack) and held[a.color] == best),
                        key=lambda a: (BOARD.colors.index(a.color), a.route))
     assert apply(state, move).phase is Phase.TURN
+
+
+def test_the_final_check_knows_a_triple_route_has_three_tracks() -> None:
+    blue, orange, purple = between("Orleans", "Paris")
+    with pytest.raises(ClaimError, match="both sides of the double route Orleans-Paris by one player"):
+        check_claims(FRANCE, [PlayerClaims((blue.id, purple.id), (), ())] + [PlayerClaims((), (), ())] * 3)
+    with pytest.raises(ClaimError, match="with 2 or 3 players only one side"):
+        check_claims(FRANCE, [PlayerClaims((blue.id,), (), ()), PlayerClaims((), (), ()),
+                              PlayerClaims((purple.id,), (), ())])
+    check_claims(FRANCE, [PlayerClaims((blue.id,), (), ()), PlayerClaims((orange.id,), (), ()),
+                          PlayerClaims((purple.id,), (), ()), PlayerClaims((), (), ())])

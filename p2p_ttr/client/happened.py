@@ -17,6 +17,7 @@ from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.payments import tunnel_extra
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
+from p2p_ttr.engine.trackbeds import laid_color
 
 from .explain import kinds
 from .laying import LaidPiece, pieces_laid
@@ -28,6 +29,7 @@ SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
 class Claimed:
     seat: int
     route: int
+    color: str = ""  # the colour it was claimed in where the board prints none (France: a built bed's piece)
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,7 @@ def facts(before: GameState, after: GameState, me: int | None) -> list[Fact]:
 
 def _player(before: GameState, after: GameState, p: int, b: PlayerState, a: PlayerState,
             mine: bool) -> list[Fact]:
-    found: list[Fact] = [Claimed(p, r) for r in a.routes[len(b.routes):]]
+    found: list[Fact] = [Claimed(p, r, laid_color(before, r) or "") for r in a.routes[len(b.routes):]]
     found += [Built(p, city) for city in a.stations[len(b.stations):]]
     if after.phase not in SETUP:
         found += _drawn(before, after, p, b, a, mine)

@@ -40,7 +40,7 @@ from .examples import doable
 from .explain import keep_least, long_most
 from .laying import LaidPiece, laid_words, what_to_lay
 from .numbering import seat_number
-from .words import DASH, plural, route_name, route_points, ticket_name, who, whose
+from .words import DASH, color_words, plural, route_name, route_points, ticket_name, who, whose
 
 
 def cards_words(found: Iterable[str]) -> str:
@@ -112,9 +112,9 @@ def sentence(fact: Fact, me: int | None, names: tuple[str, ...], game: Game) -> 
     name = who(fact.seat, me, names, True)
     board = game.board
     match fact:
-        case Claimed(route=r):
+        case Claimed(route=r, color=color):
             route = board.routes[r]
-            return (f"{name} claimed {route.a}{DASH}{route.b} ({route.color}, {route.length}) "
+            return (f"{name} claimed {route.a}{DASH}{route.b} ({color or color_words(route)}, {route.length}) "
                     f"for {plural(route_points(board, route), 'point')}")
         case Built(city=city):
             return f"{name} built a station in {city}"

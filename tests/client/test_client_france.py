@@ -18,7 +18,7 @@ from p2p_ttr.client.styled import plain, text_of
 from p2p_ttr.client.verbs import interpret
 from p2p_ttr.engine.board import Route
 from p2p_ttr.engine.boards import europe_game, load_game
-from p2p_ttr.engine.events import DrawBlind, LayTrack
+from p2p_ttr.engine.events import ClaimRoute, DrawBlind, LayTrack
 from p2p_ttr.engine.laidpieces import TrackBeds
 from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.state import GameState, Phase
@@ -119,3 +119,11 @@ def test_help_and_the_rules_say_the_beds_only_on_france() -> None:
     text = " ".join(" ".join(lay_out(shown.lines, 100)).split())
     assert "Track beds (no colour) cannot be claimed until built" in text
     assert "when no piece fits any bed, you lay none" in text
+
+
+def test_a_built_bed_is_told_claimed_in_its_pieces_colour() -> None:
+    amiens = bed("Amiens", "Calais")
+    state = turn().evolve(track_beds=TrackBeds(((amiens.id, "red"),)))
+    after = play(state, ClaimRoute(0, amiens.id, state.players[0].hand))
+    said = changes(view_for(state, 1), view_for(after, 1), 1, NAMES)
+    assert "Ann claimed Amiens–Calais (red, 2) for 2 points" in said

@@ -193,6 +193,12 @@ def test_a_face_up_locomotive_is_the_whole_draw_and_then_a_piece_is_laid() -> No
     assert play(state, DrawFaceUp(0, 0)).phase is Phase.LAY_TRACK
 
 
+def test_a_first_card_with_no_second_to_take_is_the_whole_draw_and_then_a_piece_is_laid() -> None:
+    state = at(face_up=(None,) * 5, draw_pile=("red",))
+    after = play(state, DrawBlind(0))
+    assert after.phase is Phase.LAY_TRACK and after.cards_drawn == 1
+
+
 def test_a_built_bed_takes_the_pieces_colour_and_is_claimed_in_it() -> None:
     (bed,) = between("Amiens", "Calais")
     state = laid(at(hands={0: ["red", "red", "blue", "blue"]}), (bed.id, "blue"))

@@ -25,6 +25,7 @@ from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import apply, new_game
 from p2p_ttr.engine.scoring import ClaimError, PlayerClaims, check_claims, longest_trail, score_game, ticket_outcomes
 from p2p_ttr.engine.state import GameState, Phase
+from p2p_ttr.engine.tablegame import parse_games
 from p2p_ttr.engine import trackbeds
 from p2p_ttr.engine.laidpieces import TrackBeds
 from p2p_ttr.engine.trackbeds import bed_map, supply
@@ -310,3 +311,18 @@ def test_the_final_check_knows_a_triple_route_has_three_tracks() -> None:
                               PlayerClaims((purple.id,), (), ())])
     check_claims(FRANCE, [PlayerClaims((blue.id,), (), ()), PlayerClaims((orange.id,), (), ()),
                           PlayerClaims((purple.id,), (), ()), PlayerClaims((), (), ())])
+
+
+def test_a_paper_score_sheet_names_a_built_bed_by_its_pieces_colour_and_a_country_ticket_by_its_ends() -> None:
+    sheet = json.dumps({"players": [
+        {"name": "Ann", "routes": [["Corse (Nice)", "Nice"]] + [
+            [BOARD.routes[r].a, BOARD.routes[r].b, "red" if BOARD.routes[r].color == TRACK_BED else BOARD.routes[r].color]
+            for r in path("Toulouse", "Nice")],
+         "tickets": [["Toulouse", "Corse"]]},
+        {"name": "Bob", "routes": [["Amiens", "Calais", "blue"]], "tickets": [["Belgique", "Suisse"]]}]})
+    (played,) = parse_games(FRANCE, sheet)
+    assert played.claims[1].routes == (between("Amiens", "Calais")[0].id,)
+    assert [BOARD.tickets[t].title for c in played.claims for t in c.tickets] == [
+        "Toulouse-Corse (8)", "Belgique-Suisse (12)"]
+    score = score_game(FRANCE, played.claims)
+    assert score.players[0].ticket_results[0].completed and not score.players[1].ticket_results[0].completed

@@ -42,6 +42,8 @@ have the same name (the first player to name it gets one side, the next player
 the other). Stations borrow whichever opponent routes score their owner most.
 A Swiss country ticket (--board switzerland) is named by where its card starts
 alone, a city or a country: "tickets": [["Zurich", "Vaduz"], ["Bern"], ["France"]].
+On France (--board france) a track bed is named in the colour of the piece it
+was claimed on, and a ticket naming a country by its two ends: ["Toulouse", "Corse"].
 """
 
 

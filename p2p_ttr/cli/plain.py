@@ -25,7 +25,7 @@ from p2p_ttr.engine.view import view_for
 from p2p_ttr.table.table import Table
 
 from p2p_ttr.net.console import LineReader
-from p2p_ttr.net.playerinput import Input, InputClosed, Leave, Move, Seen, Start
+from p2p_ttr.net.playerinput import Input, InputClosed, Move, Seen
 
 
 PAGE_SIZE = (100, 24)  # help and the rules are laid out at the terminal's width; this, when there is none
@@ -111,7 +111,7 @@ class Human:
     def command(self, line: str) -> Input | None:
         """What a typed line asks of the loop, if anything (the rest is said here)."""
         if self.hosting and self.table is None and not line.strip():
-            return Start()  # Enter starts a hosted game, as on the full screen
+            return outcomes.Start()  # Enter starts a hosted game, as on the full screen
         context = Context(self.view(), self.seat, self.names, self.hosting, ends=self.ends)
         outcome = interpret(line, context, self.pending)
         self.pending = None
@@ -122,8 +122,8 @@ class Human:
             case outcomes.Play(action, text):
                 self.say(text)
                 return Move(action)
-            case outcomes.Start():
-                return Start()
+            case outcomes.Start() as start:
+                return start
             case outcomes.Refuse(reason) | outcomes.Note(reason):
                 self.say(reason)
             case outcomes.Ask():
@@ -140,8 +140,8 @@ class Human:
                 state = self.view()
                 self.say(self.render(state, self.seat) if state is not None and self.seat is not None
                          else "the game has not started yet")
-            case outcomes.Leave(forfeit):
-                return Leave(forfeit)
+            case outcomes.Leave() as leave:
+                return leave
         return None
 
 

@@ -99,14 +99,16 @@ class ShowNetwork:
 
 @dataclass(frozen=True)
 class Leave:
-    """Leave the game: for now (the same command resumes), or for good (``forfeit``)."""
+    """Leave the game: for now (a pause; the same command resumes), or for
+    good (``forfeit``). Also the loop's input (net/playerinput.py): one type
+    from the command to the loop."""
 
-    forfeit: bool
+    forfeit: bool = False
 
 
 @dataclass(frozen=True)
 class Start:
-    """Start the game now: the host's, in its lobby (the screen knows the role)."""
+    """Start the game now: the host's, in its lobby (the screen knows the role). Also the loop's input."""
 
 
 @dataclass(frozen=True)

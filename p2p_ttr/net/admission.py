@@ -77,7 +77,7 @@ class Admission:
         self.players = players  # the lobby starts when this many are in (0: when the host says)
         self.escrow = False  # the host's game will escrow every seat's key (told in the lobby)
         self.game: Game | None = None  # the host's game before its seating (named in every challenge)
-        self.c = Connections()
+        self.connections = Connections()
         self.roll_call: float | None = None  # when the lobby filled: who answered since may be seated
         self.front: Dialled | None = None  # where our player says we are dialled instead (--advertise): admitted too
 
@@ -87,17 +87,17 @@ class Admission:
         game_id = table.game_id if table is not None else None
         game = table.game if table is not None and table.game is not None else self.game
         self.router.send(rid, frames.Challenge(NET_VERSION, self.replica.identity.public,
-                                               self.c.challenges.issue(rid), game_id,
+                                               self.connections.challenges.issue(rid), game_id,
                                                game_fields(game) if game is not None else None))
 
     def hello(self, rid: bytes, hello: frames.Hello) -> None:
         version, name, public, challenge, sig = hello.version, hello.name, hello.identity, hello.challenge, \
             hello.signature
         dialled = (hello.dialled_ip, hello.dialled_port)
-        if rid in self.c.known:
+        if rid in self.connections.known:
             self.drops.drop("dropped a second hello on an admitted connection")
             return
-        if not self.c.challenges.take(rid, challenge):
+        if not self.connections.challenges.take(rid, challenge):
             # Not the challenge this connection was sent (a hello recorded on
             # another connection, or one sent before a restart): it admits
             # nobody; the connection gets its own challenge to answer.
@@ -114,7 +114,7 @@ class Admission:
                 probe.join(version, name, public, challenge, sig, dialled)  # version and signature checks
                 if seat is None or seat == me:
                     raise Refusal(ErrorCode.STARTED, "the game has already started")
-                self.c.admit(rid, public, seat, challenge)
+                self.connections.admit(rid, public, seat, challenge)
                 self.router.send(rid, frames.Welcome(seat, table.game_id, len(table.log), self.replica.names))
                 self.console.say(f"{self.replica.who(seat)} is back" if self.replica.relaying
                                  else f"{self.replica.who(seat)} reached us (we relay next if the relay is gone)")
@@ -126,7 +126,7 @@ class Admission:
             self.drops.drop(f"refused a hello ({refusal.code})", f"{name!r}: {refusal.reason}")
             self.router.send(rid, frames.Refused(refusal.code, clip(refusal.reason)))
             return
-        self.c.admit(rid, public, -1, challenge)
+        self.connections.admit(rid, public, -1, challenge)
         # A waiting joiner is welcomed too (it is told the lobby's names, its
         # own not among them: its screen says it waits for a place).
         self.router.send(rid, frames.Welcome(-1, None, 0, tuple(lobby.names)))
@@ -163,13 +163,13 @@ class Admission:
         table = self.replica.table
         assert table is not None
         me = self.replica.seat
-        rids = (self.c.conn.get(seat.identity) for s, seat in enumerate(table.seats) if s != me)
+        rids = (self.connections.conn.get(seat.identity) for s, seat in enumerate(table.seats) if s != me)
         return [rid for rid in rids if rid is not None]
 
     def lobby_news(self) -> None:
         lobby = self.replica.lobby
         assert lobby is not None
-        for member in self.c.known:
+        for member in self.connections.known:
             self.router.send(member, frames.LobbyNews(tuple(lobby.names), self.players, self.escrow))
 
     def seated(self, members: list[bytes]) -> None:
@@ -177,27 +177,27 @@ class Admission:
         ``members`` order); joiners still waiting for a place are told the
         game started without them."""
         for seat, public in enumerate(members):
-            rid = self.c.conn.get(public)
-            if rid is not None and rid in self.c.known:
-                self.c.known[rid] = seat
-        for rid in [rid for rid, seat in self.c.known.items() if seat == -1]:
+            rid = self.connections.conn.get(public)
+            if rid is not None and rid in self.connections.known:
+                self.connections.known[rid] = seat
+        for rid in [rid for rid, seat in self.connections.known.items() if seat == -1]:
             self.router.send(rid, frames.Refused(ErrorCode.STARTED, "the game started before a place freed"))
-            self.c.forget(rid)
+            self.connections.forget(rid)
 
     def left(self, rid: bytes) -> None:
         """A lobby member said it leaves (before the start)."""
-        if self.c.seat_of(rid) == -1 and self.replica.table is None:
+        if self.connections.seat_of(rid) == -1 and self.replica.table is None:
             self.drop_member(rid, "left")
 
     def drop_member(self, rid: bytes, why: str) -> None:
         """A lobby member left, or went silent: free its place and tell the others."""
-        public = next((pub for pub, conn in self.c.conn.items() if conn == rid), None)
-        self.c.forget(rid)
+        public = next((pub for pub, conn in self.connections.conn.items() if conn == rid), None)
+        self.connections.forget(rid)
         self.roll_call = None  # the lobby changed: call the roll again when it is full
         lobby = self.replica.lobby
         if public is None or lobby is None:
             return
-        del self.c.conn[public]
+        del self.connections.conn[public]
         name = lobby.leave(public)
         if name is None:
             return
@@ -221,12 +221,12 @@ class Admission:
                              f"{LOBBY_SILENT_S:.0f} s is dropped)")
             self.lobby_news()
         since, lobby = self.roll_call, self.replica.lobby
-        waiting = {self.c.conn.get(public) for _, public in lobby.waiting} if lobby is not None else set()
-        return all(self.c.heard.get(rid, 0.0) > since for rid, seat in self.c.known.items()
+        waiting = {self.connections.conn.get(public) for _, public in lobby.waiting} if lobby is not None else set()
+        return all(self.connections.heard.get(rid, 0.0) > since for rid, seat in self.connections.known.items()
                    if seat == -1 and rid not in waiting)
 
     def drop_silent_members(self) -> None:
         now = time.monotonic()
-        for rid, seat in list(self.c.known.items()):
-            if seat == -1 and now - self.c.heard.get(rid, now) > LOBBY_SILENT_S:
+        for rid, seat in list(self.connections.known.items()):
+            if seat == -1 and now - self.connections.heard.get(rid, now) > LOBBY_SILENT_S:
                 self.drop_member(rid, f"left the lobby (silent for {LOBBY_SILENT_S:.0f} s)")

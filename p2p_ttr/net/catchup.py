@@ -83,7 +83,15 @@ class CatchUp:
         back (``sync 0`` again and again) move its backlog back at most once
         per ``REWIND_S``; the others are the same ask (coalesced)."""
         table = self.replica.table
-        if table is None or table.game_id is None or not 0 <= start <= len(table.log):
+        if table is None or table.game_id is None or start < 0:
+            return
+        if start > len(table.log):
+            # It holds more than we do: an old relay with entries nobody else
+            # got, or a seat of a relay whose log lost its tail. Said at once,
+            # so that it looks for where the two logs part (a fork check of
+            # the whole log: follower.py) instead of waiting for entries that
+            # will never come; the heartbeat says it again every second.
+            self.router.send(rid, frames.Ping(len(table.log)))
             return
         now = time.monotonic()
         backlog = self._backlogs.get(rid)
@@ -144,7 +152,7 @@ class CatchUp:
         longer admitted (a reconnection's old one), then the oldest."""
         if len(self._backlogs) < MAX_BACKLOGS:
             return
-        for rid in [r for r in self._backlogs if r not in self.admission.c.known]:
+        for rid in [r for r in self._backlogs if r not in self.admission.connections.known]:
             self.forget(rid)
         while len(self._backlogs) >= MAX_BACKLOGS:
             oldest = min(self._backlogs, key=lambda r: self._backlogs[r].rewound)
@@ -227,7 +235,7 @@ class CatchUp:
         had it before taking over): taken only at our log's end and under
         the signature of the relay that sequenced it."""
         table, store = self.replica.table, self.replica.store
-        seat = self.admission.c.seat_of(rid)
+        seat = self.admission.connections.seat_of(rid)
         if table is None or store is None or seat < 0 or not self.may_fetch_from(seat) or index != len(table.log):
             return
         assert table.game_id is not None

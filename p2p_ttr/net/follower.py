@@ -100,6 +100,7 @@ class Follower:
         self.data_flag = ""  # ` --data-dir DIR` when ours is not the default one (for the commands we print)
         self._fork_checked = (-1, 0.0)  # the log length at which we last re-fetched the log for a fork, and when
         self._last_sync = 0.0
+        self._told_less = -1  # the last log length, shorter than ours, the peer we reach said it holds
         self.resends = Resends()  # how often we answer a fetch: at most one resend at a time, and a rate
 
     # ------------------------------------------------------------- frames
@@ -138,12 +139,13 @@ class Follower:
                         raise PeerExit(1, self.other_game(f"game {game_id.hex()[:8]}"))
                     self.hooks.open_game(game_id)
                     assert self.replica.table is not None
-                    if self.replica.relaying:
+                    if self.replica.relaying or self.holds_less(log_len):
                         # We relay and probe our successor (resumed, or cut
-                        # off): it may have taken over at an index we hold,
-                        # with a log no longer than ours (we sequenced entries
-                        # nobody received, and its game stalled soon after).
-                        # Asked from our length it would send nothing and each
+                        # off), or the seat we reach holds less than we do: it
+                        # may have taken over at an index we hold, with a log
+                        # no longer than ours (we sequenced entries nobody
+                        # received, and its game stalled soon after). Asked
+                        # from our length it would send nothing and each
                         # would wait for the other; the whole log shows the
                         # fork, whatever this connection's predecessors asked.
                         self._fork_checked = (-1, 0.0)
@@ -170,6 +172,14 @@ class Follower:
                 up.length = max(up.length, length)
                 if table is not None and length > len(table.log) and time.monotonic() - self._last_sync > 2.0:
                     self.sync(len(table.log))
+                elif table is not None and up.welcomed and self.holds_less(length) and length != self._told_less:
+                    # Each new shorter length it says (its heartbeat, or its
+                    # answer to a sync past its end) is one whole-log ask: an
+                    # earlier one may have been coalesced or lost, and then
+                    # nobody would ever send the entry where the logs part.
+                    self._told_less = length
+                    self._fork_checked = (-1, 0.0)
+                    self.check_for_fork()
             case frames.Fetch(start):
                 self.send_held(start)
             case frames.Pause(length, signature):
@@ -376,6 +386,19 @@ class Follower:
             self._fork_checked = (len(table.log), now)
             self._last_sync = 0.0
             self.sync(0)
+
+    def holds_less(self, length: int) -> bool:
+        """The peer we reach says it holds ``length`` entries, fewer than we
+        do, and we are not its follower in our own log's term: we relay (and
+        probe our successor), or it is not the relay our log names. Then only
+        the whole log shows whether it moved the relay at an index we hold
+        (a relay whose log lost its tail, the one our log names, fetches
+        what it lacks from us instead: catchup.py)."""
+        table = self.replica.table
+        if table is None or not table.seated or length >= len(table.log):
+            return False
+        reached = self.uplink.seat if self.uplink.seat is not None else 0  # None: the host we joined at
+        return self.replica.relaying or reached != table.relay
 
     def sync(self, start: int) -> None:
         now = time.monotonic()

@@ -27,14 +27,13 @@ from collections.abc import Callable
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
-from p2p_ttr.table.messages import Relay as RelayMessage
+from p2p_ttr.table.messages import TakeOver
 from p2p_ttr.table.messages import message_from_wire
 from p2p_ttr.table.relaying import FollowRequest, follow_valid
 
 from . import frames
 from .console import Console
 from .exits import PeerExit
-from .liveness import HOST_SILENT_S
 from .relay import Relay
 from .replica import Replica, fold_log
 from .seatduties import SeatDuties
@@ -58,6 +57,11 @@ class Succession:
         self.relay_timeout = relay_timeout
         self.note = note  # says whom we wait for, at a gentle pace
         self.turned = False  # the relay is gone: we turned to its successor (and sent it our request)
+        # When we last heard the relay as we turned: the successor goes on with
+        # it only on a frame that came after (silence shorter than some
+        # threshold is no answer: with a relay timeout under HOST_SILENT_S it
+        # said "answers again" the moment it turned, and flipped back and forth).
+        self.heard_when_turned = 0.0
         self.request: frames.Follow | None = None  # our latest request to the successor, while we turned
         self.held_back = held_back  # a seat's message is held back by the relay, which answers (witness.py)
         self.moved: Callable[[], None] = lambda: None  # told after each move of the relay
@@ -92,6 +96,7 @@ class Succession:
         if new is None:
             raise PeerExit(1, f"the relay ({old}) {why} and no seat is left to relay")
         self.turned = True
+        self.heard_when_turned = self.uplink.heard
         self.trace.event("relay_lost", seat=self.replica.seat, relay=table.relay, forfeited=table.relay_gone)
         if new == self.replica.seat:
             # We sign nothing by turning, so we keep listening to the old
@@ -167,8 +172,9 @@ class Succession:
             # Every other seat in play lost the relay and turned to us: the
             # relay is gone for the game even if we still hear it.
             self.turned = True
+            self.heard_when_turned = self.uplink.heard
             self.console.say(f"every other seat lost the relay ({names[table.relay]}): we relay next")
-        elif self.turned and not table.relay_gone and self.uplink.silent_for(now) < HOST_SILENT_S \
+        elif self.turned and not table.relay_gone and self.uplink.heard > self.heard_when_turned \
                 and not self.held_back(now) and not standby.all_requested():
             self.turned = False
             self.console.say(f"the relay ({names[table.relay]}) answers again: we go on with it")
@@ -244,7 +250,7 @@ class Succession:
         except (TableError, IndexError):
             return False
         me = self.replica.seat
-        if not isinstance(relay, RelayMessage) or relay.old != me or relay.old != table.relay_at(index - 1) \
+        if not isinstance(relay, TakeOver) or relay.old != me or relay.old != table.relay_at(index - 1) \
                 or not 0 <= envelope.seat < table.n:
             return False  # only the relay it replaces drops entries for a hand-over
         # Its receipt first (cheap), before folding our whole prefix again.

@@ -56,7 +56,7 @@ from .socket_lock import SocketLock
 from .store import DataDir, GameStore, StoreError, WriteFailed, default_data_dir
 from .trace import Trace
 from .uplink import Uplink
-from .witness import RelayLine, Witnessed, Witnesses
+from .witness import RelayLine, ShownToUs, OurHeldBack
 from .transport import bound_port, format_address, router
 
 RELAY_TIMEOUT_S = 20.0  # a relay silent this long is gone: its successor takes over
@@ -132,14 +132,14 @@ class Node:
         self.duties.advertise = self.relay.admission.front = options.advertise  # our reach; hellos dialled there pass
         held_s = max(4.0, 2 * options.relay_timeout)  # a message the relay holds back this long is shown to all
         line = RelayLine(self.replica, self.relay, self.uplink)
-        self.witnessed = Witnessed(self.replica, console, held_s, line.forward, line.answers)
-        self.witnesses = Witnesses(self.replica, self.duties, self.identity, options.name, console, held_s,
+        self.shown_to_us = ShownToUs(self.replica, console, held_s, line.forward, line.answers)
+        self.our_held_back = OurHeldBack(self.replica, self.duties, self.identity, options.name, console, held_s,
                                    self.socket_lock, line.answers, lambda raw: self.uplink.send(frames.Env(raw)))
-        self.relay.on_witness = lambda rid, seat, raw: self.witnessed.received(seat, raw, rid)
+        self.relay.on_witness = lambda rid, seat, raw: self.shown_to_us.received(seat, raw, rid)
         self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, console, self.trace,
                                      options.relay_timeout, self.progress.note, self.relay_holds_back)
         self.succession.moved = self.new_relay
-        self.witnesses.turned_request = lambda: self.succession.request  # shown once we turned alone
+        self.our_held_back.turned_request = lambda: self.succession.request  # shown once we turned alone
         # Our unfinished games with this host (dialed at its address, or at the relay's the log named when we
         # last played): we never join another game on our own while one is under way (its host restarted without it).
         self.ongoing = [] if options.new_game or not options.host else [
@@ -253,16 +253,16 @@ class Node:
         self.paused = paused
 
     def refused_elsewhere(self, digest: bytes, code: str) -> None:
-        self.witnessed.refused(digest, code)
+        self.shown_to_us.refused(digest, code)
 
     def new_relay(self) -> None:
         """The relay moved: both sides of witnessing give the new one its full time."""
-        self.witnessed.new_relay()
-        self.witnesses.new_relay(time.monotonic())
+        self.shown_to_us.new_relay()
+        self.our_held_back.new_relay(time.monotonic())
 
     def relay_holds_back(self, now: float) -> bool:
         """Our relay, which answers, holds back a message: one another seat showed us, or our own."""
-        return self.witnessed.relay_holds_back(now) or self.witnesses.relay_holds_back(now)
+        return self.shown_to_us.relay_holds_back(now) or self.our_held_back.relay_holds_back(now)
 
     def adopted(self, raw: bytes) -> None:
         """The relay side fetched an entry into our log (before we take over,
@@ -306,7 +306,7 @@ class Node:
             return 1
         context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
         self.uplink.context = context
-        self.witnesses.context = context
+        self.our_held_back.context = context
         try:
             self.relay.router.sock = router(context, self.o.bind, self.o.listen)
             self.duties.port = bound_port(self.relay.router.sock)
@@ -381,7 +381,7 @@ class Node:
         assert ours is not None
         with self.socket_lock:
             self.uplink.poller = poller
-            self.witnesses.poller = poller
+            self.our_held_back.poller = poller
             poller.register(ours, zmq.POLLIN)
             if self.uplink.sock is not None:
                 poller.register(self.uplink.sock, zmq.POLLIN)
@@ -405,12 +405,12 @@ class Node:
                 if self.paused is not None:
                     return 0
             self.uplink.drained = time.monotonic()  # relay_silence measures up to here
-            for seat, sock in self.witnesses.sockets():
+            for seat, sock in self.our_held_back.sockets():
                 for _ in range(100):
                     parts = self.received(sock)
                     if parts is None:
                         break
-                    self.witnesses.handle(seat, parts[0])
+                    self.our_held_back.handle(seat, parts[0])
             self.relay.flush()
             if self.uplink.reach is not None:
                 why = self.uplink.reach.verdict()
@@ -420,7 +420,7 @@ class Node:
             if player is not None and taking and not self.input.take(player):
                 taking = False  # input closed: play on without it
             if self.input.moved:
-                self.input.moved, self.duties.poke = False, True
+                self.input.moved, self.duties.recheck_outbox = False, True
             # 3. Our heartbeat, and the lobby.
             now = time.monotonic()
             if now >= next_beat:
@@ -429,8 +429,8 @@ class Node:
             if self.lobby_step():
                 continue
             # 4. What the relay holds back: ours shown to the others; theirs watched.
-            self.witnessed.step(now)
-            self.witnesses.step(now)
+            self.shown_to_us.step(now)
+            self.our_held_back.step(now)
             # 5. Who relays: turn to the successor if the relay is gone, take over if we are it.
             table = self.table
             if table is not None and table.seated and not table.complete:

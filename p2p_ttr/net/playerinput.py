@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from p2p_ttr.client.giveup import RelaySilence
-from p2p_ttr.client.outcomes import EndMeans
+from p2p_ttr.client.outcomes import EndMeans, Leave, Start
 from p2p_ttr.client.words import ENDED
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.state import GameState
@@ -45,24 +45,11 @@ class Seen:
 
 
 @dataclass(frozen=True)
-class Start:
-    """Start the game now (the host, in its lobby)."""
-
-
-@dataclass(frozen=True)
 class Move:
     """The player's move, for the table when it asks our seat (checked against
     the table as it stood when the front chose it)."""
 
     action: Action
-
-
-@dataclass(frozen=True)
-class Leave:
-    """Stop playing: for now (a pause; the same command resumes), or, with
-    ``forfeit``, for good."""
-
-    forfeit: bool = False
 
 
 @dataclass(frozen=True)

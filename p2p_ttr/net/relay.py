@@ -81,7 +81,7 @@ class Relay:
             return
         if self.watchers.handle(rid, frame):
             return
-        c = self.admission.c
+        c = self.admission.connections
         match frame:
             case frames.Hi(version):
                 if version != NET_VERSION:  # told in a frame every version reads: a challenge's shape may differ
@@ -135,7 +135,7 @@ class Relay:
         not yet (a resumed relay waiting for every seat, or, before we take
         over, from a seat that turned to us); else it was not ours to take."""
         if self.replica.table is not None and (self.catchup.gated or not self.replica.relaying):
-            if self.catchup.gated or self.admission.c.seat_of(rid) in self.requests:
+            if self.catchup.gated or self.admission.connections.seat_of(rid) in self.requests:
                 self.sequencer.hold_back(rid, raw)
             return  # we are not its relay: it goes to the relay it follows
         self.sequencer.envelope(rid, raw)
@@ -152,7 +152,7 @@ class Relay:
         (heartbeat.py): it reads only what it may read from there."""
         table = self.replica.table
         length = len(table.log) if table is not None else 0
-        for rid in list(self.admission.c.known):
+        for rid in list(self.admission.connections.known):
             self.router.send(rid, frames.Ping(length))
 
     def beat(self) -> None:
@@ -169,7 +169,7 @@ class Relay:
         silence = self.silence(self.silence_s)
         self.presence.heard(silence)
         silent = frames.Silent(silence)
-        for rid in list(self.admission.c.known):
+        for rid in list(self.admission.connections.known):
             self.router.send(rid, silent)
 
     def give_up(self, news: GaveUp) -> None:
@@ -186,7 +186,7 @@ class Relay:
         if source is not None:
             self.console.say(gave_up_words(news, self.replica.names, self.replica.seat))
         frame = frames.GaveUp(news.seat, news.why, news.about, news.seconds, signature)
-        for rid in list(self.admission.c.known):
+        for rid in list(self.admission.connections.known):
             if rid != source:
                 self.router.send(rid, frame)
 
@@ -197,7 +197,7 @@ class Relay:
         table = self.replica.table
         game_id = table.game_id if table is not None else None
         length = len(table.log) if table is not None else 0
-        c = self.admission.c
+        c = self.admission.connections
         for rid in c.known:
             challenge = c.answered.get(rid)
             if challenge is not None:
@@ -208,7 +208,7 @@ class Relay:
     def reaching_seats(self) -> tuple[int, ...]:
         """The seats (but ours) admitted on our ROUTER in this run: the ones we
         relay to, or, as the successor, the ones that turned to us."""
-        return tuple(sorted({s for s in self.admission.c.known.values() if s >= 0 and s != self.replica.seat}))
+        return tuple(sorted({s for s in self.admission.connections.known.values() if s >= 0 and s != self.replica.seat}))
 
     # ---------------------------------------------------------------- silence
 
@@ -226,7 +226,7 @@ class Relay:
         if table is None or not table.seated:
             return ()
         now = time.monotonic()
-        c = self.admission.c
+        c = self.admission.connections
         silent = []
         for s in table.in_play:
             if s == self.replica.seat:
@@ -243,7 +243,7 @@ class Relay:
     def all_silent(self, for_s: float) -> bool:
         """No seat's connection has been heard for ``for_s`` seconds (none admitted counts as silent)."""
         now = time.monotonic()
-        c = self.admission.c
+        c = self.admission.connections
         return all(now - when > for_s for rid, when in c.heard.items() if c.seat_of(rid) >= 0)
 
     # ------------------------------------------------------------ the gate

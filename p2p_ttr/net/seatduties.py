@@ -76,7 +76,7 @@ class SeatDuties:
         self.pending: dict[bytes, bytes] = {}  # hash -> envelope sent, not yet sequenced
         self.sent_at: dict[bytes, float] = {}  # hash -> when it last went to the relay
         self.resend = False
-        self.poke = False  # look at the outbox again even though the log did not grow
+        self.recheck_outbox = False  # look at the outbox again even though the log did not grow
         self.refusals = 0
         self.forfeiting = False  # the player asked to leave for good
         self.told_carried = False
@@ -137,7 +137,7 @@ class SeatDuties:
             self.check_for_fork()  # we wrote on a log the host's table never had
         if self.refusals >= MAX_REFUSALS:
             raise PeerExit(1, "the host keeps refusing our messages; stopping")
-        self.poke = True
+        self.recheck_outbox = True
         return True
 
     def take_pending(self) -> list[bytes]:
@@ -227,9 +227,9 @@ class SeatDuties:
         self.say_where()
         self.ask_to_carry_on()
         for _ in range(1000):
-            if len(table.log) == self._outbox_len and not self.poke:
+            if len(table.log) == self._outbox_len and not self.recheck_outbox:
                 return
-            self._outbox_len, self.poke = len(table.log), False
+            self._outbox_len, self.recheck_outbox = len(table.log), False
             out = player.outbox()
             for raw in out:
                 if player.peer is not None:
@@ -353,4 +353,4 @@ class SeatDuties:
                              "from now on the table plays our seat"
                              + (" and the next seat relays" if self.replica.relaying else ""))
         self.forfeiting = True
-        self.poke = True
+        self.recheck_outbox = True

@@ -66,7 +66,7 @@ class Sequencer:
             if author is None:
                 self.console.say(f"our own message was refused ({code}): {exc}")
             else:
-                who = self.replica.who(self.admission.c.seat_of(author))
+                who = self.replica.who(self.admission.connections.seat_of(author))
                 self.drops.drop(f"refused a message from {who} ({code})", str(exc))
                 self.router.send(author, frames.Rejected(entry_hash(raw), clip(str(code)), clip(str(exc))))
             return False

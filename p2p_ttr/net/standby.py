@@ -50,7 +50,7 @@ class Standby:
         signed request. False: we are not its successor (it may be showing
         us that it turned: handover.py)."""
         table, me = self.replica.table, self.replica.seat
-        seat = self.admission.c.seat_of(rid)
+        seat = self.admission.connections.seat_of(rid)
         others = self._successor_others()
         if table is None or table.game_id is None or others is None:
             return False

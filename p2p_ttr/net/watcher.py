@@ -25,10 +25,11 @@ from dataclasses import dataclass
 
 import zmq
 
+from p2p_ttr.client.outcomes import Leave
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
-from p2p_ttr.table.messages import Relay as RelayMessage
+from p2p_ttr.table.messages import TakeOver
 from p2p_ttr.table.messages import message_from_wire
 from p2p_ttr.table.table import Table
 
@@ -38,7 +39,7 @@ from .exits import PeerExit
 from .frames import NET_VERSION, FrameError
 from .peerdoor import from_peer
 from .pause import Paused, pause_signed, paused_at
-from .playerinput import InputClosed, Leave, PlayerChannel, Seen
+from .playerinput import InputClosed, PlayerChannel, Seen
 from .seqsig import EMPTY_HEAD, entry_hash, entry_signed
 from .transport import format_address
 from .uplink import Uplink
@@ -303,7 +304,7 @@ class Watcher:
             handover = message_from_wire(envelope.body)
         except (TableError, IndexError):
             return
-        if not isinstance(handover, RelayMessage) or not 0 <= envelope.seat < table.n:
+        if not isinstance(handover, TakeOver) or not 0 <= envelope.seat < table.n:
             self.console.say(f"dropped a conflicting entry {index}")
             return
         if not entry_signed(table.seats[envelope.seat].identity, table.game_id, index, table.heads[index], raw, sig):

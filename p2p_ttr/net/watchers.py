@@ -90,7 +90,7 @@ class Bucket:
 
 
 @dataclass
-class Watcher:
+class WatcherSlot:
     """One admitted watcher: the challenge it answered, the next index it
     lacks, when we last heard it, its two budgets, and what it read: the
     most entries it said it holds (never more than it was sent), and when
@@ -122,7 +122,7 @@ class Watchers:
         self.admission = admission
         self.console = console
         self.clock = clock
-        self.conns: dict[bytes, Watcher] = {}  # connection -> its watcher
+        self.conns: dict[bytes, WatcherSlot] = {}  # connection -> its watcher
         self.muted: dict[bytes, float] = {}  # connection -> until when its frames are dropped unread
         self.budget = Bucket.full(ALL_BYTES_PER_S, ALL_BYTES_PER_S, clock())
         self._signatures: dict[int, bytes] = {}  # index -> its relay's receipt, read from our store
@@ -172,7 +172,7 @@ class Watchers:
     def admit(self, rid: bytes, version: int, challenge: bytes) -> None:
         """A ``watch`` answering this connection's challenge admits a watcher
         (if there is room); a seat's connection never becomes one."""
-        c = self.admission.c
+        c = self.admission.connections
         if rid in c.known:
             self.console.say("dropped a watch on a seat's connection")
             return
@@ -191,7 +191,7 @@ class Watchers:
         c.heard.pop(rid, None)  # its `hi` was heard as a connection's: a watcher is none of the seats' business
         table = self.replica.table
         length = len(table.log) if table is not None else 0
-        self.conns[rid] = Watcher(challenge, length, now, Bucket.full(FRAMES_PER_S, FRAME_BURST, now),
+        self.conns[rid] = WatcherSlot(challenge, length, now, Bucket.full(FRAMES_PER_S, FRAME_BURST, now),
                                   Bucket.full(BYTES_PER_S, BYTES_PER_S, now), read_at=now)
         self.router.send(rid, frames.Watching(table.game_id if table is not None else None, length))
         self.console.say(f"a watcher joined ({len(self.conns)} watching)")

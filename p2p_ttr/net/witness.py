@@ -4,7 +4,7 @@ A relay can sequence an author's act and then never sequence the shares
 that play its cards (it has read them, and the game stalls): every replica
 would say it waits for the author. The author knows it sent them. So:
 
-- ``Witnesses`` (the author's side): a message of ours still not sequenced
+- ``OurHeldBack`` (the author's side): a message of ours still not sequenced
   ``held_s`` after we sent it, while the relay answers, is sent to the relay
   again once; still not sequenced after half as long again, it goes to every
   other seat in play directly (a ``witness`` frame on a connection of its
@@ -14,7 +14,7 @@ would say it waits for the author. The author knows it sent them. So:
   ``3 * held_s`` after we sent it if no seat could be shown it, the relay
   holds the game back as far as we know (in an escrow game we turn to the
   next relay, as the seats we showed it to do).
-- ``Witnessed`` (every other seat's side): a witnessed envelope, signed by
+- ``ShownToUs`` (every other seat's side): a witnessed envelope, signed by
   the seat whose connection it came on and not in our log, is passed on to
   our relay (if we relay, we sequence it). An honest relay sequences it, or
   refuses it (then the author's word was wrong, and we say that). If it is
@@ -96,7 +96,7 @@ class RelayLine:
             self.uplink.send(frames.Env(raw))
 
 
-class Witnessed:
+class ShownToUs:
     """Envelopes other seats showed us because the relay did not sequence them."""
 
     def __init__(self, replica: Replica, console: Console, held_s: float,
@@ -177,7 +177,7 @@ class Witnessed:
         return any(self.overdue(r, now) for r in self.records.values())
 
 
-class Witnesses:
+class OurHeldBack:
     """Our own messages the relay holds back, shown to the other seats directly."""
 
     def __init__(self, replica: Replica, duties: SeatDuties, identity: Identity, name: str, console: Console,

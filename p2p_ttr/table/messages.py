@@ -380,7 +380,7 @@ class Reach(Body):
 
 
 @dataclass(frozen=True, slots=True)
-class Relay(Body):
+class TakeOver(Body):
     """The new relay's first entry: the relay it replaces, that relay's
     receipt (signature) of the entry just before this one, and a follow
     request from every other seat in play (relaying.py)."""
@@ -397,9 +397,9 @@ class Relay(Body):
 
 
 Message: TypeAlias = (Seating | Keys | Shuffle | Remask | ProveShuffle | ProveRemask | Shares | Act | Audit
-                      | Forfeit | Reach | Relay | Escrow | EscrowComplaint | CarryOn | EscrowReveal)
+                      | Forfeit | Reach | TakeOver | Escrow | EscrowComplaint | CarryOn | EscrowReveal)
 MESSAGES: Family[Message] = Family(
-    (Seating, Keys, Shuffle, Remask, ProveShuffle, ProveRemask, Shares, Act, Audit, Forfeit, Reach, Relay, Escrow,
+    (Seating, Keys, Shuffle, Remask, ProveShuffle, ProveRemask, Shares, Act, Audit, Forfeit, Reach, TakeOver, Escrow,
      EscrowComplaint, CarryOn, EscrowReveal), Malformed,
     unknown=lambda kind: f"unknown message kind {kind[:32]!r}", malformed=lambda kind, why: f"a {kind} message: {why}")
 

@@ -52,7 +52,7 @@ from .messages import (
     ProveRemask,
     ProveShuffle,
     Reach,
-    Relay,
+    TakeOver,
     Remask,
     Seat,
     Seating,
@@ -234,7 +234,7 @@ class Peer:
     def take_relay(self, receipt: bytes, requests: tuple[FollowRequest, ...]) -> bytes:
         """Our first entry as the new relay (we are the table's successor):
         the old relay's ``receipt`` of our last entry and every other seat's request."""
-        return self._seal(Relay(self.table.relay, receipt, tuple(sorted(requests, key=lambda r: r.seat))))
+        return self._seal(TakeOver(self.table.relay, receipt, tuple(sorted(requests, key=lambda r: r.seat))))
 
     def _chain_step(self, engine: GameState) -> Shuffle | Remask | None:
         need = self.table.chain_due()

@@ -70,7 +70,7 @@ from .messages import (
     ProveRemask,
     ProveShuffle,
     Reach,
-    Relay,
+    TakeOver,
     Remask,
     Seat,
     Seating,
@@ -312,7 +312,7 @@ class Table:
             return 0
         try:
             envelope = open_envelope(raw)
-            if envelope.body and envelope.body[0] == Relay.KIND:
+            if envelope.body and envelope.body[0] == TakeOver.KIND:
                 return envelope.seat if 0 <= envelope.seat < self.n else self.relay
         except TableError:
             pass
@@ -438,7 +438,7 @@ class Table:
     def _apply(self, seat: int, message: Message, written_after: int) -> None:
         """Apply ``seat``'s ``message``, written once its author had applied
         ``written_after`` entries (the head it names)."""
-        if isinstance(message, Relay):
+        if isinstance(message, TakeOver):
             self._handover(seat, message)
             self.escrowbook.back(seat, len(self.log))  # a seat the others asked to carry on is back
             return
@@ -495,7 +495,7 @@ class Table:
                     raise NotExpected("the game is over")
                 self.escrowbook.reveal(seat, message)
 
-    def _handover(self, seat: int, relay: Relay) -> None:
+    def _handover(self, seat: int, relay: TakeOver) -> None:
         """The relay moves to ``seat``, if the hand-over holds (relaying.py)."""
         assert self.game_id is not None
         last = len(self.log) - 1

@@ -124,7 +124,7 @@ class EquivocatingSequencer(Sequencer):
         other = Keys(announce_key(me.key), commit_seed(table.game_id, 0, me.seed)).to_wire()
         alt = seal(self.identity, table.game_id, 0, env.seq, env.head, other).raw
         sig = sign_entry(self.identity, table.game_id, 1, prev_head(table, 1), alt)
-        victim = self.admission.c.conn.get(table.seats[1].identity)
+        victim = self.admission.connections.conn.get(table.seats[1].identity)
         self.router.queued = [[rid, frames.encode("entry", 1, alt, sig) if rid == victim else frame]
                               for rid, frame in self.router.queued]
         return ok

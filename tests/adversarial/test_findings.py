@@ -86,9 +86,9 @@ def test_after_the_start_the_host_knows_each_lobby_member_by_its_seat(tmp_path: 
     nonce = frames.decode(host.relay.router.sock.sent[-1][1], frames.TO_PEER)[1][2]  # type: ignore[attr-defined]
     host.relay.handle([rid, encode("hello", NET_VERSION, "J", joiner.public, nonce, *HERE,
                              sign_hello(joiner, "J", host.identity.public, nonce, HERE))])
-    assert host.relay.admission.c.known[rid] == -1  # in the lobby
+    assert host.relay.admission.connections.known[rid] == -1  # in the lobby
     host.start()
-    assert host.relay.admission.c.known[rid] == 1
+    assert host.relay.admission.connections.known[rid] == 1
     host.relay.handle([rid, encode("ping", 7)])
     assert host.relay.catchup.peer_len[1] == 7
     try:

@@ -245,7 +245,7 @@ def running_host() -> Host:
     store = host.o.data.game(table.game_id)
     store.open()
     host.use_table(table, store)
-    host.relay.admission.c.admit(SEAT1_CONN, game.peers[1].identity.public, 1, b"c" * 32)
+    host.relay.admission.connections.admit(SEAT1_CONN, game.peers[1].identity.public, 1, b"c" * 32)
     return host
 
 

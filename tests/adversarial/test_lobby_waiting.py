@@ -55,7 +55,7 @@ def test_a_joiner_that_finds_the_lobby_full_of_a_dying_member_waits_and_plays(
     assert "K2 waits for a place" in capsys.readouterr().err
     ping(host, k1, k2)
     assert host.lobby_step() and host.table is None  # Ghost has not answered
-    host.relay.admission.c.heard[ghost] = time.monotonic() - LOBBY_SILENT_S - 1  # Ghost's 5 s are up
+    host.relay.admission.connections.heard[ghost] = time.monotonic() - LOBBY_SILENT_S - 1  # Ghost's 5 s are up
     assert host.lobby_step() and host.table is None  # Ghost dropped, K2 in its place: a new roll call
     assert host.lobby.names == ["Anna", "K1", "K2"] and host.lobby.waiting == []
     assert "Ghost left the lobby" in (err := capsys.readouterr().err) and "K2 took the place" in err
@@ -75,7 +75,7 @@ def test_a_joiner_still_waiting_when_the_game_starts_is_told_so(tmp_path: Path) 
     assert not host.lobby_step() and host.names == ("Anna", "K1")
     [[code, reason]] = router.to(b"\0m", "refused")
     assert code == "started" and "before a place freed" in reason
-    assert b"\0m" not in host.relay.admission.c.known
+    assert b"\0m" not in host.relay.admission.connections.known
 
 
 def test_the_waiting_joiners_screen_says_it_waits_then_that_it_is_in(tmp_path: Path,

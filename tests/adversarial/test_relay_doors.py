@@ -191,5 +191,5 @@ def test_a_stranger_is_remembered_only_by_its_challenge() -> None:
     for k in range(100_000):
         relay.handle([k.to_bytes(5, "big"), hi])
         relay.handle([k.to_bytes(5, "big"), encode("ping", 3)])
-    c = relay.admission.c
+    c = relay.admission.connections
     assert c.heard == {} and c.known == {} and len(c.challenges) == 1024

@@ -140,7 +140,7 @@ def test_a_joiner_relayed_by_whoever_answered_the_beacon_is_refused_and_told_why
         assert f"you dialled {joiner.dialled[0]}:{joiner.dialled[1]}" in refused.reason
         assert "not where this host listens" in refused.reason
     assert table.host.lobby is not None and table.host.lobby.names == ["H"]
-    assert not table.host.relay.admission.c.known  # nobody admitted: Mallory has no place on the path
+    assert not table.host.relay.admission.connections.known  # nobody admitted: Mallory has no place on the path
 
     direct = Joiner(context, table.port)  # the same joiner's way, dialling the host itself
     direct.answer(table.next_frame(direct))

@@ -9,7 +9,7 @@ from client_states import NAMES, FakeTable, a_turn_of
 from engine_scenario import position
 
 from p2p_ttr.cli.plain import Human
-from p2p_ttr.net.playerinput import Leave
+from p2p_ttr.client.outcomes import Leave
 
 SEATS = tuple(SimpleNamespace(name=name) for name in NAMES)
 

@@ -17,7 +17,8 @@ from p2p_ttr.cli.tui.app import Client
 from p2p_ttr.cli.tui.bridge import Bridge, TuiConsole
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.events import DrawBlind, DrawFaceUp
-from p2p_ttr.net.playerinput import Leave, Move, Seen, Start
+from p2p_ttr.client.outcomes import Leave, Start
+from p2p_ttr.net.playerinput import Move, Seen
 
 
 @pytest.fixture

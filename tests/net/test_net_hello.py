@@ -132,8 +132,8 @@ def test_a_recorded_hello_replayed_on_another_connection_is_refused_and_the_seat
     victim.send(recorded)
     wire.pump(wire.has(victim, 2))
     assert kinds(wire.got(victim)) == ["welcome", "lobby"]
-    (seat_conn,) = host.relay.admission.c.known
-    assert host.relay.admission.c.known[seat_conn] == -1 and host.relay.admission.c.conn[joiner.public] == seat_conn
+    (seat_conn,) = host.relay.admission.connections.known
+    assert host.relay.admission.connections.known[seat_conn] == -1 and host.relay.admission.connections.conn[joiner.public] == seat_conn
 
     # The recorded hello, replayed on a new connection, at once and after that
     # connection's own challenge, admits nobody: the connection is only
@@ -149,14 +149,14 @@ def test_a_recorded_hello_replayed_on_another_connection_is_refused_and_the_seat
     assert set(kinds(got)) == {"challenge"} and len(got) == 3
     own = {fields[2] for _, fields in got}
     assert len(own) == 1 and challenge not in own  # its own challenge, the same until answered
-    assert list(host.relay.admission.c.known) == [seat_conn] and host.lobby.names == ["H", "J"]
+    assert list(host.relay.admission.connections.known) == [seat_conn] and host.lobby.names == ["H", "J"]
     assert any(line.startswith("dropped a hello that does not answer its connection's challenge") for line in wire.said)
     # The recorded signature with Mallory's own challenge put in: not valid.
     forged = encode("hello", NET_VERSION, "J", joiner.public, own.pop(), *wire.dialled, sign_hello(joiner, "J", host_key, challenge, wire.dialled))
     mallory.send(forged)
     wire.pump(wire.has(mallory, 1))
     assert kinds(wire.got(mallory)) == ["refused"]
-    assert list(host.relay.admission.c.known) == [seat_conn]
+    assert list(host.relay.admission.connections.known) == [seat_conn]
 
     # A connection claiming the seat's routing id is not handed the seat's
     # connection (ZeroMQ ignores it); one claiming the routing id of the old
@@ -169,7 +169,7 @@ def test_a_recorded_hello_replayed_on_another_connection_is_refused_and_the_seat
     wire.pump(wire.has(old_scheme, 1))
     assert wire.got(thief) == []  # ZeroMQ never delivered what it sent
     assert kinds(wire.got(old_scheme)) == ["challenge"]
-    assert list(host.relay.admission.c.known) == [seat_conn]
+    assert list(host.relay.admission.connections.known) == [seat_conn]
 
     # The rightful seat plays on: the game starts, its entries reach the
     # seat's connection and nobody else's, and the seat's own requests work.
@@ -178,7 +178,7 @@ def test_a_recorded_hello_replayed_on_another_connection_is_refused_and_the_seat
     host.relay.flush()
     wire.pump(wire.has(victim, 2, "entry"))
     entries = [fields for kind, fields in wire.got(victim) if kind == "entry"]
-    assert [index for index, _, _ in entries] == [0, 1] and host.relay.admission.c.known[seat_conn] == 1
+    assert [index for index, _, _ in entries] == [0, 1] and host.relay.admission.connections.known[seat_conn] == 1
     victim.send(encode("sync", 0))
     victim.send(encode("ping", 2))
     wire.pump(lambda: wire.has(victim, 2, "entry")() and host.relay.catchup.peer_len.get(1) == 2)
@@ -204,7 +204,7 @@ def test_a_second_hello_on_an_admitted_connection_changes_nothing(wire: Wire) ->
     sock.send(encode("hi", NET_VERSION + 1))  # answered (refused) only once the hellos before it were handled
     wire.pump(wire.has(sock, 3))
     assert kinds(wire.got(sock)) == ["welcome", "lobby", "refused"]
-    assert host.lobby.names == ["H", "J"] and list(host.relay.admission.c.conn) == [joiner.public]
+    assert host.lobby.names == ["H", "J"] and list(host.relay.admission.connections.conn) == [joiner.public]
     # Both were dropped: the first said at once, the second counted (drops are said at a bounded pace).
     said = [line for line in wire.said if line.startswith("dropped a second hello on an admitted connection")]
     assert len(said) == 1
@@ -228,9 +228,9 @@ def test_a_reconnected_joiner_is_challenged_again_and_its_old_connection_forgott
                          sign_hello(joiner, "J", host_key, challenge, wire.dialled)))
         wire.pump(wire.has(sock, 1))
         assert kinds(wire.got(sock))[0] == "welcome"
-        rids.append(host.relay.admission.c.conn[joiner.public])
+        rids.append(host.relay.admission.connections.conn[joiner.public])
         sock.close(0)
-    assert rids[0] != rids[1] and list(host.relay.admission.c.known) == [rids[1]]
+    assert rids[0] != rids[1] and list(host.relay.admission.connections.known) == [rids[1]]
 
 
 def test_a_joiner_of_another_lan_version_is_told(wire: Wire) -> None:

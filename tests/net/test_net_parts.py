@@ -28,7 +28,8 @@ from p2p_ttr.net.host import Host, HostOptions
 from p2p_ttr.net.liveness import HOST_SILENT_S, Verdict
 from p2p_ttr.net.lobby import sign_hello
 from p2p_ttr.net.node import Node, NodeOptions
-from p2p_ttr.net.playerinput import InputClosed, Leave, Move
+from p2p_ttr.client.outcomes import Leave
+from p2p_ttr.net.playerinput import InputClosed, Move
 from p2p_ttr.net.seqsig import EMPTY_HEAD, entry_hash, sign_entry
 from p2p_ttr.net.store import DataDir
 from p2p_ttr.table.relaying import sign_follow
@@ -143,7 +144,7 @@ def test_admission_keeps_the_lobby_and_drops_a_silent_member(tmp_path: Path) -> 
     admit(host, router, b"\0b", 1)
     assert host.lobby.names == ["Anna", "Boris"] and router.to(b"\0b", "welcome")[0][0] == -1
     assert router.to(b"\0b", "lobby")[-1][0] == ["Anna", "Boris"]
-    c = host.relay.admission.c
+    c = host.relay.admission.connections
     c.heard[b"\0b"] = time.monotonic() - LOBBY_SILENT_S - 1
     host.relay.admission.drop_silent_members()
     assert host.lobby.names == ["Anna"] and b"\0b" not in c.known
@@ -156,7 +157,7 @@ def test_the_lobby_seats_only_members_heard_since_it_filled(tmp_path: Path) -> N
     router = FakeRouter()
     host.relay.router.sock = router  # type: ignore[assignment]
     admit(host, router, b"\0b", 1)
-    c = host.relay.admission.c
+    c = host.relay.admission.connections
     called = len(router.to(b"\0b", "lobby"))
     assert host.lobby_step() and host.table is None  # full, but Boris has not answered the roll call yet
     # The roll call is a lobby frame to every member, sent once, when the lobby fills.
@@ -264,12 +265,12 @@ def test_the_relay_says_who_is_silent_in_every_game_and_passes_on_who_gave_up(
     node.relay.since = time.monotonic() - 30 * node.relay.silence_s  # we relayed long before
     node.relay.beat()
     assert router.to(b"\0b", "silent") == [[[]]]  # admitted just now: heard
-    node.relay.admission.c.heard[b"\0b"] = time.monotonic() - 300.5
+    node.relay.admission.connections.heard[b"\0b"] = time.monotonic() - 300.5
     node.relay.beat()
     # The word says for how long: a follower that hears it only now shows all of it.
     assert router.to(b"\0b", "silent")[-1] == [[[1, 300]]] and int(node.presence.silent_for(1) or 0) == 300
     # A seat not heard at all since we began relaying counts from then (all we know of it).
-    del node.relay.admission.c.heard[b"\0b"]
+    del node.relay.admission.connections.heard[b"\0b"]
     node.relay.beat()
     assert router.to(b"\0b", "silent")[-1] == [[[1, int(30 * node.relay.silence_s)]]]
     boris = sign_gave_up(game().peers[1].identity, node.table.game_id, GaveUp(1, Why.WITHHELD, (0,), 30))
@@ -447,14 +448,14 @@ def test_an_author_gives_a_new_relay_its_full_time_for_what_the_old_one_held_bac
     from types import SimpleNamespace
 
     from p2p_ttr.net.seatduties import SeatDuties
-    from p2p_ttr.net.witness import Witnesses
+    from p2p_ttr.net.witness import OurHeldBack
 
     held_s, digest, raw = 4.0, b"d" * 32, b"envelope"
     duties: Any = SimpleNamespace(replica=SimpleNamespace(relaying=False), pending={digest: raw},
                                   sent_at={digest: 0.0})
     duties.overdue = functools.partial(SeatDuties.overdue, duties)
     duties.restart_clocks = functools.partial(SeatDuties.restart_clocks, duties)
-    witnesses = Witnesses(None, duties, None, "J2", None, held_s, None,  # type: ignore[arg-type]
+    witnesses = OurHeldBack(None, duties, None, "J2", None, held_s, None,  # type: ignore[arg-type]
                           relay_alive=lambda now: True, resend=lambda raw: None)
     witnesses._told.add(digest)  # shown to the others at 1.5 H
     witnesses._first_shown[digest] = 1.5 * held_s
@@ -476,13 +477,13 @@ def test_an_author_lets_the_seats_it_showed_its_message_name_the_relay_first() -
     from types import SimpleNamespace
 
     from p2p_ttr.net.seatduties import SeatDuties
-    from p2p_ttr.net.witness import Witnesses
+    from p2p_ttr.net.witness import OurHeldBack
 
     held_s, digest, raw = 4.0, b"d" * 32, b"envelope"
     duties: Any = SimpleNamespace(replica=SimpleNamespace(relaying=False), pending={digest: raw},
                                   sent_at={digest: 0.0})
     duties.overdue = functools.partial(SeatDuties.overdue, duties)
-    witnesses = Witnesses(None, duties, None, "J2", None, held_s, None,  # type: ignore[arg-type]
+    witnesses = OurHeldBack(None, duties, None, "J2", None, held_s, None,  # type: ignore[arg-type]
                           relay_alive=lambda now: True, resend=lambda raw: None)
     witnesses._told.add(digest)
     assert not witnesses.relay_holds_back(2.9 * held_s)  # shown to no seat yet
@@ -491,7 +492,7 @@ def test_an_author_lets_the_seats_it_showed_its_message_name_the_relay_first() -
     assert not witnesses.relay_holds_back(3 * held_s)  # that seat waits until 3 H before it names the relay
     assert not witnesses.relay_holds_back(3.4 * held_s)
     assert witnesses.relay_holds_back(3.5 * held_s)
-    quiet = Witnesses(None, duties, None, "J2", None, held_s, None,  # type: ignore[arg-type]
+    quiet = OurHeldBack(None, duties, None, "J2", None, held_s, None,  # type: ignore[arg-type]
                       relay_alive=lambda now: False, resend=lambda raw: None)
     quiet._told.add(digest)
     quiet._first_shown[digest] = 1.5 * held_s

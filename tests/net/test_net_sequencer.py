@@ -54,7 +54,7 @@ def test_host_lobby_sequencing_and_refusals(tmp_path: Path) -> None:
     assert challenge[1] == host.identity.public and len(nonce) == 32
     hello = encode("hello", NET_VERSION, "J", joiner.public, nonce, *HERE, sign_hello(joiner, "J", host.identity.public, nonce, HERE))
     host.relay.handle([other_conn, hello])  # the same hello on another connection admits nobody
-    assert not sock.to(other_conn, "welcome") and other_conn not in host.relay.admission.c.known
+    assert not sock.to(other_conn, "welcome") and other_conn not in host.relay.admission.connections.known
     (other_challenge,) = sock.to(other_conn, "challenge")  # that connection is given its own
     assert other_challenge[2] != nonce
     host.relay.handle([rid, encode("hi", NET_VERSION)])  # asked again before answering: the same challenge
@@ -86,7 +86,7 @@ def test_host_lobby_sequencing_and_refusals(tmp_path: Path) -> None:
     assert sock.to(rid, "entry")[2:] == entries
     # A resumed host (gated) takes an entry back only at its log's end and under its own signature.
     host.relay.catchup.gated = True
-    assert host.relay.admission.c.known[rid] == 1  # a seat: what it sends back is looked at
+    assert host.relay.admission.connections.known[rid] == 1  # a seat: what it sends back is looked at
     length, relayed = len(host.table.log), len(sock.sent)
     host.relay.handle([rid, encode("have", length, b"junk", sign_entry(joiner, host.table.game_id, length,
                                                                  host.table.head, b"junk"))])  # the joiner's
@@ -194,9 +194,10 @@ def test_the_successor_takes_over_only_with_every_request_and_the_longest_log(tm
 
 class OldRelay:
     """Seat 0, the old relay, holding entry ``i`` that nobody else got, and
-    the hand-over at ``i`` its successor (seat 1) took with seat 2's request."""
+    the hand-over at ``i`` its successor (seat 1) took with seat 2's request
+    (``extra`` entries from ``i`` on that nobody else got: seat 0 signed them)."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, i: int = 120, extra: int = 1) -> None:
         sys.path.insert(0, str(Path(__file__).parent.parent / "table"))
         from test_carry_on import game
         from test_forfeit import folded
@@ -204,13 +205,13 @@ class OldRelay:
         from p2p_ttr.table.relaying import sign_follow
 
         g = game(3, ())  # an escrow game: a relay in play may be replaced, with every other seat's request
-        i = self.i = 120
-        table = folded(g.log, i + 1)  # one entry more than the new relay's log
+        i = self.i = i
+        table = folded(g.log, i + extra)  # ``extra`` entries past the new relay's prefix
         assert table.game_id is not None and g.peers[0].table.me is not None
         self.g, self.table = g, table
         self.node, _, self.store = seat_node(tmp_path, g.peers[0].identity, "Anna", table)
         self.store.save_secrets(g.peers[0].table.me)
-        for raw in g.log[: i + 1]:
+        for raw in g.log[: i + extra]:
             self.store.append(raw)
         table.me = g.peers[0].table.me
         self.node.use_table(table, self.store)
@@ -276,6 +277,59 @@ def test_an_old_relay_welcomed_into_a_log_no_longer_than_its_own_finds_the_hand_
         assert ("sync", [0]) in up.frames
         theirs = old.g.log[:i] + [old.relay_raw]
         for index, raw in enumerate(theirs):  # what the successor sends for that sync, as catch_up does
+            sig = old.sig if index == i else sign_entry(old.g.peers[0].identity, table.game_id, index,
+                                                         table.prev_head(index), raw)
+            node.follower.handle(encode("entry", index, raw, sig))
+        old.cut_back()
+    finally:
+        old.store.close()
+
+
+def test_a_sync_past_our_end_is_answered_with_our_length(tmp_path: Path) -> None:
+    """Item 11 of issue 42: an old relay restarted asked its successor for
+    the entries from its own length, past the successor's end; the ask was
+    dropped in silence and each waited for the other. Now the answer is
+    our length (a ping), at once; an ask within our log is served."""
+    old = OldRelay(tmp_path)
+    node, sock = old.node, node_router(old.node)
+    try:
+        rid = b"\x00seat2"
+        admit(node, sock, rid, old.g.peers[2].identity, "Chiara")
+        node.relay.handle([rid, encode("sync", old.i + 9)])
+        assert sock.to(rid, "ping") == [[old.i + 1]] and sock.to(rid, "entry") == []
+        node.relay.handle([rid, encode("sync", old.i)])
+        assert [e[0] for e in sock.to(rid, "entry")] == [old.i]
+    finally:
+        old.store.close()
+
+
+def node_router(node: Node) -> FakeSocket:
+    sock = node.relay.router.sock
+    assert isinstance(sock, FakeSocket)
+    return sock
+
+
+def test_an_old_relay_told_its_successor_holds_less_asks_for_the_whole_log_again(tmp_path: Path) -> None:
+    """The old relay holds two entries past the hand-over, so its successor
+    holds less. Its whole-log ask on the welcome may be coalesced or lost
+    (the successor serves one rewind per 2 s); then nothing would ever
+    come: the successor says only its length, shorter than ours, every
+    second. Told a shorter length, the old relay asks for the whole log
+    again, finds the hand-over, and follows."""
+    old = OldRelay(tmp_path, i=100, extra=2)
+    node, i, table = old.node, old.i, old.table
+    assert node.relaying and table.game_id is not None
+    try:
+        node.uplink.sock = up = SentUp()  # type: ignore[assignment]
+        node.uplink.seat = 1
+        node.follower.handle(encode("welcome", 0, table.game_id, i + 1, []))
+        assert up.frames.count(("sync", [0])) == 1
+        up.frames.clear()  # that ask was lost: the successor's heartbeat says its length
+        node.follower.handle(encode("ping", i + 1))
+        assert up.frames == [("sync", [0])]
+        node.follower.handle(encode("ping", i + 1))  # the same news again: the ask under way answers it
+        assert up.frames == [("sync", [0])]
+        for index, raw in enumerate(old.g.log[:i] + [old.relay_raw]):
             sig = old.sig if index == i else sign_entry(old.g.peers[0].identity, table.game_id, index,
                                                          table.prev_head(index), raw)
             node.follower.handle(encode("entry", index, raw, sig))

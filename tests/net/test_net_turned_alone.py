@@ -134,8 +134,29 @@ def test_a_seat_that_turned_signs_its_request_at_once_to_show_the_others(tmp_pat
     node.uplink.heard = time.monotonic() - 10 * node.succession.relay_timeout
     assert node.succession.relay_gone(time.monotonic())
     node.succession.turn()
-    request = node.witnesses.turned_request()
+    request = node.our_held_back.turned_request()
     table = node.table
     assert request is not None and table is not None and table.game_id is not None
     expected = sign_follow(IDS[2], 2, table.game_id, 0, 0, 1, len(table.log), table.head)
     assert (request.length, request.head, request.signature) == (expected.length, expected.head, expected.signature)
+
+
+def test_the_successor_goes_on_with_the_relay_only_on_a_frame_heard_after_it_turned(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bob (seat 1, the successor) turns when Ann has been silent past a relay
+    timeout shorter than the host-silence threshold: nothing heard since is
+    no answer (it said "answers again" at once and flipped back and forth);
+    a frame from Ann after the turn is."""
+    node, _ = seated(tmp_path, 1)
+    node.uplink.heard = time.monotonic() - 2.5  # silent past a 2 s relay timeout, under HOST_SILENT_S
+    node.succession.turn()
+    assert node.succession.turned
+    node.succession.take_over(time.monotonic())
+    assert node.succession.turned
+    captured = capsys.readouterr()
+    assert "answers again" not in captured.out + captured.err
+    node.uplink.heard_now()  # Ann's next frame
+    node.succession.take_over(time.monotonic())
+    assert not node.succession.turned
+    captured = capsys.readouterr()
+    assert "the relay (Ann) answers again: we go on with it" in captured.out + captured.err

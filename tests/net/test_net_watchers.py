@@ -50,7 +50,7 @@ def test_a_watch_answering_its_challenge_admits_a_watcher_and_never_a_seat(tmp_p
     node, router, _ = watching(tmp_path)
     watch(node, router, b"\0w")
     assert router.to(b"\0w", "watching") == [[node.table.game_id, 40]]  # type: ignore[union-attr]
-    c = node.relay.admission.c
+    c = node.relay.admission.connections
     assert b"\0w" in node.relay.watchers.conns
     assert b"\0w" not in c.known and b"\0w" not in c.conn.values() and b"\0w" not in c.heard
     # What seats send means nothing from a watcher's connection: no follow, no envelope, no length heard.
@@ -62,7 +62,7 @@ def test_a_watch_answering_its_challenge_admits_a_watcher_and_never_a_seat(tmp_p
     # A watch on a seat's connection admits nothing.
     admit(node, router, b"\0s", 1)
     node.relay.handle([b"\0s", encode("watch", NET_VERSION, bytes(32))])
-    assert b"\0s" not in node.relay.watchers.conns and node.relay.admission.c.known[b"\0s"] == 1
+    assert b"\0s" not in node.relay.watchers.conns and node.relay.admission.connections.known[b"\0s"] == 1
 
 
 def test_a_watch_of_another_connection_or_version_or_one_too_many_admits_nobody(tmp_path: Path) -> None:

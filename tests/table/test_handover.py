@@ -11,7 +11,7 @@ from p2p_ttr.cli.commands.verify import report_lines
 from p2p_ttr.local.crypto_game import CryptoGame
 from p2p_ttr.table.envelope import open_envelope, seal
 from p2p_ttr.table.errors import BadSignature, Malformed, NotExpected, TableError
-from p2p_ttr.table.messages import Reach, Relay, message_from_wire
+from p2p_ttr.table.messages import Reach, TakeOver, message_from_wire
 from p2p_ttr.table.peer import Peer
 from p2p_ttr.table.relaying import FollowRequest, receipt_valid, sign_follow, sign_receipt
 from p2p_ttr.table.table import MAX_REACH, Table
@@ -21,7 +21,7 @@ from test_forfeit import folded, forfeit_index, game
 
 
 def handover_index(log: list[bytes]) -> int:
-    return next(i for i, raw in enumerate(log) if isinstance(message_from_wire(open_envelope(raw).body), Relay))
+    return next(i for i, raw in enumerate(log) if isinstance(message_from_wire(open_envelope(raw).body), TakeOver))
 
 
 def relay_game() -> CryptoGame:
@@ -37,7 +37,7 @@ def test_the_relay_forfeits_and_its_successor_relays_to_the_end() -> None:
     assert [(x.index, x.old, x.new) for x in table.handovers] == [(h, 0, 1)]
     assert table.relay_at(h - 1) == 0 and table.relay_at(h) == 1 and table.relay_at(len(g.log)) == 1
     relay = message_from_wire(open_envelope(g.log[h]).body)
-    assert isinstance(relay, Relay) and relay.old == 0 and [r.seat for r in relay.requests] == [2]
+    assert isinstance(relay, TakeOver) and relay.old == 0 and [r.seat for r in relay.requests] == [2]
     assert table.game_id is not None
     assert receipt_valid(table.seats[0].identity, table.game_id, h - 1, table.prev_head(h - 1), g.log[h - 1],
                          relay.receipt)
@@ -71,7 +71,7 @@ def _fresh(g: CryptoGame, seat: int, table: Table) -> Peer:
     return peer
 
 
-def _forge(g: CryptoGame, h: int, author: int, body: Relay) -> tuple[Table, bytes]:
+def _forge(g: CryptoGame, h: int, author: int, body: TakeOver) -> tuple[Table, bytes]:
     table = folded(g.log, h)
     env = open_envelope(g.log[h])
     return table, seal(g.peers[author].identity, env.game_id, author, env.seq, env.head, body.to_wire()).raw
@@ -81,21 +81,21 @@ def test_a_hand_over_without_every_request_a_false_receipt_or_a_wrong_author_is_
     g = relay_game()
     h = handover_index(g.log)
     real = message_from_wire(open_envelope(g.log[h]).body)
-    assert isinstance(real, Relay)
+    assert isinstance(real, TakeOver)
     game_id = open_envelope(g.log[h]).game_id
-    cases: list[tuple[int, Relay, type[TableError]]] = [
-        (1, Relay(0, real.receipt, ()), NotExpected),  # seat 2's request is missing
-        (1, Relay(0, b"\1" * 64, real.requests), BadSignature),  # not the old relay's receipt
+    cases: list[tuple[int, TakeOver, type[TableError]]] = [
+        (1, TakeOver(0, real.receipt, ()), NotExpected),  # seat 2's request is missing
+        (1, TakeOver(0, b"\1" * 64, real.requests), BadSignature),  # not the old relay's receipt
         (2, real, NotExpected),  # seat 2 is not the successor
-        (1, Relay(2, real.receipt, real.requests), NotExpected),  # seat 2 is not the relay
+        (1, TakeOver(2, real.receipt, real.requests), NotExpected),  # seat 2 is not the relay
     ]
     # A request signed by another key, or over a head this log never had.
     r = real.requests[0]
-    cases.append((1, Relay(0, real.receipt, (FollowRequest(2, r.length, r.head, b"\2" * 64),)), BadSignature))
+    cases.append((1, TakeOver(0, real.receipt, (FollowRequest(2, r.length, r.head, b"\2" * 64),)), BadSignature))
     other = sign_follow(g.peers[2].identity, 2, game_id, 0, 0, 1, r.length, b"\3" * 32)
-    cases.append((1, Relay(0, real.receipt, (other,)), NotExpected))
+    cases.append((1, TakeOver(0, real.receipt, (other,)), NotExpected))
     longer = sign_follow(g.peers[2].identity, 2, game_id, 0, 0, 1, h + 5, r.head)
-    cases.append((1, Relay(0, real.receipt, (longer,)), NotExpected))
+    cases.append((1, TakeOver(0, real.receipt, (longer,)), NotExpected))
     for author, body, error in cases:
         table, raw = _forge(g, h, author, body)
         with pytest.raises(error):

@@ -35,7 +35,7 @@ from p2p_ttr.client.screen import Echo, Page, ScreenModel, frame, render, scroll
 from p2p_ttr.client.styled import Line
 from p2p_ttr.client.verbs import complete, interpret
 
-from p2p_ttr.net.playerinput import Leave, Move, Start
+from p2p_ttr.net.playerinput import Move
 
 from .bridge import Bridge
 from .style import build_style
@@ -243,14 +243,14 @@ class Client:
             case outcomes.Redraw():
                 self.log_top = None
                 self._show_table()
-            case outcomes.Start():
+            case outcomes.Start() as start:
                 if self.bridge.publisher.snapshot.role == "host":
-                    self.bridge.send(Start())
+                    self.bridge.send(start)
                     self.echo = Echo("starting the game")
                 else:
                     self.echo = Echo("the host starts the game; you play once it does", "class:refuse")
-            case outcomes.Leave(forfeit):
-                self.bridge.send(Leave(forfeit))
+            case outcomes.Leave(forfeit) as leave:
+                self.bridge.send(leave)
                 self.echo = Echo("forfeiting your seat..." if forfeit else "leaving...")
 
     def _show_table(self) -> None:

@@ -18,7 +18,8 @@ from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.events import Action
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.history import History
-from p2p_ttr.net.playerinput import Input, Leave, Move, Seen
+from p2p_ttr.client.outcomes import Leave
+from p2p_ttr.net.playerinput import Input, Move, Seen
 
 class TuiConsole(Console):
     """The loop's notes go to the screen's log, not to a terminal it owns."""

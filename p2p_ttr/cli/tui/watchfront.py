@@ -18,7 +18,8 @@ from p2p_ttr.client.pagetext import lay_out
 from p2p_ttr.client.replay import Replay
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.net.console import Console
-from p2p_ttr.net.playerinput import Ending, Input, Leave, RunLoop, Seen
+from p2p_ttr.client.outcomes import Leave
+from p2p_ttr.net.playerinput import Ending, Input, RunLoop, Seen
 
 from .bridge import TuiConsole
 from .viewer import ReplayScreen, Viewer, WatchScreen

@@ -50,6 +50,7 @@ from p2p_ttr.engine.state import GameState, Phase
 
 from .medium import PlanningBot, Situation, kinds
 from .opponents import Reading, read_opponents
+from .trackpieces import choose_lay
 from .planning import (
     CARDS_PER_DRAW_TURN,
     CostTable,
@@ -273,6 +274,12 @@ class HardBot(PlanningBot):
                 {**plan.ticket_routes, t: mine},
             )
         return plan
+
+    def lay_track(self, s: Situation) -> Action:
+        """As the medium bot, and a piece that cuts what the others want counts too."""
+        threat = self._reading.threat if self._reading is not None else ()
+        lay = choose_lay(s.view, s.player, s.plan.routes, s.hand, threat)
+        return lay if lay is not None else super().lay_track(s)
 
     def targets(self, s: Situation) -> tuple[int, ...]:
         if not s.plan.routes:

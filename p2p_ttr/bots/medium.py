@@ -30,6 +30,7 @@ from p2p_ttr.engine.events import (
     DrawFaceUp,
     DrawTickets,
     KeepTickets,
+    LayTrack,
     Pass,
     PayTunnel,
 )
@@ -53,6 +54,7 @@ from .planning import (
 )
 from .sharechoice import choose_shares
 from .techbuying import technology_to_buy
+from .trackpieces import choose_lay
 
 # A face-up locomotive is worth a little more than the card it stands in for:
 # it fits any route.
@@ -107,6 +109,8 @@ class PlanningBot:
         s = self.situation(view, player)
         if view.phase is Phase.TUNNEL:
             return self.tunnel(s)
+        if view.phase is Phase.LAY_TRACK:
+            return self.lay_track(s)
         if view.cards_drawn:
             return self.draw_card(s, second=True)
         return self.turn(s)
@@ -287,6 +291,13 @@ class PlanningBot:
                 return loco_slot[1]
         return options[0][1]
 
+    # --- track pieces (France) ------------------------------------------------
+
+    def lay_track(self, s: Situation) -> Action:
+        """A piece on a bed of the plan in a colour held, never across the plan (trackpieces.py)."""
+        lay = choose_lay(s.view, s.player, s.plan.routes, s.hand)
+        return lay if lay is not None else legal_actions(s.view, s.player)[0]
+
     # --- tunnels ---------------------------------------------------------------
 
     def tunnel(self, s: Situation) -> Action:
@@ -385,6 +396,7 @@ _FALLBACK_ORDER: tuple[type[Action], ...] = (
     DrawTickets,
     Pass,
     BuildStation,
+    LayTrack,
 )
 
 

@@ -25,7 +25,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Route
+from p2p_ttr.engine import trackbeds
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, TRACK_BED, Route
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.scoring import PlayerClaims, TicketResult, best_borrowing, mountain_points, ticket_outcomes
@@ -89,13 +90,14 @@ def route_open_to(view: GameState, player: int, route: Route) -> bool:
     """Whether ``player`` could still claim ``route`` (trains aside)."""
     if view.route_owner[route.id] is not None:
         return False
-    if route.twin is not None:
-        twin_owner = view.route_owner[route.twin]
+    for twin in route.parallel:
+        twin_owner = view.route_owner[twin]
         if twin_owner == player:
             return False
         if twin_owner is not None and not view.game.rules.both_sides_open(view.n_players):
             return False
-    return True
+    # France: a route cut by a track piece, or a bed no piece may be laid on any more, is closed.
+    return trackbeds.claimable_some_day(view, route)
 
 
 def route_costs(
@@ -333,7 +335,8 @@ def missing_cards(game: Game, routes: Iterable[int], hand: Mapping[str, int]) ->
     """How many more cards a hand needs to claim all of ``routes``.
 
     Coloured routes ask for their colour; each gray route is given the colour
-    the hand has most to spare (longest gray routes first); a ferry's
+    the hand has most to spare (longest gray routes first), and so is a track
+    bed (France: the bot may lay the piece of its choice there); a ferry's
     locomotives must be locomotives; spare locomotives fill any gap.
     """
     demand: dict[str, int] = {}
@@ -343,7 +346,7 @@ def missing_cards(game: Game, routes: Iterable[int], hand: Mapping[str, int]) ->
     for r in routes:
         route = board.routes[r]
         ferry += route.ferry_locomotives
-        if route.color == GRAY:
+        if route.color in (GRAY, TRACK_BED):
             grays.append(route)
         else:
             demand[route.color] = demand.get(route.color, 0) + route.length - route.ferry_locomotives

@@ -12,9 +12,10 @@ the seat's own).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 
-from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Board, Route
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, TRACK_BED, Board, Route
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import (
@@ -30,10 +31,12 @@ from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import actors, draw_blind_problem, draw_face_up_problem, offer_rule
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
 from p2p_ttr.engine.technologies import missing_technology_problem
+from p2p_ttr.engine.trackbeds import as_built
 
 from .hard import hard_weights
 from .planning import plan_tickets, points_for, route_costs, route_open_to, shortest_path
 from .sharechoice import choose_shares
+from .trackpieces import choose_lay
 from .worlds import Streams, act
 from .techbuying import technology_to_buy
 
@@ -131,6 +134,9 @@ class RolloutPolicy:
         if phase is Phase.SHARES:
             return choose_shares(world, p, against_rivals=True)
         hand = hand_of(world, p)
+        if phase is Phase.LAY_TRACK:
+            lay = choose_lay(world, p, self.plan(world, p), Counter({k: len(v) for k, v in hand.items()}))
+            return lay if lay is not None else fallback(world, p)
         if world.cards_drawn:
             return self.draw(world, p, hand, self.plan(world, p), second=True)
         plan = self.plan(world, p)
@@ -148,7 +154,7 @@ class RolloutPolicy:
         for r in plan:
             if missing_technology_problem(world, p, board.routes[r]) is not None:
                 continue  # a technology to buy first (the United Kingdom)
-            cards = payment(board.colors, board.routes[r], hand)
+            cards = payment(board.colors, as_built(world, board.routes[r]), hand)
             if cards is not None:
                 return ClaimRoute(p, r, cards)
         if not plan:
@@ -168,6 +174,7 @@ class RolloutPolicy:
         best: tuple[int, int, int] | None = None
         chosen: Action | None = None
         for route in game.board.routes:
+            route = as_built(world, route)
             length = route.length
             if length < least or length > trains or owners[route.id] is not None:
                 continue
@@ -219,7 +226,7 @@ class RolloutPolicy:
         grays = []
         for r in plan:
             route = board.routes[r]
-            if route.color == GRAY:
+            if route.color in (GRAY, TRACK_BED):  # a bed: the piece laid there is the bot's choice
                 grays.append(route)
             else:
                 demand[route.color] = demand.get(route.color, 0) + route.length - route.ferry_locomotives

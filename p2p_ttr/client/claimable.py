@@ -15,6 +15,7 @@ from p2p_ttr.engine.board import Route
 from p2p_ttr.engine.events import ClaimRoute
 from p2p_ttr.engine.moves import claim_actions
 from p2p_ttr.engine.state import GameState
+from p2p_ttr.engine.trackbeds import as_built
 
 from .tickets import ticket_rows, way_between
 from .words import route_points
@@ -46,7 +47,7 @@ def claimable(view: GameState, seat: int) -> list[Claimable]:
                 serves.setdefault(side, []).append(number)
     found: dict[tuple[str, str, str, int, bool, int], Claimable] = {}
     for r in sorted(routes):
-        route = board.routes[r]
+        route = as_built(view, board.routes[r])  # a built track bed in its piece's colour
         # The two sides of a double route alike in every way are one choice to the player.
         shape = (route.a, route.b, route.color, route.length, route.tunnel, route.ferry_locomotives)
         found.setdefault(shape, Claimable(route, tuple(serves.get(r, ())), route_points(board, route)))

@@ -79,6 +79,8 @@ def phase_problem(view: GameState, seat: int, doing: str) -> str:
         return f"you cannot {doing} now: first pay for the tunnel or give it up (pay / abandon)"
     if view.phase is Phase.SHARES:
         return f"you cannot {doing} now: first {share_prompt(view, seat)}"
+    if view.phase is Phase.LAY_TRACK:
+        return f"you cannot {doing} now: first lay a track piece (lay COLOUR CITY CITY)"
     if view.cards_drawn:
         return f"you cannot {doing} now: you drew a card, so take your second one (draw, or draw N)"
     return f"you cannot {doing} now"

@@ -17,11 +17,13 @@ from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.payments import tunnel_extra
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
+from p2p_ttr.engine.trackbeds import laid_color
 
 from p2p_ttr.engine.stockmarket import DUMMY
 
 from .explain import kinds
 from .stocks import new_shares
+from .laying import LaidPiece, pieces_laid
 
 SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
 
@@ -30,6 +32,7 @@ SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
 class Claimed:
     seat: int
     route: int
+    color: str = ""  # the colour it was claimed in where the board prints none (France: a built bed's piece)
 
 
 @dataclass(frozen=True)
@@ -116,7 +119,7 @@ class TookShares:
 
 
 Fact: TypeAlias = (Claimed | Built | TookFaceUp | DrewBlind | ReadOwn | DrewTickets | KeptTickets | WentForTunnel
-                   | TunnelTurned | GaveUpTunnel | Passed | TookShares)
+                   | TunnelTurned | GaveUpTunnel | Passed | TookShares | LaidPiece)
 
 
 def facts(before: GameState, after: GameState, me: int | None) -> list[Fact]:
@@ -136,6 +139,8 @@ def facts(before: GameState, after: GameState, me: int | None) -> list[Fact]:
     for p in [(first + i) % n for i in range(n)]:
         found += [f for f in tunnel if f.seat == p]
         found += _player(before, after, p, before.players[p], after.players[p], p == me)
+        if p == first:  # France: the piece laid after the draw ends the turn of the seat it was
+            found += pieces_laid(before, after)
     if after.passes > before.passes:
         found.append(Passed(before.current))
     return found
@@ -143,7 +148,7 @@ def facts(before: GameState, after: GameState, me: int | None) -> list[Fact]:
 
 def _player(before: GameState, after: GameState, p: int, b: PlayerState, a: PlayerState,
             mine: bool) -> list[Fact]:
-    found: list[Fact] = [Claimed(p, r) for r in a.routes[len(b.routes):]]
+    found: list[Fact] = [Claimed(p, r, laid_color(before, r) or "") for r in a.routes[len(b.routes):]]
     found += [Built(p, city) for city in a.stations[len(b.stations):]]
     took = new_shares(before, after, p)
     if took:  # the dummy's shares come only with a player's, in the same move

@@ -12,6 +12,7 @@ from p2p_ttr.engine.state import FACE_UP_SLOTS
 
 from .commands import Verb
 from .examples import example_words, number
+from .laying import beds_rules, has_beds
 from .words import DASH
 from .pagetext import KEEP, Block, Para, Term
 from .stocks import share_rules
@@ -45,6 +46,7 @@ def rules_page(game: Game) -> tuple[Block, ...]:
              "(pass): your hand is shown to prove it."),
         "",
         Para(_route_points(board)),
+        *((Para(beds_rules()),) if has_beds(game) else ()),
         *((Para(_one_side(rules)),) if any(r.twin is not None for r in board.routes) else ()),
         Para(f"When someone ends a turn with {rules.last_round_trains} trains or fewer, everyone (them too) plays "
              "one last turn."),

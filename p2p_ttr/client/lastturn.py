@@ -30,6 +30,7 @@ from .happened import (
     WentForTunnel,
     facts,
 )
+from .laying import LaidPiece
 from .phrases import and_list
 from .stocks import took_words
 from .words import DASH, kind_name, plural
@@ -72,6 +73,7 @@ class Turn:
         parts += [f"tunnel {_route(self.board, f.route)}" + (f": {turned[f.route]} more" if f.route in turned else "")
                   for f in tried]
         parts += _draws(self.facts)
+        parts += [f"laid {f.color} on {_route(self.board, f.route)}" for f in self.facts if isinstance(f, LaidPiece)]
         parts += _tickets(self.facts)
         if any(isinstance(f, Passed) for f in self.facts):
             parts.append("passed")

@@ -10,7 +10,9 @@ A route shows one cell per car wherever it has the cells for it, so its
 length can be counted: the car cells carry its colour's letter (r red, b
 blue, ...; gray routes a line character), the cells between them ``·``, or
 ``^`` for a tunnel and ``~`` for a ferry; a claimed route's cars show its
-owner's seat number. Where two routes cross, the crossing cell is a gap of
+owner's seat number. France's track beds: a bed no piece is on is ``=``, a
+built one the capital letter of its piece's colour (``R``), one a piece
+cut for good ``#``. Where two routes cross, the crossing cell is a gap of
 both, never a car, so neither count is spoiled. A route with fewer cells of
 its own than cars (the map too small) is all cars with its length as a
 digit among them (``r4r``). A side closed for good (a game of 2 or 3
@@ -29,9 +31,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from p2p_ttr.engine.board import GRAY, Board
+from p2p_ttr.engine.board import GRAY, TRACK_BED, Board
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.state import GameState
+from p2p_ttr.engine.trackbeds import claimable_some_day
 
 from .lastturn import LastTurns
 from .maplabels import place_labels
@@ -43,6 +46,7 @@ GLYPHS = {"purple": "p", "blue": "b", "orange": "o", "white": "w", "green": "g",
           "red": "r"}
 CITY, MY_STATION, STATION = "●", "■", "□"
 TUNNEL_MARK, FERRY_MARK, MOUNTAIN_MARK, GAP, CLOSED = "^", "~", "▲", "·", "x"
+BED_MARK, CUT_MARK = "=", "#"  # France: a track bed no piece is on; a route a piece cut for good
 MIN_SIZE = (24, 8)
 
 Put = Callable[[Cell, str, str], None]  # (cell, character, style)
@@ -62,6 +66,8 @@ class MapMarks:
     recent: frozenset[int] = frozenset()  # routes the others claimed since our last turn: lit up
     recent_stations: frozenset[str] = frozenset()  # cities where they built a station since then
     focus: int | None = None  # the one seat whose network is shown (``map SEAT``); None: everyone's
+    built: tuple[tuple[int, str], ...] = ()  # track beds with a piece on them, and its colour (France)
+    cut: frozenset[int] = frozenset()  # routes a track piece cut for good (France)
 
 
 def marks_for(board: Board, view: GameState | None, seat: int | None, highlight: frozenset[int] = frozenset(),
@@ -80,9 +86,14 @@ def marks_for(board: Board, view: GameState | None, seat: int | None, highlight:
     closed = frozenset(r.id for r in board.routes if view.route_owner[r.id] is None
                        and not view.game.rules.both_sides_open(view.n_players)
                        and any(view.route_owner[side.id] is not None for side in board.routes_between(r.a, r.b)))
+    beds = view.track_beds
+    if beds is not None:  # a bed no piece may be laid on any more (its other pathway built) is shut too
+        closed |= {r.id for r in board.routes if view.route_owner[r.id] is None and r.id not in beds.cut
+                   and not claimable_some_day(view, r)}
     return MapMarks(view.route_owner, stations, seat, frozenset(open_cities), frozenset(done_cities - open_cities),
                     highlight, closed, frozenset(r for t in since for r in t.claimed),
-                    frozenset(c for t in since for c in t.built), focus)
+                    frozenset(c for t in since for c in t.built), focus,
+                    beds.laid if beds is not None else (), beds.cut if beds is not None else frozenset())
 
 
 # ------------------------------------------------------------------ geometry
@@ -137,12 +148,14 @@ def _gray_glyph(a: Cell, b: Cell) -> str:
     return "\\" if (dc > 0) == (dr > 0) else "/"
 
 
-def route_glyph(board: Board, route_id: int, owner: int | None, geo: Geometry) -> str:
+def route_glyph(board: Board, route_id: int, owner: int | None, geo: Geometry, built: str | None = None) -> str:
     route = board.routes[route_id]
     if owner is not None:
         return str(owner + 1)
     if route.color == GRAY:
         return _gray_glyph(geo.nodes[route.a], geo.nodes[route.b])
+    if route.color == TRACK_BED:  # a capital: a piece's colour, not the board's
+        return GLYPHS[built].upper() if built is not None else BED_MARK
     return GLYPHS[route.color]
 
 
@@ -207,18 +220,21 @@ def _paint_route(board: Board, route_id: int, marks: MapMarks, geo: Geometry, pu
         for cell in run:
             put(cell, GAP, "class:dim")
         return
+    built = dict(marks.built).get(route_id)
     if marks.focus is not None and owner is None:
         style = "class:dim"  # open routes faint: the network shown stands out
+    elif owner is not None:
+        style = f"class:owner.{owner} class:claimed"
     else:
-        style = f"class:owner.{owner} class:claimed" if owner is not None else f"class:route.{route.color}"
-    glyph = route_glyph(board, route_id, owner, geo)
+        style = f"class:route.{built or (GRAY if route.color == TRACK_BED else route.color)}"
+    glyph = route_glyph(board, route_id, owner, geo, built)
     if route_id in marks.highlight:
         style += " class:path"
     elif route_id in marks.recent and marks.focus is None:
         style += " class:recent"
-    if route_id in marks.closed:
+    if route_id in marks.closed or (route_id in marks.cut and owner is None):
         for cell in run:
-            put(cell, CLOSED, "class:dim")
+            put(cell, CUT_MARK if route_id in marks.cut else CLOSED, "class:dim")
         return
     mark = (TUNNEL_MARK if route.tunnel else FERRY_MARK if route.ferry_locomotives
             else MOUNTAIN_MARK if route.mountain_x else None)
@@ -251,6 +267,8 @@ def legend(game: Game | None = None) -> Line:
     marks += ["1-5 owner r4r cars"]
     marks += [f"{CLOSED} shut"] if has(any(r.twin is not None for r in routes)) else []
     marks += [f"{MY_STATION}{STATION}station"] if has(game is not None and game.rules.stations > 0) else []
+    if game is not None and any(r.color == TRACK_BED for r in routes):
+        marks += [f"{BED_MARK}track bed R built {CUT_MARK}cut"]
     out += [("class:legend", "(k black) "), ("class:route.gray", "-|/\\"),
             ("class:legend", " gray " + " ".join(marks))]
     return out

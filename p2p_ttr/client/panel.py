@@ -19,7 +19,7 @@ from .phrases import cards_words
 from .stocks import route_companies
 from .styled import Line, text_of, wrap
 from .tickets import ticket_rows, way_between
-from .words import DASH, card_kinds, kind_name, plural, seat_colour, ticket_name
+from .words import DASH, card_kinds, color_words, kind_name, plural, seat_colour, ticket_name
 
 PLAYER_STYLE = "class:owner.{}"
 COUNTS_W = 19  # ' pts trn crd tkt st' ('st', stations left, only where the game has stations)
@@ -228,7 +228,7 @@ def claim_details(route: Route) -> str:
     """'gray 3 tunnel': a route in few columns."""
     extra = " tunnel" if route.tunnel else f" ferry {route.ferry_locomotives}" if route.ferry_locomotives else ""
     extra += f" X{route.mountain_x}" if route.mountain_x else ""
-    return f"{route.color} {route.length}{extra}"
+    return f"{color_words(route)} {route.length}{extra}"
 
 
 def forfeited_lines(view: GameState, seat: int | None, names: tuple[str, ...], forfeited: tuple[int, ...],

@@ -39,9 +39,10 @@ from .happened import (
 )
 from .examples import doable
 from .explain import keep_least, long_most
+from .laying import LaidPiece, laid_words, what_to_lay
 from .numbering import seat_number
 from .stocks import share_prompt, took_words
-from .words import DASH, plural, route_name, route_points, ticket_name, who, whose
+from .words import DASH, color_words, plural, route_name, route_points, ticket_name, who, whose
 
 
 def cards_words(found: Iterable[str]) -> str:
@@ -113,9 +114,9 @@ def sentence(fact: Fact, me: int | None, names: tuple[str, ...], game: Game) -> 
     name = who(fact.seat, me, names, True)
     board = game.board
     match fact:
-        case Claimed(route=r):
+        case Claimed(route=r, color=color):
             route = board.routes[r]
-            return (f"{name} claimed {route.a}{DASH}{route.b} ({route.color}, {route.length}) "
+            return (f"{name} claimed {route.a}{DASH}{route.b} ({color or color_words(route)}, {route.length}) "
                     f"for {plural(route_points(board, route), 'point')}")
         case Built(city=city):
             return f"{name} built a station in {city}"
@@ -141,6 +142,8 @@ def sentence(fact: Fact, me: int | None, names: tuple[str, ...], game: Game) -> 
             return f"{name} gave up the tunnel {board.routes[r].a}{DASH}{board.routes[r].b}"
         case TookShares(shares=shares, dummy=dummy):
             return f"{name} {took_words(shares, dummy)}"
+        case LaidPiece():
+            return laid_words(fact, name, board)
         case Passed():
             return f"{name} passed: nothing left to {'draw, claim or build' if game.rules.stations else 'draw or claim'}"
 
@@ -211,6 +214,8 @@ def what_now(view: GameState, seat: int) -> str:
         return f"pay {view.tunnel.extra} more for the tunnel, or abandon it"
     if view.phase is Phase.SHARES:
         return share_prompt(view, seat)
+    if view.phase is Phase.LAY_TRACK:
+        return what_to_lay()
     if view.cards_drawn:
         return "take your second card (draw, or draw N)"
     stations = view.game.rules.stations > 0

@@ -29,7 +29,7 @@ from p2p_ttr.engine.state import Phase
 
 from .claimable import claimable
 from .lastturn import Moment, moment_of
-from .mapview import draw_map, legend, marks_for
+from .mapview import GLYPHS, draw_map, legend, marks_for
 from .numbering import turn_number
 from .panel import (
     PLAYER_STYLE,
@@ -43,6 +43,7 @@ from .panel import (
     tunnel_lines,
     turn_lines,
 )
+from .laying import supply_lines
 from .pagetext import Block, lay_out
 from .snapshot import Snapshot
 from .stocks import stock_lines
@@ -381,6 +382,7 @@ def side_panel(snap: Snapshot, width: int, height: int, turns: bool = True) -> l
     lines += hand_lines(view, seat, width)
     lines += row_lines(view, width)
     lines += technology_lines(view, snap.names, width)
+    lines += supply_lines(view, width, GLYPHS)
     lines += tunnel_lines(view, width)
     lines += stock_lines(view, snap.names, width)
     lines += offered_lines(view, seat, width)

@@ -56,6 +56,7 @@ from .techbuy import (
     has_thermocompressor,
     has_water_tenders,
 )
+from .laying import has_beds, lay_args, lay_move
 from .words import fold, most_words
 
 
@@ -115,6 +116,8 @@ VERBS = Registry((
          move(draw_three_move), ("draw3",), whole=True, played=has_water_tenders),
     Verb("done", "done", "end your turn after one claim, without the Thermocompressor's second",
          move(finish_move), ("done",), whole=True, played=has_thermocompressor),
+    Verb("lay", "lay COLOUR CITY CITY", "lay a track piece on the bed between two cities, after drawing cards",
+         move(lay_move), ("lay red Amiens Calais",), args=lay_args, played=has_beds),
     Verb("pass", "pass", "end your turn doing nothing: only when nothing can be {doable} "
          "(your hand is shown to prove it)", move(pass_move), ("pass",)),
     Verb("path", "path [N | CITY CITY | off]", "show the shortest way to finish ticket N over open routes",

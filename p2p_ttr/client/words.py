@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, Board, Route, Ticket, europe, fold_name
+from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, TRACK_BED, Board, Route, Ticket, europe, fold_name
 
 from .numbering import seat_number
 
@@ -113,7 +113,12 @@ def route_details(route: Route) -> str:
         extra = f", ferry: {plural(route.ferry_locomotives, 'locomotive')}"
     if route.mountain_x:
         extra += f", mountain: {plural(route.mountain_x, 'more car')}"
-    return f"{route.color}, {route.length}{extra}"
+    return f"{color_words(route)}, {route.length}{extra}"
+
+
+def color_words(route: Route) -> str:
+    """A route's colour as said: 'orange', 'gray', or 'track bed' (France: a bed no piece is on yet)."""
+    return "track bed" if route.color == TRACK_BED else route.color
 
 
 def route_name(route: Route) -> str:

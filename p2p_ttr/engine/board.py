@@ -28,6 +28,9 @@ from .stockmarket import StockMarket, stock_market_from
 
 GRAY: Final = "gray"
 LOCOMOTIVE: Final = "locomotive"
+# The colour of an uncoloured track bed (France): it takes a piece's colour when
+# one is laid on it (trackbeds.py), and cannot be claimed before.
+TRACK_BED: Final = "trackbed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,9 @@ class Route:
     # Spaces marked X (Legendary Asia's mountain routes): each costs one more
     # car, sent to the Mountain Crossing (scored by Rules.mountain_car_points).
     mountain_x: int = 0
+    # Every other track between the same two places: a double route's twin, a
+    # triple route's two others (``twin`` is then the first of them).
+    parallel: tuple[int, ...] = ()
 
     @property
     def cars(self) -> int:
@@ -199,15 +205,15 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
     for i, r in enumerate(raw_routes):
         if r["a"] not in city_set or r["b"] not in city_set:
             raise ValueError(f"route {i} names an unknown city")
-        if r["color"] != GRAY and r["color"] not in colors:
+        if r["color"] not in (GRAY, TRACK_BED) and r["color"] not in colors:
             raise ValueError(f"route {i} has unknown colour {r['color']!r}")
         twins = [
             j
             for j, s in enumerate(raw_routes)
             if j != i and {s["a"], s["b"]} == {r["a"], r["b"]}
         ]
-        if len(twins) > 1:
-            raise ValueError(f"route {i} has more than one twin")
+        if len(twins) > 2:
+            raise ValueError(f"route {i} has more than two tracks beside it")
         routes_list.append(
             Route(
                 id=i,
@@ -220,6 +226,7 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
                 twin=twins[0] if twins else None,
                 stand_in=stand_ins.get(frozenset((r["a"], r["b"])), 0),
                 mountain_x=int(r.get("mountain_x", 0)),
+                parallel=tuple(twins),
             )
         )
     tickets: list[Ticket] = []
@@ -268,8 +275,10 @@ def _ticket(ticket_id: int, a: str, b: str, points: int, is_long: bool,
     starts = tuple(sorted(zones.get(a, (a,)), key=lambda place: far.get(place, len(far) * 99)))
     near = _cars_from(routes, starts[0])
     goal = TicketGoal(b, tuple(sorted(zones.get(b, (b,)), key=lambda place: near.get(place, len(near) * 99))), points)
+    # A zone at either end makes it a ticket with goals (as Switzerland's
+    # country tickets), its title as the card reads: "Suisse-Marseille (9)".
     return Ticket(ticket_id, starts[0], goal.places[0], points, is_long, starts if len(starts) > 1 else (),
-                  (goal,) if b in zones else (), f"{a}-{b} ({points})")
+                  (goal,), f"{a}-{b} ({points})")
 
 
 def _cars_from(routes: list[Route], start: str) -> dict[str, int]:

@@ -182,6 +182,17 @@ _UK_RULES = replace(
     technologies=REGULAR_TECHNOLOGIES,  # "Lay out all 11 regular technologies"
 )
 
+_FRANCE_RULES = replace(
+    _USA_RULES,
+    trains=40,
+    cards_dealt=8,
+    # 5 dealt keep 3+ (the rest under the deck), draw 4 keep 1+ (the rest to the bottom).
+    setup_tickets=_choice(((Deck.TICKETS, 5),), 3, Unkept.BOTTOM),
+    draw_tickets=_choice(((Deck.TICKETS, 4),), 1, Unkept.BOTTOM),
+    longest_path_bonus="Longest Route",
+    globetrotter_points=15,
+)  # its track beds are the data's (trackbeds.py): beds, the crossings they cut, the pieces
+
 BOARDS: Mapping[str, BoardEntry] = {
     "europe": BoardEntry("europe", "Europe", "europe.json", _EUROPE_RULES, {
         "": Variant("Europe", None),
@@ -235,6 +246,9 @@ BOARDS: Mapping[str, BoardEntry] = {
         "": Variant("United Kingdom", None),
         # "if you wish, add in the 5 advanced technologies"
         "advanced": Variant("United Kingdom Advanced", None, {"technologies": EVERY_TECHNOLOGY}),
+    }),
+    "france": BoardEntry("france", "France", "france.json", _FRANCE_RULES, {
+        "": Variant("France", None),
     }),
 }
 

@@ -19,6 +19,8 @@ fully specified and free of randomness, rather than one of the bots:
 5. Pennsylvania's shares after a claim: the first company beside the route
    with a share left (the board's order), and for a dummy the first with a
    share left after it (``sharemoves.share_choices``' first).
+6. a track piece to lay after the draw (France): of the colour it holds most
+   of (ties: board colour order), on the lowest-id bed it fits.
 
 It builds a station only because passing is for a player with nothing else
 to do (rules version 3). It never buys a technology (the United Kingdom):
@@ -65,6 +67,7 @@ from .events import (
     DrawTickets,
     FinishTurn,
     KeepTickets,
+    LayTrack,
     Pass,
     PayTunnel,
     TakeShares,
@@ -110,6 +113,9 @@ def caretaker_move(state: GameState, player: int, safe_tunnels: bool = True) -> 
 
     if isinstance(legal[0], TakeShares):
         return legal[0]
+    lays = [a for a in legal if isinstance(a, LayTrack)]
+    if lays:
+        return min(lays, key=lambda a: (-kinds.get(a.color, 0), board.colors.index(a.color), a.route))
     keeps = [a for a in legal if isinstance(a, KeepTickets)]
     if keeps:
         offered = state.players[player].offered

@@ -42,7 +42,9 @@ def start_name(board: Board, ticket: Ticket) -> str:
     country (the country whose endpoints are the ticket's starts)."""
     if len(ticket.origin) == 1:
         return ticket.origin[0]
-    return next(g.name for t in board.tickets for g in t.goals if g.places == ticket.origin)
+    # The same endpoints, in whatever order each ticket lists them (nearest first).
+    return next((g.name for t in board.tickets for g in t.goals if set(g.places) == set(ticket.origin)),
+                ticket.origin[0])
 
 
 def country_tickets_from(board: Board, name: str) -> tuple[int, ...] | None:

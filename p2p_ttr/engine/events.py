@@ -203,6 +203,8 @@ class TakeShares:
     def validate(self, limits: GameLimits) -> None:
         if self.dummy and not self.company:
             raise MalformedEvent("the dummy takes a share only beside one its player takes")
+
+
 @dataclass(frozen=True, slots=True)
 class BuyTechnology:
     """Buy ``technology`` before the turn's action, paying its price in
@@ -232,6 +234,17 @@ class FinishTurn:
     TAG: ClassVar[str] = "finish_turn"
 
 
+@dataclass(frozen=True, slots=True)
+class LayTrack:
+    """Lay a ``color`` track piece on the track bed ``route`` (France, after
+    drawing train cards: trackbeds.py)."""
+
+    player: Player
+    route: Annotated[int, Int(0, _last_route)]
+    color: Annotated[str, Str(1, lambda g: g.longest_color, among=lambda g: g.colors)]
+    TAG: ClassVar[str] = "lay_track"
+
+
 Action: TypeAlias = (
     DrawBlind
     | DrawFaceUp
@@ -246,6 +259,7 @@ Action: TypeAlias = (
     | BuyTechnology
     | DrawThreeBlind
     | FinishTurn
+    | LayTrack
 )
 
 # --------------------------------------------------------------------------
@@ -304,6 +318,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     BuyTechnology,
     DrawThreeBlind,
     FinishTurn,
+    LayTrack,
 )
 CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Remasked, Reveal, Peek)
 

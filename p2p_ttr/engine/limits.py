@@ -37,6 +37,7 @@ class GameLimits:
     most_extra: int  # a tunnel's extra cards: the cards it turns
     most_station: int  # cards for the last station
     companies: frozenset[str] = frozenset()  # the codes of the stock companies (Pennsylvania)
+    colors: frozenset[str] = frozenset()  # the train cards' colours (a track piece's, France)
 
     @property
     def largest_deck(self) -> int:
@@ -50,6 +51,10 @@ class GameLimits:
     @property
     def longest_city(self) -> int:
         return max(len(city) for city in self.cities)
+
+    @property
+    def longest_color(self) -> int:
+        return max((len(color) for color in self.colors), default=1)
 
     @staticmethod
     @cache  # a game is one value per board and variant (compared by identity): its limits are read once
@@ -69,6 +74,7 @@ class GameLimits:
             most_extra=rules.tunnel_cards,
             most_station=rules.stations,
             companies=frozenset(c.code for c in board.stock_market.companies) if board.stock_market else frozenset(),
+            colors=frozenset(board.colors),
         )
 
 
@@ -106,4 +112,5 @@ def any_game_limits() -> GameLimits:
         most_extra=max(b.most_extra for b in every),
         most_station=max(b.most_station for b in every),
         companies=frozenset().union(*(b.companies for b in every)),
+        colors=frozenset().union(*(b.colors for b in every)),
     )

@@ -29,6 +29,7 @@ from .events import (
     DrawTickets,
     FinishTurn,
     KeepTickets,
+    LayTrack,
     Pass,
     PayTunnel,
     TakeShares,
@@ -44,6 +45,7 @@ from .technologies import (
     right_of_way_now,
     second_claim_pending,
 )
+from .trackbeds import as_built, lays
 from .rules import (
     actors,
     claim_problem,
@@ -73,6 +75,8 @@ def legal_actions(state: GameState, player: int, only: type[Action] | None = Non
     if second_claim_pending(state):  # the Thermocompressor's second claim, or none
         return _of(only, ClaimRoute, lambda: claim_actions(state, player)) + _of(
             only, FinishTurn, lambda: [FinishTurn(player)])
+    if state.phase is Phase.LAY_TRACK:
+        return _of(only, LayTrack, lambda: list(lays(state, player)))
     actions = [a for a in draw_actions(state, player) if only is None or isinstance(a, only)]
     if not state.cards_drawn:
         if draw_three_problem(state, player) is None:
@@ -101,6 +105,8 @@ def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
     if second_claim_pending(state):
         pending: list[type[Action]] = [ClaimRoute] if claim_actions(state, player, limit=1) else []
         return pending + [FinishTurn]
+    if state.phase is Phase.LAY_TRACK:
+        return [LayTrack]
     kinds = []
     for action in draw_actions(state, player):
         if type(action) not in kinds:
@@ -184,6 +190,7 @@ def claim_actions(state: GameState, player: int, limit: int | None = None) -> li
     per_locomotive = cards_paid_per_locomotive(state, player)
     taken_too = right_of_way_now(state)  # Right of Way: a route another player holds may be claimed
     for route in board.routes:
+        route = as_built(state, route)  # a track bed with a piece on it: in the piece's colour
         # Cheap necessary conditions first (taken; too few cards to ever pay);
         # claim_problem and route_payments stay the judges.
         if owners[route.id] is not None and not taken_too:

@@ -30,6 +30,7 @@ from .events import (
     Event,
     FinishTurn,
     KeepTickets,
+    LayTrack,
     Pass,
     PayTunnel,
     Peek,
@@ -39,6 +40,7 @@ from .events import (
     TakeShares,
 )
 from . import sharemoves
+from . import trackbeds
 from .game import Game, LocomotiveUse, TicketChoice, Unkept
 from .payments import (
     Payment,
@@ -114,6 +116,7 @@ def new_game(game: Game, n_players: int) -> GameState:
         shares=sharemoves.opening_holdings(game),
         public=dict(gifted_locomotives(game, n_players)),
         technologies=technologies.holdings_at_start(game, n_players),
+        track_beds=trackbeds.initial(game),
     )
     return _run_steps(table)
 
@@ -148,7 +151,7 @@ def actors(state: GameState) -> tuple[int, ...]:
         return ()
     if state.phase is Phase.SETUP_TICKETS:
         return tuple(p for p, ps in enumerate(state.players) if ps.offered)
-    if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS, Phase.SHARES):
+    if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS, Phase.SHARES, Phase.LAY_TRACK):
         return (state.current,)
     return ()
 
@@ -309,12 +312,15 @@ def claim_problem(state: GameState, player: int, route: Route) -> str | None:
         return f"{route.label} already belongs to player {owner}"
     if owner is not None and route.id in state.players[player].routes:
         return f"player {player} holds {route.label} already"
-    if route.twin is not None:
-        twin_owner = state.route_owner[route.twin]
+    for twin in route.parallel:  # a double route's other side, a triple route's other two
+        twin_owner = state.route_owner[twin]
         if twin_owner == player:
             return f"player {player} already holds the other side of the double route {route.a}-{route.b}"
         if twin_owner is not None and not state.game.rules.both_sides_open(state.n_players):
             return f"in a game of {state.n_players}, only one side of the double route {route.a}-{route.b} is used"
+    bed = trackbeds.claim_problem(state, route)
+    if bed is not None:
+        return bed
     if state.players[player].trains < route.cars:
         mountain = f" ({route.length} and {route.mountain_x} for its mountain crossings)" if route.mountain_x else ""
         return (f"{route.label} needs {route.cars} trains{mountain}; "
@@ -390,6 +396,7 @@ def pass_problem(state: GameState, player: int) -> str | None:
         return "a pass must show the hand: its cards are not all open"
     counts = Counter(board.card_kind(face) for face in faces if face is not None)
     for route in board.routes:
+        route = trackbeds.as_built(state, route)
         if claim_problem(state, player, route) is None and any(route_payments(
                 state.game, paid_as, counts, technologies.cards_paid_per_locomotive(state, player))
                 for paid_as in technologies.payable_as(state, player, route)):
@@ -467,6 +474,12 @@ def _apply_action(state: GameState, action: Event) -> GameState:
             _expect(state, p, Phase.TURN)
             _refuse(technologies.finish_problem(state))
             return _end_turn(state)
+        case LayTrack(p, route_id, color):
+            _expect(state, p, Phase.LAY_TRACK)
+            if not 0 <= route_id < len(state.game.board.routes):
+                raise MalformedEvent(f"there is no route {route_id}")
+            _refuse(trackbeds.lay_problem(state, state.game.board.routes[route_id], color))
+            return _end_turn(state.evolve(track_beds=trackbeds.laid(state, route_id, color), phase=Phase.TURN))
     raise MalformedEvent(f"not an event: {action!r}")
 
 
@@ -480,7 +493,7 @@ def _claim(state: GameState, p: int, route_id: int, cards: tuple[CardRef, ...]) 
     board = state.game.board
     if not 0 <= route_id < len(board.routes):
         raise MalformedEvent(f"there is no route {route_id}")
-    route = board.routes[route_id]
+    route = trackbeds.as_built(state, board.routes[route_id])
     _refuse(claim_problem(state, p, route))
     _expect_in_hand(state, p, cards)
     per_locomotive = technologies.cards_paid_per_locomotive(state, p)
@@ -518,7 +531,8 @@ def _take_route(state: GameState, p: int, route: Route, paid: tuple[CardRef, ...
     if not beside:
         owners[route.id] = p
     state = _with_player(state, p, ps)
-    state = state.evolve(route_owner=tuple(owners), discard=state.discard + paid)
+    state = state.evolve(route_owner=tuple(owners), discard=state.discard + paid,
+                         track_beds=trackbeds.claimed(state.track_beds, route.id))
     state = technologies.after_claim(state, p, route, beside)
     if technologies.turn_goes_on(state):  # the Thermocompressor's second claim is still to come
         return state
@@ -870,6 +884,9 @@ def _run_step(state: GameState, step: Step) -> GameState:
             return state.evolve(tunnel=replace(tunnel, extra=extra), phase=Phase.TUNNEL)
         case StepAfterDraw():
             if state.cards_drawn >= 2 or not can_draw_second_card(state):
+                # France: a track piece is laid now, where one fits (else the step is skipped).
+                if trackbeds.can_lay(state):
+                    return state.evolve(phase=Phase.LAY_TRACK)
                 return _end_turn(state)
             return state
         case StepBeginTicketChoice():

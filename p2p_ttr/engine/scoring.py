@@ -546,7 +546,9 @@ class _ClaimChecker:
             if r in self.route_owner and (not self.beside or self.route_owner[r] == player or r in self.beside_owner):
                 who = self._who(self.route_owner[r], player)
                 raise ClaimError(player, f"route {route.label} is already claimed by {who}")
-            twin_owner = None if route.twin is None else self.route_owner.get(route.twin)
+            # A double route's other side; a triple route's other two (the first one held).
+            twin_owners = [o for t in route.parallel if (o := self.route_owner.get(t)) is not None]
+            twin_owner = player if player in twin_owners else next(iter(twin_owners), None)
             if twin_owner == player:
                 raise ClaimError(
                     player, f"both sides of the double route {route.a}-{route.b} by one player"

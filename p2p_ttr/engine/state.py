@@ -24,6 +24,7 @@ from .cards import CardRef, Deck
 from .game import Game
 from .stockmarket import StockHoldings
 from .techstate import TechnologyHoldings
+from .laidpieces import TrackBeds
 
 FACE_UP_SLOTS = 5
 
@@ -39,6 +40,7 @@ class Phase(Enum):
     SCORING = "scoring"  # the game is over; held tickets are being revealed
     OVER = "over"
     SHARES = "shares"  # ``current`` chooses the stock shares of the route just claimed (sharemoves.py)
+    LAY_TRACK = "lay_track"  # ``current`` lays a track piece after drawing train cards (trackbeds.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +239,8 @@ class GameState:
     private: Mapping[CardRef, int] = field(default_factory=dict)
     # The United Kingdom's technologies (technologies.py); None where the game has none.
     technologies: TechnologyHoldings | None = None
+    # A board's own slice of the state, None where the board has no such pieces.
+    track_beds: TrackBeds | None = None  # France's pieces laid and routes cut (trackbeds.py)
 
     def evolve(self, **changes: object) -> GameState:
         """A copy with ``changes``: ``dataclasses.replace`` without its cost.
@@ -266,7 +270,7 @@ _STATE_FIELDS = frozenset(f.name for f in fields(GameState))
 # digests, hashed only in the games that play them (None elsewhere): the
 # public digest of every other game (which seeds the expert bot) stays what
 # it was before the slice existed.
-_HASHED_WHEN_PLAYED = frozenset({"shares", "technologies"})
+_HASHED_WHEN_PLAYED = frozenset({"shares", "technologies", "track_beds"})
 
 
 def public_digest(state: GameState) -> str:

@@ -31,7 +31,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from p2p_ttr.engine.board import GRAY, Board, Route, fold_name
+from p2p_ttr.engine.board import GRAY, TRACK_BED, Board, Route, fold_name
 from p2p_ttr.engine.countrytickets import country_tickets_from, start_name
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.scoring import ClaimError, PlayerClaims, check_claims
@@ -224,7 +224,9 @@ class _Resolver:
             colour = colours[0]
         else:
             colour = _COLOUR_ALIASES.get(item[2].strip().casefold(), item[2].strip().casefold())
-        sides = [r.id for r in between if r.color == colour]
+        # A track bed (France) was claimed in the colour of the piece on it, whichever that was.
+        sides = [r.id for r in between if r.color == colour
+                 or (r.color == TRACK_BED and colour in self.board.colors)]
         if not sides:
             raise ScoreSheetError(f"unknown route {_describe_route(a, b, item[2], between)}")
         # A second naming of a double gets the free side; naming a route more
@@ -236,6 +238,9 @@ class _Resolver:
     def ticket(self, item: Sequence[str]) -> int:
         if len(item) == 1:
             return self.country_ticket(item[0])
+        zone = self.zone_ticket(item[0], item[1])
+        if zone is not None:
+            return zone
         for name in item:
             if any(fold_name(name) == fold_name(c) for c in self.countries):
                 raise ScoreSheetError(f"a country ticket is named by where it starts alone, as "
@@ -246,6 +251,16 @@ class _Resolver:
                 return ticket.id
         raise ScoreSheetError(f"unknown ticket {a}-{b}: the map has no such ticket")
 
+
+    def zone_ticket(self, a: str, b: str) -> int | None:
+        """The ticket naming a country for one of its ends (France: 'Toulouse', 'Corse'), if any: named by
+        both ends, as a city ticket is (a Swiss country ticket, with several countries, is not)."""
+        named = {fold_name(a), fold_name(b)}
+        for ticket in self.board.tickets:
+            if len(ticket.goals) == 1 and {fold_name(start_name(self.board, ticket)),
+                                           fold_name(ticket.goals[0].name)} == named:
+                return ticket.id
+        return None
 
     def country_ticket(self, name: str) -> int:
         """The next copy not yet named of the country ticket that starts at ``name``."""

@@ -13,7 +13,7 @@ from p2p_ttr.engine.board import Board, board_from_dict
 from p2p_ttr.engine.boards import BOARDS, load_game
 
 MAPS = Path(__file__).resolve().parents[3] / "shared" / "maps"
-OTHER_BOARDS = ("usa", "nordic", "switzerland", "india", "uk")
+OTHER_BOARDS = ("usa", "nordic", "switzerland", "india", "uk", "france")
 BOARD_NAMES = ("europe",) + OTHER_BOARDS
 
 

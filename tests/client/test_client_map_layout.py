@@ -15,13 +15,13 @@ from map_boards import BOARD_NAMES, board_named
 
 from p2p_ttr.client import watchscreen
 from p2p_ttr.bots.random_bot import RandomBot
-from p2p_ttr.client.mapview import CITY, GLYPHS, MY_STATION, STATION, MapMarks, draw_map, geometry, marks_for
+from p2p_ttr.client.mapview import BED_MARK, CITY, GLYPHS, MY_STATION, STATION, MapMarks, draw_map, geometry, marks_for
 from p2p_ttr.client.maplabels import abbreviation, label_name
 from p2p_ttr.client.maptracks import shared_cells
 from p2p_ttr.client.screen import ScreenModel, frame, map_width, screen_text
 from p2p_ttr.client.snapshot import Snapshot
 from p2p_ttr.client.styled import plain
-from p2p_ttr.engine.board import GRAY, Board, Route, europe
+from p2p_ttr.engine.board import GRAY, TRACK_BED, Board, Route, europe
 from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.rules import apply, new_game
 from p2p_ttr.engine.view import public_view, view_for
@@ -35,7 +35,9 @@ SCREENS = [("player", 120, 40), ("player", 200, 50), ("watcher", 120, 40), ("wat
 # board's edge. There a few names are cut to their unambiguous beginnings,
 # and at most one route loses its count to a name that had nowhere else.
 DENSE = {("nordic", "player", 120, 40): 1, ("india", "player", 120, 40): 1, ("switzerland", "player", 120, 40): 2,
-         ("uk", "player", 120, 40): 3, ("uk", "watcher", 120, 40): 3}
+         ("uk", "player", 120, 40): 3, ("uk", "watcher", 120, 40): 3,
+         # France: 42 cities and 18 country endpoints, Paris with three triple routes.
+         ("france", "player", 120, 40): 4, ("france", "watcher", 120, 40): 3}
 
 
 def map_size(screen: str, width: int, height: int) -> tuple[int, int]:
@@ -127,7 +129,7 @@ def assert_map_reads(board: Board, where: tuple[str, str, int, int], rows: list[
         owner = game.owners[route.id]
         if len(own) >= route.length:
             glyphs = {str(owner + 1)} if owner is not None else (
-                set("-|/\\") if route.color == GRAY else {GLYPHS[route.color]})
+                set("-|/\\") if route.color == GRAY else {BED_MARK} if route.color == TRACK_BED else {GLYPHS[route.color]})
             drawn = sum(rows[r][c] in glyphs for c, r in own)
             if drawn != route.length:
                 spoiled.append((route.label, [rows[r][c] for c, r in run]))

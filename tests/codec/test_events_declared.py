@@ -183,10 +183,12 @@ AT_AND_PAST = [
     ("europe", [], "a list that starts with its kind"),
     ("europe", "claim", "a list that starts with its kind"),
     # Before the game is known: the bounds every game fits.
-    (None, ["claim", 3, 124, train(*range(40))], None),
-    (None, ["claim", 0, 125, []], "route is 125, outside [0, 124]"),
+    (None, ["claim", 3, 156, train(*range(40))], None),  # (France has the most routes: 157; the UK the largest claim)
+    (None, ["claim", 0, 157, []], "route is 157, outside [0, 156]"),
     (None, ["buy_technology", 3, "Right of Way", train(*range(40))], None),
     (None, ["buy_technology", 0, "Telegraph", []], "is unknown: 'Telegraph'"),
+    (None, ["lay_track", 0, 156, "white"], None),
+    (None, ["lay_track", 0, 156, "pink"], "color is unknown: 'pink'"),
     (None, ["station", 0, "Denver", train(1, 2, 3)], None),
     # (Mega Europe's deck is the largest: 89 regular tickets, then 12 long ones, ids 89..100.)
     (None, ["keep_tickets", 0, [[2, 0, 100]], [[1, 0, 88]]], None),

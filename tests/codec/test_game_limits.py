@@ -50,7 +50,7 @@ def test_the_limits_before_the_game_is_known_fit_every_game() -> None:
         for name in ("routes", "most_paid", "most_offered", "most_returned", "most_extra", "most_station"):
             assert getattr(own, name) <= getattr(anyone, name), (game.name, name)
     assert (anyone.max_players, anyone.routes, anyone.most_paid, anyone.most_offered, anyone.most_returned) == (
-        5, 125, 40, 7, 3)  # (Mega Europe offers 2 long and 5 regular tickets at set-up; the UK 125 routes)
+        5, 157, 40, 7, 3)  # (France has 157 routes, the UK's claims up to 40 cards; Mega Europe offers 2 long and 5 regular tickets at set-up)
 
 
 @pytest.mark.parametrize(("kind", "index", "fewer"), [("remask", 1, {"most_returned": 1}),

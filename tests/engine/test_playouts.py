@@ -37,6 +37,7 @@ from p2p_ttr.engine.state import GameState, NeedReveal, Phase, public_digest
 from p2p_ttr.engine.stockmarket import DUMMY
 from p2p_ttr.engine.technologies import copies_left, technology_cards
 from p2p_ttr.engine.techstate import RIGHT_OF_WAY
+from p2p_ttr.engine.trackbeds import bed_map, supply
 from p2p_ttr.engine.view import hidden_from, own_cards, view_for
 from p2p_ttr.local.dealer import LocalDealer
 from p2p_ttr.local.game import play_local_game
@@ -77,18 +78,19 @@ def check_invariants(state: GameState, dealer: LocalDealer) -> None:
         beside = [r for r in ps.routes if state.route_owner[r] != p]
         assert not beside or RIGHT_OF_WAY in rules.technologies
         assert owners[p] == len(ps.routes) - len(beside) and len(set(ps.routes)) == len(ps.routes)
-        twins = {board.routes[r].twin for r in ps.routes}
-        assert not twins & set(ps.routes), "a player holds both sides of a double route"
+        twins = {t for r in ps.routes for t in board.routes[r].parallel}
+        assert not twins & set(ps.routes), "a player holds two tracks of a double or triple route"
     if not rules.both_sides_open(state.n_players):
         for r in board.routes:
-            if r.twin is not None:
-                assert state.route_owner[r.id] is None or state.route_owner[r.twin] is None
+            assert state.route_owner[r.id] is None or all(state.route_owner[t] is None for t in r.parallel)
     if state.technologies is not None:  # no technology held twice, nor more of one than the table had
         cards = technology_cards(state.game)
         for mine in state.technologies.held:
             assert len(set(mine)) == len(mine) and set(mine) <= set(cards)
         for name, card in cards.items():
             assert 0 <= copies_left(state, name) <= card.copies
+    if state.track_beds is not None:
+        check_track_beds(state)
     stations = [c for ps in state.players for c in ps.stations]
     assert len(stations) == len(set(stations))
     # tickets: 46, each in exactly one place (or out of the game)
@@ -119,6 +121,24 @@ def check_shares(state: GameState) -> None:
     assert len(holdings.dummy_order) == (market.dummy_cards if state.n_players == 2 else 0)
     if state.phase is not Phase.SCORING and not state.over:
         assert not any(r in state.public or r in state.private for r in holdings.dummy_order)
+
+
+def check_track_beds(state: GameState) -> None:
+    """France: every piece is on the board or in the supply; a piece lies on an
+    unclaimed, uncut bed of its length; nothing cut is ever claimed; at 2-3
+    players one pathway of a double or triple route at most is built."""
+    beds, board = state.track_beds, state.game.board
+    found = bed_map(state.game)
+    assert beds is not None and found is not None
+    on_board = Counter((color, board.routes[r].length) for r, color in beds.laid)
+    assert on_board + supply(state) == Counter(found.pieces)
+    for r, _ in beds.laid:
+        assert r in found.beds and r not in beds.cut and state.route_owner[r] is None
+    assert not [r for r in beds.cut if state.route_owner[r] is not None]
+    assert len({r for r, _ in beds.laid}) == len(beds.laid)
+    if not state.game.rules.both_sides_open(state.n_players):
+        built = {r for r, _ in beds.laid} | {r for r in found.beds if state.route_owner[r] is not None}
+        assert all(not set(board.routes[r].parallel) & built for r in built)
 
 
 def check_final_score(state: GameState) -> None:
@@ -161,6 +181,12 @@ def play_checked(n_players: int, seed: int, game: Game = EUROPE) -> GameState:
             if state.phase is not Phase.SETUP:
                 check_invariants(state, dealer)
     raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("n_players", [2, 5])
+def test_france_lays_its_track_pieces_and_keeps_every_invariant(n_players: int) -> None:
+    state = play_checked(n_players, seed=n_players, game=load_game("france"))
+    assert state.over and state.track_beds is not None and state.track_beds.cut
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4, 5])

@@ -8,6 +8,7 @@ from p2p_ttr.cli.registry import Command
 from p2p_ttr.engine.boards import BOARDS, NOT_AVAILABLE, load_game
 from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.game import Game, TicketChoice
+from p2p_ttr.engine.trackbeds import bed_map
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,6 +31,9 @@ def describe(game: Game) -> str:
         bonuses.append(f"stock shares of {len(game.board.stock_market.companies)} railroads")
     if rules.technologies:
         bonuses.append(f"{len(rules.technologies)} technologies, any {rules.cards_per_locomotive} cards a locomotive")
+    beds = bed_map(game)
+    if beds is not None:
+        bonuses.append(f"track beds ({sum(beds.pieces.values())} pieces)")
     setup, draw = rules.setup_tickets, rules.draw_tickets
     ask = f"--board {game.board_name}" + (f" --variant {game.variant}" if game.variant else "")
     return (f"  {game.title:<20} {ask:<34} {rules.min_players}-{rules.max_players} players, "

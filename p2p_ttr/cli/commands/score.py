@@ -45,6 +45,8 @@ A Swiss country ticket (--board switzerland) is named by where its card starts
 alone, a city or a country: "tickets": [["Zurich", "Vaduz"], ["Bern"], ["France"]].
 Pennsylvania's shares, by company and number: "shares": {"PRR": [1, 3]} for a
 player, and beside "players" the two-player dummy's revealed ones: "dummy": {"NYC": [1]}.
+On France (--board france) a track bed is named in the colour of the piece it
+was claimed on, and a ticket naming a country by its two ends: ["Toulouse", "Corse"].
 """
 
 

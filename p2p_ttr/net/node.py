@@ -85,6 +85,7 @@ class NodeOptions:
     advertise: tuple[str, int] | None = None  # where the others dial us, if not where we listen (reach)
     host_pid: int | None = None  # a bot its host started: that process, which decides while it runs
     name_chosen: bool = True  # False: a default name, changed to a distinct one if the table has it already
+    host_key: bytes | None = None  # the key that must answer at the address (confirmed from its beacon: vouch.py)
 
 
 def relay_moved(store: GameStore) -> bool:
@@ -147,7 +148,7 @@ class Node:
                                                                           g.load_meta().get("relay"))]
         self.follower = Follower(self.replica, self.uplink, self.duties, self.relay.catchup, self.identity,
                                  options.name, console, self.trace, self.ongoing, self, self.presence,
-                                 renames=not options.name_chosen)
+                                 renames=not options.name_chosen, host_key=options.host_key)
         self.duties.check_for_fork = self.follower.check_for_fork
         if options.data.path != default_data_dir():
             self.follower.data_flag = f" --data-dir {shlex.quote(str(options.data.path))}"

@@ -300,7 +300,7 @@ class Follower:
         if table.relay_gone and not gone_before:
             # The relay forfeited: it stops once every seat holds its forfeit,
             # and we are about to turn away from it. Tell it now.
-            self.uplink.send(frames.Ping(len(table.log)))
+            self.uplink.send(frames.reporting(len(table.log), table.head))
         if table.relay != relay_before:
             self.hooks.relay_moved(relay_before, table.relay)
 

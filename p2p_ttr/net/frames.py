@@ -132,10 +132,18 @@ class Sync:
 
 @dataclass(frozen=True)
 class Ping:
-    """A heartbeat, with how many entries the sender holds (both directions)."""
+    """A heartbeat, with how many entries the sender holds (both directions),
+    and a seat's log head at that length (so that a resumed relay counts only
+    a log that is a prefix of its own: catchup.py, ``gate_opens``)."""
 
     length: Index
+    head: Annotated["bytes | None", Trailing(Bytes(HASH_BYTES))] = None
     KIND: ClassVar[str] = "ping"
+
+
+def reporting(length: int, head: bytes) -> Ping:
+    """A seat's heartbeat: its log's length and head (none for an empty log)."""
+    return Ping(length, head if length else None)
 
 
 @dataclass(frozen=True)

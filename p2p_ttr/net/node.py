@@ -501,7 +501,7 @@ class Node:
                 if up.challenge is None or not up.welcomed:
                     up.send(frames.Hi(NET_VERSION))
                 else:
-                    up.send(frames.Ping(len(table.log) if table is not None else 0))
+                    up.send(frames.reporting(len(table.log), table.head) if table is not None else frames.Ping(0))
 
     def beat(self) -> None:
         """Once a second, from the loop: what goes with the heartbeat but needs
@@ -519,7 +519,7 @@ class Node:
             store.mark_finished()
         if not self.relaying and len(table.log) < self.uplink.length:
             return False  # the peer we follow holds more: the end is not ours yet
-        self.uplink.send(frames.Ping(len(table.log)))
+        self.uplink.send(frames.reporting(len(table.log), table.head))
         self._done_at = now if self._done_at is None else self._done_at
         # A relay (or a successor seats turned to) waits a while for each seat reaching us to hold the end:
         waited = now - self._done_at

@@ -109,10 +109,10 @@ class Relay:
                 self.envelope(rid, envelope)
             case frames.Sync(start):
                 self.catchup.catch_up(rid, start, self.sequencer.flush)
-            case frames.Ping(length):
+            case frames.Ping(length, head):
                 seat = c.seat_of(rid)
                 if seat >= 0:
-                    self.catchup.acknowledged(rid, seat, length, self.sequencer.flush)
+                    self.catchup.acknowledged(rid, seat, length, self.sequencer.flush, head)
                     if self.catchup.may_fetch_from(seat):
                         self.catchup.fetch(rid, seat)
             case frames.Leave():

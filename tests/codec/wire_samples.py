@@ -43,4 +43,6 @@ FRAMES: list[f.Frame] = [
     # LAN version 11: a joiner that heard a beacon asks the host to describe its game, signed (vouch.py)
     f.Describe(11, CHALLENGE, "192.168.1.5", 7311), f.Describe(0, CHALLENGE, "fe80::1", 65535),
     f.Described("Ann", 1, 4, None, "europe", "", SIG), f.Described("Zoë 日本", 5, 0, GID, "usa", "1910", SIG),
+    # LAN version 11: a seat's ping carries its log head at that length (a gated relay counts prefixes only)
+    f.Ping(5, HEAD),
 ]

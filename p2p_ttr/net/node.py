@@ -120,7 +120,7 @@ class Node:
         self.input = SeatInput(self.start_requested, self.forfeit)
         self.replica = Replica(self.identity, decide or self.input.choose, lobby=lobby)
         self.socket_lock = SocketLock()  # held for every use of our sockets (the heartbeat has a thread of its own)
-        self.presence = Presence()  # who is alive: the relay's word (liveness.py)
+        self.presence = Presence(relay_timeout=options.relay_timeout)  # who is alive: the relay's word (liveness.py)
         self.relay = Relay(self.replica, self.identity, console, self.trace, players, self.socket_lock, self.presence)
         self.relay.silence_s = options.relay_timeout
         self.progress = Progress(options.timeout, console.say, console.waiting)

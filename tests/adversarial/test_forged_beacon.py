@@ -32,6 +32,7 @@ from p2p_ttr.net.node import Node, NodeOptions
 from p2p_ttr.net.store import DataDir
 from p2p_ttr.net.transport import bound_port, dealer, router
 from p2p_ttr.net.vouch import description
+from p2p_ttr.net.watcher import Watcher, WatchOptions
 from p2p_ttr.table.identity import Identity
 
 Ctx = zmq.Context[zmq.Socket[bytes]]
@@ -174,3 +175,15 @@ def test_the_joiner_answers_at_that_address_only_the_key_it_confirmed(tmp_path: 
     assert dealer.kinds == []
     node.handle(frames.encode_frame(frames.Challenge(frames.NET_VERSION, hal.public, b"h" * 32, None)))
     assert dealer.kinds == ["hello"]
+
+
+def test_a_watcher_watches_at_that_address_only_the_key_it_confirmed() -> None:
+    hal, mallory = Identity.generate(), Identity.generate()
+    watcher = Watcher(WatchOptions(HERE, 7311, host_key=hal.public), Console(True))
+    dealer = KeptDealer()
+    watcher.uplink.sock = dealer  # type: ignore[assignment]
+    with pytest.raises(PeerExit, match="a different host answers at 127.0.0.1:7311 than the one its beacon named"):
+        watcher.handle(frames.encode_frame(frames.Challenge(frames.NET_VERSION, mallory.public, b"m" * 32, None)))
+    assert dealer.kinds == []
+    watcher.handle(frames.encode_frame(frames.Challenge(frames.NET_VERSION, hal.public, b"h" * 32, None)))
+    assert dealer.kinds == ["watch"]

@@ -133,12 +133,6 @@ def listed(heard: list[Heard], ask: Callable[[str], str] | None, say: Callable[[
     return pick(confirmed.games, ask, say)
 
 
-def find_game(args: argparse.Namespace, say: Callable[[str], None]) -> str | None:
-    """An address to join or watch, from the games confirmed on the LAN."""
-    chosen = find_confirmed(args, say)
-    return chosen.join_address if chosen is not None else None
-
-
 def run(args: argparse.Namespace) -> int:
     name = args.name if args.name is not None else login_name()
     if not valid_name(name):

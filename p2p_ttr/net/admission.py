@@ -149,14 +149,19 @@ class Admission:
         if version != NET_VERSION or not signature_valid(
                 public, sig, hello_statement(version, self.replica.identity.public, challenge, dialled, name, public)):
             return  # refused by the lobby's own checks, with their words
-        sock = self.router.sock
-        if sock is None:  # driven by hand, with no socket (unit tests): nothing was dialled
-            return
-        endpoint = sock.getsockopt(zmq.LAST_ENDPOINT)
-        problem = dialled_problem(dialled, listening_on(endpoint.decode() if isinstance(endpoint, bytes)
-                                                        else str(endpoint)), self.front)
+        problem = self.not_ours(dialled)
         if problem is not None:
             raise Refusal(ErrorCode.RELAYED, problem)
+
+    def not_ours(self, dialled: Dialled) -> str | None:
+        """Why ``dialled`` is not our ROUTER's address nor our player's front
+        (hellobind.py), in words for whoever dialled it; None: it is ours."""
+        sock = self.router.sock
+        if sock is None:  # driven by hand, with no socket (unit tests): nothing was dialled
+            return None
+        endpoint = sock.getsockopt(zmq.LAST_ENDPOINT)
+        return dialled_problem(dialled, listening_on(endpoint.decode() if isinstance(endpoint, bytes)
+                                                     else str(endpoint)), self.front)
 
     def seat_connections(self) -> list[bytes]:
         """The admitted connection of each seat but ours that has one in this run."""

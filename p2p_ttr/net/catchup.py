@@ -63,6 +63,7 @@ class CatchUp:
         self.gated = False
         self.peer_len: dict[int, int] = {}  # seat -> the log length it last reported
         self.reported: dict[int, int] = {}  # seat -> the log length it reported in this run
+        self.heads: dict[int, bytes | None] = {}  # seat -> its log head at that length, as it said it
         self._fetches: dict[int, tuple[int, int, float]] = {}  # seat -> (from index, times asked, when)
         self.fetched: dict[str, list[int]] = {}  # name -> indices fetched from that seat
         self.adopted: Callable[[bytes], None] = lambda raw: None  # the owner hears of each entry fetched
@@ -134,10 +135,13 @@ class CatchUp:
             self.router.send(rid, frames.Entry(index, raw, sig))
             backlog.next += 1
 
-    def acknowledged(self, rid: bytes, seat: int, length: int, make_durable: Callable[[], None]) -> None:
-        """A seat's ping on connection ``rid``: the length of its log (it frees its window)."""
+    def acknowledged(self, rid: bytes, seat: int, length: int, make_durable: Callable[[], None],
+                     head: bytes | None = None) -> None:
+        """A seat's ping on connection ``rid``: the length of its log (it frees
+        its window), and its head there (None: it did not say)."""
         self.peer_len[seat] = length
         self.reported[seat] = length
+        self.heads[seat] = head
         self._acked[rid] = length
         if rid in self._backlogs:
             self.pump(rid, make_durable)
@@ -287,6 +291,16 @@ class CatchUp:
         live = [s for s in table.in_play if s != self.replica.seat]
         if not self.caught_up_with_all(live, " to say how much of the log they hold (a resumed host goes on only "
                                              "then)", note):
+            return False
+        other = [s for s in live if self.reported[s] and self.heads.get(s) != table.prev_head(self.reported[s])]
+        if other:
+            # Its log is no prefix of ours: it holds an entry another relay
+            # signed where we hold ours, a later term (a hand-over we have not
+            # seen). Sequencing now would write our old term past it: we wait
+            # to find the hand-over through the successor we reach (follower.py).
+            note(", ".join(self.replica.who(s) for s in other) + " to hold our log: "
+                 + ("its log differs" if len(other) == 1 else "their logs differ") + " from ours (the relay may have "
+                 "moved on)")
             return False
         self.gated = False
         return True

@@ -1,13 +1,12 @@
 """Finding a game on the LAN: the host's UDP beacon, and listening for it.
 
 A host announces its game once a second with one small UDP datagram to the
-broadcast address (protocol.md §10); `ttr join` with no address listens for
-a moment and lists what it heard. The beacon is only a hint of where to
-connect: everything that matters is checked by the LAN protocol's hello and
-by the signed log. A false beacon can point at a wrong address or at a
-host of its sender's own, never put its sender between a joiner and the
-host it names: the hello signs the address it was dialled to, and the
-host admits only its own (hellobind.py; protocol.md §10 says what is left).
+broadcast address (protocol.md §10): its ROUTER's port and its public key,
+nothing else. Anyone can send one, so `ttr join` with no address shows no
+game on a beacon's say-so: it asks each address heard to describe its game,
+signed by the key the beacon names over a nonce of its own (vouch.py), and
+lists only what that key signed. Everything else is checked by the LAN
+protocol's hello and by the signed log.
 """
 
 from __future__ import annotations
@@ -19,18 +18,19 @@ from dataclasses import dataclass
 
 import msgpack
 
-from p2p_ttr.engine.boards import MAX_NAME as MAX_GAME_NAME
-from p2p_ttr.engine.boards import UnknownGame, load_game
-from p2p_ttr.table.envelope import GAME_ID_BYTES, MAX_SEATS, pack
-from p2p_ttr.table.messages import MAX_NAME, valid_name
+from p2p_ttr.table.envelope import pack
+from p2p_ttr.table.identity import PUBLIC_KEY_BYTES
 
 BEACON_PORT = 7312
 BEACON_MAGIC = "p2p_ttr/beacon"
 # 2: the game's board and variant (a joiner sees the board before it dials).
-BEACON_VERSION = 2
+# 3: the port and the host's key only: what a joiner lists comes from the
+#    host's signed description (vouch.py), never from the unsigned datagram.
+BEACON_VERSION = 3
 MAX_BEACON_BYTES = 512
 BEACON_EVERY_S = 1.0
-_LIMITS = {"max_str_len": MAX_NAME * 4, "max_bin_len": GAME_ID_BYTES, "max_array_len": 9, "max_map_len": 0,
+MAX_HEARD = 16  # distinct beacons a listener keeps: each costs a connection to confirm it
+_LIMITS = {"max_str_len": 32, "max_bin_len": PUBLIC_KEY_BYTES, "max_array_len": 4, "max_map_len": 0,
            "max_ext_len": 0}
 
 
@@ -40,29 +40,31 @@ class BeaconError(ValueError):
 
 @dataclass(frozen=True)
 class Announcement:
-    """What a host says about its game."""
+    """What a host says about its game: its beacon carries the port and key,
+    its signed description (vouch.py) the rest."""
 
     name: str  # the host player's name
     port: int  # the TCP port `ttr join` connects to
     players: int  # seated or in the lobby, the host included
     seats_free: int  # 0 once the game has started or is full
+    host_key: bytes  # the identity key that signs the description
     game_id: bytes | None = None  # known once the game has started
     board: str = "europe"  # the game, as `ttr boards` names it: board and variant ("" its standard game)
     variant: str = ""
-    version: int = BEACON_VERSION
 
-    def to_bytes(self) -> bytes:
-        return pack([BEACON_MAGIC, self.version, self.name, self.port, self.players, self.seats_free,
-                     self.game_id, self.board, self.variant])
+    def beacon(self) -> bytes:
+        """The datagram that points at this game."""
+        return pack([BEACON_MAGIC, BEACON_VERSION, self.port, self.host_key])
 
-    def game_words(self) -> str:
-        """The game announced, as a joiner reads it: its title, or the names
-        of a game this version does not have (sanitised: a beacon is a stranger's)."""
-        try:
-            return load_game(self.board, self.variant).title
-        except UnknownGame:
-            shown = f"{self.board} {self.variant}".strip().encode("ascii", "backslashreplace").decode()
-            return f"{shown!r}, a board this version of p2p_ttr does not have"
+
+@dataclass(frozen=True)
+class Heard:
+    """A beacon heard: where it came from, the port it names, and the key it
+    says answers there (a claim until the host signs for it: vouch.py)."""
+
+    address: str  # the datagram's source address: the host's address on this LAN, if the beacon is true
+    port: int
+    host_key: bytes
 
 
 def _int(value: object, lo: int, hi: int) -> int:
@@ -71,8 +73,8 @@ def _int(value: object, lo: int, hi: int) -> int:
     return value
 
 
-def parse(raw: bytes) -> Announcement:
-    """The announcement in ``raw``; BeaconError for anything else."""
+def parse(raw: bytes, address: str) -> Heard:
+    """The beacon in ``raw``, heard from ``address``; BeaconError for anything else."""
     if len(raw) > MAX_BEACON_BYTES:
         raise BeaconError(f"a beacon of {len(raw)} bytes is too large")
     try:
@@ -83,19 +85,12 @@ def parse(raw: bytes) -> Announcement:
         raise BeaconError("not a p2p_ttr beacon")
     if _int(value[1], 0, 2**16) != BEACON_VERSION:
         raise BeaconError(f"beacon version {value[1]}, we read {BEACON_VERSION}")
-    if len(value) != 9:
-        raise BeaconError("a beacon has 9 fields")
-    _, version, name, port, players, free, game_id, board, variant = value
-    if not isinstance(board, str) or not isinstance(variant, str) or not board.isascii() or not variant.isascii() \
-            or not board.isprintable() or not variant.isprintable() or len(board) > MAX_GAME_NAME \
-            or len(variant) > MAX_GAME_NAME:
-        raise BeaconError(f"a beacon's board and variant are printable ASCII of at most {MAX_GAME_NAME} characters")
-    if not valid_name(name):
-        raise BeaconError("a beacon names its host")
-    if game_id is not None and (not isinstance(game_id, bytes) or len(game_id) != GAME_ID_BYTES):
-        raise BeaconError("a beacon's game id is 16 bytes or nil")
-    return Announcement(name, _int(port, 1, 65535), _int(players, 1, MAX_SEATS), _int(free, 0, MAX_SEATS),
-                        game_id, board, variant, version)
+    if len(value) != 4:
+        raise BeaconError("a beacon has 4 fields")
+    key = value[3]
+    if not isinstance(key, bytes) or len(key) != PUBLIC_KEY_BYTES:
+        raise BeaconError(f"a beacon's key is {PUBLIC_KEY_BYTES} bytes")
+    return Heard(address, _int(value[2], 1, 65535), key)
 
 
 class Beacon:
@@ -121,7 +116,7 @@ class Beacon:
         if announcement is None:
             return
         try:
-            self.sock.sendto(announcement.to_bytes(), self.target)
+            self.sock.sendto(announcement.beacon(), self.target)
             self.failed = None
         except OSError as exc:  # no route to the broadcast address: nobody can hear us, play on
             self.failed = str(exc)
@@ -130,34 +125,17 @@ class Beacon:
         self.sock.close()
 
 
-@dataclass(frozen=True)
-class Found:
-    """A game heard on the LAN: where its beacon came from, and what it announced."""
-
-    address: str  # where the beacon came from: the host's address on this LAN
-    announcement: Announcement
-
-    @property
-    def join_address(self) -> str:
-        return f"{self.address}:{self.announcement.port}"
-
-    def describe(self) -> str:
-        a = self.announcement
-        state = (f"{a.seats_free} seat{'s' if a.seats_free != 1 else ''} free" if a.seats_free
-                 else "started (only its players can rejoin; anyone may watch it)" if a.game_id else "full")
-        return f"{a.name}'s game of {a.game_words()} at {self.join_address}: {a.players} in, {state}"
-
-
 def listen(seconds: float, port: int = BEACON_PORT, bind: str = "",
-           clock: Callable[[], float] = time.monotonic) -> list[Found]:
-    """Every game announced within ``seconds``, one entry per host address and port."""
+           clock: Callable[[], float] = time.monotonic) -> list[Heard]:
+    """Every beacon heard within ``seconds``, one per address, port and key
+    (the first ``MAX_HEARD``: a flood of forged ones costs a bounded wait)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         if hasattr(socket, "SO_REUSEPORT"):  # several joiners on one machine all hear the beacon
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind((bind, port))
-        found: dict[tuple[str, int], Found] = {}
+        found: dict[tuple[str, int, bytes], Heard] = {}
         end = clock() + seconds
         while (left := end - clock()) > 0:
             sock.settimeout(left)
@@ -166,10 +144,11 @@ def listen(seconds: float, port: int = BEACON_PORT, bind: str = "",
             except TimeoutError:
                 break
             try:
-                announcement = parse(raw)
+                heard = parse(raw, address)
             except BeaconError:
                 continue
-            found[(address, announcement.port)] = Found(address, announcement)
-        return sorted(found.values(), key=lambda f: (f.announcement.seats_free == 0, f.announcement.name))
+            if len(found) < MAX_HEARD:
+                found[(heard.address, heard.port, heard.host_key)] = heard
+        return list(found.values())
     finally:
         sock.close()

@@ -82,7 +82,8 @@ class Follower:
 
     def __init__(self, replica: Replica, uplink: Uplink, duties: SeatDuties, catchup: CatchUp,
                  identity: Identity, name: str, console: Console, trace: Trace,
-                 ongoing: list[GameStore], hooks: FollowerHooks, presence: Presence, renames: bool = False) -> None:
+                 ongoing: list[GameStore], hooks: FollowerHooks, presence: Presence, renames: bool = False,
+                 host_key: bytes | None = None) -> None:
         self.replica = replica
         self.uplink = uplink
         self.duties = duties
@@ -96,6 +97,7 @@ class Follower:
         self.presence = presence  # who is alive, as the relay says (liveness.py)
         self.lobby_names: tuple[str, ...] = ()  # who is in, as the host last said before the start
         self.renames = renames  # our name is a default: one taken at the table is changed, not refused
+        self.host_key = host_key  # the key our beacon listing confirmed at this address (None: not from a beacon)
         self.told_escrow = False
         self.data_flag = ""  # ` --data-dir DIR` when ours is not the default one (for the commands we print)
         self._fork_checked = (-1, 0.0)  # the log length at which we last re-fetched the log for a fork, and when
@@ -232,10 +234,11 @@ class Follower:
             up.send(hello_for(self.identity, self.name, public, challenge, (up.address, up.port)))
 
     def expected_key(self) -> bytes | None:
-        """The key that must answer where our DEALER points (None: whoever hosts the game we join)."""
+        """The key that must answer where our DEALER points (None: whoever hosts the game we join; before
+        the seating, the one the beacon listing confirmed there)."""
         table = self.replica.table
         if table is None or not table.seats:
-            return None
+            return self.host_key
         return table.seats[self.uplink.seat if self.uplink.seat is not None else 0].identity
 
     # ------------------------------------------------------------- entries
@@ -297,7 +300,7 @@ class Follower:
         if table.relay_gone and not gone_before:
             # The relay forfeited: it stops once every seat holds its forfeit,
             # and we are about to turn away from it. Tell it now.
-            self.uplink.send(frames.Ping(len(table.log)))
+            self.uplink.send(frames.reporting(len(table.log), table.head))
         if table.relay != relay_before:
             self.hooks.relay_moved(relay_before, table.relay)
 

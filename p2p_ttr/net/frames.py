@@ -16,6 +16,7 @@ import msgpack
 
 from p2p_ttr.client.giveup import Why
 from p2p_ttr.codec import Bool, Bytes, Choice, Family, Int, List, Optional, Str, Trailing, Tuple, same
+from p2p_ttr.engine.boards import MAX_NAME as MAX_GAME_NAME
 from p2p_ttr.engine.boards import UnknownGame, playable_game
 from p2p_ttr.table.envelope import GAME_ID_BYTES, HASH_BYTES, MAX_ENVELOPE_BYTES, MAX_SEATS, pack
 from p2p_ttr.table.identity import PUBLIC_KEY_BYTES, SIGNATURE_BYTES
@@ -38,7 +39,10 @@ from p2p_ttr.table.messages import GAME_NAMED, MAX_NAME
 #     give_up and gave_up carry the giving-up seat's own signature (gaveupsig.py);
 #     the hello names (and signs) the address its connection was dialled to:
 #     a relay between a joiner and the host is not admitted (hellobind.py)
-NET_VERSION = 10
+# 11: a joiner that heard a beacon asks the host to describe its game
+#     (describe), and lists it only once the key the beacon names signed the
+#     description over the joiner's fresh nonce and dialled address (vouch.py)
+NET_VERSION = 11
 CHALLENGE_BYTES = 32
 MAX_FRAME_BYTES = MAX_ENVELOPE_BYTES + 1024
 MAX_REASON = 400
@@ -128,10 +132,18 @@ class Sync:
 
 @dataclass(frozen=True)
 class Ping:
-    """A heartbeat, with how many entries the sender holds (both directions)."""
+    """A heartbeat, with how many entries the sender holds (both directions),
+    and a seat's log head at that length (so that a resumed relay counts only
+    a log that is a prefix of its own: catchup.py, ``gate_opens``)."""
 
     length: Index
+    head: Annotated["bytes | None", Trailing(Bytes(HASH_BYTES))] = None
     KIND: ClassVar[str] = "ping"
+
+
+def reporting(length: int, head: bytes) -> Ping:
+    """A seat's heartbeat: its log's length and head (none for an empty log)."""
+    return Ping(length, head if length else None)
 
 
 @dataclass(frozen=True)
@@ -304,6 +316,33 @@ class Witness:
 
 
 @dataclass(frozen=True)
+class Describe:
+    """Describe your game, signed over my fresh ``nonce`` and the address I
+    dialled (a joiner that heard a beacon, before it lists the game: vouch.py)."""
+
+    version: Version
+    nonce: ChallengeBytes
+    dialled_ip: DialledIp
+    dialled_port: Port
+    KIND: ClassVar[str] = "describe"
+
+
+@dataclass(frozen=True)
+class Described:
+    """The host's game, in the words its beacon's listing shows, signed by the
+    host's key over the asker's nonce and dialled address (vouch.py)."""
+
+    name: Annotated[str, Str(1, MAX_NAME)]
+    players: Annotated[int, Int(1, MAX_SEATS)]
+    seats_free: Annotated[int, Int(0, MAX_SEATS)]
+    game_id: GameId
+    board: Annotated[str, Str(1, MAX_GAME_NAME)]
+    variant: Annotated[str, Str(0, MAX_GAME_NAME)]
+    signature: Signature
+    KIND: ClassVar[str] = "described"
+
+
+@dataclass(frozen=True)
 class Watch:
     """Admit me as a watcher: no seat, no name, no key; it answers this
     connection's challenge, so that a pause can be signed for it."""
@@ -322,8 +361,9 @@ class Watching:
     KIND: ClassVar[str] = "watching"
 
 
-ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have | Follow | Witness | GiveUp | Watch
-ToPeer = Challenge | Welcome | LobbyNews | Refused | Entry | Rejected | Ping | Fetch | Pause | Silent | GaveUp | Watching
+ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have | Follow | Witness | GiveUp | Watch | Describe
+ToPeer = (Challenge | Welcome | LobbyNews | Refused | Entry | Rejected | Ping | Fetch | Pause | Silent | GaveUp | Watching
+          | Described)
 Frame = ToHost | ToPeer
 
 
@@ -334,9 +374,10 @@ def _family(types: tuple[type[Any], ...]) -> Family[Any]:
 
 # What a peer sends to the host, and what the host sends to a peer: each a
 # mapping from kind to frame type.
-TO_HOST: Family[ToHost] = _family((Hi, Hello, Env, Sync, Ping, Leave, Have, Follow, Witness, GiveUp, Watch))
+TO_HOST: Family[ToHost] = _family((Hi, Hello, Env, Sync, Ping, Leave, Have, Follow, Witness, GiveUp, Watch,
+                                   Describe))
 TO_PEER: Family[ToPeer] = _family((Challenge, Welcome, LobbyNews, Refused, Entry, Rejected, Ping, Fetch, Pause,
-                                   Silent, GaveUp, Watching))
+                                   Silent, GaveUp, Watching, Described))
 
 
 def decode_to_host(raw: bytes) -> ToHost:
@@ -400,6 +441,11 @@ def _unpack(raw: bytes) -> list[Any]:
     if not isinstance(value, list) or not value or not isinstance(value[0], str):
         raise FrameError("a frame is a list that starts with its kind")
     return value
+
+
+def other_version_words(version: int) -> str:
+    """Why a peer of LAN ``version`` is refused, in words for it."""
+    return f"this host speaks LAN protocol {NET_VERSION}, you speak {version}: update ttr"
 
 
 def clip(text: str) -> str:

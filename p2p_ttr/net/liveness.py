@@ -46,10 +46,14 @@ class Presence:
     ``heard`` is called once a second with the seats the relay has not heard
     for its relay timeout, and for how long."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic, relay_timeout: float = 20.0) -> None:
         self.clock = clock
         self.silent_since: dict[int, float] = {}  # seat -> since when it has been silent
         self.gave_up: dict[int, GaveUp] = {}  # seat -> its word when it gave up (in this run)
+        self.gave_up_at: dict[int, float] = {}  # seat -> when we were told
+        # A seat that gave up leaves: the relay's word calls it silent within
+        # its relay timeout (and the word's own delay). Heard past that, it is back.
+        self.leaving_s = relay_timeout + SILENT_NEWS_S
         self._news_at: float | None = None
 
     def heard(self, silence: tuple[tuple[int, int], ...]) -> None:
@@ -73,6 +77,23 @@ class Presence:
 
     def left(self, news: GaveUp) -> None:
         self.gave_up[news.seat] = news
+        self.gave_up_at[news.seat] = self.clock()
+
+    def gone(self, seat: int) -> bool:
+        """Whether ``seat`` gave up and has not come back. Its word, signed,
+        holds while it may still be leaving and while the relay's fresh word
+        calls it silent; once that word says it is heard, past the time a
+        leaving seat takes to fall silent, it is back (resumed: a seat told
+        to stop for now comes back by the same command). So a `gave_up` from
+        an earlier run, replayed, or one its seat took back by resuming, makes
+        nobody give up on a live seat. With no fresh word (we lost the relay,
+        or it was the one that gave up) it holds."""
+        if seat not in self.gave_up:
+            return False
+        now = self.clock()
+        fresh = self._news_at is not None and now - self._news_at <= SILENT_NEWS_S
+        heard = fresh and seat not in self.silent_since
+        return not (heard and now - self.gave_up_at[seat] > self.leaving_s)
 
     def silent_for(self, seat: int) -> float | None:
         """How long ``seat`` has been silent (None: alive, or we cannot tell: no fresh word from the relay)."""
@@ -153,7 +174,7 @@ def stalls(table: Table, me: int | None, presence: Presence, stalled_for: float)
     found = []
     for seat in sorted(owed):
         silent = presence.silent_for(seat)
-        if seat in presence.gave_up:
+        if presence.gone(seat):
             waiting, seconds = Waiting.GAVE_UP, stalled_for
         elif silent is not None:
             waiting, seconds = Waiting.SILENT, silent

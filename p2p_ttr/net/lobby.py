@@ -33,7 +33,7 @@ from p2p_ttr.table.envelope import MAX_SEATS, pack
 from p2p_ttr.table.identity import Identity, signature_valid
 from p2p_ttr.table.names import looks_like, name_problem
 
-from .frames import CHALLENGE_BYTES, NET_VERSION
+from .frames import CHALLENGE_BYTES, NET_VERSION, other_version_words
 
 HELLO_TAG = "p2p_ttr/hello/v3"  # the signature's purpose: nothing else an identity signs starts so
 MAX_OPEN_CHALLENGES = 1024  # connections challenged and not yet admitted; the oldest is forgotten first
@@ -118,7 +118,7 @@ class Lobby:
         (the host checks that first: ``Challenges.take``), ``dialled`` the
         address the hello names (the host checks it is its own: hellobind.py)."""
         if version != NET_VERSION:
-            raise Refusal(ErrorCode.VERSION, f"this host speaks LAN protocol {NET_VERSION}, you speak {version}: update ttr")
+            raise Refusal(ErrorCode.VERSION, other_version_words(version))
         if not signature_valid(public, sig, hello_statement(version, self.host_public, challenge, dialled, name, public)):
             raise Refusal(ErrorCode.BAD_HELLO, "your hello is not signed by your identity key")
         problem = name_problem(name)

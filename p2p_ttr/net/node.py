@@ -85,6 +85,7 @@ class NodeOptions:
     advertise: tuple[str, int] | None = None  # where the others dial us, if not where we listen (reach)
     host_pid: int | None = None  # a bot its host started: that process, which decides while it runs
     name_chosen: bool = True  # False: a default name, changed to a distinct one if the table has it already
+    host_key: bytes | None = None  # the key that must answer at the address (confirmed from its beacon: vouch.py)
 
 
 def relay_moved(store: GameStore) -> bool:
@@ -119,7 +120,7 @@ class Node:
         self.input = SeatInput(self.start_requested, self.forfeit)
         self.replica = Replica(self.identity, decide or self.input.choose, lobby=lobby)
         self.socket_lock = SocketLock()  # held for every use of our sockets (the heartbeat has a thread of its own)
-        self.presence = Presence()  # who is alive: the relay's word (liveness.py)
+        self.presence = Presence(relay_timeout=options.relay_timeout)  # who is alive: the relay's word (liveness.py)
         self.relay = Relay(self.replica, self.identity, console, self.trace, players, self.socket_lock, self.presence)
         self.relay.silence_s = options.relay_timeout
         self.progress = Progress(options.timeout, console.say, console.waiting)
@@ -147,7 +148,7 @@ class Node:
                                                                           g.load_meta().get("relay"))]
         self.follower = Follower(self.replica, self.uplink, self.duties, self.relay.catchup, self.identity,
                                  options.name, console, self.trace, self.ongoing, self, self.presence,
-                                 renames=not options.name_chosen)
+                                 renames=not options.name_chosen, host_key=options.host_key)
         self.duties.check_for_fork = self.follower.check_for_fork
         if options.data.path != default_data_dir():
             self.follower.data_flag = f" --data-dir {shlex.quote(str(options.data.path))}"
@@ -500,7 +501,7 @@ class Node:
                 if up.challenge is None or not up.welcomed:
                     up.send(frames.Hi(NET_VERSION))
                 else:
-                    up.send(frames.Ping(len(table.log) if table is not None else 0))
+                    up.send(frames.reporting(len(table.log), table.head) if table is not None else frames.Ping(0))
 
     def beat(self) -> None:
         """Once a second, from the loop: what goes with the heartbeat but needs
@@ -518,7 +519,7 @@ class Node:
             store.mark_finished()
         if not self.relaying and len(table.log) < self.uplink.length:
             return False  # the peer we follow holds more: the end is not ours yet
-        self.uplink.send(frames.Ping(len(table.log)))
+        self.uplink.send(frames.reporting(len(table.log), table.head))
         self._done_at = now if self._done_at is None else self._done_at
         # A relay (or a successor seats turned to) waits a while for each seat reaching us to hold the end:
         waited = now - self._done_at

@@ -9,7 +9,8 @@ hands it to the part that owns it:
 - catchup.py: entries for seats that lack them, and fetched for our log;
 - standby.py: follow requests to us, the successor, and taking over (a
   request shown to a seat that is not the successor goes to handover.py);
-- watchers.py: watchers (no seat, no secret), bounded and rate-limited.
+- watchers.py: watchers (no seat, no secret), bounded and rate-limited;
+- vouch.py: our game described, signed, to whoever heard our beacon.
 
 The relay has no power beyond order: it cannot forge or hide anything,
 since every peer checks every entry itself (protocol.md §9).
@@ -40,6 +41,7 @@ from .sequencer import Sequencer
 from .socket_lock import SocketLock
 from .standby import Standby
 from .trace import Trace
+from .vouch import Describer
 from .watchers import Watchers
 
 
@@ -58,6 +60,7 @@ class Relay:
         self.sequencer = Sequencer(replica, self.router, self.admission, identity, console, trace, self.drops)
         self.standby = Standby(replica, self.admission, self.catchup, self.sequencer, console, self.requests)
         self.watchers = Watchers(replica, self.router, self.admission, console)
+        self.describer = Describer(identity, self.router, self.drops, self.admission.not_ours)  # vouch.py
         self.identity = identity
         self.since = time.monotonic()  # when this run, or our relaying, began (a seat never heard counts from then)
         self.on_witness: Callable[[bytes, int, bytes], None] = lambda rid, seat, raw: None  # witness.py
@@ -85,12 +88,14 @@ class Relay:
         match frame:
             case frames.Hi(version):
                 if version != NET_VERSION:  # told in a frame every version reads: a challenge's shape may differ
-                    self.router.send(rid, frames.Refused(ErrorCode.VERSION, f"this host speaks LAN protocol "
-                                                         f"{NET_VERSION}, you speak {version}: update ttr"))
+                    self.router.send(rid, frames.Refused(ErrorCode.VERSION, frames.other_version_words(version)))
                 elif rid not in c.known:
                     self.admission.challenge(rid)
             case frames.Hello() as hello:
                 self.admission.hello(rid, hello)
+            case frames.Describe() as ask:
+                self.describer.answer(rid, ask)
+                return  # asked by whoever heard our beacon: it admits nobody
             case _ if rid not in c.known:
                 # A new connection (a peer from before a restart of either side):
                 # it must say hello on this connection.
@@ -104,10 +109,10 @@ class Relay:
                 self.envelope(rid, envelope)
             case frames.Sync(start):
                 self.catchup.catch_up(rid, start, self.sequencer.flush)
-            case frames.Ping(length):
+            case frames.Ping(length, head):
                 seat = c.seat_of(rid)
                 if seat >= 0:
-                    self.catchup.acknowledged(rid, seat, length, self.sequencer.flush)
+                    self.catchup.acknowledged(rid, seat, length, self.sequencer.flush, head)
                     if self.catchup.may_fetch_from(seat):
                         self.catchup.fetch(rid, seat)
             case frames.Leave():

@@ -265,7 +265,7 @@ class SeatDuties:
             store.mark_finished()
             # Our last words: the relay waits for us to hold the end (up to
             # its --timeout), and our next heartbeat would come too late.
-            self.uplink.send(frames.Ping(len(table.log)))
+            self.uplink.send(frames.reporting(len(table.log), table.head))
             raise PeerExit(0, "you forfeited this game, and it ended with that")  # the ending names the log
         raise PeerExit(0, f"you forfeited this game, and it ended with that; the end never reached us in "
                           f"{self.timeout:.0f} s, so our log stops short of it")

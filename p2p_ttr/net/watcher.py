@@ -56,6 +56,7 @@ class WatchOptions:
     host: str
     port: int
     timeout: float = 120.0
+    host_key: bytes | None = None  # the key that must answer there first (confirmed from its beacon: vouch.py)
 
 
 class Watcher:
@@ -201,6 +202,8 @@ class Watcher:
         if (why := frames.unplayable(game)) is not None:
             raise PeerExit(1, f"cannot watch {self.dialed()}: {why}")
         self.same_game(game_id)
+        if (table is None or not table.seated) and self.o.host_key not in (None, public):
+            raise PeerExit(1, f"a different host answers at {self.dialed()} than the one its beacon named")
         if table is not None and table.seated:
             seats = [s for s, seat in enumerate(table.seats) if seat.identity == public]
             if up.seat is not None and seats != [up.seat]:

@@ -181,8 +181,7 @@ class Watchers:
             self.admission.challenge(rid)
             return
         if version != NET_VERSION:
-            self.router.send(rid, frames.Refused(ErrorCode.VERSION, f"this host speaks LAN protocol {NET_VERSION}, "
-                                                 f"you speak {version}: update ttr"))
+            self.router.send(rid, frames.Refused(ErrorCode.VERSION, frames.other_version_words(version)))
             return
         now = self.clock()
         if len(self.conns) >= MAX_WATCHERS and not self.free_idlest(now):

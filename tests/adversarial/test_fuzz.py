@@ -33,7 +33,7 @@ from p2p_ttr.deck.group import Q
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
-from p2p_ttr.net.discovery import BEACON_MAGIC, BEACON_VERSION, MAX_BEACON_BYTES, Announcement, BeaconError
+from p2p_ttr.net.discovery import BEACON_MAGIC, BEACON_VERSION, MAX_BEACON_BYTES, Announcement, BeaconError, Heard
 from p2p_ttr.net.discovery import parse as parse_beacon
 from p2p_ttr.net.frames import NET_VERSION
 from p2p_ttr.net.host import Host, HostOptions
@@ -41,12 +41,12 @@ from p2p_ttr.net.lobby import Lobby, Refusal, sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
 from p2p_ttr.net.seqsig import EquivocationProof, sign_entry
 from p2p_ttr.net.store import DataDir, GameStore, StoreError
-from p2p_ttr.table.envelope import GAME_ID_BYTES, MAX_SEATS, open_envelope, pack, seal
+from p2p_ttr.table.envelope import open_envelope, pack, seal
 from p2p_ttr.table.errors import Malformed, TableError
-from p2p_ttr.table.identity import Identity
+from p2p_ttr.table.identity import PUBLIC_KEY_BYTES, Identity
 from p2p_ttr.table.logfile import LogFileError, header, parse_log
 from p2p_ttr.table.logfile import entry as log_entry
-from p2p_ttr.table.messages import MAX_NAME, valid_name
+from p2p_ttr.table.messages import MAX_NAME
 from p2p_ttr.table.table import Table
 from p2p_ttr.table.verify import verify_entries
 
@@ -390,15 +390,14 @@ def test_hellos_are_admitted_or_refused_with_a_code(version: int, name: str, non
 
 def near_beacon(data: st.DataObject) -> list[Any]:
     """A beacon's fields, valid or with one to three changes: the shapes a
-    decoder is likeliest to get wrong (a long or unprintable name, a 15-byte
-    game id, a port of 0 or 65536, true for 1)."""
-    good = [BEACON_MAGIC, BEACON_VERSION, data.draw(st.sampled_from(NAMES)), data.draw(st.integers(1, 65535)),
-            data.draw(st.integers(1, MAX_SEATS)), data.draw(st.integers(0, MAX_SEATS)),
-            data.draw(st.sampled_from([None, bytes(GAME_ID_BYTES), b"\xff" * GAME_ID_BYTES]))]
+    decoder is likeliest to get wrong (a port of 0 or 65536, true for 1, a
+    31- or 33-byte key, a version-2 beacon's words)."""
+    good = [BEACON_MAGIC, BEACON_VERSION, data.draw(st.integers(1, 65535)),
+            data.draw(st.sampled_from([bytes(PUBLIC_KEY_BYTES), b"\xff" * PUBLIC_KEY_BYTES]))]
     if data.draw(st.booleans()):
         return mutate(data, good)
-    near = st.one_of(leaf, st.sampled_from([0, 6, 65535, 65536, True, False, 1.0, BEACON_VERSION + 1, "", "p2p_ttr"]),
-                     st.text(min_size=MAX_NAME - 1, max_size=MAX_NAME + 1), st.binary(min_size=15, max_size=17))
+    near = st.one_of(leaf, st.sampled_from([0, 6, 65535, 65536, True, False, 1.0, BEACON_VERSION + 1, 2, "", "Ann"]),
+                     st.text(min_size=MAX_NAME - 1, max_size=MAX_NAME + 1), st.binary(min_size=31, max_size=33))
     good[data.draw(st.integers(0, len(good) - 1))] = data.draw(near)
     return good
 
@@ -412,10 +411,10 @@ def packed(fields: list[Any]) -> bytes:
 
 @fuzz(300)
 @given(st.data())
-def test_beacons_decode_to_a_valid_announcement_or_beacon_error(data: st.DataObject) -> None:
-    """Anyone on the LAN can send `ttr join` a datagram: it is read as an
-    announcement that says only what a real beacon can say, or it is dropped
-    (BeaconError); nothing else escapes the decoder."""
+def test_beacons_decode_to_a_valid_pointer_or_beacon_error(data: st.DataObject) -> None:
+    """Anyone on the LAN can send `ttr join` a datagram: it is read as a port
+    and a key, as a real beacon says them, or it is dropped (BeaconError);
+    nothing else escapes the decoder."""
     choice = data.draw(st.integers(0, 3))
     if choice == 0:
         raw = data.draw(st.binary(max_size=MAX_BEACON_BYTES + 8))
@@ -427,15 +426,14 @@ def test_beacons_decode_to_a_valid_announcement_or_beacon_error(data: st.DataObj
             k = data.draw(st.integers(0, len(raw)))
             raw = raw[:k] + data.draw(st.binary(max_size=MAX_BEACON_BYTES)) if data.draw(st.booleans()) else raw[:k]
     try:
-        found = parse_beacon(raw)
+        heard = parse_beacon(raw, "10.0.0.2")
     except BeaconError:
         return
-    assert isinstance(found, Announcement) and found.version == BEACON_VERSION
-    assert valid_name(found.name)
-    assert all(type(n) is int for n in (found.port, found.players, found.seats_free))
-    assert 1 <= found.port <= 65535 and 1 <= found.players <= MAX_SEATS and 0 <= found.seats_free <= MAX_SEATS
-    assert found.game_id is None or (type(found.game_id) is bytes and len(found.game_id) == GAME_ID_BYTES)
-    assert parse_beacon(found.to_bytes()) == found  # what we list is what the host could have sent
+    assert isinstance(heard, Heard) and type(heard.port) is int and 1 <= heard.port <= 65535
+    assert type(heard.host_key) is bytes and len(heard.host_key) == PUBLIC_KEY_BYTES
+    # what we heard is what a host could have sent
+    assert Announcement("Ann", heard.port, 1, 0, heard.host_key).beacon() == pack([BEACON_MAGIC, BEACON_VERSION,
+                                                                                   heard.port, heard.host_key])
 
 
 # ---------------------------------------------------------------- verify

@@ -40,4 +40,9 @@ FRAMES: list[f.Frame] = [
     f.Challenge(10, KEY, CHALLENGE, None, ("usa", "", HEAD)),
     # LAN version 10: the hello signs the address it was dialled to (appended: the indices above stay)
     f.Hello(10, "Bob", KEY, CHALLENGE, "127.0.0.1", 1, SIG),
+    # LAN version 11: a joiner that heard a beacon asks the host to describe its game, signed (vouch.py)
+    f.Describe(11, CHALLENGE, "192.168.1.5", 7311), f.Describe(0, CHALLENGE, "fe80::1", 65535),
+    f.Described("Ann", 1, 4, None, "europe", "", SIG), f.Described("Zoë 日本", 5, 0, GID, "usa", "1910", SIG),
+    # LAN version 11: a seat's ping carries its log head at that length (a gated relay counts prefixes only)
+    f.Ping(5, HEAD),
 ]

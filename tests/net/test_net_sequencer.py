@@ -338,6 +338,41 @@ def test_an_old_relay_told_its_successor_holds_less_asks_for_the_whole_log_again
         old.store.close()
 
 
+def test_a_gated_old_relay_opens_only_for_logs_that_are_prefixes_of_its_own(tmp_path: Path) -> None:
+    """The open question of issue 42's item 11: a gated old relay (restarted,
+    its log naming it the relay) opens its gate once every seat in play has
+    reported its length on its ROUTER. Seats that follow the new relay do not
+    normally report there (a witness link sends no ping), and the new relay
+    never does; but lengths alone could not tell, and with both reporting a
+    log no longer than its own the old relay opened and wrote its old term
+    past the hand-over. A ping now carries the seat's head at its length:
+    a log that is not a prefix of ours keeps the gate shut, and says why;
+    prefixes open it as before."""
+    old = OldRelay(tmp_path)  # puts the table tests' folder on the path
+    from test_forfeit import folded
+
+    node, i, table, g = old.node, old.i, old.table, old.g
+    sock = node_router(node)
+    theirs = folded(g.log, i)
+    theirs.receive(old.relay_raw)  # the log of every seat that followed the new relay
+    assert theirs.relay == 1 and len(theirs.log) == len(table.log) == i + 1
+    node.relay.catchup.gated = True  # as a resumed relay is until every seat in play reported
+    notes: list[str] = []
+    try:
+        for rid, seat, name in ((b"\x00seat1", 1, "Boris"), (b"\x00seat2", 2, "Chiara")):
+            admit(node, sock, rid, g.peers[seat].identity, name)
+            node.relay.handle([rid, frames.encode_frame(frames.reporting(len(theirs.log), theirs.head))])
+        assert not node.relay.open_gate(notes.append) and node.relay.catchup.gated
+        assert notes[-1] == "Boris, Chiara to hold our log: their logs differ from ours (the relay may have moved on)"
+        node.relay.handle([b"\x00seat2", frames.encode_frame(frames.Ping(i + 1))])  # a length without its head
+        assert not node.relay.open_gate(notes.append)
+        for rid in (b"\x00seat1", b"\x00seat2"):  # logs one entry short of ours, a prefix of it: they follow us
+            node.relay.handle([rid, frames.encode_frame(frames.reporting(i, table.prev_head(i)))])
+        assert node.relay.open_gate(notes.append) and not node.relay.catchup.gated
+    finally:
+        old.store.close()
+
+
 def test_a_follower_takes_entries_only_from_its_relay(tmp_path: Path) -> None:
     """Found by the suite: a resumed host looks for its successor, whose
     standby relay heard the host's longer log (ping), fetched it and took

@@ -219,11 +219,15 @@ def run(args: argparse.Namespace) -> int:
         if table is None:
             seated = len(host.lobby.names)
             return Announcement(name, host.port, seated, max(0, (players or game.rules.max_players) - seated),
-                                board=game.board_name, variant=game.variant)
+                                host.identity.public, board=game.board_name, variant=game.variant)
         if table.finished or not host.relaying:  # the relay of the moment announces the game, not us
             return None
         assert table.game is not None
-        return Announcement(name, host.port, table.n, 0, table.game_id, table.game.board_name, table.game.variant)
+        return Announcement(name, host.port, table.n, 0, host.identity.public, table.game_id, table.game.board_name,
+                            table.game.variant)
+
+    if beacon is not None:
+        host.relay.describer.game = announce  # what we announce, we describe, signed, to whoever asks
 
     def seen() -> Seen:
         return Seen(host.table, 0, host.names, tuple(host.lobby.names) if host.table is None else (),

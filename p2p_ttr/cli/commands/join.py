@@ -16,7 +16,9 @@ from p2p_ttr.cli.resumeflags import carried_flags, defaults_of
 from p2p_ttr.cli.seat import play_seat
 from p2p_ttr.net.console import Console
 from p2p_ttr.cli.botseats import with_beacon
-from p2p_ttr.net.discovery import BEACON_PORT, Announcement, Beacon, Found, listen
+from p2p_ttr.engine.boards import UnknownGame, load_game
+from p2p_ttr.net.discovery import BEACON_PORT, Announcement, Beacon, Heard, listen
+from p2p_ttr.net.vouch import Confirmed, Found, confirm
 from p2p_ttr.table.messages import valid_name
 from p2p_ttr.net.liveness import silent_seats
 from p2p_ttr.net.playerinput import Seen
@@ -58,15 +60,38 @@ def beacon_socket(text: str) -> tuple[str, int]:
         raise UsageError(f"--beacon: {exc}") from None
 
 
+def game_words(a: Announcement) -> str:
+    """The game a host described, as a joiner reads it: its title, or the
+    names of a game this version does not have (escaped: a stranger's words)."""
+    try:
+        return load_game(a.board, a.variant).title
+    except UnknownGame:
+        shown = f"{a.board} {a.variant}".strip().encode("ascii", "backslashreplace").decode()
+        return f"{shown!r}, a board this version of p2p_ttr does not have"
+
+
+def game_line(found: Found) -> str:
+    """One confirmed game, as the listing shows it (its words signed by its host's key)."""
+    a = found.announcement
+    state = (f"{a.seats_free} seat{'s' if a.seats_free != 1 else ''} free" if a.seats_free
+             else "started (only its players can rejoin; anyone may watch it)" if a.game_id else "full")
+    return f"{a.name}'s game of {game_words(a)} at {found.join_address}: {a.players} in, {state}"
+
+
+def unconfirmed_words(count: int) -> str:
+    return (f"{count} more beacon{'s' if count != 1 else ''} heard did not confirm "
+            f"(no answer signed by the key {'they' if count != 1 else 'it'} named): not listed")
+
+
 def pick(found: list[Found], ask: Callable[[str], str] | None, say: Callable[[str], None]) -> Found | None:
-    """The game to join: the only one heard, or the one the player picks
+    """The game to join: the only one confirmed, or the one the player picks
     (``ask`` is None when nobody can answer)."""
     if len(found) == 1:
-        say(f"found {found[0].describe()}")
+        say(f"found {game_line(found[0])}")
         return found[0]
     say(f"found {len(found)} games on the LAN:")
     for i, f in enumerate(found, 1):
-        say(f"  {i}) {f.describe()}")
+        say(f"  {i}) {game_line(f)}")
     if ask is None:
         say("name one: ttr join ADDRESS")
         return None
@@ -82,21 +107,30 @@ def pick(found: list[Found], ask: Callable[[str], str] | None, say: Callable[[st
         say(f"type a number from 1 to {len(found)}")
 
 
-def find_game(args: argparse.Namespace, say: Callable[[str], None]) -> str | None:
-    """An address to join, from the games announced on the LAN."""
+def find_confirmed(args: argparse.Namespace, say: Callable[[str], None]) -> Found | None:
+    """A game to join, from the beacons heard on the LAN, each confirmed by
+    the key it names before it is listed (net/vouch.py)."""
     bind, port = beacon_socket(args.beacon)
     say(f"looking for games on the LAN (UDP port {port}, {args.listen:g} s)...")
     try:
-        found = listen(args.listen, port, "" if bind == "0.0.0.0" else bind)
+        heard = listen(args.listen, port, "" if bind == "0.0.0.0" else bind)
     except OSError as exc:
         say(f"cannot listen for games on UDP port {port}: {exc}")
         return None
-    if not found:
+    interactive = sys.stdin.isatty() and not args.as_bot
+    return listed(heard, input if interactive else None, say)
+
+
+def listed(heard: list[Heard], ask: Callable[[str], str] | None, say: Callable[[str], None]) -> Found | None:
+    """The games ``heard`` whose host's key confirmed them, listed in the words
+    it signed (with how many did not confirm), and the one picked."""
+    confirmed: Confirmed = confirm(heard) if heard else Confirmed([], 0)
+    if confirmed.unconfirmed:
+        say(unconfirmed_words(confirmed.unconfirmed))
+    if not confirmed.games:
         say("no game is announced on this LAN: ask the host for its address and run ttr join ADDRESS")
         return None
-    interactive = sys.stdin.isatty() and not args.as_bot
-    chosen = pick(found, input if interactive else None, say)
-    return chosen.join_address if chosen is not None else None
+    return pick(confirmed.games, ask, say)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,11 +143,12 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr join: {exc}")
         return 1
-    address = args.address
+    address, host_key = args.address, None
     if address is None:
-        address = find_game(args, Console(quiet_stdout=args.json).say)
-        if address is None:
+        chosen = find_confirmed(args, Console(quiet_stdout=args.json).say)
+        if chosen is None:
             return 1
+        address, host_key = chosen.join_address, chosen.announcement.host_key  # the key that must answer there
     try:
         host, port = parse_address(address)
     except ValueError as exc:
@@ -123,7 +158,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         node = Node(NodeOptions(data, host, port, name, args.timeout, scripted=args.as_bot, trace=args.trace,
                                 new_game=args.new, listen=args.relay_port, relay_timeout=args.relay_timeout,
-                                advertise=args.advertise, host_pid=args.host_pid, name_chosen=args.name is not None),
+                                advertise=args.advertise, host_pid=args.host_pid, name_chosen=args.name is not None,
+                                host_key=host_key),
                     front.decide, front.console)
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr join: {exc}")
@@ -149,8 +185,11 @@ def run(args: argparse.Namespace) -> int:
         if table is None or not table.seated or table.finished or not node.relaying or seat is None:
             return None
         assert table.game is not None
-        return Announcement(table.seats[seat].name, node.port, table.n, 0, table.game_id, table.game.board_name,
-                            table.game.variant)
+        return Announcement(table.seats[seat].name, node.port, table.n, 0, node.identity.public, table.game_id,
+                            table.game.board_name, table.game.variant)
+
+    if beacon is not None:
+        node.relay.describer.game = announce  # what we announce, we describe, signed, to whoever asks
 
     return play_seat("join", args, front, with_beacon(node.run, beacon, announce), seen,
                      lambda: node.store.log_path if node.store else None, (lambda: node.paused, resume))

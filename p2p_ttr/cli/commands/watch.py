@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from p2p_ttr.cli.commands.join import LISTEN_S, beacon_socket, find_game
+from p2p_ttr.cli.commands.join import LISTEN_S, beacon_socket, find_confirmed
 from p2p_ttr.cli.commands.host import seconds
 from p2p_ttr.cli.registry import Command, UsageError
 from p2p_ttr.client.endgame import breakdown
@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the moves in words, line by line, instead of the full screen (the default when not "
                         "on a terminal)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object describing the game")
-    parser.set_defaults(as_bot=False)  # a watcher is asked which game only at a terminal (find_game)
+    parser.set_defaults(as_bot=False)  # a watcher is asked which game only at a terminal (find_confirmed)
 
 
 class PlainWatch:
@@ -98,14 +98,17 @@ def save_log(table: Table | None, path: Path | None, say: Callable[[str], None])
 def run(args: argparse.Namespace) -> int:
     beacon_socket(args.beacon)  # a bad --beacon is a usage error even with an address
     say = Console(quiet_stdout=args.json).say
-    address = args.address or find_game(args, say)
+    address, host_key = args.address, None
     if address is None:
-        return 1
+        chosen = find_confirmed(args, say)
+        if chosen is None:
+            return 1
+        address, host_key = chosen.join_address, chosen.announcement.host_key  # the key that must answer there
     try:
         host, port = parse_address(address)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    options = WatchOptions(host, port, args.timeout)
+    options = WatchOptions(host, port, args.timeout, host_key)
     if not (args.plain or args.json) and sys.stdin.isatty() and sys.stdout.isatty():
         from p2p_ttr.cli.tui.watchfront import WatchOnScreen  # prompt_toolkit only when a screen is wanted
 

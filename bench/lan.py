@@ -21,15 +21,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from launch import compile_sources, free_port, read_trace
 from p2p_ttr.deck import current_backend
 
 BUDGETS = {"setup_s": 6.0, "setup_cpu_max_s": 2.0, "draw_median_ms": 50.0, "game_s": 60.0}
@@ -39,19 +38,6 @@ def command(name: str) -> list[str]:
     from p2p_ttr.cli.main import child_command
 
     return child_command(name)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def read_trace(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def print_timeline(traces: list[list[dict[str, Any]]], t0: float) -> None:
@@ -78,12 +64,7 @@ def main() -> None:
     parser.add_argument("--timeline", action="store_true", help="print each peer's set-up, event by event")
     args = parser.parse_args()
     port = args.port or free_port()
-    # Byte-compile the sources first, as `pip install` does: an editable
-    # checkout under PYTHONDONTWRITEBYTECODE would otherwise recompile every
-    # module in every process (~0.12 s each), which no installed copy does.
-    root = Path(__file__).resolve().parent.parent
-    subprocess.run([sys.executable, "-m", "compileall", "-q",  # (older versions kept the command in cli/)
-                    *(str(d) for d in (root / "p2p_ttr", root / "cli") if d.exists())], check=True)
+    compile_sources(Path(__file__).resolve().parent.parent)
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         common = ["--as-bot", "--json", "--timeout", "60"]

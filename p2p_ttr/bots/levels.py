@@ -2,25 +2,33 @@
 
 ``LEVELS`` lists them weakest first, so commands can offer
 ``--bot-level {random,easy,medium,hard,expert}`` with ``choices=LEVELS``.
+A level's module is imported when a bot of that level is first made: a
+seat's process pays for its own bot alone (the expert's planner and
+rollouts are the heaviest, and most seats are not experts).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from .base import Bot
-from .easy import EasyBot
-from .expert import ExpertBot
-from .hard import HardBot
-from .medium import MediumBot
-from .random_bot import RandomBot
+
+
+def _imported(module: str, cls: str) -> Callable[[int, str], Bot]:
+    """Make a ``cls`` of ``module`` (in this package), importing it then."""
+    def make(seed: int, name: str) -> Bot:
+        bot: Bot = getattr(importlib.import_module(module, __package__), cls)(seed, name=name)
+        return bot
+    return make
+
 
 _FACTORIES: dict[str, Callable[[int, str], Bot]] = {
-    "random": lambda seed, name: RandomBot(seed, name=name),
-    "easy": lambda seed, name: EasyBot(seed, name=name),
-    "medium": lambda seed, name: MediumBot(seed, name=name),
-    "hard": lambda seed, name: HardBot(seed, name=name),
-    "expert": lambda seed, name: ExpertBot(seed, name=name),
+    "random": _imported(".random_bot", "RandomBot"),
+    "easy": _imported(".easy", "EasyBot"),
+    "medium": _imported(".medium", "MediumBot"),
+    "hard": _imported(".hard", "HardBot"),
+    "expert": _imported(".expert", "ExpertBot"),
 }
 
 LEVELS: tuple[str, ...] = tuple(_FACTORIES)

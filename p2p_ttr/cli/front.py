@@ -14,14 +14,15 @@ import argparse
 import secrets
 import sys
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from p2p_ttr.bots.levels import make_bot
 from p2p_ttr.net.console import Console, LineReader
 from p2p_ttr.net.playerinput import Ending, RunLoop, Seen
 from p2p_ttr.table.peer import Decider
 
-from .plain import Human, PlainChannel
+if TYPE_CHECKING:
+    from .plain import Human
 
 
 class Front(Protocol):
@@ -56,12 +57,16 @@ class PlainFront:
     """A person at the plain line prompt (`--plain`, or when stdin or stdout is not a terminal)."""
 
     def __init__(self, args: argparse.Namespace, hosting: bool) -> None:
+        from .plain import Human  # the line prompt's words and pages only where a person plays
+
         self.console = Console(quiet_stdout=args.json)
-        self.human = Human(self.console.say, hosting)
+        self.human: Human = Human(self.console.say, hosting)
         self.decide: Decider | None = None
         self.tells_ending = False
 
     def play(self, run: RunLoop, seen: Callable[[], Seen], ending: Ending) -> int:
+        from .plain import PlainChannel
+
         return run(PlainChannel(self.human, LineReader(), seen))
 
     def show_address(self, text: str) -> None:

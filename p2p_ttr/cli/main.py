@@ -5,23 +5,23 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from importlib import metadata
 from collections.abc import Sequence
 
 from p2p_ttr.cli.registry import Command, UsageError
 
-# Every subcommand, in the order `ttr --help` lists them.
-COMMAND_MODULES: tuple[str, ...] = (
-    "p2p_ttr.cli.commands.selfplay",
-    "p2p_ttr.cli.commands.score",
-    "p2p_ttr.cli.commands.verify",
-    "p2p_ttr.cli.commands.tournament",
-    "p2p_ttr.cli.commands.host",
-    "p2p_ttr.cli.commands.join",
-    "p2p_ttr.cli.commands.watch",
-    "p2p_ttr.cli.commands.replay",
-    "p2p_ttr.cli.commands.boards",
-)
+# Every subcommand by name, with the module that defines it, in the order
+# `ttr --help` lists them.
+COMMAND_MODULES: dict[str, str] = {
+    "selfplay": "p2p_ttr.cli.commands.selfplay",
+    "score": "p2p_ttr.cli.commands.score",
+    "verify": "p2p_ttr.cli.commands.verify",
+    "tournament": "p2p_ttr.cli.commands.tournament",
+    "host": "p2p_ttr.cli.commands.host",
+    "join": "p2p_ttr.cli.commands.join",
+    "watch": "p2p_ttr.cli.commands.watch",
+    "replay": "p2p_ttr.cli.commands.replay",
+    "boards": "p2p_ttr.cli.commands.boards",
+}
 
 
 def child_command(name: str) -> list[str]:
@@ -32,18 +32,30 @@ def child_command(name: str) -> list[str]:
 
 def installed_version() -> str:
     """The version pip installed (pyproject.toml's), or what a bare checkout is."""
+    from importlib import metadata  # ~30 ms to import: only `ttr --version` asks
+
     try:
         return metadata.version("p2p_ttr")
     except metadata.PackageNotFoundError:
         return "(not installed)"
 
 
-def load_commands() -> list[Command]:
+def load_commands(names: Sequence[str] | None = None) -> list[Command]:
+    """The commands NAMES (default: every one, in help order)."""
     commands: list[Command] = []
-    for name in COMMAND_MODULES:
-        module = importlib.import_module(name)
-        commands.append(module.COMMAND)
+    for name in COMMAND_MODULES if names is None else names:
+        command: Command = importlib.import_module(COMMAND_MODULES[name]).COMMAND
+        commands.append(command)
     return commands
+
+
+class VersionAction(argparse.Action):
+    """`--version`: the installed version, looked up only when asked for."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"ttr {installed_version()}")
+        parser.exit()
 
 
 def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
@@ -51,7 +63,7 @@ def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
         prog="ttr",
         description="Ticket to Ride for 2-5 players on a LAN, with no trusted server (`ttr boards` lists the boards).",
     )
-    parser.add_argument("--version", action="version", version=f"ttr {installed_version()}")
+    parser.add_argument("--version", action=VersionAction, nargs=0, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in commands:
         p = sub.add_parser(
@@ -65,7 +77,13 @@ def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser(load_commands())
+    argv = sys.argv[1:] if argv is None else argv
+    # Only the command being run is imported: each command's modules cost a
+    # process start tenths of a second, and a bot seat (`ttr join --as-bot`,
+    # five of them per benched game) needs none of the others'. Anything
+    # else (`ttr`, `ttr --help`, a misspelt command) gets every command.
+    named = [argv[0]] if argv and argv[0] in COMMAND_MODULES else None
+    parser = build_parser(load_commands(named))
     args = parser.parse_args(argv)
     run = getattr(args, "_run", None)
     if run is None:

@@ -201,17 +201,18 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
     raw_routes = data["routes"]
     stand_ins = {frozenset((s["a"], s["b"])): int(s["any_cards_per_colour_card"])
                  for s in data.get("special_routes", ()) if "any_cards_per_colour_card" in s}
+    # The routes between each pair of places, found in one pass (a scan of
+    # every route for each route cost every process ~0.05 s over the boards).
+    between: dict[frozenset[str], list[int]] = {}
+    for i, r in enumerate(raw_routes):
+        between.setdefault(frozenset((r["a"], r["b"])), []).append(i)
     routes_list: list[Route] = []
     for i, r in enumerate(raw_routes):
         if r["a"] not in city_set or r["b"] not in city_set:
             raise ValueError(f"route {i} names an unknown city")
         if r["color"] not in (GRAY, TRACK_BED) and r["color"] not in colors:
             raise ValueError(f"route {i} has unknown colour {r['color']!r}")
-        twins = [
-            j
-            for j, s in enumerate(raw_routes)
-            if j != i and {s["a"], s["b"]} == {r["a"], r["b"]}
-        ]
+        twins = [j for j in between[frozenset((r["a"], r["b"]))] if j != i]
         if len(twins) > 2:
             raise ValueError(f"route {i} has more than two tracks beside it")
         routes_list.append(

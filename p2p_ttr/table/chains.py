@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from p2p_ttr.deck import CardRef as DeckRef
 from p2p_ttr.deck import (
@@ -33,8 +34,10 @@ from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.state import NeedRemask, NeedShuffle
 
 from .cards import DECK_NAMES, deck_ref
-from .checkpool import CheckPool
 from .errors import Malformed, NotExpected
+
+if TYPE_CHECKING:  # a pool is `ttr verify`'s; a player's process never loads multiprocessing
+    from .checkpool import CheckPool
 
 Need = NeedShuffle | NeedRemask
 

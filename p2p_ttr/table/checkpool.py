@@ -46,8 +46,6 @@ from p2p_ttr.deck import (
 # Below this many log entries a pool costs more than it saves (a worker
 # starts in ~0.05 s; a 2-player game's proofs check in well under that).
 SMALL_LOG = 200
-# Share proofs per job: enough that a job is worth sending (~0.1 s each).
-SHARES_PER_JOB = 400
 
 ShuffleClaims = tuple[tuple[ShuffleStep | RemaskStep, tuple[Ciphertext, ...], ShuffleProof], ...]
 RemaskClaim = tuple[ShuffleStep | RemaskStep, tuple[Ciphertext, ...], RemaskProof]
@@ -122,6 +120,7 @@ class CheckPool:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         self._executor = ProcessPoolExecutor(workers, mp_context=context)
+        self._workers = workers
         self._pending: list[Future[bool]] = []
 
     @staticmethod
@@ -138,9 +137,13 @@ class CheckPool:
         self._pending.append(self._executor.submit(_remasks_hold, self._id(joint), frozen))
 
     def shares(self, joint: JointKey, items: Sequence[tuple[DecryptionShare, Ciphertext]]) -> None:
-        """Check these shares' proofs, a slice per job (the slices' batches pass iff one batch of all would)."""
-        for start in range(0, len(items), SHARES_PER_JOB):
-            part = tuple(items[start:start + SHARES_PER_JOB])
+        """Check these shares' proofs, one slice per worker (the slices' batches
+        pass iff one batch of all would). As few slices as keep every worker
+        busy: a batch's multi-exponentiation costs a fixed part per batch (its
+        buckets), so slices of 400 did ~1.5x the work of one batch."""
+        size = max(1, -(-len(items) // self._workers))
+        for start in range(0, len(items), size):
+            part = tuple(items[start:start + size])
             self._pending.append(self._executor.submit(_shares_hold, self._id(joint), part))
 
     def rerun(self, joint_id: JointId, kind: str, seed: Seed, seat: int, deck: str, epoch: int,

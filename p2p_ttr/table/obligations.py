@@ -115,17 +115,20 @@ def owed_shares(t: TableState) -> dict[int, set[CardRef]]:
         if mine:
             owed[pending.seat] = mine
     live = [s for s in range(t.n) if s not in t.forfeited]
+    shares = t.shares  # looked up once per card: this runs for every share in the log
     if isinstance(engine.awaiting, NeedReveal):
         for ref in engine.awaiting.refs:
+            have = shares.get(ref, ())
             for s in live:
-                if s not in t.shares.get(ref, ()):
+                if s not in have:
                     owed.setdefault(s, set()).add(ref)
     for p, ps in enumerate(engine.players):
         for ref in ps.hand + ps.offered:
             if ref in engine.public:
                 continue
+            have = shares.get(ref, ())
             for s in live:
-                if s != p and s not in t.shares.get(ref, ()):
+                if s != p and s not in have:
                     owed.setdefault(s, set()).add(ref)
     return owed
 

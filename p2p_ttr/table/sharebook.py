@@ -10,6 +10,7 @@ them on the draw's critical path (protocol.md §6).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TypeVar, overload
 
 from p2p_ttr.deck import (
     CardCodec,
@@ -26,6 +27,8 @@ from p2p_ttr.deck import (
 from p2p_ttr.engine.cards import CardRef, Deck
 
 from .errors import BadProof, Cheating, Malformed, NotExpected
+
+T = TypeVar("T")
 
 
 class ShareBook(Mapping[CardRef, dict[int, DecryptionShare]]):
@@ -46,6 +49,10 @@ class ShareBook(Mapping[CardRef, dict[int, DecryptionShare]]):
         self._codec = codec
         self.audit_secret = audit_secret
         self.eager_proofs = eager_proofs
+        # With ``audit_secret``: faces decrypted ahead (the deck audit's
+        # opened epochs, `ttr verify`'s workers), by ciphertext and secret;
+        # None where a card was not, which is then decrypted here.
+        self.decrypted_ahead: Callable[[Ciphertext, int], int | None] | None = None
         self._shares: dict[CardRef, dict[int, DecryptionShare]] = {}
         # Stored shares whose proofs this replica has not checked yet (card -> seats).
         self.unchecked: dict[CardRef, set[int]] = {}
@@ -58,6 +65,17 @@ class ShareBook(Mapping[CardRef, dict[int, DecryptionShare]]):
 
     def __len__(self) -> int:
         return len(self._shares)
+
+    @overload
+    def get(self, ref: CardRef, /) -> dict[int, DecryptionShare] | None: ...
+    @overload
+    def get(self, ref: CardRef, default: dict[int, DecryptionShare] | T, /) -> dict[int, DecryptionShare] | T: ...
+
+    def get(self, ref: CardRef, default: object = None, /) -> object:
+        # The dict's own get: Mapping's (a lookup inside try/except) was a
+        # quarter of a fold's bookkeeping, called for every card held by
+        # every seat at every share (obligations.owed_shares).
+        return self._shares.get(ref, default)
 
     def store(self, joint: JointKey, seat: int, shares: Iterable[tuple[DecryptionShare, CardRef]],
               owed: set[CardRef], public: set[CardRef]) -> None:
@@ -146,7 +164,8 @@ class ShareBook(Mapping[CardRef, dict[int, DecryptionShare]]):
         ciphertext = self._ciphertext(ref)
         try:
             if self.audit_secret is not None:
-                (plain,) = decrypt_with_exponent([ciphertext], self.audit_secret)
+                ahead = None if self.decrypted_ahead is None else self.decrypted_ahead(ciphertext, self.audit_secret)
+                (plain,) = (ahead,) if ahead is not None else decrypt_with_exponent([ciphertext], self.audit_secret)
             else:
                 have = self._shares.get(ref, {})
                 parts = [have[s].share for s in sorted(have) if s not in forfeited]

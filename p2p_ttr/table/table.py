@@ -51,6 +51,7 @@ from p2p_ttr.errorcodes import ErrorCode
 from .acts import CardMove, PendingAct, VoidedAct, hidden_cards
 from .cards import codec_for, engine_deck
 from .chains import ChainBook, ChainDone, FalseStep, Progress, check_source
+from .decoded import DecodedEntry, decoded_for
 from .envelope import Envelope, open_envelope
 from .errors import BadProof, BadSignature, Cheating, Malformed, NotExpected, TableError
 from .escrowbook import Blocked, Carried, DealerCheated, EscrowBook
@@ -76,7 +77,6 @@ from .messages import (
     Seating,
     Shares,
     Shuffle,
-    message_from_wire,
 )
 from .obligations import Obligation, obligations, owed_shares
 from .relaying import EMPTY_HEAD, HandedOver, check_handover, successor
@@ -388,8 +388,9 @@ class Table:
 
     # --------------------------------------------------------------- receive
 
-    def receive(self, raw: bytes) -> Envelope:
-        """Check and apply one log entry; on refusal record it and re-raise.
+    def receive(self, raw: bytes, decoded: DecodedEntry | None = None) -> Envelope:
+        """Check and apply one log entry (``decoded``: the caller's decoding of it, decoded_for); on
+        refusal record it and re-raise.
 
         An entry that is valid but completes something impossible (a card
         that is no card, a false proof) is accepted and halts the game.
@@ -401,7 +402,7 @@ class Table:
             EngineError: the engine refused the move it carries; nothing changed.
         """
         try:
-            envelope = self._accept(raw)
+            envelope = self._accept(raw, decoded)
         except (TableError, EngineError) as exc:
             seat, seq = _claimed(raw)
             self.rejected.append(Rejection(seat, seq, exc.code, str(exc)))
@@ -418,9 +419,8 @@ class Table:
             self.halted, self.halted_at = str(exc), len(self.log) - 1
         return envelope
 
-    def _accept(self, raw: bytes) -> Envelope:
-        envelope = open_envelope(raw)
-        message = message_from_wire(envelope.body)
+    def _accept(self, raw: bytes, decoded: DecodedEntry | None) -> Envelope:
+        envelope, message = decoded_for(raw, decoded)
         if self.game_id is None:
             if not isinstance(message, Seating):
                 raise NotExpected("a game starts with seat 0's seating")

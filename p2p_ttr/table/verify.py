@@ -48,13 +48,13 @@ from p2p_ttr.errorcodes import ErrorCode
 
 from .envelope import Envelope, check_signature, open_envelope, open_frame
 from .errors import BadProof, TableError
-from .messages import EUROPE_RULES_5, RULES, RULES_6, Audit, Forfeit, Keys, Message, Remask, Seating, Shares, Shuffle, message_from_wire
+from .messages import EUROPE_RULES_5, RULES, RULES_6, Audit, Forfeit, Keys, Message, Remask, Seating, Shares, Shuffle
 from .cards import deck_ref
 from .auditprefetch import AuditPrefetch
+from .decoded import DecodedEntry, decode_entry
 from .checkpool import CheckPool, pool_for
 from .table import Table
 
-Opened = tuple[Envelope, Message]  # an entry's envelope and message, decoded but not checked
 
 
 @dataclass(frozen=True)
@@ -159,7 +159,7 @@ def verify_entries(entries: list[bytes], workers: int | None = 1) -> Verdict:
             pool.close()
 
 
-def _verify_log(entries: list[bytes], opened: list[Opened | None], secret: int | None,
+def _verify_log(entries: list[bytes], opened: list[DecodedEntry | None], secret: int | None,
                 pool: CheckPool | None, prefetch: AuditPrefetch) -> Verdict:
     if secret is not None:
         verdict = _verify_pooled(entries, opened, secret, pool, prefetch)
@@ -172,7 +172,7 @@ def _verify_log(entries: list[bytes], opened: list[Opened | None], secret: int |
     return _verify_pooled(entries, opened, None, pool, prefetch) or _verify(entries, opened, None, None, prefetch)
 
 
-def _verify_pooled(entries: list[bytes], opened: list[Opened | None], secret: int | None,
+def _verify_pooled(entries: list[bytes], opened: list[DecodedEntry | None], secret: int | None,
                    pool: CheckPool | None, prefetch: AuditPrefetch) -> Verdict | None:
     """The fold with the proofs checked by ``pool``: the verdict if every one
     of them held, None if one did not (the caller folds again inline to name
@@ -183,8 +183,9 @@ def _verify_pooled(entries: list[bytes], opened: list[Opened | None], secret: in
     return verdict
 
 
-def _largest_shuffle(opened: list[Opened | None]) -> int:
-    return max((len(d[1].cards) for d in opened if d is not None and isinstance(d[1], Shuffle)), default=0)
+def _largest_shuffle(opened: list[DecodedEntry | None]) -> int:
+    return max((len(d.message.cards) for d in opened if d is not None and isinstance(d.message, Shuffle)),
+               default=0)
 
 
 def _share_proofs_hold(table: Table) -> bool:
@@ -198,10 +199,11 @@ def _share_proofs_hold(table: Table) -> bool:
     return True
 
 
-def _verify(entries: list[bytes], opened: list[Opened | None], secret: int | None,
+def _verify(entries: list[bytes], opened: list[DecodedEntry | None], secret: int | None,
             pool: CheckPool | None, prefetch: AuditPrefetch) -> Verdict:
     table = Table(audit_secret=secret, eager_proofs=True)
     table.chains.pool = pool
+    table.shares.decrypted_ahead = prefetch.plaintext  # the epochs the pool opens for the audit
     refused: Finding | None = None
     records: list[Record] = []
     record_entry: list[int] = []
@@ -210,13 +212,13 @@ def _verify(entries: list[bytes], opened: list[Opened | None], secret: int | Non
         derived = len(table.derived_steps)
         carried = set(table.carried_on)
         try:
-            table.receive(raw)
+            table.receive(raw, opened[index])  # decoded once, by _open_all
         except (TableError, EngineError) as exc:
             refused = Finding(index, _blame(table, raw, exc), exc.code, str(exc))
             break
         decoded = opened[index]
         assert decoded is not None  # the table accepted it, so it decodes
-        added = _deck_records(before, decoded[1])
+        added = _deck_records(before, decoded.message)
         # Steps the fold took for forfeited seats, caused by this entry.
         for need, step in table.derived_steps[derived:]:
             added += _chain_records(need, step)
@@ -281,13 +283,12 @@ def _found_in_play(table: Table, refused: Finding | None) -> list[Finding]:
     return found
 
 
-def _open_all(entries: list[bytes]) -> list[Opened | None]:
+def _open_all(entries: list[bytes]) -> list[DecodedEntry | None]:
     """Each entry's envelope and message, unchecked; None where it does not decode."""
-    out: list[Opened | None] = []
+    out: list[DecodedEntry | None] = []
     for raw in entries:
         try:
-            envelope = open_envelope(raw)
-            out.append((envelope, message_from_wire(envelope.body)))
+            out.append(decode_entry(raw))
         except TableError:
             out.append(None)
     return out
@@ -299,14 +300,14 @@ def joint_secret(entries: list[bytes]) -> int | None:
     return _joint_secret(_open_all(entries))
 
 
-def _joint_secret(opened: list[Opened | None]) -> int | None:
+def _joint_secret(opened: list[DecodedEntry | None]) -> int | None:
     keys: dict[int, int] = {}
     revealed: dict[int, int] = {}
     seats = 0
     for decoded in opened:
         if decoded is None:
             continue
-        envelope, message = decoded
+        envelope, message = decoded.envelope, decoded.message
         match message:
             case Seating(players):
                 seats = len(players)

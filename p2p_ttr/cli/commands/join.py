@@ -8,7 +8,7 @@ import shlex
 import sys
 from collections.abc import Callable
 
-from p2p_ttr.cli.commands.host import add_common, port_number, seconds
+from p2p_ttr.cli.seatflags import add_common, port_number, seconds
 from p2p_ttr.cli.front import make_front
 from p2p_ttr.cli.names import login_name
 from p2p_ttr.cli.registry import Command, UsageError

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from p2p_ttr.cli.commands.join import LISTEN_S, beacon_socket, find_confirmed
-from p2p_ttr.cli.commands.host import seconds
+from p2p_ttr.cli.seatflags import seconds
 from p2p_ttr.cli.registry import Command, UsageError
 from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.client.snapshot import Publisher

@@ -12,6 +12,7 @@ import pytest
 
 from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.engine.errors import EngineError
+from p2p_ttr.engine.limits import any_game_limits
 from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
 from p2p_ttr.table.envelope import open_envelope, seal
 from p2p_ttr.table.errors import TableError
@@ -52,6 +53,9 @@ def refused(table: Table, raw: bytes, code: str, words: str) -> None:
     assert len(table.log) == length
 
 
+PAST_EVERY_DECK = any_game_limits().highest_card_id + 1
+
+
 def test_every_step_names_its_chains_cards() -> None:
     for raw in game().log:
         body = open_envelope(raw).body
@@ -88,7 +92,8 @@ def test_a_remask_naming_its_tickets_in_another_order_or_other_tickets_is_refuse
     (lambda b: b[:2], "must have 3 items"),  # a ttr-europe/4 step: no cards named
     (lambda b: [b[0], b[1], b[2][::-1]], "ascending"),
     (lambda b: [b[0], b[1], b[2][:-1]], "one card per ciphertext"),
-    (lambda b: [b[0], b[1], [*b[2][:-1], 110]], "card is 110"),
+    # A card id no game has (the UK's train deck is the largest, 116 cards).
+    (lambda b: [b[0], b[1], [*b[2][:-1], PAST_EVERY_DECK]], f"card is {PAST_EVERY_DECK}"),
 ])
 def test_a_step_whose_card_list_is_malformed_is_refused(change: Any, words: str) -> None:
     table, index = folded_to("shuffle", "train", 1)

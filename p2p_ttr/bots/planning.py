@@ -89,11 +89,11 @@ def route_open_to(view: GameState, player: int, route: Route) -> bool:
     """Whether ``player`` could still claim ``route`` (trains aside)."""
     if view.route_owner[route.id] is not None:
         return False
-    if route.twin is not None:
-        twin_owner = view.route_owner[route.twin]
-        if twin_owner == player:
+    for side in route.sides:
+        side_owner = view.route_owner[side]
+        if side_owner == player:
             return False
-        if twin_owner is not None and not view.game.rules.both_sides_open(view.n_players):
+        if side_owner is not None and not view.game.rules.both_sides_open(view.n_players):
             return False
     return True
 

@@ -45,6 +45,9 @@ class Route:
     # Spaces marked X (Legendary Asia's mountain routes): each costs one more
     # car, sent to the Mountain Crossing (scored by Rules.mountain_car_points).
     mountain_x: int = 0
+    # Every other side of a double or triple route (Old West has triples):
+    # ``twin`` is the first of them, kept for the boards of double routes alone.
+    sides: tuple[int, ...] = ()
 
     @property
     def cars(self) -> int:
@@ -201,8 +204,8 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
             for j, s in enumerate(raw_routes)
             if j != i and {s["a"], s["b"]} == {r["a"], r["b"]}
         ]
-        if len(twins) > 1:
-            raise ValueError(f"route {i} has more than one twin")
+        if len(twins) > 2:
+            raise ValueError(f"route {i} has more than two other sides")
         routes_list.append(
             Route(
                 id=i,
@@ -215,6 +218,7 @@ def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None =
                 twin=twins[0] if twins else None,
                 stand_in=stand_ins.get(frozenset((r["a"], r["b"])), 0),
                 mountain_x=int(r.get("mountain_x", 0)),
+                sides=tuple(twins),
             )
         )
     tickets: list[Ticket] = []

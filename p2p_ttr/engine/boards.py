@@ -135,6 +135,21 @@ _LEGENDARY_ASIA_RULES = replace(
     most_cities_points=10,
 )
 
+_OLD_WEST_RULES = replace(
+    _USA_RULES,
+    max_players=6,
+    trains=40,
+    # 5 dealt keep 3; the rest under the deck (citymarkers.py's docstring on the shuffle).
+    setup_tickets=_choice(((Deck.TICKETS, 5),), 3, Unkept.BOTTOM),
+    draw_tickets=_choice(((Deck.TICKETS, 4),), 1, Unkept.BOTTOM),
+    longest_path_bonus="",
+    longest_path_points=0,
+    globetrotter_points=15,
+    city_markers=3,  # "Each player takes 3 City Markers"
+    marker_cards=2,  # "spend 2 more matching cards (locomotives ok)"
+    no_start_cities=("Roswell",),  # "any city (except Roswell)"
+)
+
 BOARDS: Mapping[str, BoardEntry] = {
     "europe": BoardEntry("europe", "Europe", "europe.json", _EUROPE_RULES, {
         "": Variant("Europe", None),
@@ -179,6 +194,9 @@ BOARDS: Mapping[str, BoardEntry] = {
     }),
     "asia": BoardEntry("asia", "Legendary Asia", "legendary_asia.json", _LEGENDARY_ASIA_RULES, {
         "": Variant("Legendary Asia", None),
+    }),
+    "oldwest": BoardEntry("oldwest", "Old West", "old_west.json", _OLD_WEST_RULES, {
+        "": Variant("Old West", None),
     }),
 }
 
@@ -255,7 +273,8 @@ def game_digest(data: Mapping[str, Any], variant: str, rules: Rules,
 # Settings added after the first digests (rules revision ttr/6), recorded
 # only where a game plays them: the digests of the games that do not use them
 # stay what they were, so their logs verify.
-RECORDED_WHEN_PLAYED = ("mountain_car_points", "most_cities_bonus", "most_cities_points")
+RECORDED_WHEN_PLAYED = ("mountain_car_points", "most_cities_bonus", "most_cities_points",
+                        "city_markers", "marker_cards", "no_start_cities")
 
 
 def rules_record(rules: Rules) -> dict[str, Any]:

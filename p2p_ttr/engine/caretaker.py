@@ -15,7 +15,9 @@ fully specified and free of randomness, rather than one of the bots:
    face-up slot it may take, otherwise draw tickets, otherwise build a
    station (the first city in board order where it may, paid as a route
    is), otherwise go for a tunnel it may have to give up, otherwise pass;
-4. second card: draw blind, otherwise the lowest face-up slot it may take.
+4. second card: draw blind, otherwise the lowest face-up slot it may take;
+5. Old West: the first city in board order as its starting city; no city
+   marker after a claim (its cards stay for routes).
 
 It builds a station only because passing is for a player with nothing else
 to do (rules version 3). It plays from ``state`` as the seat itself sees
@@ -58,6 +60,8 @@ from .events import (
     KeepTickets,
     Pass,
     PayTunnel,
+    PlaceStartCity,
+    SkipMarker,
 )
 from .moves import legal_actions
 from .state import GameState
@@ -98,6 +102,11 @@ def caretaker_move(state: GameState, player: int, safe_tunnels: bool = True) -> 
         spare = left[LOCOMOTIVE] + (left[played] if played is not None else 0)
         return spare >= state.game.rules.tunnel_cards
 
+    starts = [a for a in legal if isinstance(a, PlaceStartCity)]
+    if starts:  # Old West: the first city in board order it may start from
+        return starts[0]
+    if SkipMarker(player) in legal:  # Old West: its cards stay for routes
+        return SkipMarker(player)
     keeps = [a for a in legal if isinstance(a, KeepTickets)]
     if keeps:
         offered = state.players[player].offered

@@ -173,6 +173,33 @@ class Pass:
     TAG: ClassVar[str] = "pass"
 
 
+@dataclass(frozen=True, slots=True)
+class PlaceStartCity:
+    """Put a city marker on ``city`` as the starting city (Old West, before the first turn: citymarkers.py)."""
+
+    player: Player
+    city: Annotated[str, Str(1, lambda g: g.longest_city, among=lambda g: g.cities)]
+    TAG: ClassVar[str] = "start_city"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceMarker:
+    """Put a city marker on ``city``, an end of the route just claimed, paying ``cards`` (citymarkers.py)."""
+
+    player: Player
+    city: Annotated[str, Str(1, lambda g: g.longest_city, among=lambda g: g.cities)]
+    cards: Annotated[tuple[CardRef, ...], refs(lambda g: g.most_marker)]
+    TAG: ClassVar[str] = "marker"
+
+
+@dataclass(frozen=True, slots=True)
+class SkipMarker:
+    """Place no city marker after this claim: the turn ends."""
+
+    player: Player
+    TAG: ClassVar[str] = "no_marker"
+
+
 Action: TypeAlias = (
     DrawBlind
     | DrawFaceUp
@@ -183,6 +210,9 @@ Action: TypeAlias = (
     | KeepTickets
     | BuildStation
     | Pass
+    | PlaceStartCity
+    | PlaceMarker
+    | SkipMarker
 )
 
 # --------------------------------------------------------------------------
@@ -237,6 +267,9 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     KeepTickets,
     BuildStation,
     Pass,
+    PlaceStartCity,
+    PlaceMarker,
+    SkipMarker,
 )
 CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Remasked, Reveal, Peek)
 

@@ -138,6 +138,12 @@ class Rules:
     # Asian Explorer), shared by every player tied for it; "" and 0 where not played.
     most_cities_bonus: str = ""
     most_cities_points: int = 0
+    # Old West's city markers (citymarkers.py): each player's markers (0: not
+    # played), the cards of one colour that place one after a claim, and the
+    # cities where no starting marker may go.
+    city_markers: int = 0
+    marker_cards: int = 0
+    no_start_cities: tuple[str, ...] = ()
 
     def players_allowed(self, n: int) -> bool:
         return self.min_players <= n <= self.max_players

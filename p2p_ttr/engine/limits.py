@@ -36,6 +36,7 @@ class GameLimits:
     most_returned: int  # tickets returned under their pile at once (one re-masking)
     most_extra: int  # a tunnel's extra cards: the cards it turns
     most_station: int  # cards for the last station
+    most_marker: int = 0  # cards that place a city marker (Old West)
 
     @property
     def largest_deck(self) -> int:
@@ -67,6 +68,7 @@ class GameLimits:
             most_returned=max((o.size - o.keep_min for o in offers if o.unkept is Unkept.BOTTOM), default=0),
             most_extra=rules.tunnel_cards,
             most_station=rules.stations,
+            most_marker=rules.marker_cards,
         )
 
 
@@ -100,4 +102,5 @@ def any_game_limits() -> GameLimits:
         most_returned=max(b.most_returned for b in every),
         most_extra=max(b.most_extra for b in every),
         most_station=max(b.most_station for b in every),
+        most_marker=max(b.most_marker for b in every),
     )

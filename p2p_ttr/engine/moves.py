@@ -28,8 +28,12 @@ from .events import (
     KeepTickets,
     Pass,
     PayTunnel,
+    PlaceMarker,
+    PlaceStartCity,
+    SkipMarker,
 )
-from .payments import Payment, route_payments, station_payments, tunnel_payments
+from .markerrules import marker_problem, start_city_problem
+from .payments import Payment, marker_payments, route_payments, station_payments, tunnel_payments
 from .standins import uses_stand_ins
 from .rules import (
     actors,
@@ -55,6 +59,11 @@ def legal_actions(state: GameState, player: int, only: type[Action] | None = Non
         return _of(only, PayTunnel, lambda: tunnel_actions(state, player)) + _of(
             only, AbandonTunnel, lambda: [AbandonTunnel(player)]
         )
+    if state.phase is Phase.START_CITY:
+        return _of(only, PlaceStartCity, lambda: start_city_actions(state, player))
+    if state.phase is Phase.MARKER:
+        return _of(only, PlaceMarker, lambda: marker_actions(state, player)) + _of(
+            only, SkipMarker, lambda: [SkipMarker(player)])
     actions = [a for a in draw_actions(state, player) if only is None or isinstance(a, only)]
     if not state.cards_drawn:
         if draw_tickets_problem(state) is None:
@@ -75,6 +84,11 @@ def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
     if state.phase is Phase.TUNNEL:
         kinds: list[type[Action]] = [PayTunnel] if tunnel_actions(state, player) else []
         return kinds + [AbandonTunnel]
+    if state.phase is Phase.START_CITY:
+        return [PlaceStartCity]
+    if state.phase is Phase.MARKER:
+        marking: list[type[Action]] = [PlaceMarker] if marker_actions(state, player) else []
+        return marking + [SkipMarker]
     kinds = []
     for action in draw_actions(state, player):
         if type(action) not in kinds:
@@ -194,6 +208,24 @@ def station_actions(state: GameState, player: int, limit: int | None = None) -> 
             if limit is not None and len(actions) >= limit:
                 return actions
     return actions
+
+
+def start_city_actions(state: GameState, player: int) -> list[Action]:
+    """Every city ``player`` may start from (Old West), in board order."""
+    return [PlaceStartCity(player, city) for city in state.game.board.cities if start_city_problem(state, city) is None]
+
+
+def marker_actions(state: GameState, player: int) -> list[Action]:
+    """Every (end of the route just claimed, payment) that places a city marker (Old West)."""
+    markers = state.markers
+    if markers is None or markers.claimed is None:
+        return []
+    board = state.game.board
+    by_kind = hand_by_kind(state, player)
+    payments = [cards for pay in marker_payments(board, state.game.rules.marker_cards, _counts(by_kind))
+                if (cards := cards_for(by_kind, pay)) is not None]
+    return [PlaceMarker(player, city, cards) for city in board.routes[markers.claimed].cities
+            if marker_problem(state, player, city) is None for cards in payments]
 
 
 def tunnel_actions(state: GameState, player: int) -> list[Action]:

@@ -30,13 +30,19 @@ from .events import (
     Pass,
     PayTunnel,
     Peek,
+    PlaceMarker,
+    PlaceStartCity,
     Remasked,
     Reveal,
     Shuffled,
+    SkipMarker,
 )
+from .citymarkers import CityMarkers, placing_order
 from .game import Game, LocomotiveUse, TicketChoice, Unkept
+from .markerrules import marker_problem, may_mark, network_problem, start_city_problem
 from .payments import (
     Payment,
+    marker_payment_problem,
     payment_of,
     route_payment,
     route_payment_problem,
@@ -99,6 +105,7 @@ def new_game(game: Game, n_players: int) -> GameState:
         players=(supply,) * n_players,
         route_owner=(None,) * len(board.routes),
         steps=tuple(steps),
+        markers=CityMarkers.empty(n_players) if rules.city_markers else None,
     )
     return _run_steps(table)
 
@@ -133,7 +140,7 @@ def actors(state: GameState) -> tuple[int, ...]:
         return ()
     if state.phase is Phase.SETUP_TICKETS:
         return tuple(p for p, ps in enumerate(state.players) if ps.offered)
-    if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS):
+    if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS, Phase.START_CITY, Phase.MARKER):
         return (state.current,)
     return ()
 
@@ -234,7 +241,7 @@ def _payment(state: GameState, refs: tuple[CardRef, ...]) -> Payment:
 # Rule predicates shared with move generation
 
 
-def check_for_some_faces(state: GameState, action: ClaimRoute | BuildStation | PayTunnel | Pass) -> None:
+def check_for_some_faces(state: GameState, action: ClaimRoute | BuildStation | PayTunnel | PlaceMarker | Pass) -> None:
     """Raise the error ``apply`` would raise for ``action`` whatever the faces
     of the cards it plays that ``state`` cannot see: if it passes, some faces
     make the action legal. The action is tried with every unseen card a
@@ -291,12 +298,16 @@ def claim_problem(state: GameState, player: int, route: Route) -> str | None:
     owner = state.route_owner[route.id]
     if owner is not None:
         return f"{route.label} already belongs to player {owner}"
-    if route.twin is not None:
-        twin_owner = state.route_owner[route.twin]
-        if twin_owner == player:
-            return f"player {player} already holds the other side of the double route {route.a}-{route.b}"
-        if twin_owner is not None and not state.game.rules.both_sides_open(state.n_players):
-            return f"in a game of {state.n_players}, only one side of the double route {route.a}-{route.b} is used"
+    kind, which = ("triple", "another") if len(route.sides) > 1 else ("double", "the other")
+    for side in route.sides:
+        side_owner = state.route_owner[side]
+        if side_owner == player:
+            return f"player {player} already holds {which} side of the {kind} route {route.a}-{route.b}"
+        if side_owner is not None and not state.game.rules.both_sides_open(state.n_players):
+            return f"in a game of {state.n_players}, only one side of the {kind} route {route.a}-{route.b} is used"
+    off_network = network_problem(state, player, route)
+    if off_network is not None:
+        return off_network
     if state.players[player].trains < route.cars:
         mountain = f" ({route.length} and {route.mountain_x} for its mountain crossings)" if route.mountain_x else ""
         return (f"{route.label} needs {route.cars} trains{mountain}; "
@@ -431,6 +442,13 @@ def _apply_action(state: GameState, action: Event) -> GameState:
             _expect(state, p, Phase.TURN)
             _refuse(pass_problem(state, p))
             return _end_turn(state.evolve(passes=state.passes + 1))
+        case PlaceStartCity(p, city):
+            return _place_start_city(state, p, city)
+        case PlaceMarker(p, city, cards):
+            return _place_marker(state, p, city, cards)
+        case SkipMarker(p):
+            _expect(state, p, Phase.MARKER)
+            return _end_turn(_marked(state, None))
     raise MalformedEvent(f"not an event: {action!r}")
 
 
@@ -472,7 +490,45 @@ def _take_route(state: GameState, p: int, route: Route, paid: tuple[CardRef, ...
     owners[route.id] = p
     state = _with_player(state, p, ps)
     state = state.evolve(route_owner=tuple(owners), discard=state.discard + paid)
+    if state.markers is not None:  # Old West: the route is scored now, by the markers on its ends
+        markers = state.markers.scored(route, p, state.game.board.route_points[route.length])
+        state = state.evolve(markers=markers)
+        if may_mark(state, p, route):
+            return state.evolve(markers=replace(markers, claimed=route.id), phase=Phase.MARKER)
     return _end_turn(state)
+
+
+def _marked(state: GameState, city: str | None) -> GameState:
+    """The marker choice made (a marker on ``city``, or none): back to the turn, which ends."""
+    assert state.markers is not None
+    markers = replace(state.markers, claimed=None)
+    return state.evolve(markers=markers if city is None else markers.place(city, state.current), phase=Phase.TURN)
+
+
+def _place_start_city(state: GameState, p: int, city: str) -> GameState:
+    _expect(state, p, Phase.START_CITY)
+    if city not in state.game.board.routes_at:
+        raise MalformedEvent(f"there is no city called {city!r}")
+    _refuse(start_city_problem(state, city))
+    assert state.markers is not None
+    state = state.evolve(markers=state.markers.place(city, p))
+    order = placing_order(state.n_players)
+    if p == order[-1]:
+        return state.evolve(phase=Phase.TURN, current=0)
+    return state.evolve(current=order[order.index(p) + 1])
+
+
+def _place_marker(state: GameState, p: int, city: str, cards: tuple[CardRef, ...]) -> GameState:
+    _expect(state, p, Phase.MARKER)
+    if city not in state.game.board.routes_at:
+        raise MalformedEvent(f"there is no city called {city!r}")
+    _refuse(marker_problem(state, p, city))
+    _expect_in_hand(state, p, cards)
+    _refuse(marker_payment_problem(state.game.rules.marker_cards, _payment(state, cards)))
+    state = _publish(state, cards)
+    ps = state.players[p]
+    state = _with_player(state, p, replace(ps, hand=_without(ps.hand, cards))).evolve(discard=state.discard + cards)
+    return _end_turn(_marked(state, city))
 
 
 def _pay_tunnel(state: GameState, p: int, cards: tuple[CardRef, ...]) -> GameState:
@@ -525,7 +581,10 @@ def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: t
         remask = (StepRemask(Deck.TICKETS, bottom),)
     if setup:
         if not any(other.offered for other in state.players):
-            state = state.evolve(phase=Phase.TURN, current=0)
+            # Old West: the starting cities are placed first, from the last seat down.
+            first = placing_order(state.n_players)[0] if state.markers is not None else None
+            state = (state.evolve(phase=Phase.TURN, current=0) if first is None
+                     else state.evolve(phase=Phase.START_CITY, current=first))
         return _push(state, *remask)
     state = state.evolve(phase=Phase.TURN)
     if not remask:

@@ -21,6 +21,7 @@ from enum import Enum
 from typing import TypeAlias
 
 from .cards import CardRef, Deck
+from .citymarkers import CityMarkers
 from .game import Game
 
 FACE_UP_SLOTS = 5
@@ -35,6 +36,8 @@ class Phase(Enum):
     TUNNEL = "tunnel"  # ``current`` pays the tunnel's extra cards or gives up
     TICKETS = "tickets"  # ``current`` keeps 1+ of the tickets just drawn
     SCORING = "scoring"  # the game is over; held tickets are being revealed
+    START_CITY = "start_city"  # ``current`` places their starting city marker (citymarkers.py)
+    MARKER = "marker"  # ``current`` may place a city marker on an end of the route just claimed
     OVER = "over"
 
 
@@ -228,6 +231,7 @@ class GameState:
     conceded_to: int | None = None
     steps: tuple[Step, ...] = ()
     awaiting: ChanceRequest | None = None
+    markers: CityMarkers | None = None  # Old West's city markers (citymarkers.py); None where not played
     public: Mapping[CardRef, int] = field(default_factory=dict)
     private: Mapping[CardRef, int] = field(default_factory=dict)
 
@@ -255,13 +259,16 @@ class GameState:
 
 
 _STATE_FIELDS = frozenset(f.name for f in fields(GameState))
+# Fields added after the first digests: hashed only where a game plays them,
+# so every other game's states keep the digests they had.
+_HASHED_WHEN_PLAYED = frozenset({"markers"})
 
 
 def public_digest(state: GameState) -> str:
     """SHA-256 over the public state: equal on every peer that folded the same log."""
     h = hashlib.sha256()
     for f in fields(state):
-        if f.name == "private":
+        if f.name == "private" or (f.name in _HASHED_WHEN_PLAYED and getattr(state, f.name) is None):
             continue
         value = getattr(state, f.name)
         if f.name == "public":

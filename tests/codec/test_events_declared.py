@@ -176,8 +176,18 @@ AT_AND_PAST = [
     ("europe", [], "a list that starts with its kind"),
     ("europe", "claim", "a list that starts with its kind"),
     # Before the game is known: the bounds every game fits.
-    (None, ["claim", 4, 107, train(*range(36))], None),
-    (None, ["claim", 0, 108, []], "route is 108, outside [0, 107]"),
+    (None, ["claim", 5, 138, train(*range(36))], None),  # Old West: 6 seats, 139 routes
+    (None, ["claim", 6, 0, []], "player is 6, outside [0, 5]"),
+    (None, ["claim", 0, 139, []], "route is 139, outside [0, 138]"),
+    # Old West's city markers.
+    ("oldwest", ["start_city", 5, "Las Cruces"], None),
+    ("oldwest", ["start_city", 6, "Las Cruces"], "player is 6, outside [0, 5]"),
+    ("oldwest", ["start_city", 0, "Paris"], "city is unknown: 'Paris'"),
+    ("oldwest", ["marker", 0, "Denver", train(1, 2)], None),
+    ("oldwest", ["marker", 0, "Denver", train(1, 2, 3)], "cards must be a list of 0..2 items"),
+    ("oldwest", ["no_marker", 5], None),
+    ("oldwest", ["no_marker", 5, 0], "no_marker must have 2 items, got 3"),
+    ("usa", ["marker", 0, "Denver", train(1)], "cards must be a list of 0..0 items"),
     (None, ["station", 0, "Denver", train(1, 2, 3)], None),
     # (Mega Europe's deck is the largest: 89 regular tickets, then 12 long ones, ids 89..100.)
     (None, ["keep_tickets", 0, [[2, 0, 100]], [[1, 0, 88]]], None),

@@ -70,12 +70,14 @@ def check_invariants(state: GameState, dealer: LocalDealer) -> None:
         assert ps.trains >= 0 and 0 <= len(ps.stations) <= rules.stations
         assert ps.stations_left == rules.stations - len(ps.stations)
         assert owners[p] == len(ps.routes) and all(state.route_owner[r] == p for r in ps.routes)
-        twins = {board.routes[r].twin for r in ps.routes}
-        assert not twins & set(ps.routes), "a player holds both sides of a double route"
+        sides = {s for r in ps.routes for s in board.routes[r].sides}
+        assert not sides & set(ps.routes), "a player holds two sides of a double or triple route"
     if not rules.both_sides_open(state.n_players):
         for r in board.routes:
-            if r.twin is not None:
-                assert state.route_owner[r.id] is None or state.route_owner[r.twin] is None
+            if state.route_owner[r.id] is not None:
+                assert all(state.route_owner[s] is None for s in r.sides)
+    if state.markers is not None:
+        check_city_markers(state)
     stations = [c for ps in state.players for c in ps.stations]
     assert len(stations) == len(set(stations))
     # tickets: 46, each in exactly one place (or out of the game)
@@ -86,6 +88,31 @@ def check_invariants(state: GameState, dealer: LocalDealer) -> None:
         view = view_for(state, p)
         assert set(view.private) <= own_cards(state, p)
         assert not hidden_from(view, p)
+
+
+def check_city_markers(state: GameState) -> None:
+    """Old West: at most ``city_markers`` each, one per city, none moved; every
+    player's routes one network grown from their starting city; route points
+    only from claims (never below what the claims could give none of)."""
+    markers, board, rules = state.markers, state.game.board, state.game.rules
+    assert markers is not None
+    cities = [c for c, _ in markers.placed]
+    assert len(cities) == len(set(cities))
+    for p, ps in enumerate(state.players):
+        mine = markers.cities_of(p)
+        assert len(mine) <= rules.city_markers
+        if ps.routes:
+            start = markers.start_of(p)
+            assert start is not None and start not in rules.no_start_cities
+            reached = {start}
+            left = set(ps.routes)
+            while grown := {r for r in left if reached & set(board.routes[r].cities)}:
+                reached |= {c for r in grown for c in board.routes[r].cities}
+                left -= grown
+            assert not left, "a route off its owner's network"
+    claimed = sum(board.route_points[board.routes[r].length] for ps in state.players for r in ps.routes)
+    assert all(points >= 0 for points in markers.route_points)
+    assert sum(markers.route_points) <= 2 * claimed  # each claim scores once, or for two ends at most
 
 
 def check_final_score(state: GameState) -> None:

@@ -25,12 +25,15 @@ from p2p_ttr.engine.events import (
     DrawFaceUp,
     KeepTickets,
     PayTunnel,
+    SkipMarker,
 )
+from p2p_ttr.engine.markerrules import network_problem
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import actors, draw_blind_problem, draw_face_up_problem, offer_rule
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
 
 from .hard import hard_weights
+from .markerplay import joined_to_network, start_city
 from .planning import plan_tickets, points_for, route_costs, route_open_to, shortest_path
 from .worlds import Streams, act
 
@@ -112,7 +115,8 @@ class RolloutPolicy:
             ) <= ps.trains:
                 self.plans[p] = plan
                 return plan
-        made = plan_tickets(world.game, route_costs(world, p, weights=hard_weights), tickets, ps.routes, ps.trains)
+        costs = route_costs(world, p, weights=hard_weights)
+        made = joined_to_network(world, p, costs, plan_tickets(world.game, costs, tickets, ps.routes, ps.trains))
         plan = sorted(made.routes, key=lambda r: -routes[r].length)
         self.plans[p], self.planned_for[p] = plan, tickets
         return plan
@@ -125,6 +129,10 @@ class RolloutPolicy:
             return self.keep(world, p)
         if phase is Phase.TUNNEL:
             return self.tunnel(world, p)
+        if phase is Phase.START_CITY:
+            return start_city(world, p, self.plan(world, p))
+        if phase is Phase.MARKER:  # Old West: a rollout keeps its cards for routes
+            return SkipMarker(p)
         hand = hand_of(world, p)
         if world.cards_drawn:
             return self.draw(world, p, hand, self.plan(world, p), second=True)
@@ -139,7 +147,7 @@ class RolloutPolicy:
         board = world.game.board
         for r in plan:
             cards = payment(board.colors, board.routes[r], hand)
-            if cards is not None:
+            if cards is not None and network_problem(world, p, board.routes[r]) is None:
                 return ClaimRoute(p, r, cards)
         if not plan:
             claim = self.best_claim(world, p, hand, set(), least=SPARE_LEAST_LENGTH if trains > 6 else 1)
@@ -163,7 +171,7 @@ class RolloutPolicy:
                 continue
             if length > locos + (most if route.color == GRAY else len(hand.get(route.color, ()))):
                 continue
-            if not route_open_to(world, p, route):
+            if not route_open_to(world, p, route) or network_problem(world, p, route) is not None:
                 continue
             key = (points_for(game, route.id), route.id in plan, -route.id)
             if best is not None and key <= best:

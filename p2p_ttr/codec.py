@@ -195,22 +195,6 @@ class Raw(Spec):
 
 
 @dataclasses.dataclass(frozen=True)
-class Fixed(Spec):
-    """One value only, said in ``refusal`` (``{got}``, ``{value}``) when it is another."""
-
-    value: object
-    refusal: str = "{got} where {value} is due"
-
-    def decode(self, value: object, limits: Any) -> object:
-        if type(value) is not type(self.value) or value != self.value:
-            raise Refusal(self.refusal.format(got=repr(str(value)[:32]), value=self.value))
-        return value
-
-    def describe(self, name: str, limits: Any) -> str:
-        return f'"{self.value}"' if isinstance(self.value, str) else repr(self.value)
-
-
-@dataclasses.dataclass(frozen=True)
 class Optional(Spec):
     """None (msgpack nil) or ``inner``."""
 

@@ -61,8 +61,8 @@ def test_table_shows_every_part_of_the_score(
     for words in (
         "Ann", "Bob", "routes: 4 routes, 10 trains", "ticket Zurich-Budapest (6) not completed",
         "ticket Paris-Zagrab (7) completed", "station in Wien borrows Wien-Zagrab (gray, Bob's)",
-        "station in Lisboa borrows nothing", "unbuilt stations: 2 x 4",
-        "longest path: 8 trains, European Express", "no European Express", "total",
+        "station in Lisboa borrows nothing", "2 stations not built x 4",
+        "longest trail 8 cars: the European Express", "no European Express", "total",
         "Final ranking", "decided by points", "Winner: Ann",
     ):
         assert words in out, words

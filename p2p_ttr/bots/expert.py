@@ -35,9 +35,8 @@ from dataclasses import dataclass
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import Action, ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets
 from p2p_ttr.engine.moves import claim_actions
-from p2p_ttr.engine.outcome import claims_of
+from p2p_ttr.engine.outcome import score_as_it_stands
 from p2p_ttr.engine.rules import offer_rule
-from p2p_ttr.engine.scoring import score_game
 from p2p_ttr.engine.state import GameState, Phase, public_digest
 from p2p_ttr.engine.view import own_cards
 
@@ -264,6 +263,6 @@ def upper_gain(values: Sequence[float], prior: Sequence[float]) -> float:
 
 def margin(world: GameState, player: int) -> float:
     """``player``'s score less the best other score, as the world stands (its end, or where a rollout stopped)."""
-    score = score_game(world.game, claims_of(world, public_only=False))
+    score = score_as_it_stands(world, public_only=False)
     mine = score.players[player].total
     return float(mine - max(p.total for q, p in enumerate(score.players) if q != player))

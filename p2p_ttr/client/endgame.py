@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from itertools import pairwise
 
-from p2p_ttr.engine.game import Rules
 from p2p_ttr.engine.outcome import final_score
-from p2p_ttr.engine.scoring import TIEBREAKS, PlayerScore, deciding_tiebreak
+from p2p_ttr.engine.scoring import TIEBREAKS, PlayerScore, deciding_tiebreak, score_parts
 from p2p_ttr.engine.state import GameState
 
+from .scorewords import part_cell, part_heading, part_line
 from .words import DASH, plural, ticket_name, who
 
 
@@ -22,24 +22,16 @@ def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -
     if state.conceded:
         lines += [_conceded(state, names, me), ""]
     rules = state.game.rules
+    parts = {p: score_parts(state.game, score.players[p]) for p in score.ranking}
+    some = parts[score.ranking[0]]  # every player has the same parts, in the same order
     lines.append(f"{'':4}{'player':<14}{'total':>6}{'routes':>8}{'tickets':>9}"
-                 + (f"{'stations':>10}" if rules.stations else "")
-                 + (f"{bonus_word(rules):>9}" if rules.longest_path_points else "")
-                 + (f"{'globe':>8}" if rules.globetrotter_points else "")
-                 + (f"{'tour':>6}" if rules.grand_tour_points else "")
-                 + (f"{'mount':>7}" if rules.mountain_car_points else "")
-                 + (f"{'explor':>7}" if rules.most_cities_points else "") + f"{'trail':>7}")
+                 + "".join(part_heading(part, rules) for part in some) + f"{'trail':>7}")
     for p in score.ranking:
         sc = score.players[p]
         # First whatever the points: the row says why, beside the points it beats.
         why = "  ◀ conceded" if p == state.conceded_to else ""
         lines.append(f"{score.places[p]:>2}. {names[p][:14]:<14}{sc.total:>6}{sc.routes:>8}{sc.tickets:>+9}"
-                     + (f"{sc.stations:>10}" if rules.stations else "")
-                     + (f"{sc.express:>9}" if rules.longest_path_points else "")
-                     + (f"{sc.globetrotter:>8}" if rules.globetrotter_points else "")
-                     + (f"{sc.grand_tour:>6}" if rules.grand_tour_points else "")
-                     + (f"{sc.mountains:>7}" if rules.mountain_car_points else "")
-                     + (f"{sc.most_cities:>7}" if rules.most_cities_points else "")
+                     + "".join(part_cell(part, rules) for part in parts[p])
                      + f"{sc.longest_path:>7}{why}")
     lines += _tiebreaks(score.ranking, score.players, names, rules.longest_path_bonus)
     for p in score.ranking:
@@ -53,11 +45,6 @@ def breakdown(state: GameState, names: tuple[str, ...], me: int | None = None) -
     lines += ["", (f"{' and '.join(winners)} share the win" if len(winners) > 1 else f"{winners[0]} wins")
               + f" with {plural(best, 'point')}."]
     return lines
-
-
-def bonus_word(rules: Rules) -> str:
-    """The longest-path bonus in a word, for a column: 'express' (the European Express), 'path' (the Longest Path)."""
-    return rules.longest_path_bonus.split()[-1].lower()
 
 
 def _conceded(state: GameState, names: tuple[str, ...], me: int | None) -> str:
@@ -115,26 +102,5 @@ def _player(state: GameState, p: int, sc: PlayerScore, names: tuple[str, ...], m
                     f"{who(owner, me, names) if owner is not None else 'nobody'}")
         lines.append(f"  station       in {city}, {lent}")
     rules = state.game.rules
-    if rules.stations:
-        unbuilt = rules.stations - len(ps.stations)
-        lines.append(f"  stations {sc.stations:>2}   {plural(unbuilt, 'station')} not built x {rules.station_points}")
-    if rules.longest_path_points:
-        bonus = rules.longest_path_bonus
-        express = f"the {bonus} +{rules.longest_path_points}" if sc.express else f"no {bonus}"
-        lines.append(f"  {bonus_word(rules):<7} {sc.express:>3}   longest trail {plural(sc.longest_path, 'car')}: {express}")
-    if rules.globetrotter_points:
-        globetrotter = f"the Globetrotter +{sc.globetrotter}" if sc.globetrotter else "no Globetrotter"
-        lines.append(f"  globe   {sc.globetrotter:>3}   {plural(sc.completed_tickets, 'ticket')} done: {globetrotter}")
-    if rules.grand_tour_points:
-        lines.append(f"  tour    {sc.grand_tour:>3}   the Grand Tour: "
-                     + (f"+{sc.grand_tour}" if sc.grand_tour else "no ticket joined by two separate paths"))
-    if rules.mountain_car_points:
-        cars = sc.mountains // rules.mountain_car_points
-        lines.append(f"  mount   {sc.mountains:>3}   {plural(cars, 'car')} to the Mountain Crossing "
-                     f"({plural(sc.mountain_routes, 'mountain route')})")
-    if rules.most_cities_points:
-        bonus = rules.most_cities_bonus
-        explorer = f"the {bonus} +{sc.most_cities}" if sc.most_cities else f"no {bonus}"
-        lines.append(f"  explor  {sc.most_cities:>3}   largest network {plural(sc.network_cities, 'city', 'cities')}: "
-                     f"{explorer}")
+    lines += [part_line(part, sc, rules) for part in score_parts(state.game, sc)]
     return lines

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .endparts import end_parts
 from .scoring import GameScore, PlayerClaims, deciding_tiebreak, score_game
 from .state import GameState, Phase
 
@@ -16,11 +17,18 @@ def claims_of(state: GameState, *, public_only: bool = True) -> tuple[PlayerClai
     return tuple(out)
 
 
+def score_as_it_stands(state: GameState, *, public_only: bool = True) -> GameScore:
+    """Every player's score were the game to end now: routes, tickets (those
+    whose faces the state knows, or all of them with ``public_only=False``),
+    bonuses and the board's own parts (engine/endparts.py)."""
+    return score_game(state.game, claims_of(state, public_only=public_only), lambda scores: end_parts(state, scores))
+
+
 def final_score(state: GameState) -> GameScore:
     """The final scores; the game must be over (every held ticket revealed)."""
     if state.phase is not Phase.OVER:
         raise ValueError("the game is not over yet")
-    score = score_game(state.game, claims_of(state))
+    score = score_as_it_stands(state)
     return conceded_to(score, state.conceded_to) if state.conceded_to is not None else score
 
 

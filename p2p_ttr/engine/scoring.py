@@ -65,6 +65,19 @@ class TicketResult:
 
 
 @dataclass(frozen=True, slots=True)
+class ScorePart:
+    """One part of a score beside routes and tickets, as the game plays it."""
+
+    key: str  # its JSON name ("stations", "express", "mountains", ...), unique in a game
+    title: str  # how players name it ("stations", "European Express", "Mountain Crossing", ...)
+    points: int
+    # What earned the points, in the part's own unit (stations unbuilt, cars
+    # of the longest trail, tickets completed, cities, shares...): the client
+    # words it by ``key``.
+    count: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerScore:
     """One player's final score, part by part, with what decided it (tickets, borrowed routes, longest trail)."""
 
@@ -86,6 +99,10 @@ class PlayerScore:
     mountain_routes: int = 0  # how many of the player's routes have an X (a tie-break)
     most_cities: int = 0  # the most-cities bonus (Rules.most_cities_points) or 0
     network_cities: int = 0  # the cities of the player's largest network
+    # The parts a board's own mechanics add at the end (shares, technologies,
+    # depots...): each mechanic's module computes its own (engine/endparts.py),
+    # so no board's pieces become fields here. Counted in ``total``.
+    extra: tuple[ScorePart, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -573,9 +590,16 @@ class _ClaimChecker:
 # The whole game.
 
 
-def score_game(game: Game, claims: Sequence[PlayerClaims]) -> GameScore:
+# A board's own end-of-game parts for every player, given everyone's score
+# without them (engine/endparts.py makes it from the finished state).
+ExtraParts = Callable[[tuple["PlayerScore", ...]], Sequence[tuple[ScorePart, ...]]]
+
+
+def score_game(game: Game, claims: Sequence[PlayerClaims], extra: ExtraParts | None = None) -> GameScore:
     """Score a finished game; raises :class:`ClaimError` if ``claims`` are
-    impossible (see :func:`check_claims`)."""
+    impossible (see :func:`check_claims`). ``extra`` adds the parts of a
+    board's own pieces (what the claims alone do not hold), before the
+    ranking: they count in the total like any other part."""
     check_claims(game, claims)
     board = game.board
     trails = [longest_trail(board, c.routes) for c in claims]
@@ -592,6 +616,10 @@ def score_game(game: Game, claims: Sequence[PlayerClaims]) -> GameScore:
         most = max(p.network_cities for p in players)
         players = [_with_most_cities(p, game.rules.most_cities_points)
                    if most > 0 and p.network_cities == most else p for p in players]
+    if extra is not None:
+        added = extra(tuple(players))
+        players = [replace(p, extra=parts, total=p.total + sum(part.points for part in parts))
+                   for p, parts in zip(players, added, strict=True)]
     return _ranked(tuple(players))
 
 
@@ -657,29 +685,24 @@ def _score_player(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ScorePart:
-    """One part of a score beside routes and tickets, as the game plays it."""
-
-    key: str  # its JSON name ("stations", "express", "mountains", ...)
-    title: str  # how players name it ("stations", "European Express", "Mountain Crossing", ...)
-    points: int
 
 
 def score_parts(game: Game, score: PlayerScore) -> tuple[ScorePart, ...]:
     """The parts of ``score`` beyond routes and tickets that ``game`` plays, in
-    the order every score table shows them: the one list of a game's bonuses
-    that the tables, the audit and the JSON read."""
+    the order every score table shows them, a board's own parts last: the one
+    list of a game's bonuses that the tables, the audit and the JSON read."""
     rules = game.rules
+    mountain_cars = score.mountains // rules.mountain_car_points if rules.mountain_car_points else 0
     parts = [
-        (rules.stations, "stations", "stations", score.stations),
-        (rules.longest_path_points, "express", rules.longest_path_bonus, score.express),
-        (rules.globetrotter_points, "globetrotter", "Globetrotter", score.globetrotter),
-        (rules.grand_tour_points, "grand_tour", "Grand Tour", score.grand_tour),
-        (rules.mountain_car_points, "mountains", "Mountain Crossing", score.mountains),
-        (rules.most_cities_points, "most_cities", rules.most_cities_bonus, score.most_cities),
+        (rules.stations, "stations", "stations", score.stations, rules.stations - score.stations_built),
+        (rules.longest_path_points, "express", rules.longest_path_bonus, score.express, score.longest_path),
+        (rules.globetrotter_points, "globetrotter", "Globetrotter", score.globetrotter, score.completed_tickets),
+        (rules.grand_tour_points, "grand_tour", "Grand Tour", score.grand_tour, 0),
+        (rules.mountain_car_points, "mountains", "Mountain Crossing", score.mountains, mountain_cars),
+        (rules.most_cities_points, "most_cities", rules.most_cities_bonus, score.most_cities, score.network_cities),
     ]
-    return tuple(ScorePart(key, title, points) for played, key, title, points in parts if played)
+    return tuple(ScorePart(key, title, points, count)
+                 for played, key, title, points, count in parts if played) + score.extra
 
 
 # The names of the tie-break chain, in order, matching rank_key's components.

@@ -123,7 +123,7 @@ def test_the_final_breakdown() -> None:
     for p, name in enumerate(NAMES):
         assert f"{name}: {score.players[p].total} point" in text
     assert text.count("ticket ") >= sum(len(ps.tickets) for ps in final.players)
-    assert "not built x 4" in text and "longest trail" in text and "European Express +10" in text
+    assert "not built x 4" in text and "longest trail" in text and "the European Express" in text
     assert re.search(r"(Ann|Bob|Cid)( and \w+)* (wins|share the win) with \d+ points\.", lines[-1])
 
 

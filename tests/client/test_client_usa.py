@@ -145,7 +145,7 @@ def test_the_final_score_shows_the_globetrotter() -> None:
     row = next(line for line in lines[3:6] if NAMES[winner] in line)
     assert row.split()[2:] == [str(score.players[winner].total), str(score.players[winner].routes),
                                f"{score.players[winner].tickets:+}", "15", str(score.players[winner].longest_path)]
-    assert any(line.startswith("  globe    15 ") and line.endswith("the Globetrotter +15") for line in lines)
+    assert any(line.startswith("  globe    15 ") and line.endswith("done: the Globetrotter") for line in lines)
     assert not any("station" in line or "express" in line.lower() for line in lines)
 
 

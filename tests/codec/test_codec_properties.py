@@ -72,8 +72,6 @@ def strategy(spec: codec.Spec, limits: Any) -> st.SearchStrategy[Any]:
             return st.sampled_from(list(members))
         case codec.OneOf(values):
             return st.sampled_from(values)
-        case codec.Fixed(value):
-            return st.just(value)
         case codec.Optional(inner):
             return st.none() | strategy(inner, limits)
         case codec.Trailing(inner, absent):

@@ -14,12 +14,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from p2p_ttr.cli.registry import Command, UsageError
+from p2p_ttr.client.scorewords import part_words
 from p2p_ttr.client.words import plural
 from p2p_ttr.engine.board import Board, Ticket
 from p2p_ttr.engine.boards import UnknownGame, load_game
 from p2p_ttr.engine.countrytickets import start_name
 from p2p_ttr.engine.game import Game
-from p2p_ttr.engine.scoring import GameScore, PlayerScore, deciding_tiebreak, score_game
+from p2p_ttr.engine.scoring import GameScore, PlayerScore, deciding_tiebreak, score_game, score_parts
 from p2p_ttr.engine.tablegame import (
     MAX_INPUT_BYTES,
     ScoreSheetError,
@@ -91,16 +92,15 @@ def _read_input(path: str) -> bytes:
 
 
 def game_json(played: Game, game: TableGame, result: GameScore) -> dict[str, Any]:
-    """The --json form of one scored game (a Globetrotter column only where the game plays it)."""
+    """The --json form of one scored game (a bonus's column only where the game plays it)."""
     board = played.board
     owner = _route_owners(game)
     players = []
     for name, score in zip(game.names, result.players, strict=True):
-        globetrotter = {"globetrotter": score.globetrotter} if played.rules.globetrotter_points else {}
-        mountains = {"mountains": score.mountains} if played.rules.mountain_car_points else {}
-        explorer = {"most_cities": score.most_cities} if played.rules.most_cities_points else {}
+        # Stations and the express are always there (0 where the game has none); the others where played.
+        parts = {part.key: part.points for part in score_parts(played, score)}
         players.append(
-            globetrotter | mountains | explorer | {
+            parts | {
                 "name": name,
                 "routes": score.routes,
                 "tickets": score.tickets,
@@ -182,22 +182,7 @@ def _player_sheet(
         lines.append(_row(f"ticket {board.tickets[t.ticket].label} {status}", t.points))
     for city, r in score.borrowed:
         lines.append("  " + _borrow_text(board, game, city, r, owner))
-    if rules.stations:
-        unbuilt = rules.stations - score.stations_built
-        lines.append(_row(f"unbuilt stations: {unbuilt} x {rules.station_points}", score.stations))
-    if rules.longest_path_points:
-        bonus = rules.longest_path_bonus
-        express = bonus if score.express else f"no {bonus}"
-        lines.append(_row(f"longest path: {plural(score.longest_path, 'train')}, {express}", score.express))
-    if rules.globetrotter_points:
-        globetrotter = "Globetrotter" if score.globetrotter else "no Globetrotter"
-        lines.append(_row(f"completed tickets: {score.completed_tickets}, {globetrotter}", score.globetrotter))
-    if rules.mountain_car_points:
-        lines.append(_row(f"Mountain Crossing: {plural(score.mountain_routes, 'mountain route')}", score.mountains))
-    if rules.most_cities_points:
-        bonus = rules.most_cities_bonus
-        explorer = bonus if score.most_cities else f"no {bonus}"
-        lines.append(_row(f"largest network: {score.network_cities} cities, {explorer}", score.most_cities))
+    lines += [_row(part_words(part).earned(part, score, rules), part.points) for part in score_parts(played, score)]
     lines.append(_row("total", score.total, signed=False))
     return lines
 

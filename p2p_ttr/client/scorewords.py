@@ -57,6 +57,11 @@ PART_WORDS: dict[str, PartWords] = {
     "most_cities": PartWords(
         lambda rules: "explor", 7,
         lambda part, sc, rules: f"largest network {plural(part.count, 'city', 'cities')}: {_won_or_not(part)}"),
+    # Old West (engine/markerpoints.py): the route points markers moved, to or from the player.
+    "city_markers": PartWords(
+        lambda rules: "cities", 8,
+        lambda part, sc, rules: "route points the city markers moved"
+        + (f" ({plural(part.count, 'marker')} placed)" if part.count else "")),
 }
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .markerpoints import marker_parts
 from .scoring import PlayerScore, ScorePart
 from .state import GameState
 
@@ -25,7 +26,7 @@ EndScorer = Callable[[GameState, tuple[PlayerScore, ...]], tuple[tuple[ScorePart
 
 # One per mechanic with end-of-game points of its own, in the order its
 # columns are shown (each returns () where its game does not play it).
-END_SCORERS: tuple[EndScorer, ...] = ()
+END_SCORERS: tuple[EndScorer, ...] = (marker_parts,)
 
 
 def end_parts(state: GameState, scores: tuple[PlayerScore, ...]) -> tuple[tuple[ScorePart, ...], ...]:

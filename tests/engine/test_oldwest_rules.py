@@ -24,6 +24,7 @@ from p2p_ttr.engine.errors import IllegalMove, OutOfTurn
 from p2p_ttr.engine.events import ClaimRoute, KeepTickets, PlaceMarker, PlaceStartCity, SkipMarker
 from p2p_ttr.engine.game import Unkept
 from p2p_ttr.engine.moves import legal_actions
+from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.rules import apply, new_game
 from p2p_ttr.engine.scoring import PlayerClaims, score_game
 from p2p_ttr.engine.state import GameState, NeedRemask, Phase
@@ -235,6 +236,18 @@ def test_a_marker_placed_with_a_claim_takes_the_points_of_the_next_claims() -> N
     state = play(state, ClaimRoute(0, route.id, state.players[0].hand[:3]),
                  PlaceMarker(0, "Grand Junction", state.players[0].hand[3:]))
     assert state.markers is not None and state.markers.route_points == (4, 0)  # the claim scored before it
+
+
+def test_no_route_points_at_the_end_the_score_is_what_was_scored_in_play() -> None:
+    route = between("Denver", "Grand Junction")  # 4 points, into player 1's two cities: 8 to player 1
+    state = at(2, {"Denver": 1, "Grand Junction": 1, "Pueblo": 0}, hands={0: ["red"] * 3},
+               owners={between("Pueblo", "Denver", "orange").id: 0})
+    over = play(state, ClaimRoute(0, route.id, state.players[0].hand)).evolve(phase=Phase.OVER)
+    score = final_score(over)
+    assert [p.total for p in score.players] == [0, 8]
+    mine, theirs = score.players
+    assert mine.routes == 1 + 4 and [(x.key, x.points, x.count) for x in mine.extra] == [("city_markers", -5, 1)]
+    assert theirs.routes == 0 and [(x.key, x.points, x.count) for x in theirs.extra] == [("city_markers", 8, 2)]
 
 
 def test_the_ferry_needs_a_locomotive_for_each_icon() -> None:

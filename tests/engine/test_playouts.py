@@ -120,7 +120,7 @@ def check_final_score(state: GameState) -> None:
     board, rules = state.game.board, state.game.rules
     for ps, sc in zip(state.players, score.players):
         assert sc.total == (sc.routes + sc.tickets + sc.stations + sc.express + sc.globetrotter + sc.grand_tour
-                            + sc.mountains + sc.most_cities)
+                            + sc.mountains + sc.most_cities + sum(part.points for part in sc.extra))
         assert sc.mountains == rules.mountain_car_points * sum(board.routes[r].mountain_x for r in ps.routes)
         assert sc.most_cities in (0, rules.most_cities_points)
         assert sc.routes == sum(board.route_points[board.routes[r].length] for r in ps.routes)
@@ -128,6 +128,9 @@ def check_final_score(state: GameState) -> None:
         assert sc.express in (0, rules.longest_path_points) and sc.globetrotter in (0, rules.globetrotter_points)
         assert len(sc.ticket_results) == len(ps.tickets)
     assert sorted(score.ranking) == list(range(state.n_players))
+    if state.markers is not None:  # Old West: routes as claimed plus what markers moved is what was scored in play
+        assert [sc.routes + sum(part.points for part in sc.extra) for sc in score.players] == list(
+            state.markers.route_points)
 
 
 def play_checked(n_players: int, seed: int, game: Game = EUROPE) -> GameState:

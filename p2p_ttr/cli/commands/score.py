@@ -20,7 +20,8 @@ from p2p_ttr.engine.board import Board, Ticket
 from p2p_ttr.engine.boards import UnknownGame, load_game
 from p2p_ttr.engine.countrytickets import start_name
 from p2p_ttr.engine.game import Game
-from p2p_ttr.engine.scoring import GameScore, PlayerScore, deciding_tiebreak, score_game, score_parts
+from p2p_ttr.engine.markerpoints import city_marker_part
+from p2p_ttr.engine.scoring import ExtraParts, GameScore, PlayerScore, deciding_tiebreak, score_game, score_parts
 from p2p_ttr.engine.tablegame import (
     MAX_INPUT_BYTES,
     ScoreSheetError,
@@ -42,6 +43,10 @@ have the same name (the first player to name it gets one side, the next player
 the other). Stations borrow whichever opponent routes score their owner most.
 A Swiss country ticket (--board switzerland) is named by where its card starts
 alone, a city or a country: "tickets": [["Zurich", "Vaduz"], ["Bern"], ["France"]].
+Old West (--board oldwest) scores routes when they are claimed, to the owners
+of the city markers on their ends: each player also gives the route points
+their score track shows, "route_points": 31; the table shows what their own
+routes are worth and, as "City markers", what the markers moved.
 """
 
 
@@ -67,13 +72,21 @@ def _run(args: argparse.Namespace) -> int:
     except ScoreSheetError as exc:
         raise UsageError(str(exc)) from None
     for number, game in enumerate(games, start=1):
-        result = score_game(played, game.claims)
+        result = score_game(played, game.claims, in_play_parts(game))
         if args.json:
             print(json.dumps(game_json(played, game, result)))
         else:
             title = f"Game {number}" if len(games) > 1 else "Game"
             print(render_table(played, game, result, title))
     return 0
+
+
+def in_play_parts(game: TableGame) -> ExtraParts | None:
+    """Old West's City markers part from the route points each player scored in play (None elsewhere)."""
+    if not game.route_points:
+        return None
+    return lambda scores: [(city_marker_part(points, score.routes, 0),)
+                           for points, score in zip(game.route_points, scores, strict=True)]
 
 
 def _read_input(path: str) -> bytes:

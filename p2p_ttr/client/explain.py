@@ -75,6 +75,10 @@ def phase_problem(view: GameState, seat: int, doing: str) -> str:
                 f"{long_most(view, seat)} (keep N ...)")
     if view.phase is Phase.TUNNEL:
         return f"you cannot {doing} now: first pay for the tunnel or give it up (pay / abandon)"
+    if view.phase is Phase.START_CITY:
+        return f"you cannot {doing} now: first place your starting city (home CITY)"
+    if view.phase is Phase.MARKER:
+        return f"you cannot {doing} now: first place a city marker or not (marker CITY / marker none)"
     if view.cards_drawn:
         return f"you cannot {doing} now: you drew a card, so take your second one (draw, or draw N)"
     return f"you cannot {doing} now"

@@ -19,6 +19,7 @@ from p2p_ttr.engine.payments import tunnel_extra
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
 
 from .explain import kinds
+from .markerfacts import Marked, PointsMoved, marker_facts
 
 SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
 
@@ -104,7 +105,7 @@ class Passed:
 
 
 Fact: TypeAlias = (Claimed | Built | TookFaceUp | DrewBlind | ReadOwn | DrewTickets | KeptTickets | WentForTunnel
-                   | TunnelTurned | GaveUpTunnel | Passed)
+                   | TunnelTurned | GaveUpTunnel | Passed | Marked | PointsMoved)
 
 
 def facts(before: GameState, after: GameState, me: int | None) -> list[Fact]:
@@ -133,6 +134,7 @@ def _player(before: GameState, after: GameState, p: int, b: PlayerState, a: Play
             mine: bool) -> list[Fact]:
     found: list[Fact] = [Claimed(p, r) for r in a.routes[len(b.routes):]]
     found += [Built(p, city) for city in a.stations[len(b.stations):]]
+    found += marker_facts(before, after, p)  # Old West's city markers
     if after.phase not in SETUP:
         found += _drawn(before, after, p, b, a, mine)
     if not b.offered and a.offered and after.phase is Phase.TICKETS:

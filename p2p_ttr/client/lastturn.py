@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from p2p_ttr.engine.board import Board
 from p2p_ttr.engine.state import GameState
 
+from .markerfacts import Marked
 from .happened import (
     SETUP,
     Built,
@@ -61,6 +62,7 @@ class Turn:
         parts: list[str] = []
         parts += [f"claimed {_route(self.board, r)}" for r in self.claimed]
         parts += [f"built a station in {city}" for city in self.built]
+        parts += [("started in " if f.start else "marker on ") + f.city for f in self.facts if isinstance(f, Marked)]
         given_up = [f.route for f in self.facts if isinstance(f, GaveUpTunnel)]
         # Few words: the longest tunnel's fit the 37 columns beside the players at 80x24.
         parts += [f"gave up tunnel {_route(self.board, r)}" for r in given_up]

@@ -42,6 +42,7 @@ from .tickets import ticket_rows
 GLYPHS = {"purple": "p", "blue": "b", "orange": "o", "white": "w", "green": "g", "yellow": "y", "black": "k",
           "red": "r"}
 CITY, MY_STATION, STATION = "●", "■", "□"
+MY_MARKER, MARKER = "◆", "◇"  # Old West's city markers: yours, another seat's (its colour tells whose)
 TUNNEL_MARK, FERRY_MARK, MOUNTAIN_MARK, GAP, CLOSED = "^", "~", "▲", "·", "x"
 MIN_SIZE = (24, 8)
 
@@ -62,6 +63,7 @@ class MapMarks:
     recent: frozenset[int] = frozenset()  # routes the others claimed since our last turn: lit up
     recent_stations: frozenset[str] = frozenset()  # cities where they built a station since then
     focus: int | None = None  # the one seat whose network is shown (``map SEAT``); None: everyone's
+    markers: tuple[tuple[str, int], ...] = ()  # Old West's city markers: (city, owner)
 
 
 def marks_for(board: Board, view: GameState | None, seat: int | None, highlight: frozenset[int] = frozenset(),
@@ -82,7 +84,8 @@ def marks_for(board: Board, view: GameState | None, seat: int | None, highlight:
                        and any(view.route_owner[side.id] is not None for side in board.routes_between(r.a, r.b)))
     return MapMarks(view.route_owner, stations, seat, frozenset(open_cities), frozenset(done_cities - open_cities),
                     highlight, closed, frozenset(r for t in since for r in t.claimed),
-                    frozenset(c for t in since for c in t.built), focus)
+                    frozenset(c for t in since for c in t.built), focus,
+                    view.markers.placed if view.markers is not None else ())
 
 
 # ------------------------------------------------------------------ geometry
@@ -162,9 +165,14 @@ def draw_map(board: Board, marks: MapMarks, width: int, height: int) -> list[Lin
     for route_id in _paint_order(board, marks):
         _paint_route(board, route_id, marks, geo, put)
     stations = dict(marks.stations)
+    markers = dict(marks.markers)
     for city, cell in geo.nodes.items():
         owner = stations.get(city)
-        if owner is None:
+        marker = markers.get(city)
+        if owner is None and marker is not None:
+            shown = marks.focus is None or marker == marks.focus
+            put(cell, MY_MARKER if marker == marks.me else MARKER, f"class:owner.{marker}" if shown else "class:dim")
+        elif owner is None:
             put(cell, CITY, "class:city")
         elif marks.focus is not None and owner != marks.focus:
             put(cell, CITY, "class:dim")  # another's station: only the network shown counts now
@@ -251,6 +259,7 @@ def legend(game: Game | None = None) -> Line:
     marks += [f"1-{game.rules.max_players if game is not None else 5} owner r4r cars"]
     marks += [f"{CLOSED} shut"] if has(any(r.twin is not None for r in routes)) else []
     marks += [f"{MY_STATION}{STATION}station"] if has(game is not None and game.rules.stations > 0) else []
+    marks += [f"{MY_MARKER}{MARKER}city marker"] if game is not None and game.rules.city_markers else []
     out += [("class:legend", "(k black) "), ("class:route.gray", "-|/\\"),
             ("class:legend", " gray " + " ".join(marks))]
     return out

@@ -37,6 +37,8 @@ from .happened import (
     facts,
 )
 from .examples import doable
+from .markerfacts import Marked, PointsMoved
+from .markerwords import marker_now, marker_waiting
 from .explain import keep_least, long_most
 from .numbering import seat_number
 from .words import DASH, plural, route_name, route_points, ticket_name, who, whose
@@ -137,6 +139,16 @@ def sentence(fact: Fact, me: int | None, names: tuple[str, ...], game: Game) -> 
                     "or give it up")
         case GaveUpTunnel(route=r):
             return f"{name} gave up the tunnel {board.routes[r].a}{DASH}{board.routes[r].b}"
+        case Marked(city=city, start=True):
+            return f"{name} started in {city} (a city marker)"
+        case Marked(city=city):
+            return f"{name} put a city marker on {city}"
+        case PointsMoved(route=r, points=points, scorers=scorers):
+            owners = and_list([who(s, me, names) for s in dict.fromkeys(scorers)])
+            twice = " twice" if len(set(scorers)) < len(scorers) else ""
+            route = board.routes[r]
+            return (f"the {plural(points, 'point')} of {route.a}{DASH}{route.b} went{twice} to {owners} "
+                    "(city markers on its ends)")
         case Passed():
             return f"{name} passed: nothing left to {'draw, claim or build' if game.rules.stations else 'draw or claim'}"
 
@@ -205,6 +217,9 @@ def what_now(view: GameState, seat: int) -> str:
         return f"keep at least {keep_least(view, seat)} of the tickets drawn{long_most(view, seat)} (keep N ...)"
     if view.phase is Phase.TUNNEL and view.tunnel is not None:
         return f"pay {view.tunnel.extra} more for the tunnel, or abandon it"
+    marking = marker_now(view, seat)
+    if marking is not None:
+        return marking
     if view.cards_drawn:
         return "take your second card (draw, or draw N)"
     stations = view.game.rules.stations > 0
@@ -286,4 +301,7 @@ def _move_words(view: GameState | None, people: list[str]) -> str:
         return f"{and_list(people)} to choose tickets"
     if view is not None and view.phase is Phase.TUNNEL:
         return f"{and_list(people)} to pay for the tunnel or give it up"
+    marking = marker_waiting(view, and_list(people)) if view is not None else None
+    if marking is not None:
+        return marking
     return f"{and_list(people)}'s move" if len(people) == 1 else f"{and_list(people)} to move"

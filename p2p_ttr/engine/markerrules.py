@@ -33,9 +33,8 @@ def start_city_problem(state: GameState, city: str) -> str | None:
     assert state.markers is not None
     if city in state.game.rules.no_start_cities:
         return f"no starting city may be placed in {city}"
-    owner = state.markers.owner(city)
-    if owner is not None:
-        return f"{city} already has a marker (player {owner}'s)"
+    if state.markers.owner(city) is not None:
+        return f"{city} already has a marker: one per city"
     return None
 
 
@@ -51,9 +50,8 @@ def marker_problem(state: GameState, player: int, city: str) -> str | None:
     route = state.game.board.routes[markers.claimed]
     if city not in route.cities:
         return f"a marker goes on an end of the route just claimed ({route.a} or {route.b}), not {city}"
-    owner = markers.owner(city)
-    if owner is not None:
-        return f"{city} already has a marker (player {owner}'s)"
+    if markers.owner(city) is not None:
+        return f"{city} already has a marker: one per city"
     if markers_left(state, player) <= 0:
         return f"player {player} has placed all {state.game.rules.city_markers} markers"
     return None

@@ -26,6 +26,8 @@ def describe(game: Game) -> str:
         bonuses.append(f"{rules.most_cities_bonus} {rules.most_cities_points}")
     if rules.mountain_car_points:
         bonuses.append(f"mountain cars {rules.mountain_car_points} each")
+    if rules.city_markers:
+        bonuses.append(f"{rules.city_markers} city markers each")
     setup, draw = rules.setup_tickets, rules.draw_tickets
     ask = f"--board {game.board_name}" + (f" --variant {game.variant}" if game.variant else "")
     return (f"  {game.title:<20} {ask:<34} {rules.min_players}-{rules.max_players} players, "

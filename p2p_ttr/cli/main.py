@@ -49,7 +49,7 @@ def load_commands() -> list[Command]:
 def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ttr",
-        description="Ticket to Ride for 2-5 players on a LAN, with no trusted server (`ttr boards` lists the boards).",
+        description="Ticket to Ride for 2-5 players on a LAN (6 on Old West), with no trusted server (`ttr boards` lists the boards).",
     )
     parser.add_argument("--version", action="version", version=f"ttr {installed_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

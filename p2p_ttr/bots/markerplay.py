@@ -6,6 +6,9 @@
 - The plan: a claim must touch the network, so each piece of the ticket
   plan not yet joined to it gets the cheapest path from the starting city
   (``joined_to_network``), claimed first.
+- A route into a rival's marked city scores for the rival, not the
+  claimer: ``rivals_cities_cost`` makes such routes dearer to plan over
+  (the hard bot's).
 - A marker after a claim: every later claim into a marked city pays its
   owner, so a marker is worth the points of the open routes still into that
   city, times the chance someone claims one before the game ends; it costs
@@ -19,6 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
+from p2p_ttr.engine.citymarkers import route_scorers
 from p2p_ttr.engine.events import Action, PlaceMarker, PlaceStartCity, SkipMarker
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.state import GameState
@@ -102,3 +106,24 @@ def joined_to_network(view: GameState, player: int, costs: CostTable, plan: Plan
         routes = new + routes
     joining = routes[: len(routes) - len(plan.routes)]
     return replace(plan, routes=tuple(routes), trains=plan.trains + sum(board.routes[r].cars for r in joining))
+
+
+def rivals_cities_cost(view: GameState, player: int, costs: CostTable, lost: float, given: float) -> CostTable:
+    """``costs`` with each open route dearer by what its claim would not
+    score for ``player`` (``lost`` per point) and would score for rivals
+    (``given`` per point), by the markers on its ends now (Old West; any
+    other game's costs as they are)."""
+    markers = view.markers
+    if markers is None:
+        return costs
+    board = view.game.board
+    out = list(costs)
+    for r, cost in enumerate(costs):
+        route = board.routes[r]
+        if cost is None or cost == 0.0 or not any(markers.owner(c) is not None for c in route.cities):
+            continue
+        scorers = route_scorers(markers, route, player)
+        points = board.route_points[route.length]
+        mine = scorers.count(player)
+        out[r] = cost + lost * points * max(0, 1 - mine) + given * points * (len(scorers) - mine)
+    return out

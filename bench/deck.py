@@ -7,7 +7,7 @@ For 2..6 players (the largest table a game has: Old West's 6) it times a full sh
 step, input and output validation included), the "floor" (the same number
 of fixed-base exponentiations done bare with the same tables, in the same
 run), their ratio, and making and verifying one decryption share with its
-proof. The 5- and 6-player entries add the private draw: 4 shares made, the drawer
+proof. The 5- and 6-player entries add the private draw: the others' shares made (4 or 5), the drawer
 verifying them and adding its own (``private_draw_ms``, everything on one
 core, one after the other) and the latency when each peer makes its share
 on its own machine (``private_draw_parallel_ms``). ``pow256_ms`` calibrates

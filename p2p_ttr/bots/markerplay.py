@@ -9,6 +9,8 @@
 - A route into a rival's marked city scores for the rival, not the
   claimer: ``rivals_cities_cost`` makes such routes dearer to plan over
   (the hard bot's).
+- Alvin the Alien, once captured, goes where the fewest open routes run
+  in: the harder his city is to reach, the longer he stays (``alvin_home``).
 - A marker after a claim: every later claim into a marked city pays its
   owner, so a marker is worth the points of the open routes still into that
   city, times the chance someone claims one before the game ends; it costs
@@ -23,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from p2p_ttr.engine.citymarkers import route_scorers
-from p2p_ttr.engine.events import Action, PlaceMarker, PlaceStartCity, SkipMarker
+from p2p_ttr.engine.events import Action, MoveAlvin, PlaceMarker, PlaceStartCity, SkipMarker
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.state import GameState
 
@@ -127,3 +129,9 @@ def rivals_cities_cost(view: GameState, player: int, costs: CostTable, lost: flo
         mine = scorers.count(player)
         out[r] = cost + lost * points * max(0, 1 - mine) + given * points * (len(scorers) - mine)
     return out
+
+
+def alvin_home(view: GameState, player: int) -> Action:
+    """Where to put Alvin down: the city of ours the fewest open route points run into."""
+    homes = [a for a in legal_actions(view, player, only=MoveAlvin) if isinstance(a, MoveAlvin)]
+    return min(homes, key=lambda a: open_route_points(view, a.city))

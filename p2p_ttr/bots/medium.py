@@ -38,7 +38,7 @@ from p2p_ttr.engine.moves import claim_actions, draw_actions, legal_actions, tun
 from p2p_ttr.engine.rules import apply, draw_tickets_problem, offer_rule
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
 
-from .markerplay import best_marker, joined_to_network, marker_options, start_city
+from .markerplay import alvin_home, best_marker, joined_to_network, marker_options, start_city
 from .planning import (
     CostTable,
     Plan,
@@ -109,6 +109,8 @@ class PlanningBot:
             return start_city(view, player, s.plan.routes)
         if view.phase is Phase.MARKER:
             return self.city_marker(s)
+        if view.phase is Phase.ALVIN:
+            return alvin_home(view, player)
         if view.cards_drawn:
             return self.draw_card(s, second=True)
         return self.turn(s)

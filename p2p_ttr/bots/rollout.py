@@ -33,7 +33,7 @@ from p2p_ttr.engine.rules import actors, draw_blind_problem, draw_face_up_proble
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
 
 from .hard import hard_weights
-from .markerplay import joined_to_network, start_city
+from .markerplay import alvin_home, joined_to_network, start_city
 from .planning import plan_tickets, points_for, route_costs, route_open_to, shortest_path
 from .worlds import Streams, act
 
@@ -133,6 +133,8 @@ class RolloutPolicy:
             return start_city(world, p, self.plan(world, p))
         if phase is Phase.MARKER:  # Old West: a rollout keeps its cards for routes
             return SkipMarker(p)
+        if phase is Phase.ALVIN:
+            return alvin_home(world, p)
         hand = hand_of(world, p)
         if world.cards_drawn:
             return self.draw(world, p, hand, self.plan(world, p), second=True)

@@ -19,7 +19,7 @@ from p2p_ttr.engine.payments import tunnel_extra
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
 
 from .explain import kinds
-from .markerfacts import Marked, PointsMoved, marker_facts
+from .markerfacts import AlvinTaken, Marked, PointsMoved, marker_facts
 
 SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
 
@@ -105,7 +105,7 @@ class Passed:
 
 
 Fact: TypeAlias = (Claimed | Built | TookFaceUp | DrewBlind | ReadOwn | DrewTickets | KeptTickets | WentForTunnel
-                   | TunnelTurned | GaveUpTunnel | Passed | Marked | PointsMoved)
+                   | TunnelTurned | GaveUpTunnel | Passed | Marked | PointsMoved | AlvinTaken)
 
 
 def facts(before: GameState, after: GameState, me: int | None) -> list[Fact]:

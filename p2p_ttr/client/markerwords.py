@@ -5,7 +5,8 @@ scored in play that the panel shows (engine/citymarkers.py has the rules)."""
 
 from __future__ import annotations
 
-from p2p_ttr.engine.events import PlaceMarker, PlaceStartCity, SkipMarker
+from p2p_ttr.engine.events import MoveAlvin, PlaceMarker, PlaceStartCity, SkipMarker
+from p2p_ttr.engine.alvin import move_problem
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.markerrules import marker_problem, markers_left, start_city_problem
 from p2p_ttr.engine.moves import legal_actions
@@ -32,7 +33,11 @@ def marker_rules(game: Game) -> str:
             f"you may put another marker on a free end of the route for {rules.marker_cards} cards of one colour "
             "(marker CITY, or marker none); markers are never moved, one per city. A route scores when it is "
             "claimed, to the owner of each marked end instead of the claimer (both owners if two, twice if one "
-            "owns both ends), to the claimer if neither is marked: no route points at the end.")
+            "owns both ends), to the claimer if neither is marked: no route points at the end."
+            + (f" Alvin the Alien starts in {rules.alvin_city}, where no marker may go: whoever claims a route "
+               f"into his city captures him ({rules.alvin_capture_points}) and takes him to one of their cities "
+               f"(alvin CITY); whoever holds him at the end scores {rules.alvin_end_points}."
+               if rules.alvin_city else ""))
 
 
 def _city(view: GameState, words: list[str], usage: str) -> tuple[str, list[str]]:
@@ -102,8 +107,35 @@ def marker_refusal(view: GameState, seat: int, city: str) -> str:
     return f"a city marker costs {need} cards of one colour (locomotives count as any): your hand has no such pair"
 
 
+def alvin_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+    """``alvin CITY``: where Alvin the Alien, just captured, goes (one of your markers)."""
+    markers = view.markers
+    if view.phase is not Phase.ALVIN or markers is None:
+        raise Refused("Alvin the Alien is moved only by whoever just captured him")
+    city, _ = _city(view, words, f"alvin CITY, one of {', '.join(markers.cities_of(seat))}")
+    problem = move_problem(markers, seat, city)
+    if problem is not None:
+        raise Refused(problem)
+    return Play(MoveAlvin(seat, city), f"taking Alvin the Alien to {city}")
+
+
+def alvin_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
+    """Tab after ``alvin``: the cities of yours he may go to."""
+    view, seat = ctx.view, ctx.seat
+    if args or view is None or seat is None or view.markers is None or view.phase is not Phase.ALVIN:
+        return []
+    return [(city, "Alvin here") for city in view.markers.cities_of(seat)]
+
+
+def has_alvin(game: Game) -> bool:
+    return bool(game.rules.alvin_city)
+
+
 def marker_now(view: GameState, seat: int) -> str | None:
     """What the turn waits for from ``seat`` in a city-marker phase (None in any other)."""
+    if view.phase is Phase.ALVIN and view.markers is not None:
+        homes = " or ".join(view.markers.cities_of(seat))
+        return f"you captured Alvin the Alien: take him to one of your cities, {homes} (alvin CITY)"
     if view.phase is Phase.START_CITY:
         return "place your starting city: home CITY (every route you claim must grow from it)"
     markers = view.markers
@@ -121,6 +153,8 @@ def marker_waiting(view: GameState, people: str) -> str | None:
         return f"{people} to place their starting city"
     if view.phase is Phase.MARKER:
         return f"{people} to place a city marker or not"
+    if view.phase is Phase.ALVIN:
+        return f"{people} to take Alvin the Alien to one of their cities"
     return None
 
 

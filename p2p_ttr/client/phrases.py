@@ -37,7 +37,7 @@ from .happened import (
     facts,
 )
 from .examples import doable
-from .markerfacts import Marked, PointsMoved
+from .markerfacts import AlvinTaken, Marked, PointsMoved
 from .markerwords import marker_now, marker_waiting
 from .explain import keep_least, long_most
 from .numbering import seat_number
@@ -149,6 +149,11 @@ def sentence(fact: Fact, me: int | None, names: tuple[str, ...], game: Game) -> 
             route = board.routes[r]
             return (f"the {plural(points, 'point')} of {route.a}{DASH}{route.b} went{twice} to {owners} "
                     "(city markers on its ends)")
+        case AlvinTaken(points=0, city=city):
+            return f"{name} took Alvin the Alien to {city}"
+        case AlvinTaken(points=points, city=city):
+            return (f"{name} captured Alvin the Alien for {plural(points, 'point')}"
+                    + (f" and took him to {city}" if city else ""))
         case Passed():
             return f"{name} passed: nothing left to {'draw, claim or build' if game.rules.stations else 'draw or claim'}"
 

@@ -62,6 +62,11 @@ PART_WORDS: dict[str, PartWords] = {
         lambda rules: "cities", 8,
         lambda part, sc, rules: "route points the city markers moved"
         + (f" ({plural(part.count, 'marker')} placed)" if part.count else "")),
+    # Old West's Alvin the Alien (engine/alvin.py): his captures, and holding him at the end.
+    "alvin": PartWords(
+        lambda rules: "alvin", 7,
+        lambda part, sc, rules: f"Alvin captured {plural(part.count, 'time')}"
+        + (", held at the end" if part.points > part.count * rules.alvin_capture_points else "")),
 }
 
 

@@ -22,7 +22,16 @@ from .complete import (
     station_args,
 )
 from .helptext import for_game, help_lines, verb_help
-from .markerwords import has_markers, home_args, home_move, marker_args, marker_move
+from .markerwords import (
+    alvin_args,
+    alvin_move,
+    has_alvin,
+    has_markers,
+    home_args,
+    home_move,
+    marker_args,
+    marker_move,
+)
 from .network import map_args, on_map
 from .outcomes import CANCEL, Ask, Context, Outcome, Refuse, Refused, Show
 from .resolve import (
@@ -96,6 +105,8 @@ VERBS = Registry((
     Verb("marker", "marker CITY [with CARDS] | marker none",
          "after a claim, a city marker on an end of the route: the points of later routes into it are yours",
          move(marker_move), ("marker {station}", "marker none"), whole=True, args=marker_args, played=has_markers),
+    Verb("alvin", "alvin CITY", "take Alvin the Alien, just captured, to one of your cities",
+         move(alvin_move), ("alvin {station}",), whole=True, args=alvin_args, played=has_alvin),
     Verb("pay", "pay [CARDS]", "pay the extra cards a tunnel asks for", move(pay_move), ("pay", "pay 1 loco"),
          args=pay_args, played=_has_tunnels),
     Verb("abandon", "abandon", "give up the tunnel: your cards come back, the turn ends", move(abandon_move),

@@ -197,6 +197,11 @@ BOARDS: Mapping[str, BoardEntry] = {
     }),
     "oldwest": BoardEntry("oldwest", "Old West", "old_west.json", _OLD_WEST_RULES, {
         "": Variant("Old West", None),
+        # Alvin the Alien: he starts in Roswell, where no marker may ever go; capturing him scores 10, holding him
+        # at the end 10 more.
+        "alvin": Variant("Old West Alvin", None, {
+            "alvin_city": "Roswell", "alvin_capture_points": 10, "alvin_end_points": 10,
+            "no_marker_cities": ("Roswell",)}),
     }),
 }
 
@@ -274,7 +279,8 @@ def game_digest(data: Mapping[str, Any], variant: str, rules: Rules,
 # only where a game plays them: the digests of the games that do not use them
 # stay what they were, so their logs verify.
 RECORDED_WHEN_PLAYED = ("mountain_car_points", "most_cities_bonus", "most_cities_points",
-                        "city_markers", "marker_cards", "no_start_cities")
+                        "city_markers", "marker_cards", "no_start_cities",
+                        "alvin_city", "alvin_capture_points", "alvin_end_points", "no_marker_cities")
 
 
 def rules_record(rules: Rules) -> dict[str, Any]:

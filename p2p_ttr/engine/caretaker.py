@@ -17,7 +17,8 @@ fully specified and free of randomness, rather than one of the bots:
    is), otherwise go for a tunnel it may have to give up, otherwise pass;
 4. second card: draw blind, otherwise the lowest face-up slot it may take;
 5. Old West: the first city in board order as its starting city; no city
-   marker after a claim (its cards stay for routes).
+   marker after a claim (its cards stay for routes); Alvin the Alien, when
+   it captures him, to its starting city.
 
 It builds a station only because passing is for a player with nothing else
 to do (rules version 3). It plays from ``state`` as the seat itself sees
@@ -60,6 +61,7 @@ from .events import (
     KeepTickets,
     Pass,
     PayTunnel,
+    MoveAlvin,
     PlaceStartCity,
     SkipMarker,
 )
@@ -107,6 +109,9 @@ def caretaker_move(state: GameState, player: int, safe_tunnels: bool = True) -> 
         return starts[0]
     if SkipMarker(player) in legal:  # Old West: its cards stay for routes
         return SkipMarker(player)
+    alvin = [a for a in legal if isinstance(a, MoveAlvin)]
+    if alvin:  # Old West's Alvin: to the first city it marked (its starting city)
+        return alvin[0]
     keeps = [a for a in legal if isinstance(a, KeepTickets)]
     if keeps:
         offered = state.players[player].offered

@@ -45,10 +45,14 @@ class CityMarkers:
     placed: tuple[tuple[str, int], ...] = ()  # (city, player), in the order placed: each one's first is its start
     route_points: tuple[int, ...] = ()  # per player: route points scored during the game
     claimed: int | None = None  # the route just claimed, while its claimer may mark an end (Phase.MARKER)
+    # Alvin the Alien (alvin.py): his city ("" where not played), who holds him, each player's capture points.
+    alvin: str = ""
+    alvin_holder: int | None = None
+    alvin_points: tuple[int, ...] = ()
 
     @staticmethod
-    def empty(n_players: int) -> CityMarkers:
-        return CityMarkers(route_points=(0,) * n_players)
+    def empty(n_players: int, alvin: str = "") -> CityMarkers:
+        return CityMarkers(route_points=(0,) * n_players, alvin=alvin, alvin_points=(0,) * n_players if alvin else ())
 
     def owner(self, city: str) -> int | None:
         return next((p for c, p in self.placed if c == city), None)

@@ -200,6 +200,15 @@ class SkipMarker:
     TAG: ClassVar[str] = "no_marker"
 
 
+@dataclass(frozen=True, slots=True)
+class MoveAlvin:
+    """Put Alvin the Alien, just captured, down in ``city``, one of the player's markers (alvin.py)."""
+
+    player: Player
+    city: Annotated[str, Str(1, lambda g: g.longest_city, among=lambda g: g.cities)]
+    TAG: ClassVar[str] = "alvin"
+
+
 Action: TypeAlias = (
     DrawBlind
     | DrawFaceUp
@@ -213,6 +222,7 @@ Action: TypeAlias = (
     | PlaceStartCity
     | PlaceMarker
     | SkipMarker
+    | MoveAlvin
 )
 
 # --------------------------------------------------------------------------
@@ -270,6 +280,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     PlaceStartCity,
     PlaceMarker,
     SkipMarker,
+    MoveAlvin,
 )
 CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Remasked, Reveal, Peek)
 

@@ -144,6 +144,13 @@ class Rules:
     city_markers: int = 0
     marker_cards: int = 0
     no_start_cities: tuple[str, ...] = ()
+    # Old West's Alvin the Alien (alvin.py): the city he starts in ("": not played),
+    # the points for capturing him and for holding him at the end, and the
+    # cities no marker may go to (his starting city: "no player can claim Roswell").
+    alvin_city: str = ""
+    alvin_capture_points: int = 0
+    alvin_end_points: int = 0
+    no_marker_cities: tuple[str, ...] = ()
 
     def players_allowed(self, n: int) -> bool:
         return self.min_players <= n <= self.max_players

@@ -7,7 +7,9 @@ worth, as on every board; this part, "City markers", is what the markers
 moved: the route points the player scored in play less that, so that the two
 together are what the player's score track shows (a player whose routes ran
 into others' cities has a negative part, one whose cities others ran into a
-positive one). Its count is the markers the player placed.
+positive one). Its count is the markers the player placed. With Alvin the
+Alien (alvin.py), a part "Alvin": the points of each capture and, for whoever
+holds him at the end, the end bonus; its count is the captures.
 """
 
 from __future__ import annotations
@@ -27,5 +29,13 @@ def marker_parts(state: GameState, scores: tuple[PlayerScore, ...]) -> tuple[tup
     markers = state.markers
     if markers is None:
         return ()
-    return tuple((city_marker_part(markers.route_points[p], score.routes, len(markers.cities_of(p))),)
-                 for p, score in enumerate(scores))
+    rules = state.game.rules
+    parts = []
+    for p, score in enumerate(scores):
+        mine: tuple[ScorePart, ...] = (city_marker_part(markers.route_points[p], score.routes, len(markers.cities_of(p))),)
+        if rules.alvin_city:
+            held = rules.alvin_end_points if markers.alvin_holder == p else 0
+            captures = markers.alvin_points[p] // rules.alvin_capture_points
+            mine += (ScorePart("alvin", "Alvin", markers.alvin_points[p] + held, captures),)
+        parts.append(mine)
+    return tuple(parts)

@@ -52,6 +52,8 @@ def marker_problem(state: GameState, player: int, city: str) -> str | None:
         return f"a marker goes on an end of the route just claimed ({route.a} or {route.b}), not {city}"
     if markers.owner(city) is not None:
         return f"{city} already has a marker: one per city"
+    if city in state.game.rules.no_marker_cities:
+        return f"no marker may go to {city}"
     if markers_left(state, player) <= 0:
         return f"player {player} has placed all {state.game.rules.city_markers} markers"
     return None
@@ -63,5 +65,6 @@ def may_mark(state: GameState, player: int, route: Route) -> bool:
     decides alike)."""
     markers = state.markers
     return (markers is not None and markers_left(state, player) > 0
-            and any(markers.owner(city) is None for city in route.cities)
+            and any(markers.owner(city) is None and city not in state.game.rules.no_marker_cities
+                    for city in route.cities)
             and len(state.players[player].hand) >= state.game.rules.marker_cards)

@@ -28,10 +28,12 @@ from .events import (
     KeepTickets,
     Pass,
     PayTunnel,
+    MoveAlvin,
     PlaceMarker,
     PlaceStartCity,
     SkipMarker,
 )
+from .alvin import move_problem
 from .markerrules import marker_problem, start_city_problem
 from .payments import Payment, marker_payments, route_payments, station_payments, tunnel_payments
 from .standins import uses_stand_ins
@@ -64,6 +66,8 @@ def legal_actions(state: GameState, player: int, only: type[Action] | None = Non
     if state.phase is Phase.MARKER:
         return _of(only, PlaceMarker, lambda: marker_actions(state, player)) + _of(
             only, SkipMarker, lambda: [SkipMarker(player)])
+    if state.phase is Phase.ALVIN:
+        return _of(only, MoveAlvin, lambda: alvin_moves(state, player))
     actions = [a for a in draw_actions(state, player) if only is None or isinstance(a, only)]
     if not state.cards_drawn:
         if draw_tickets_problem(state) is None:
@@ -89,6 +93,8 @@ def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
     if state.phase is Phase.MARKER:
         marking: list[type[Action]] = [PlaceMarker] if marker_actions(state, player) else []
         return marking + [SkipMarker]
+    if state.phase is Phase.ALVIN:
+        return [MoveAlvin]
     kinds = []
     for action in draw_actions(state, player):
         if type(action) not in kinds:
@@ -226,6 +232,14 @@ def marker_actions(state: GameState, player: int) -> list[Action]:
                 if (cards := cards_for(by_kind, pay)) is not None]
     return [PlaceMarker(player, city, cards) for city in board.routes[markers.claimed].cities
             if marker_problem(state, player, city) is None for cards in payments]
+
+
+def alvin_moves(state: GameState, player: int) -> list[Action]:
+    """Every city ``player``, who just captured Alvin the Alien, may put him down in, in the order they marked them."""
+    markers = state.markers
+    if markers is None:
+        return []
+    return [MoveAlvin(player, city) for city in markers.cities_of(player) if move_problem(markers, player, city) is None]
 
 
 def tunnel_actions(state: GameState, player: int) -> list[Action]:

@@ -30,6 +30,7 @@ from .events import (
     Pass,
     PayTunnel,
     Peek,
+    MoveAlvin,
     PlaceMarker,
     PlaceStartCity,
     Remasked,
@@ -37,6 +38,7 @@ from .events import (
     Shuffled,
     SkipMarker,
 )
+from .alvin import captured, captures, move_problem, moving
 from .citymarkers import CityMarkers, placing_order
 from .game import Game, LocomotiveUse, TicketChoice, Unkept
 from .markerrules import marker_problem, may_mark, network_problem, start_city_problem
@@ -105,7 +107,7 @@ def new_game(game: Game, n_players: int) -> GameState:
         players=(supply,) * n_players,
         route_owner=(None,) * len(board.routes),
         steps=tuple(steps),
-        markers=CityMarkers.empty(n_players) if rules.city_markers else None,
+        markers=CityMarkers.empty(n_players, rules.alvin_city) if rules.city_markers else None,
     )
     return _run_steps(table)
 
@@ -140,7 +142,7 @@ def actors(state: GameState) -> tuple[int, ...]:
         return ()
     if state.phase is Phase.SETUP_TICKETS:
         return tuple(p for p, ps in enumerate(state.players) if ps.offered)
-    if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS, Phase.START_CITY, Phase.MARKER):
+    if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS, Phase.START_CITY, Phase.MARKER, Phase.ALVIN):
         return (state.current,)
     return ()
 
@@ -449,6 +451,8 @@ def _apply_action(state: GameState, action: Event) -> GameState:
         case SkipMarker(p):
             _expect(state, p, Phase.MARKER)
             return _end_turn(_marked(state, None))
+        case MoveAlvin(p, city):
+            return _move_alvin(state, p, city)
     raise MalformedEvent(f"not an event: {action!r}")
 
 
@@ -492,10 +496,29 @@ def _take_route(state: GameState, p: int, route: Route, paid: tuple[CardRef, ...
     state = state.evolve(route_owner=tuple(owners), discard=state.discard + paid)
     if state.markers is not None:  # Old West: the route is scored now, by the markers on its ends
         markers = state.markers.scored(route, p, state.game.board.route_points[route.length])
-        state = state.evolve(markers=markers)
-        if may_mark(state, p, route):
-            return state.evolve(markers=replace(markers, claimed=route.id), phase=Phase.MARKER)
+        if captures(markers, route):  # Alvin the Alien, where played
+            markers = captured(markers, p, state.game.rules.alvin_capture_points)
+            if moving(markers):
+                return state.evolve(markers=replace(markers, claimed=route.id), phase=Phase.ALVIN)
+        return _marker_choice(state.evolve(markers=markers), route)
     return _end_turn(state)
+
+
+def _marker_choice(state: GameState, route: Route) -> GameState:
+    """After a claim of Old West's: the marker choice, where there is one to make; else the turn ends."""
+    assert state.markers is not None
+    if may_mark(state, state.current, route):
+        return state.evolve(markers=replace(state.markers, claimed=route.id), phase=Phase.MARKER)
+    return _end_turn(state.evolve(markers=replace(state.markers, claimed=None), phase=Phase.TURN))
+
+
+def _move_alvin(state: GameState, p: int, city: str) -> GameState:
+    _expect(state, p, Phase.ALVIN)
+    markers = state.markers
+    assert markers is not None and markers.claimed is not None
+    _refuse(move_problem(markers, p, city))
+    state = state.evolve(markers=replace(markers, alvin=city))
+    return _marker_choice(state, state.game.board.routes[markers.claimed])
 
 
 def _marked(state: GameState, city: str | None) -> GameState:

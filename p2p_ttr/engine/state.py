@@ -38,6 +38,7 @@ class Phase(Enum):
     SCORING = "scoring"  # the game is over; held tickets are being revealed
     START_CITY = "start_city"  # ``current`` places their starting city marker (citymarkers.py)
     MARKER = "marker"  # ``current`` may place a city marker on an end of the route just claimed
+    ALVIN = "alvin"  # ``current`` captured Alvin the Alien and puts him down in a city they control (alvin.py)
     OVER = "over"
 
 

@@ -19,7 +19,7 @@ from p2p_ttr.client.styled import text_of
 from p2p_ttr.client.verbs import interpret
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.citymarkers import CityMarkers
-from p2p_ttr.engine.events import ClaimRoute, KeepTickets, PlaceMarker, PlaceStartCity, SkipMarker
+from p2p_ttr.engine.events import ClaimRoute, KeepTickets, MoveAlvin, PlaceMarker, PlaceStartCity, SkipMarker
 from p2p_ttr.engine.rules import apply, new_game
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
@@ -158,3 +158,23 @@ def test_the_start_city_phase_follows_the_first_tickets_in_a_real_deal() -> None
     assert (state.phase, state.current) == (Phase.START_CITY, 1)
     assert what_now(view_for(state, 1), 1).startswith("place your starting city")
     assert apply(state, PlaceStartCity(1, "Denver")).current == 0
+
+
+def test_alvin_is_taken_to_one_of_your_cities_and_the_log_says_so() -> None:
+    alvin_game = load_game("oldwest", "alvin")
+    state, _ = position(2, game=alvin_game, hands={0: ["yellow"] * 3})
+    state = state.evolve(markers=CityMarkers(placed=(("Santa Fe", 0), ("Denver", 0), ("Boise", 1)),
+                                             route_points=(0, 0), alvin="Roswell", alvin_points=(0, 0)))
+    roswell = next(r for r in alvin_game.board.routes if {r.a, r.b} == {"Roswell", "Santa Fe"})
+    caught = play(state, ClaimRoute(0, roswell.id, state.players[0].hand))
+    assert caught.phase is Phase.ALVIN
+    assert what_now(view_for(caught, 0), 0) == ("you captured Alvin the Alien: take him to one of your cities, "
+                                                "Santa Fe or Denver (alvin CITY)")
+    assert "Ann captured Alvin the Alien for 10 points" in changes(view_for(state, 1), view_for(caught, 1), 1,
+                                                                   NAMES[:2])
+    played = said("alvin denver", caught)
+    assert isinstance(played, Play) and played.action == MoveAlvin(0, "Denver")
+    refused = said("alvin boise", caught)
+    assert isinstance(refused, Refuse) and "Alvin goes to a city you control" in refused.reason
+    moved = apply(caught, MoveAlvin(0, "Denver"))
+    assert "Ann took Alvin the Alien to Denver" in changes(view_for(caught, 1), view_for(moved, 1), 1, NAMES[:2])

@@ -187,6 +187,8 @@ AT_AND_PAST = [
     ("oldwest", ["marker", 0, "Denver", train(1, 2, 3)], "cards must be a list of 0..2 items"),
     ("oldwest", ["no_marker", 5], None),
     ("oldwest", ["no_marker", 5, 0], "no_marker must have 2 items, got 3"),
+    ("oldwest(variant=alvin)", ["alvin", 5, "Denver"], None),
+    ("oldwest(variant=alvin)", ["alvin", 0, "Paris"], "city is unknown: 'Paris'"),
     ("usa", ["marker", 0, "Denver", train(1)], "cards must be a list of 0..0 items"),
     (None, ["station", 0, "Denver", train(1, 2, 3)], None),
     # (Mega Europe's deck is the largest: 89 regular tickets, then 12 long ones, ids 89..100.)

@@ -50,7 +50,7 @@ def test_every_game_has_its_own_digest() -> None:
     assert [g.name for g in games] == ["europe", "europe(variant=expanded)", "europe(variant=mega)",
                                       "europe(variant=bigcities)", "usa", "usa(variant=1910)", "usa(variant=mega)",
                                       "usa(variant=bigcities)", "india", "nordic",
-                                      "switzerland", "asia", "oldwest"]
+                                      "switzerland", "asia", "oldwest", "oldwest(variant=alvin)"]
     assert len({g.digest for g in games}) == len(games)
     assert all(len(g.digest) == 32 for g in games)
 

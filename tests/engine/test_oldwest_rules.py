@@ -11,6 +11,7 @@ ends; ferries."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.caretaker import caretaker_move
 from p2p_ttr.engine.citymarkers import CityMarkers
 from p2p_ttr.engine.errors import IllegalMove, OutOfTurn
-from p2p_ttr.engine.events import ClaimRoute, KeepTickets, PlaceMarker, PlaceStartCity, SkipMarker
+from p2p_ttr.engine.events import ClaimRoute, KeepTickets, MoveAlvin, PlaceMarker, PlaceStartCity, SkipMarker
 from p2p_ttr.engine.game import Unkept
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.outcome import final_score
@@ -279,3 +280,69 @@ def test_the_caretaker_starts_in_the_first_city_it_may_and_places_no_marker() ->
     state = at(2, {"Denver": 0, "Boise": 1}, hands={0: ["red"] * 3 + ["blue", "blue"]})
     state = play(state, ClaimRoute(0, route.id, state.players[0].hand[:3]))
     assert caretaker_move(state, 0) == SkipMarker(0)
+
+
+# --- the Alvin the Alien variant ---------------------------------------------
+
+ALVIN = load_game("oldwest", "alvin")
+ROSWELL_SANTA_FE = between("Roswell", "Santa Fe")  # yellow 3
+
+
+def alvin_at(markers: dict[str, int], alvin: str = "Roswell", **laid_out: object) -> GameState:
+    state, _ = position(2, game=ALVIN, **laid_out)  # type: ignore[arg-type]
+    return state.evolve(markers=CityMarkers(placed=tuple(markers.items()), route_points=(0, 0), alvin=alvin,
+                                            alvin_points=(0, 0)))
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="shared/maps is not beside this checkout")
+def test_alvin_is_the_boards_variant_with_its_transcribed_points() -> None:
+    alvin = json.loads(SHARED.read_text())["alvin"]
+    rules = ALVIN.rules
+    assert rules.alvin_city == alvin["start_city"] and rules.no_marker_cities == (alvin["start_city"],)
+    assert (rules.alvin_capture_points, rules.alvin_end_points) == (alvin["capture_points"], alvin["end_bonus"])
+    assert new_game(ALVIN, 2).markers == CityMarkers.empty(2, "Roswell")
+
+
+def test_the_first_route_into_roswell_captures_alvin_who_goes_to_the_captors_only_city() -> None:
+    state = alvin_at({"Santa Fe": 0, "Boise": 1}, hands={0: ["yellow"] * 3 + ["red", "red"]})
+    after = play(state, ClaimRoute(0, ROSWELL_SANTA_FE.id, state.players[0].hand[:3]))
+    markers = after.markers
+    assert markers is not None and (markers.alvin, markers.alvin_holder, markers.alvin_points) == ("Santa Fe", 0, (10, 0))
+    # No marker in Roswell, ever: the claim into it offers none (Santa Fe is marked already).
+    assert after.phase is Phase.TURN and after.current == 1
+
+
+def test_a_captor_with_several_cities_chooses_where_alvin_goes() -> None:
+    state = alvin_at({"Santa Fe": 0, "Denver": 0, "Boise": 1}, hands={0: ["yellow"] * 3 + ["red", "red"]})
+    after = play(state, ClaimRoute(0, ROSWELL_SANTA_FE.id, state.players[0].hand[:3]))
+    assert (after.phase, after.current) == (Phase.ALVIN, 0)
+    assert {a.city for a in legal_actions(after, 0) if isinstance(a, MoveAlvin)} == {"Santa Fe", "Denver"}
+    with pytest.raises(IllegalMove, match="Alvin goes to a city you control"):
+        apply(after, MoveAlvin(0, "Boise"))
+    assert caretaker_move(after, 0) == MoveAlvin(0, "Santa Fe")
+    moved = apply(after, MoveAlvin(0, "Denver"))
+    assert moved.markers is not None and moved.markers.alvin == "Denver" and moved.current == 1
+
+
+def test_a_route_into_alvins_city_captures_him_again() -> None:
+    route = between("Denver", "Grand Junction")
+    state = alvin_at({"Denver": 0, "Grand Junction": 1}, alvin="Denver", hands={1: ["red"] * 3}, current=1)
+    state = state.evolve(markers=replace(state.markers, alvin_holder=0, alvin_points=(10, 0)))  # type: ignore[arg-type]
+    after = play(state, ClaimRoute(1, route.id, state.players[1].hand))
+    assert after.markers is not None
+    assert (after.markers.alvin, after.markers.alvin_holder, after.markers.alvin_points) == ("Grand Junction", 1, (10, 10))
+
+
+def test_no_marker_may_go_to_roswell() -> None:
+    state = alvin_at({"Santa Fe": 0, "Boise": 1}).evolve(
+        phase=Phase.MARKER, markers=CityMarkers(placed=(("Santa Fe", 0), ("Boise", 1)), route_points=(0, 0),
+                                                claimed=ROSWELL_SANTA_FE.id, alvin="Santa Fe", alvin_points=(0, 0)))
+    with pytest.raises(IllegalMove, match="no marker may go to Roswell"):
+        apply(state, PlaceMarker(0, "Roswell", ()))
+
+
+def test_whoever_holds_alvin_at_the_end_scores_ten_more() -> None:
+    state = alvin_at({"Santa Fe": 0, "Boise": 1}, hands={0: ["yellow"] * 3})
+    over = play(state, ClaimRoute(0, ROSWELL_SANTA_FE.id, state.players[0].hand)).evolve(phase=Phase.OVER)
+    parts = [{p.key: (p.points, p.count) for p in sc.extra} for sc in final_score(over).players]
+    assert parts[0]["alvin"] == (10 + 10, 1) and parts[1]["alvin"] == (0, 0)

@@ -110,6 +110,12 @@ def check_city_markers(state: GameState) -> None:
                 reached |= {c for r in grown for c in board.routes[r].cities}
                 left -= grown
             assert not left, "a route off its owner's network"
+    if rules.alvin_city:  # Alvin the Alien: in his first city until captured, then in his holder's city
+        if markers.alvin_holder is None:
+            assert markers.alvin == rules.alvin_city and not any(markers.alvin_points)
+        else:
+            assert markers.alvin == "" or markers.owner(markers.alvin) == markers.alvin_holder
+            assert all(points % rules.alvin_capture_points == 0 for points in markers.alvin_points)
     claimed = sum(board.route_points[board.routes[r].length] for ps in state.players for r in ps.routes)
     assert all(points >= 0 for points in markers.route_points)
     assert sum(markers.route_points) <= 2 * claimed  # each claim scores once, or for two ends at most
@@ -129,8 +135,8 @@ def check_final_score(state: GameState) -> None:
         assert len(sc.ticket_results) == len(ps.tickets)
     assert sorted(score.ranking) == list(range(state.n_players))
     if state.markers is not None:  # Old West: routes as claimed plus what markers moved is what was scored in play
-        assert [sc.routes + sum(part.points for part in sc.extra) for sc in score.players] == list(
-            state.markers.route_points)
+        assert [sc.routes + sum(part.points for part in sc.extra if part.key == "city_markers")
+                for sc in score.players] == list(state.markers.route_points)
 
 
 def play_checked(n_players: int, seed: int, game: Game = EUROPE) -> GameState:

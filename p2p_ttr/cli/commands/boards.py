@@ -28,6 +28,8 @@ def describe(game: Game) -> str:
         bonuses.append(f"mountain cars {rules.mountain_car_points} each")
     if rules.city_markers:
         bonuses.append(f"{rules.city_markers} city markers each")
+    if rules.alvin_city:
+        bonuses.append(f"Alvin the Alien {rules.alvin_capture_points} a capture, {rules.alvin_end_points} at the end")
     setup, draw = rules.setup_tickets, rules.draw_tickets
     ask = f"--board {game.board_name}" + (f" --variant {game.variant}" if game.variant else "")
     return (f"  {game.title:<20} {ask:<34} {rules.min_players}-{rules.max_players} players, "

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from .alvin import captured, captures, move_problem, moving
 from .board import LOCOMOTIVE, Route
 from .cards import CardRef, Deck
 from .errors import BadChance, IllegalMove, MalformedEvent, OutOfTurn, UnknownCard
@@ -27,10 +28,10 @@ from .events import (
     DrawTickets,
     Event,
     KeepTickets,
+    MoveAlvin,
     Pass,
     PayTunnel,
     Peek,
-    MoveAlvin,
     PlaceMarker,
     PlaceStartCity,
     Remasked,
@@ -38,7 +39,6 @@ from .events import (
     Shuffled,
     SkipMarker,
 )
-from .alvin import captured, captures, move_problem, moving
 from .citymarkers import CityMarkers, placing_order
 from .game import Game, LocomotiveUse, TicketChoice, Unkept
 from .markerrules import marker_problem, may_mark, network_problem, start_city_problem

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from p2p_ttr.engine.board import Board
 from p2p_ttr.engine.state import GameState
 
-from .markerfacts import Marked
 from .happened import (
     SETUP,
     Built,
@@ -30,6 +29,7 @@ from .happened import (
     WentForTunnel,
     facts,
 )
+from .markerfacts import Marked
 from .phrases import and_list
 from .words import DASH, kind_name, plural
 

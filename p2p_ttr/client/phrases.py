@@ -37,9 +37,9 @@ from .happened import (
     facts,
 )
 from .examples import doable
+from .explain import keep_least, long_most
 from .markerfacts import AlvinTaken, Marked, PointsMoved
 from .markerwords import marker_now, marker_waiting
-from .explain import keep_least, long_most
 from .numbering import seat_number
 from .words import DASH, plural, route_name, route_points, ticket_name, who, whose
 

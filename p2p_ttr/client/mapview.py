@@ -43,6 +43,7 @@ GLYPHS = {"purple": "p", "blue": "b", "orange": "o", "white": "w", "green": "g",
           "red": "r"}
 CITY, MY_STATION, STATION = "●", "■", "□"
 MY_MARKER, MARKER = "◆", "◇"  # Old West's city markers: yours, another seat's (its colour tells whose)
+ALVIN = "A"  # Alvin the Alien's city, in its holder's colour (always a city of theirs once captured)
 TUNNEL_MARK, FERRY_MARK, MOUNTAIN_MARK, GAP, CLOSED = "^", "~", "▲", "·", "x"
 MIN_SIZE = (24, 8)
 
@@ -64,6 +65,7 @@ class MapMarks:
     recent_stations: frozenset[str] = frozenset()  # cities where they built a station since then
     focus: int | None = None  # the one seat whose network is shown (``map SEAT``); None: everyone's
     markers: tuple[tuple[str, int], ...] = ()  # Old West's city markers: (city, owner)
+    alvin: str = ""  # Alvin the Alien's city, where played
 
 
 def marks_for(board: Board, view: GameState | None, seat: int | None, highlight: frozenset[int] = frozenset(),
@@ -85,7 +87,8 @@ def marks_for(board: Board, view: GameState | None, seat: int | None, highlight:
     return MapMarks(view.route_owner, stations, seat, frozenset(open_cities), frozenset(done_cities - open_cities),
                     highlight, closed, frozenset(r for t in since for r in t.claimed),
                     frozenset(c for t in since for c in t.built), focus,
-                    view.markers.placed if view.markers is not None else ())
+                    view.markers.placed if view.markers is not None else (),
+                    view.markers.alvin if view.markers is not None else "")
 
 
 # ------------------------------------------------------------------ geometry
@@ -169,7 +172,9 @@ def draw_map(board: Board, marks: MapMarks, width: int, height: int) -> list[Lin
     for city, cell in geo.nodes.items():
         owner = stations.get(city)
         marker = markers.get(city)
-        if owner is None and marker is not None:
+        if city == marks.alvin:
+            put(cell, ALVIN, f"class:owner.{marker}" if marker is not None else "class:city")
+        elif owner is None and marker is not None:
             shown = marks.focus is None or marker == marks.focus
             put(cell, MY_MARKER if marker == marks.me else MARKER, f"class:owner.{marker}" if shown else "class:dim")
         elif owner is None:
@@ -260,6 +265,7 @@ def legend(game: Game | None = None) -> Line:
     marks += [f"{CLOSED} shut"] if has(any(r.twin is not None for r in routes)) else []
     marks += [f"{MY_STATION}{STATION}station"] if has(game is not None and game.rules.stations > 0) else []
     marks += [f"{MY_MARKER}{MARKER}city marker"] if game is not None and game.rules.city_markers else []
+    marks += [f"{ALVIN} Alvin"] if game is not None and game.rules.alvin_city else []
     out += [("class:legend", "(k black) "), ("class:route.gray", "-|/\\"),
             ("class:legend", " gray " + " ".join(marks))]
     return out

@@ -6,10 +6,11 @@ screen size."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from p2p_ttr.client.endgame import breakdown
-from p2p_ttr.client.mapview import MARKER, MY_MARKER, draw_map, marks_for
+from p2p_ttr.client.mapview import ALVIN, MARKER, MY_MARKER, draw_map, geometry, marks_for
 from p2p_ttr.client.outcomes import Ask, Context, Play, Refuse, Show
 from p2p_ttr.client.pagetext import lay_out
 from p2p_ttr.client.phrases import changes, what_now
@@ -178,3 +179,21 @@ def test_alvin_is_taken_to_one_of_your_cities_and_the_log_says_so() -> None:
     assert isinstance(refused, Refuse) and "Alvin goes to a city you control" in refused.reason
     moved = apply(caught, MoveAlvin(0, "Denver"))
     assert "Ann took Alvin the Alien to Denver" in changes(view_for(caught, 1), view_for(moved, 1), 1, NAMES[:2])
+
+
+def test_the_map_shows_alvin_in_his_holders_city() -> None:
+    alvin_game = load_game("oldwest", "alvin")
+    board = alvin_game.board
+    nodes = geometry(board, 120, 30).nodes
+    state, _ = position(2, game=alvin_game)
+    state = state.evolve(markers=CityMarkers(placed=(("Denver", 0), ("Boise", 1)), route_points=(0, 0),
+                                             alvin="Roswell", alvin_points=(0, 0)))
+
+    def at_city(view_of: GameState, city: str) -> str:
+        rows = [text_of(line) for line in draw_map(board, marks_for(board, view_for(view_of, 0), 0), 120, 30)]
+        column, row = nodes[city]
+        return rows[row][column]
+
+    assert (at_city(state, "Roswell"), at_city(state, "Denver"), at_city(state, "Boise")) == (ALVIN, MY_MARKER, MARKER)
+    held = state.evolve(markers=replace(state.markers, alvin="Denver", alvin_holder=0))  # type: ignore[arg-type]
+    assert (at_city(held, "Roswell"), at_city(held, "Denver")) == ("●", ALVIN)  # Alvin in place of the marker

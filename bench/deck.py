@@ -3,11 +3,11 @@
 Run:  python bench/deck.py                      (backend from P2P_TTR_POWMOD,
       P2P_TTR_POWMOD=python python bench/deck.py  default gmpy2 if importable)
 
-For 2..5 players it times a full shuffle chain of 110 cards (every seat's
+For 2..6 players (the largest table a game has: Old West's 6) it times a full shuffle chain of 110 cards (every seat's
 step, input and output validation included), the "floor" (the same number
 of fixed-base exponentiations done bare with the same tables, in the same
 run), their ratio, and making and verifying one decryption share with its
-proof. The 5-player entry adds the private draw: 4 shares made, the drawer
+proof. The 5- and 6-player entries add the private draw: the others' shares made (4 or 5), the drawer
 verifying them and adding its own (``private_draw_ms``, everything on one
 core, one after the other) and the latency when each peer makes its share
 on its own machine (``private_draw_parallel_ms``). ``pow256_ms`` calibrates
@@ -51,6 +51,7 @@ from p2p_ttr.deck.remaskproof import prove_remask, verify_remask
 from p2p_ttr.deck.shuffleproof import prove_shuffle, verify_shuffle
 from p2p_ttr.deck.fixedbase import generator_table
 from p2p_ttr.deck.group import EXPONENT_BITS, G, P
+from p2p_ttr.engine.limits import any_game_limits
 
 CARDS = 110
 RUNS = 5
@@ -113,7 +114,7 @@ def bench_players(players: int) -> dict[str, float | int]:
         "verify_ms": round(verify_s * 1e3, 2),
         "tables_s": round(tables_s, 4),
     }
-    if players == 5:
+    if players >= 5:
         positions = iter(range(10, CARDS))
 
         def private_draw() -> tuple[float, float]:
@@ -181,7 +182,7 @@ def main() -> None:
           f"2048-bit mulmod (pure Python) = {mulmod_us:.1f} us; "
           f"generator table built in {g_table_s:.3f} s")
     results = []
-    for players in range(2, 6):
+    for players in range(2, any_game_limits().max_players + 1):  # up to Old West's 6
         r = bench_players(players)
         results.append(r)
         line = (

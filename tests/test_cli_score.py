@@ -349,3 +349,20 @@ def test_a_country_ticket_misnamed_is_refused_naming_it(
     assert_usage_error(*run(["--board", "switzerland"], capsys, monkeypatch, played.encode()), words)
     europe = json.dumps(game(player("Ann", tickets=[["Paris"]]), player("Bob")))  # a board without them
     assert_usage_error(*run([], capsys, monkeypatch, europe.encode()), '"tickets" must be a list of [city, city]')
+
+
+def test_old_west_takes_the_route_points_scored_in_play_and_shows_what_the_markers_moved(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ann's Denver-Grand Junction (4 points) ran into Bob's cities; Bob's track shows 9.
+    played = game(dict(player("Ann", [["Denver", "Grand Junction"]]), route_points=0),
+                  dict(player("Bob", [["Pueblo", "Denver", "orange"]]), route_points=9))
+    code, out, _ = run(["--board", "oldwest", "--json", "-"], capsys, monkeypatch, json.dumps(played).encode())
+    ann, bob = json.loads(out)["players"]
+    assert code == 0
+    assert (ann["routes"], ann["city_markers"], ann["total"]) == (4, -4, 0)
+    assert (bob["routes"], bob["city_markers"], bob["total"]) == (1, 8, 9)
+    code, _, err = run(["--board", "oldwest", "-"], capsys, monkeypatch, json.dumps(TWO_EMPTY).encode())
+    assert code == 2 and '"route_points" must be the route points the score track shows' in err
+    code, _, err = run(["--board", "usa", "-"], capsys, monkeypatch, json.dumps(played).encode())
+    assert code == 2 and 'unknown key "route_points"' in err

@@ -51,6 +51,7 @@ from p2p_ttr.engine.state import GameState, Phase
 from .medium import PlanningBot, Situation, kinds
 from .opponents import Reading, read_opponents
 from .trackpieces import choose_lay
+from .markerplay import rivals_cities_cost
 from .planning import (
     CARDS_PER_DRAW_TURN,
     CostTable,
@@ -75,6 +76,8 @@ from .techbuying import technology_to_buy
 # Route weights: each claim is a turn, and long routes score more per train.
 CLAIM_TURN_EFFORT = 0.5
 POINTS_EFFORT = 0.05
+# Old West: the effort a point scored for a rival (their city marker on the route's end) is worth avoiding.
+RIVAL_POINTS_EFFORT = 0.15
 # In the hand-aware plan, each card already held for a route takes this much off its cost.
 HAND_DISCOUNT = 0.6
 # Keeping tickets: a plan is worth its ticket points and the points of its
@@ -208,7 +211,7 @@ class HardBot(PlanningBot):
         costs = route_costs(view, player, weights=hard_weights)
         for r in borrowable(view, player):
             costs[r] = 0.0
-        return costs
+        return rivals_cities_cost(view, player, costs, POINTS_EFFORT, RIVAL_POINTS_EFFORT)
 
     def make_plan(self, view: GameState, player: int, costs: CostTable, tickets: tuple[int, ...]) -> Plan:
         """The better of two plans: one over the board's costs, one where the

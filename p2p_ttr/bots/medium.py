@@ -33,11 +33,13 @@ from p2p_ttr.engine.events import (
     LayTrack,
     Pass,
     PayTunnel,
+    PlaceMarker,
 )
 from p2p_ttr.engine.moves import claim_actions, draw_actions, legal_actions, tunnel_actions
 from p2p_ttr.engine.rules import apply, draw_tickets_problem, offer_rule
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
 
+from .markerplay import alvin_home, best_marker, joined_to_network, marker_options, start_city
 from .planning import (
     CostTable,
     Plan,
@@ -89,6 +91,8 @@ class PlanningBot:
     TICKETS_WHEN_TRAINS = 14
     # Pennsylvania's shares: weigh the best rival's points too (sharechoice.py).
     SHARES_AGAINST_RIVALS = False
+    # Old West: the points a city marker must be expected to bring for its two cards (markerplay.py).
+    MARKER_LEAST_WORTH = 4.0
 
     def __init__(self, seed: int, name: str | None = None) -> None:
         self.name = name or self.level
@@ -111,6 +115,12 @@ class PlanningBot:
             return self.tunnel(s)
         if view.phase is Phase.LAY_TRACK:
             return self.lay_track(s)
+        if view.phase is Phase.START_CITY:
+            return start_city(view, player, s.plan.routes)
+        if view.phase is Phase.MARKER:
+            return self.city_marker(s)
+        if view.phase is Phase.ALVIN:
+            return alvin_home(view, player)
         if view.cards_drawn:
             return self.draw_card(s, second=True)
         return self.turn(s)
@@ -126,7 +136,7 @@ class PlanningBot:
         if key != self._cache_key or self._cache is None:
             costs = self.route_costs(view, player)
             tickets = tuple(ticket_ids(view, me.tickets))
-            plan = self.make_plan(view, player, costs, tickets)
+            plan = joined_to_network(view, player, costs, self.make_plan(view, player, costs, tickets))
             s = Situation(view, player, me, hand, costs, tickets, plan, ())
             s = replace(s, targets=self.targets(s))
             self._cache_key, self._cache = key, s
@@ -322,6 +332,24 @@ class PlanningBot:
 
     def pays_tunnel(self, s: Situation, route: int, extra: int) -> bool:
         return route in s.plan.routes or extra <= 1
+
+    # --- Old West's city markers ----------------------------------------------
+
+    def city_marker(self, s: Situation) -> Action:
+        """A marker where it is worth ``MARKER_LEAST_WORTH``, paid with the cards the targets need least."""
+        choice = best_marker(s.view, s.player, self.MARKER_LEAST_WORTH)
+        if not isinstance(choice, PlaceMarker):
+            return choice
+        ways = [a for a in marker_options(s.view, s.player) if a.city == choice.city]
+        return min(ways, key=lambda a: self.hand_after(s, a.cards))
+
+    def hand_after(self, s: Situation, cards: Sequence[CardRef]) -> tuple[int, int]:
+        """How far the hand left after paying ``cards`` is from the targets, then the locomotives paid."""
+        hand = s.hand.copy()
+        paid = kinds(s.view, cards)
+        for kind in paid:
+            hand[kind] -= 1
+        return (missing_cards(s.view.game, s.targets, hand), paid.count(LOCOMOTIVE))
 
     # --- tickets ---------------------------------------------------------------
 

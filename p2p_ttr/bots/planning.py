@@ -90,11 +90,11 @@ def route_open_to(view: GameState, player: int, route: Route) -> bool:
     """Whether ``player`` could still claim ``route`` (trains aside)."""
     if view.route_owner[route.id] is not None:
         return False
-    for twin in route.parallel:
-        twin_owner = view.route_owner[twin]
-        if twin_owner == player:
+    for side in route.parallel:
+        side_owner = view.route_owner[side]
+        if side_owner == player:
             return False
-        if twin_owner is not None and not view.game.rules.both_sides_open(view.n_players):
+        if side_owner is not None and not view.game.rules.both_sides_open(view.n_players):
             return False
     # France: a route cut by a track piece, or a bed no piece may be laid on any more, is closed.
     return trackbeds.claimable_some_day(view, route)

@@ -26,7 +26,9 @@ from p2p_ttr.engine.events import (
     DrawFaceUp,
     KeepTickets,
     PayTunnel,
+    SkipMarker,
 )
+from p2p_ttr.engine.markerrules import network_problem
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import actors, draw_blind_problem, draw_face_up_problem, offer_rule
 from p2p_ttr.engine.state import FACE_UP_SLOTS, GameState, Phase
@@ -34,6 +36,7 @@ from p2p_ttr.engine.technologies import missing_technology_problem
 from p2p_ttr.engine.trackbeds import as_built
 
 from .hard import hard_weights
+from .markerplay import alvin_home, joined_to_network, start_city
 from .planning import plan_tickets, points_for, route_costs, route_open_to, shortest_path
 from .sharechoice import choose_shares
 from .trackpieces import choose_lay
@@ -118,7 +121,8 @@ class RolloutPolicy:
             ) <= ps.trains:
                 self.plans[p] = plan
                 return plan
-        made = plan_tickets(world.game, route_costs(world, p, weights=hard_weights), tickets, ps.routes, ps.trains)
+        costs = route_costs(world, p, weights=hard_weights)
+        made = joined_to_network(world, p, costs, plan_tickets(world.game, costs, tickets, ps.routes, ps.trains))
         plan = sorted(made.routes, key=lambda r: -routes[r].length)
         self.plans[p], self.planned_for[p] = plan, tickets
         return plan
@@ -133,6 +137,12 @@ class RolloutPolicy:
             return self.tunnel(world, p)
         if phase is Phase.SHARES:
             return choose_shares(world, p, against_rivals=True)
+        if phase is Phase.START_CITY:
+            return start_city(world, p, self.plan(world, p))
+        if phase is Phase.MARKER:  # Old West: a rollout keeps its cards for routes
+            return SkipMarker(p)
+        if phase is Phase.ALVIN:
+            return alvin_home(world, p)
         hand = hand_of(world, p)
         if phase is Phase.LAY_TRACK:
             lay = choose_lay(world, p, self.plan(world, p), Counter({k: len(v) for k, v in hand.items()}))
@@ -155,7 +165,7 @@ class RolloutPolicy:
             if missing_technology_problem(world, p, board.routes[r]) is not None:
                 continue  # a technology to buy first (the United Kingdom)
             cards = payment(board.colors, as_built(world, board.routes[r]), hand)
-            if cards is not None:
+            if cards is not None and network_problem(world, p, board.routes[r]) is None:
                 return ClaimRoute(p, r, cards)
         if not plan:
             claim = self.best_claim(world, p, hand, set(), least=SPARE_LEAST_LENGTH if trains > 6 else 1)
@@ -180,7 +190,8 @@ class RolloutPolicy:
                 continue
             if length > locos + (most if route.color == GRAY else len(hand.get(route.color, ()))):
                 continue
-            if not route_open_to(world, p, route) or missing_technology_problem(world, p, route) is not None:
+            if not route_open_to(world, p, route) or missing_technology_problem(world, p, route) is not None \
+                    or network_problem(world, p, route) is not None:
                 continue
             key = (points_for(game, route.id), route.id in plan, -route.id)
             if best is not None and key <= best:

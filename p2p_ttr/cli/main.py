@@ -61,7 +61,7 @@ class VersionAction(argparse.Action):
 def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ttr",
-        description="Ticket to Ride for 2-5 players on a LAN, with no trusted server (`ttr boards` lists the boards).",
+        description="Ticket to Ride for 2-5 players on a LAN (6 on Old West), with no trusted server (`ttr boards` lists the boards).",
     )
     parser.add_argument("--version", action=VersionAction, nargs=0, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -81,6 +81,12 @@ def phase_problem(view: GameState, seat: int, doing: str) -> str:
         return f"you cannot {doing} now: first {share_prompt(view, seat)}"
     if view.phase is Phase.LAY_TRACK:
         return f"you cannot {doing} now: first lay a track piece (lay COLOUR CITY CITY)"
+    if view.phase is Phase.START_CITY:
+        return f"you cannot {doing} now: first place your starting city (home CITY)"
+    if view.phase is Phase.MARKER:
+        return f"you cannot {doing} now: first place a city marker or not (marker CITY / marker none)"
+    if view.phase is Phase.ALVIN:
+        return f"you cannot {doing} now: first take Alvin the Alien to one of your cities (alvin CITY)"
     if view.cards_drawn:
         return f"you cannot {doing} now: you drew a card, so take your second one (draw, or draw N)"
     return f"you cannot {doing} now"

@@ -24,6 +24,7 @@ from p2p_ttr.engine.stockmarket import DUMMY
 from .explain import kinds
 from .stocks import new_shares
 from .laying import LaidPiece, pieces_laid
+from .markerfacts import AlvinTaken, Marked, PointsMoved, marker_facts
 
 SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
 
@@ -119,7 +120,8 @@ class TookShares:
 
 
 Fact: TypeAlias = (Claimed | Built | TookFaceUp | DrewBlind | ReadOwn | DrewTickets | KeptTickets | WentForTunnel
-                   | TunnelTurned | GaveUpTunnel | Passed | TookShares | LaidPiece)
+                   | TunnelTurned | GaveUpTunnel | Passed | TookShares | LaidPiece | Marked | PointsMoved
+                   | AlvinTaken)
 
 
 def facts(before: GameState, after: GameState, me: int | None) -> list[Fact]:
@@ -153,6 +155,7 @@ def _player(before: GameState, after: GameState, p: int, b: PlayerState, a: Play
     took = new_shares(before, after, p)
     if took:  # the dummy's shares come only with a player's, in the same move
         found.append(TookShares(p, took, new_shares(before, after, DUMMY)))
+    found += marker_facts(before, after, p)  # Old West's city markers
     if after.phase not in SETUP:
         found += _drawn(before, after, p, b, a, mine)
     if not b.offered and a.offered and after.phase is Phase.TICKETS:

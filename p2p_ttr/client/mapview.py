@@ -45,6 +45,8 @@ from .tickets import ticket_rows
 GLYPHS = {"purple": "p", "blue": "b", "orange": "o", "white": "w", "green": "g", "yellow": "y", "black": "k",
           "red": "r"}
 CITY, MY_STATION, STATION = "●", "■", "□"
+MY_MARKER, MARKER = "◆", "◇"  # Old West's city markers: yours, another seat's (its colour tells whose)
+ALVIN = "A"  # Alvin the Alien's city, in its holder's colour (always a city of theirs once captured)
 TUNNEL_MARK, FERRY_MARK, MOUNTAIN_MARK, GAP, CLOSED = "^", "~", "▲", "·", "x"
 BED_MARK, CUT_MARK = "=", "#"  # France: a track bed no piece is on; a route a piece cut for good
 MIN_SIZE = (24, 8)
@@ -68,6 +70,8 @@ class MapMarks:
     focus: int | None = None  # the one seat whose network is shown (``map SEAT``); None: everyone's
     built: tuple[tuple[int, str], ...] = ()  # track beds with a piece on them, and its colour (France)
     cut: frozenset[int] = frozenset()  # routes a track piece cut for good (France)
+    markers: tuple[tuple[str, int], ...] = ()  # Old West's city markers: (city, owner)
+    alvin: str = ""  # Alvin the Alien's city, where played
 
 
 def marks_for(board: Board, view: GameState | None, seat: int | None, highlight: frozenset[int] = frozenset(),
@@ -93,7 +97,9 @@ def marks_for(board: Board, view: GameState | None, seat: int | None, highlight:
     return MapMarks(view.route_owner, stations, seat, frozenset(open_cities), frozenset(done_cities - open_cities),
                     highlight, closed, frozenset(r for t in since for r in t.claimed),
                     frozenset(c for t in since for c in t.built), focus,
-                    beds.laid if beds is not None else (), beds.cut if beds is not None else frozenset())
+                    beds.laid if beds is not None else (), beds.cut if beds is not None else frozenset(),
+                    view.markers.placed if view.markers is not None else (),
+                    view.markers.alvin if view.markers is not None else "")
 
 
 # ------------------------------------------------------------------ geometry
@@ -175,9 +181,16 @@ def draw_map(board: Board, marks: MapMarks, width: int, height: int) -> list[Lin
     for route_id in _paint_order(board, marks):
         _paint_route(board, route_id, marks, geo, put)
     stations = dict(marks.stations)
+    markers = dict(marks.markers)
     for city, cell in geo.nodes.items():
         owner = stations.get(city)
-        if owner is None:
+        marker = markers.get(city)
+        if city == marks.alvin:
+            put(cell, ALVIN, f"class:owner.{marker}" if marker is not None else "class:city")
+        elif owner is None and marker is not None:
+            shown = marks.focus is None or marker == marks.focus
+            put(cell, MY_MARKER if marker == marks.me else MARKER, f"class:owner.{marker}" if shown else "class:dim")
+        elif owner is None:
             put(cell, CITY, "class:city")
         elif marks.focus is not None and owner != marks.focus:
             put(cell, CITY, "class:dim")  # another's station: only the network shown counts now
@@ -264,11 +277,13 @@ def legend(game: Game | None = None) -> Line:
     marks += [f"{TUNNEL_MARK}tunnel"] if has(any(r.tunnel for r in routes)) else []
     marks += [f"{FERRY_MARK}ferry"] if has(any(r.ferry_locomotives for r in routes)) else []
     marks += [f"{MOUNTAIN_MARK}mountain"] if game is not None and any(r.mountain_x for r in routes) else []
-    marks += ["1-5 owner r4r cars"]
+    marks += [f"1-{game.rules.max_players if game is not None else 5} owner r4r cars"]
     marks += [f"{CLOSED} shut"] if has(any(r.twin is not None for r in routes)) else []
     marks += [f"{MY_STATION}{STATION}station"] if has(game is not None and game.rules.stations > 0) else []
     if game is not None and any(r.color == TRACK_BED for r in routes):
         marks += [f"{BED_MARK}track bed R built {CUT_MARK}cut"]
+    marks += [f"{MY_MARKER}{MARKER}city marker"] if game is not None and game.rules.city_markers else []
+    marks += [f"{ALVIN} Alvin"] if game is not None and game.rules.alvin_city else []
     out += [("class:legend", "(k black) "), ("class:route.gray", "-|/\\"),
             ("class:legend", " gray " + " ".join(marks))]
     return out

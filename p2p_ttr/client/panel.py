@@ -7,11 +7,13 @@ columns of their own on a small terminal."""
 from __future__ import annotations
 
 from p2p_ttr.engine.board import Route
+from p2p_ttr.engine.markerrules import markers_left
 from p2p_ttr.engine.rules import hand_counts
 from p2p_ttr.engine.state import GameState, Phase
 
 from .claimable import Claimable, claimable
 from .lastturn import LastTurns
+from .markerwords import points_in_play
 from .network import trail
 from .explain import keep_least, kinds, long_most
 from .numbering import seat_number
@@ -34,10 +36,11 @@ def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], wid
     cards, tickets, stations left (where the game has stations), and its
     longest trail where there is room (a name keeps at least NAME_MIN columns)."""
     stations = view.game.rules.stations > 0
-    counts_w = COUNTS_W if stations else COUNTS_W - 3
+    markers = view.markers is not None  # Old West: city markers left in the stations' place (a board has one or the other)
+    counts_w = COUNTS_W if stations or markers else COUNTS_W - 3
     trails = width - 10 - counts_w - TRAIL_W >= NAME_MIN
     name_w = max(3, width - 10 - counts_w - (TRAIL_W if trails else 0))  # after the mark, seat and colour
-    heads = " pts trn crd tkt" + (" st" if stations else "") + (" trl" if trails else "")
+    heads = " pts trn crd tkt" + (" st" if stations else " mk" if markers else "") + (" trl" if trails else "")
     lines: list[Line] = [[("class:title", f"{'PLAYERS':<{name_w + 10}}"), ("class:dim", heads)]]
     for p, ps in enumerate(view.players):
         # ▶ marks whose turn it is, so at most one seat: while everyone chooses
@@ -62,7 +65,7 @@ def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], wid
             ("", " "),
             (name_style, f"{_who(name, tag, name_w):<{name_w}}"),
             ("", f" {_points(view, p):>3} {ps.trains:>3} {len(ps.hand):>3} {len(ps.tickets):>3}"
-                 + (f" {ps.stations_left:>2}" if stations else "")
+                 + (f" {ps.stations_left:>2}" if stations else f" {markers_left(view, p):>2}" if markers else "")
                  + (f" {trail(tuple(sorted(ps.routes)), view.game.board):>3}" if trails else "")),
         ])
     return lines
@@ -108,7 +111,10 @@ def _who(name: str, tag: str, width: int) -> str:
 
 
 def _points(view: GameState, p: int) -> int:
-    """Route points so far: what everyone can see during the game."""
+    """Route points so far: what everyone can see during the game (Old West: scored to city markers)."""
+    in_play = points_in_play(view, p)
+    if in_play is not None:
+        return in_play
     board = view.game.board
     return sum(board.route_points[board.routes[r].length] for r in view.players[p].routes)
 

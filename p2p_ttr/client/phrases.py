@@ -40,6 +40,8 @@ from .happened import (
 from .examples import doable
 from .explain import keep_least, long_most
 from .laying import LaidPiece, laid_words, what_to_lay
+from .markerfacts import AlvinTaken, Marked, PointsMoved
+from .markerwords import marker_now, marker_waiting
 from .numbering import seat_number
 from .stocks import share_prompt, took_words
 from .words import DASH, color_words, plural, route_name, route_points, ticket_name, who, whose
@@ -144,6 +146,21 @@ def sentence(fact: Fact, me: int | None, names: tuple[str, ...], game: Game) -> 
             return f"{name} {took_words(shares, dummy)}"
         case LaidPiece():
             return laid_words(fact, name, board)
+        case Marked(city=city, start=True):
+            return f"{name} started in {city} (a city marker)"
+        case Marked(city=city):
+            return f"{name} put a city marker on {city}"
+        case PointsMoved(route=r, points=points, scorers=scorers):
+            owners = and_list([who(s, me, names) for s in dict.fromkeys(scorers)])
+            twice = " twice" if len(set(scorers)) < len(scorers) else ""
+            route = board.routes[r]
+            return (f"the {plural(points, 'point')} of {route.a}{DASH}{route.b} went{twice} to {owners} "
+                    "(city markers on its ends)")
+        case AlvinTaken(points=0, city=city):
+            return f"{name} took Alvin the Alien to {city}"
+        case AlvinTaken(points=points, city=city):
+            return (f"{name} captured Alvin the Alien for {plural(points, 'point')}"
+                    + (f" and took him to {city}" if city else ""))
         case Passed():
             return f"{name} passed: nothing left to {'draw, claim or build' if game.rules.stations else 'draw or claim'}"
 
@@ -216,6 +233,9 @@ def what_now(view: GameState, seat: int) -> str:
         return share_prompt(view, seat)
     if view.phase is Phase.LAY_TRACK:
         return what_to_lay()
+    marking = marker_now(view, seat)
+    if marking is not None:
+        return marking
     if view.cards_drawn:
         return "take your second card (draw, or draw N)"
     stations = view.game.rules.stations > 0
@@ -299,4 +319,7 @@ def _move_words(view: GameState | None, people: list[str]) -> str:
         return f"{and_list(people)} to pay for the tunnel or give it up"
     if view is not None and view.phase is Phase.SHARES:
         return f"{and_list(people)} to choose a share"
+    marking = marker_waiting(view, and_list(people)) if view is not None else None
+    if marking is not None:
+        return marking
     return f"{and_list(people)}'s move" if len(people) == 1 else f"{and_list(people)} to move"

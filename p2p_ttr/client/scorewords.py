@@ -77,6 +77,16 @@ PART_WORDS: dict[str, PartWords] = {
         lambda part, sc, rules: (f"Equalising Beam, longest trail {plural(part.count, 'car')}: "
                                  + ("the longest" if part.points > 0 else "not the longest" if part.points
                                     else "not held"))),
+    # Old West (engine/markerpoints.py): the route points markers moved, to or from the player.
+    "city_markers": PartWords(
+        lambda rules: "cities", 8,
+        lambda part, sc, rules: "route points the city markers moved"
+        + (f" ({plural(part.count, 'marker')} placed)" if part.count else "")),
+    # Old West's Alvin the Alien (engine/alvin.py): his captures, and holding him at the end.
+    "alvin": PartWords(
+        lambda rules: "alvin", 7,
+        lambda part, sc, rules: f"Alvin captured {plural(part.count, 'time')}"
+        + (", held at the end" if part.points > part.count * rules.alvin_capture_points else "")),
 }
 
 

@@ -23,6 +23,16 @@ from .complete import (
     station_args,
 )
 from .helptext import for_game, help_lines, verb_help
+from .markerwords import (
+    alvin_args,
+    alvin_move,
+    has_alvin,
+    has_markers,
+    home_args,
+    home_move,
+    marker_args,
+    marker_move,
+)
 from .network import map_args, on_map
 from .outcomes import CANCEL, Ask, Context, Outcome, Refuse, Refused, Show
 from .resolve import (
@@ -102,6 +112,13 @@ VERBS = Registry((
     Verb("station", "station CITY [with CARDS]", "build a station: it borrows one rival route out of CITY",
          move(station_move, station_places), ("station {station}", "station {station2} with 2 red"), ("s",),
          args=station_args, played=_has_stations),
+    Verb("home", "home CITY", "place your starting city marker: every route you claim grows from it",
+         move(home_move), ("home {station}",), whole=True, args=home_args, played=has_markers),
+    Verb("marker", "marker CITY [with CARDS] | marker none",
+         "after a claim, a city marker on an end of the route: the points of later routes into it are yours",
+         move(marker_move), ("marker {station}", "marker none"), whole=True, args=marker_args, played=has_markers),
+    Verb("alvin", "alvin CITY", "take Alvin the Alien, just captured, to one of your cities",
+         move(alvin_move), ("alvin {station}",), whole=True, args=alvin_args, played=has_alvin),
     Verb("pay", "pay [CARDS]", "pay the extra cards a tunnel asks for", move(pay_move), ("pay", "pay 1 loco"),
          args=pay_args, played=_has_tunnels),
     Verb("abandon", "abandon", "give up the tunnel: your cards come back, the turn ends", move(abandon_move),

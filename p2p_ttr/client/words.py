@@ -24,7 +24,8 @@ DASH = "–"  # between the two cities of a route
 # 'München' -> 'munchen': the engine's rule, so the client matches what find_city does.
 fold = fold_name
 
-COLOURS = ("red", "blue", "green", "yellow", "black")  # the seats' colours, seat 0 first
+# The seats' colours, seat 0 first; the sixth, white, only where a game seats six (Old West's white cars).
+COLOURS = ("red", "blue", "green", "yellow", "black", "white")
 # Said when a player leaves the game at the keyboard (the plain prompt and the full screen alike).
 ENDED = "paused at the keyboard: the same command resumes the game"
 FORFEITED = "you forfeit your seat: your cards are shown and the table plays it on"

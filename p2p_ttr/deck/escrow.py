@@ -52,6 +52,8 @@ from .wire import expect_bytes, expect_game_id, expect_list, expect_seat, expect
 
 SHARE_BYTES = ELEMENT_BYTES  # a share is an exponent mod Q, written like an element
 _SEALED_BYTES = SHARE_BYTES + 16  # AES-GCM adds its 16-byte tag
+# One share per other seat of the largest table a game has (Old West's 6).
+MAX_ESCROW_SHARES = 5
 _NONCE = b"\0" * 12  # each key seals one share only: R is fresh for every share
 _EXPANDED_BYTES = ELEMENT_BYTES + 16  # 2048 + 128 bits reduced mod Q: bias ~2^-128
 _RESPONSE_BYTES = 280  # a complaint's response w + c*x: under 2^2177 for any key below Q
@@ -115,8 +117,8 @@ class EscrowDeal:
     def from_wire(cls, data: object) -> EscrowDeal:
         game_id, dealer, shares = expect_list(data, "escrow deal", 3)
         items = expect_list(shares, "escrow shares")
-        if not 1 <= len(items) <= 4:
-            raise MalformedWire("an escrow deals 1 to 4 shares")
+        if not 1 <= len(items) <= MAX_ESCROW_SHARES:
+            raise MalformedWire(f"an escrow deals 1 to {MAX_ESCROW_SHARES} shares")
         return cls(expect_game_id(game_id), expect_seat(dealer, "dealer"),
                    tuple(SealedShare.from_wire(s) for s in items))
 

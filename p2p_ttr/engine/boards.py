@@ -193,6 +193,21 @@ _FRANCE_RULES = replace(
     globetrotter_points=15,
 )  # its track beds are the data's (trackbeds.py): beds, the crossings they cut, the pieces
 
+_OLD_WEST_RULES = replace(
+    _USA_RULES,
+    max_players=6,
+    trains=40,
+    # 5 dealt keep 3; the rest under the deck (citymarkers.py's docstring on the shuffle).
+    setup_tickets=_choice(((Deck.TICKETS, 5),), 3, Unkept.BOTTOM),
+    draw_tickets=_choice(((Deck.TICKETS, 4),), 1, Unkept.BOTTOM),
+    longest_path_bonus="",
+    longest_path_points=0,
+    globetrotter_points=15,
+    city_markers=3,  # "Each player takes 3 City Markers"
+    marker_cards=2,  # "spend 2 more matching cards (locomotives ok)"
+    no_start_cities=("Roswell",),  # "any city (except Roswell)"
+)
+
 BOARDS: Mapping[str, BoardEntry] = {
     "europe": BoardEntry("europe", "Europe", "europe.json", _EUROPE_RULES, {
         "": Variant("Europe", None),
@@ -249,6 +264,14 @@ BOARDS: Mapping[str, BoardEntry] = {
     }),
     "france": BoardEntry("france", "France", "france.json", _FRANCE_RULES, {
         "": Variant("France", None),
+    }),
+    "oldwest": BoardEntry("oldwest", "Old West", "old_west.json", _OLD_WEST_RULES, {
+        "": Variant("Old West", None),
+        # Alvin the Alien: he starts in Roswell, where no marker may ever go; capturing him scores 10, holding him
+        # at the end 10 more.
+        "alvin": Variant("Old West Alvin", None, {
+            "alvin_city": "Roswell", "alvin_capture_points": 10, "alvin_end_points": 10,
+            "no_marker_cities": ("Roswell",)}),
     }),
 }
 
@@ -329,7 +352,9 @@ def game_digest(data: Mapping[str, Any], variant: str, rules: Rules,
 # only where a game plays them: the digests of the games that do not use them
 # stay what they were, so their logs verify.
 RECORDED_WHEN_PLAYED = ("mountain_car_points", "most_cities_bonus", "most_cities_points",
-                        "locomotives_dealt", "cards_per_locomotive", "technologies")
+                        "locomotives_dealt", "cards_per_locomotive", "technologies",
+                        "city_markers", "marker_cards", "no_start_cities",
+                        "alvin_city", "alvin_capture_points", "alvin_end_points", "no_marker_cities")
 
 
 def rules_record(rules: Rules) -> dict[str, Any]:

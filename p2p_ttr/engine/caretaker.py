@@ -21,6 +21,9 @@ fully specified and free of randomness, rather than one of the bots:
    share left after it (``sharemoves.share_choices``' first).
 6. a track piece to lay after the draw (France): of the colour it holds most
    of (ties: board colour order), on the lowest-id bed it fits.
+7. Old West: the first city in board order as its starting city; no city
+   marker after a claim (its cards stay for routes); Alvin the Alien, when
+   it captures him, to its starting city.
 
 It builds a station only because passing is for a player with nothing else
 to do (rules version 3). It never buys a technology (the United Kingdom):
@@ -70,6 +73,9 @@ from .events import (
     LayTrack,
     Pass,
     PayTunnel,
+    MoveAlvin,
+    PlaceStartCity,
+    SkipMarker,
     TakeShares,
 )
 from .moves import legal_actions
@@ -116,6 +122,14 @@ def caretaker_move(state: GameState, player: int, safe_tunnels: bool = True) -> 
     lays = [a for a in legal if isinstance(a, LayTrack)]
     if lays:
         return min(lays, key=lambda a: (-kinds.get(a.color, 0), board.colors.index(a.color), a.route))
+    starts = [a for a in legal if isinstance(a, PlaceStartCity)]
+    if starts:  # Old West: the first city in board order it may start from
+        return starts[0]
+    if SkipMarker(player) in legal:  # Old West: its cards stay for routes
+        return SkipMarker(player)
+    alvin = [a for a in legal if isinstance(a, MoveAlvin)]
+    if alvin:  # Old West's Alvin: to the first city it marked (its starting city)
+        return alvin[0]
     keeps = [a for a in legal if isinstance(a, KeepTickets)]
     if keeps:
         offered = state.players[player].offered

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .markerpoints import marker_parts
 from .scoring import PlayerScore, ScorePart
 from .sharemoves import share_parts
 from .state import GameState
@@ -30,6 +31,7 @@ EndScorer = Callable[[GameState, tuple[PlayerScore, ...]], tuple[tuple[ScorePart
 END_SCORERS: tuple[EndScorer, ...] = (
     share_parts,  # Pennsylvania's stock shares
     technology_end_parts,  # the United Kingdom's technologies
+    marker_parts,  # Old West's city markers
 )
 
 

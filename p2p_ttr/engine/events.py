@@ -245,6 +245,42 @@ class LayTrack:
     TAG: ClassVar[str] = "lay_track"
 
 
+@dataclass(frozen=True, slots=True)
+class PlaceStartCity:
+    """Put a city marker on ``city`` as the starting city (Old West, before the first turn: citymarkers.py)."""
+
+    player: Player
+    city: Annotated[str, Str(1, lambda g: g.longest_city, among=lambda g: g.cities)]
+    TAG: ClassVar[str] = "start_city"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceMarker:
+    """Put a city marker on ``city``, an end of the route just claimed, paying ``cards`` (citymarkers.py)."""
+
+    player: Player
+    city: Annotated[str, Str(1, lambda g: g.longest_city, among=lambda g: g.cities)]
+    cards: Annotated[tuple[CardRef, ...], refs(lambda g: g.most_marker)]
+    TAG: ClassVar[str] = "marker"
+
+
+@dataclass(frozen=True, slots=True)
+class SkipMarker:
+    """Place no city marker after this claim: the turn ends."""
+
+    player: Player
+    TAG: ClassVar[str] = "no_marker"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAlvin:
+    """Put Alvin the Alien, just captured, down in ``city``, one of the player's markers (alvin.py)."""
+
+    player: Player
+    city: Annotated[str, Str(1, lambda g: g.longest_city, among=lambda g: g.cities)]
+    TAG: ClassVar[str] = "alvin"
+
+
 Action: TypeAlias = (
     DrawBlind
     | DrawFaceUp
@@ -260,6 +296,10 @@ Action: TypeAlias = (
     | DrawThreeBlind
     | FinishTurn
     | LayTrack
+    | PlaceStartCity
+    | PlaceMarker
+    | SkipMarker
+    | MoveAlvin
 )
 
 # --------------------------------------------------------------------------
@@ -319,6 +359,10 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     DrawThreeBlind,
     FinishTurn,
     LayTrack,
+    PlaceStartCity,
+    PlaceMarker,
+    SkipMarker,
+    MoveAlvin,
 )
 CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Remasked, Reveal, Peek)
 

@@ -145,6 +145,19 @@ class Rules:
     cards_per_locomotive: int = 0
     # The technologies laid out on the table (technologies.py; the United Kingdom); () where not played.
     technologies: tuple[str, ...] = ()
+    # Old West's city markers (citymarkers.py): each player's markers (0: not
+    # played), the cards of one colour that place one after a claim, and the
+    # cities where no starting marker may go.
+    city_markers: int = 0
+    marker_cards: int = 0
+    no_start_cities: tuple[str, ...] = ()
+    # Old West's Alvin the Alien (alvin.py): the city he starts in ("": not played),
+    # the points for capturing him and for holding him at the end, and the
+    # cities no marker may go to (his starting city: "no player can claim Roswell").
+    alvin_city: str = ""
+    alvin_capture_points: int = 0
+    alvin_end_points: int = 0
+    no_marker_cities: tuple[str, ...] = ()
 
     def players_allowed(self, n: int) -> bool:
         return self.min_players <= n <= self.max_players

@@ -38,6 +38,7 @@ class GameLimits:
     most_station: int  # cards for the last station
     companies: frozenset[str] = frozenset()  # the codes of the stock companies (Pennsylvania)
     colors: frozenset[str] = frozenset()  # the train cards' colours (a track piece's, France)
+    most_marker: int = 0  # cards that place a city marker (Old West)
 
     @property
     def largest_deck(self) -> int:
@@ -75,6 +76,7 @@ class GameLimits:
             most_station=rules.stations,
             companies=frozenset(c.code for c in board.stock_market.companies) if board.stock_market else frozenset(),
             colors=frozenset(board.colors),
+            most_marker=rules.marker_cards,
         )
 
 
@@ -113,4 +115,5 @@ def any_game_limits() -> GameLimits:
         most_station=max(b.most_station for b in every),
         companies=frozenset().union(*(b.companies for b in every)),
         colors=frozenset().union(*(b.colors for b in every)),
+        most_marker=max(b.most_marker for b in every),
     )

@@ -32,10 +32,16 @@ from .events import (
     LayTrack,
     Pass,
     PayTunnel,
+    MoveAlvin,
+    PlaceMarker,
+    PlaceStartCity,
+    SkipMarker,
     TakeShares,
 )
+from .alvin import move_problem
+from .markerrules import marker_problem, start_city_problem
 from .sharemoves import share_choices
-from .payments import Payment, route_payments, station_payments, tunnel_payments
+from .payments import Payment, marker_payments, route_payments, station_payments, tunnel_payments
 from .standins import uses_stand_ins
 from .technologies import (
     buy_actions,
@@ -77,6 +83,13 @@ def legal_actions(state: GameState, player: int, only: type[Action] | None = Non
             only, FinishTurn, lambda: [FinishTurn(player)])
     if state.phase is Phase.LAY_TRACK:
         return _of(only, LayTrack, lambda: list(lays(state, player)))
+    if state.phase is Phase.START_CITY:
+        return _of(only, PlaceStartCity, lambda: start_city_actions(state, player))
+    if state.phase is Phase.MARKER:
+        return _of(only, PlaceMarker, lambda: marker_actions(state, player)) + _of(
+            only, SkipMarker, lambda: [SkipMarker(player)])
+    if state.phase is Phase.ALVIN:
+        return _of(only, MoveAlvin, lambda: alvin_moves(state, player))
     actions = [a for a in draw_actions(state, player) if only is None or isinstance(a, only)]
     if not state.cards_drawn:
         if draw_three_problem(state, player) is None:
@@ -107,6 +120,13 @@ def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
         return pending + [FinishTurn]
     if state.phase is Phase.LAY_TRACK:
         return [LayTrack]
+    if state.phase is Phase.START_CITY:
+        return [PlaceStartCity]
+    if state.phase is Phase.MARKER:
+        marking: list[type[Action]] = [PlaceMarker] if marker_actions(state, player) else []
+        return marking + [SkipMarker]
+    if state.phase is Phase.ALVIN:
+        return [MoveAlvin]
     kinds = []
     for action in draw_actions(state, player):
         if type(action) not in kinds:
@@ -233,6 +253,32 @@ def station_actions(state: GameState, player: int, limit: int | None = None) -> 
             if limit is not None and len(actions) >= limit:
                 return actions
     return actions
+
+
+def start_city_actions(state: GameState, player: int) -> list[Action]:
+    """Every city ``player`` may start from (Old West), in board order."""
+    return [PlaceStartCity(player, city) for city in state.game.board.cities if start_city_problem(state, city) is None]
+
+
+def marker_actions(state: GameState, player: int) -> list[Action]:
+    """Every (end of the route just claimed, payment) that places a city marker (Old West)."""
+    markers = state.markers
+    if markers is None or markers.claimed is None:
+        return []
+    board = state.game.board
+    by_kind = hand_by_kind(state, player)
+    payments = [cards for pay in marker_payments(board, state.game.rules.marker_cards, _counts(by_kind))
+                if (cards := cards_for(by_kind, pay)) is not None]
+    return [PlaceMarker(player, city, cards) for city in board.routes[markers.claimed].cities
+            if marker_problem(state, player, city) is None for cards in payments]
+
+
+def alvin_moves(state: GameState, player: int) -> list[Action]:
+    """Every city ``player``, who just captured Alvin the Alien, may put him down in, in the order they marked them."""
+    markers = state.markers
+    if markers is None:
+        return []
+    return [MoveAlvin(player, city) for city in markers.cities_of(player) if move_problem(markers, player, city) is None]
 
 
 def tunnel_actions(state: GameState, player: int) -> list[Action]:

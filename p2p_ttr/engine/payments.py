@@ -108,6 +108,17 @@ def station_payment_problem(station_number: int, pay: Payment) -> str | None:
     return None
 
 
+def marker_payment_problem(marker_cards: int, pay: Payment) -> str | None:
+    """Why ``pay`` cannot place a city marker (Old West: ``marker_cards`` cards of one colour, locomotives allowed)."""
+    if pay.size != marker_cards:
+        return f"a city marker costs {marker_cards} cards of one colour, not {pay.size}"
+    return None
+
+
+def marker_payments(board: Board, marker_cards: int, counts: Counter[str]) -> list[Payment]:
+    return [p for p in affordable(counts, marker_cards, board.colors) if marker_payment_problem(marker_cards, p) is None]
+
+
 def tunnel_extra(played: str | None, turned: Iterable[str]) -> int:
     """How many more cards a tunnel costs: each turned card matching the colour
     played, or a locomotive. Paid with locomotives only, only locomotives count."""

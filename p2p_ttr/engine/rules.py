@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from .alvin import captured, captures, move_problem, moving
 from .board import LOCOMOTIVE, Route
 from .cards import CardRef, Deck
 from .errors import BadChance, IllegalMove, MalformedEvent, OutOfTurn, UnknownCard
@@ -31,19 +32,26 @@ from .events import (
     FinishTurn,
     KeepTickets,
     LayTrack,
+    MoveAlvin,
     Pass,
     PayTunnel,
     Peek,
+    PlaceMarker,
+    PlaceStartCity,
     Remasked,
     Reveal,
     Shuffled,
+    SkipMarker,
     TakeShares,
 )
 from . import sharemoves
 from . import trackbeds
+from .citymarkers import CityMarkers, placing_order
 from .game import Game, LocomotiveUse, TicketChoice, Unkept
+from .markerrules import marker_problem, may_mark, network_problem, start_city_problem
 from .payments import (
     Payment,
+    marker_payment_problem,
     payment_of,
     route_payment,
     route_payment_problem,
@@ -117,6 +125,7 @@ def new_game(game: Game, n_players: int) -> GameState:
         public=dict(gifted_locomotives(game, n_players)),
         technologies=technologies.holdings_at_start(game, n_players),
         track_beds=trackbeds.initial(game),
+        markers=CityMarkers.empty(n_players, rules.alvin_city) if rules.city_markers else None,
     )
     return _run_steps(table)
 
@@ -151,7 +160,8 @@ def actors(state: GameState) -> tuple[int, ...]:
         return ()
     if state.phase is Phase.SETUP_TICKETS:
         return tuple(p for p, ps in enumerate(state.players) if ps.offered)
-    if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS, Phase.SHARES, Phase.LAY_TRACK):
+    if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS, Phase.SHARES, Phase.LAY_TRACK, Phase.START_CITY,
+                       Phase.MARKER, Phase.ALVIN):
         return (state.current,)
     return ()
 
@@ -253,7 +263,7 @@ def _payment(state: GameState, refs: tuple[CardRef, ...]) -> Payment:
 
 
 def check_for_some_faces(state: GameState,
-                         action: ClaimRoute | BuildStation | PayTunnel | Pass | BuyTechnology) -> None:
+                         action: ClaimRoute | BuildStation | PayTunnel | PlaceMarker | Pass | BuyTechnology) -> None:
     """Raise the error ``apply`` would raise for ``action`` whatever the faces
     of the cards it plays that ``state`` cannot see: if it passes, some faces
     make the action legal. The action is tried with every unseen card a
@@ -312,15 +322,19 @@ def claim_problem(state: GameState, player: int, route: Route) -> str | None:
         return f"{route.label} already belongs to player {owner}"
     if owner is not None and route.id in state.players[player].routes:
         return f"player {player} holds {route.label} already"
-    for twin in route.parallel:  # a double route's other side, a triple route's other two
-        twin_owner = state.route_owner[twin]
-        if twin_owner == player:
-            return f"player {player} already holds the other side of the double route {route.a}-{route.b}"
-        if twin_owner is not None and not state.game.rules.both_sides_open(state.n_players):
-            return f"in a game of {state.n_players}, only one side of the double route {route.a}-{route.b} is used"
+    kind, which = ("triple", "another") if len(route.parallel) > 1 else ("double", "the other")
+    for side in route.parallel:
+        side_owner = state.route_owner[side]
+        if side_owner == player:
+            return f"player {player} already holds {which} side of the {kind} route {route.a}-{route.b}"
+        if side_owner is not None and not state.game.rules.both_sides_open(state.n_players):
+            return f"in a game of {state.n_players}, only one side of the {kind} route {route.a}-{route.b} is used"
     bed = trackbeds.claim_problem(state, route)
     if bed is not None:
         return bed
+    off_network = network_problem(state, player, route)
+    if off_network is not None:
+        return off_network
     if state.players[player].trains < route.cars:
         mountain = f" ({route.length} and {route.mountain_x} for its mountain crossings)" if route.mountain_x else ""
         return (f"{route.label} needs {route.cars} trains{mountain}; "
@@ -480,6 +494,15 @@ def _apply_action(state: GameState, action: Event) -> GameState:
                 raise MalformedEvent(f"there is no route {route_id}")
             _refuse(trackbeds.lay_problem(state, state.game.board.routes[route_id], color))
             return _end_turn(state.evolve(track_beds=trackbeds.laid(state, route_id, color), phase=Phase.TURN))
+        case PlaceStartCity(p, city):
+            return _place_start_city(state, p, city)
+        case PlaceMarker(p, city, cards):
+            return _place_marker(state, p, city, cards)
+        case SkipMarker(p):
+            _expect(state, p, Phase.MARKER)
+            return _end_turn(_marked(state, None))
+        case MoveAlvin(p, city):
+            return _move_alvin(state, p, city)
     raise MalformedEvent(f"not an event: {action!r}")
 
 
@@ -533,11 +556,68 @@ def _take_route(state: GameState, p: int, route: Route, paid: tuple[CardRef, ...
     state = _with_player(state, p, ps)
     state = state.evolve(route_owner=tuple(owners), discard=state.discard + paid,
                          track_beds=trackbeds.claimed(state.track_beds, route.id))
+    if state.markers is not None:  # Old West: the route is scored now, by the markers on its ends
+        markers = state.markers.scored(route, p, state.game.board.route_points[route.length])
+        if captures(markers, route):  # Alvin the Alien, where played
+            markers = captured(markers, p, state.game.rules.alvin_capture_points)
+            if moving(markers):
+                return state.evolve(markers=replace(markers, claimed=route.id), phase=Phase.ALVIN)
+        return _marker_choice(state.evolve(markers=markers), route)
     state = technologies.after_claim(state, p, route, beside)
     if technologies.turn_goes_on(state):  # the Thermocompressor's second claim is still to come
         return state
     choosing = sharemoves.after_claim(state, route.id)  # Pennsylvania: a share to take before the turn ends
     return _end_turn(state) if choosing is None else choosing
+
+
+def _marker_choice(state: GameState, route: Route) -> GameState:
+    """After a claim of Old West's: the marker choice, where there is one to make; else the turn ends."""
+    assert state.markers is not None
+    if may_mark(state, state.current, route):
+        return state.evolve(markers=replace(state.markers, claimed=route.id), phase=Phase.MARKER)
+    return _end_turn(state.evolve(markers=replace(state.markers, claimed=None), phase=Phase.TURN))
+
+
+def _move_alvin(state: GameState, p: int, city: str) -> GameState:
+    _expect(state, p, Phase.ALVIN)
+    markers = state.markers
+    assert markers is not None and markers.claimed is not None
+    _refuse(move_problem(markers, p, city))
+    state = state.evolve(markers=replace(markers, alvin=city))
+    return _marker_choice(state, state.game.board.routes[markers.claimed])
+
+
+def _marked(state: GameState, city: str | None) -> GameState:
+    """The marker choice made (a marker on ``city``, or none): back to the turn, which ends."""
+    assert state.markers is not None
+    markers = replace(state.markers, claimed=None)
+    return state.evolve(markers=markers if city is None else markers.place(city, state.current), phase=Phase.TURN)
+
+
+def _place_start_city(state: GameState, p: int, city: str) -> GameState:
+    _expect(state, p, Phase.START_CITY)
+    if city not in state.game.board.routes_at:
+        raise MalformedEvent(f"there is no city called {city!r}")
+    _refuse(start_city_problem(state, city))
+    assert state.markers is not None
+    state = state.evolve(markers=state.markers.place(city, p))
+    order = placing_order(state.n_players)
+    if p == order[-1]:
+        return state.evolve(phase=Phase.TURN, current=0)
+    return state.evolve(current=order[order.index(p) + 1])
+
+
+def _place_marker(state: GameState, p: int, city: str, cards: tuple[CardRef, ...]) -> GameState:
+    _expect(state, p, Phase.MARKER)
+    if city not in state.game.board.routes_at:
+        raise MalformedEvent(f"there is no city called {city!r}")
+    _refuse(marker_problem(state, p, city))
+    _expect_in_hand(state, p, cards)
+    _refuse(marker_payment_problem(state.game.rules.marker_cards, _payment(state, cards)))
+    state = _publish(state, cards)
+    ps = state.players[p]
+    state = _with_player(state, p, replace(ps, hand=_without(ps.hand, cards))).evolve(discard=state.discard + cards)
+    return _end_turn(_marked(state, city))
 
 
 def _pay_tunnel(state: GameState, p: int, cards: tuple[CardRef, ...]) -> GameState:
@@ -602,7 +682,10 @@ def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: t
         remask = (StepRemask(Deck.TICKETS, bottom),)
     if setup:
         if not any(other.offered for other in state.players):
-            state = state.evolve(phase=Phase.TURN, current=0)
+            # Old West: the starting cities are placed first, from the last seat down.
+            first = placing_order(state.n_players)[0] if state.markers is not None else None
+            state = (state.evolve(phase=Phase.TURN, current=0) if first is None
+                     else state.evolve(phase=Phase.START_CITY, current=first))
         return _push(state, *remask)
     state = state.evolve(phase=Phase.TURN)
     if not remask:

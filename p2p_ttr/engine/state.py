@@ -21,6 +21,7 @@ from enum import Enum
 from typing import TypeAlias
 
 from .cards import CardRef, Deck
+from .citymarkers import CityMarkers
 from .game import Game
 from .stockmarket import StockHoldings
 from .techstate import TechnologyHoldings
@@ -38,6 +39,9 @@ class Phase(Enum):
     TUNNEL = "tunnel"  # ``current`` pays the tunnel's extra cards or gives up
     TICKETS = "tickets"  # ``current`` keeps 1+ of the tickets just drawn
     SCORING = "scoring"  # the game is over; held tickets are being revealed
+    START_CITY = "start_city"  # ``current`` places their starting city marker (citymarkers.py)
+    MARKER = "marker"  # ``current`` may place a city marker on an end of the route just claimed
+    ALVIN = "alvin"  # ``current`` captured Alvin the Alien and puts him down in a city they control (alvin.py)
     OVER = "over"
     SHARES = "shares"  # ``current`` chooses the stock shares of the route just claimed (sharemoves.py)
     LAY_TRACK = "lay_track"  # ``current`` lays a track piece after drawing train cards (trackbeds.py)
@@ -235,6 +239,7 @@ class GameState:
     awaiting: ChanceRequest | None = None
     # Pennsylvania's stock shares (stockmarket.py); None on boards without them.
     shares: StockHoldings | None = None
+    markers: CityMarkers | None = None  # Old West's city markers (citymarkers.py); None where not played
     public: Mapping[CardRef, int] = field(default_factory=dict)
     private: Mapping[CardRef, int] = field(default_factory=dict)
     # The United Kingdom's technologies (technologies.py); None where the game has none.
@@ -270,14 +275,14 @@ _STATE_FIELDS = frozenset(f.name for f in fields(GameState))
 # digests, hashed only in the games that play them (None elsewhere): the
 # public digest of every other game (which seeds the expert bot) stays what
 # it was before the slice existed.
-_HASHED_WHEN_PLAYED = frozenset({"shares", "technologies", "track_beds"})
+_HASHED_WHEN_PLAYED = frozenset({"shares", "technologies", "track_beds", "markers"})
 
 
 def public_digest(state: GameState) -> str:
     """SHA-256 over the public state: equal on every peer that folded the same log."""
     h = hashlib.sha256()
     for f in fields(state):
-        if f.name == "private":
+        if f.name == "private" or (f.name in _HASHED_WHEN_PLAYED and getattr(state, f.name) is None):
             continue
         value = getattr(state, f.name)
         if f.name in _HASHED_WHEN_PLAYED and value is None:

@@ -17,6 +17,10 @@ box holds two copies, each naming takes the next. ``routes``, ``stations`` and
 ``tickets`` may be omitted (none). Pennsylvania's stock shares are listed
 per player, and the two-player dummy's revealed ones beside the players
 (``engine/sharesheet.py``).
+``tickets`` may be omitted (none). On a board with city markers (Old West),
+where routes score in play to the markers' owners, each player also gives
+the route points their score track shows (``"route_points": 31``): the
+board does not keep the order of the claims that decided them.
 
 This module turns such text into validated :class:`TableGame` values (board
 ids plus player names) or raises :class:`ScoreSheetError` with a one-line message
@@ -43,6 +47,7 @@ MAX_NAME_LENGTH = 40
 _QUOTED_MAX = 40  # longer text from the input is cut in messages
 _GAME_KEYS = frozenset({"players", "dummy"})  # "dummy": Pennsylvania's (sharesheet.py)
 _PLAYER_KEYS = frozenset({"name", "routes", "stations", "tickets", "shares"})
+_IN_PLAY_KEY = "route_points"  # Old West: route points scored in play (engine/markerpoints.py)
 _COLOUR_ALIASES = {"grey": GRAY}
 # Letters that Unicode does not split into a base letter and an accent.
 class ScoreSheetError(ValueError):
@@ -56,6 +61,8 @@ class TableGame:
     names: tuple[str, ...]
     claims: tuple[PlayerClaims, ...]
     shares: Held = ()  # Pennsylvania's stock shares (sharesheet.py)
+    # Each player's route points scored in play, where routes score to city markers (Old West); else ().
+    route_points: tuple[int, ...] = ()
 
 
 def decode_input(data: bytes) -> str:
@@ -135,7 +142,8 @@ def parse_game(game: Game, document: object) -> TableGame:
     rules = game.rules
     if not rules.players_allowed(len(players)):
         raise ScoreSheetError(f"{rules.min_players}..{rules.max_players} players required, got {len(players)}")
-    names = _player_names(players)
+    in_play = bool(rules.city_markers)
+    names = _player_names(players, _PLAYER_KEYS | {_IN_PLAY_KEY} if in_play else _PLAYER_KEYS)
     resolver = _Resolver(game.board)
     claims: list[PlayerClaims] = []
     for player, name in zip(players, names, strict=True):
@@ -153,10 +161,21 @@ def parse_game(game: Game, document: object) -> TableGame:
         shares = sheet_shares(game.board.stock_market, players, document.get("dummy"), len(players))
     except SheetSharesError as exc:
         raise ScoreSheetError(str(exc)) from None
-    return TableGame(tuple(names), tuple(claims), shares)
+    scored = tuple(_route_points(game, player, name) for player, name in zip(players, names)) if in_play else ()
+    return TableGame(tuple(names), tuple(claims), shares=shares, route_points=scored)
 
 
-def _player_names(players: Sequence[object]) -> list[str]:
+def _route_points(game: Game, player: Mapping[str, object], name: str) -> int:
+    """The route points a player's score track shows: at most every route scored twice."""
+    most = 2 * sum(game.board.route_points[r.length] for r in game.board.routes)
+    points = player.get(_IN_PLAY_KEY)
+    if type(points) is not int or not 0 <= points <= most:
+        raise ScoreSheetError(f"player {_quote(name)}: {_quote(_IN_PLAY_KEY)} must be the route points "
+                              f"the score track shows, a whole number from 0 to {most}")
+    return points
+
+
+def _player_names(players: Sequence[object], keys: frozenset[str]) -> list[str]:
     """Each player's name, after checking the player's shape."""
     names: list[str] = []
     seen: set[str] = set()
@@ -170,7 +189,7 @@ def _player_names(players: Sequence[object]) -> list[str]:
             raise ScoreSheetError(
                 f"player {seat}: a name must be at most {MAX_NAME_LENGTH} printable characters"
             )
-        _reject_unknown_keys(player, _PLAYER_KEYS, f"for player {_quote(name)}")
+        _reject_unknown_keys(player, keys, f"for player {_quote(name)}")
         if name.casefold() in seen:
             raise ScoreSheetError(f"player {_quote(name)}: two players have this name")
         seen.add(name.casefold())

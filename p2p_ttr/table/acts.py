@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p_ttr.engine.cards import CardRef
-from p2p_ttr.engine.events import BuildStation, BuyTechnology, ClaimRoute, Pass, PayTunnel
+from p2p_ttr.engine.events import BuildStation, BuyTechnology, ClaimRoute, Pass, PayTunnel, PlaceMarker
 from p2p_ttr.engine.state import GameState
 
-CardMove = ClaimRoute | BuildStation | PayTunnel | Pass | BuyTechnology
+CardMove = ClaimRoute | BuildStation | PayTunnel | PlaceMarker | Pass | BuyTechnology
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def hidden_cards(engine: GameState, seat: int, action: object) -> tuple[CardRef,
     """The cards ``action`` plays whose faces are not public: the cards it
     pays with, or for a pass the whole hand (that nothing in it can be played
     is what makes a pass legal, and every replica must be able to tell)."""
-    if isinstance(action, (ClaimRoute, BuildStation, PayTunnel, BuyTechnology)):
+    if isinstance(action, (ClaimRoute, BuildStation, PayTunnel, BuyTechnology, PlaceMarker)):
         return tuple(r for r in action.cards if r not in engine.public)
     if isinstance(action, Pass):
         return tuple(r for r in engine.players[seat].hand if r not in engine.public)

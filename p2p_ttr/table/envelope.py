@@ -27,7 +27,7 @@ from .identity import SIGNATURE_BYTES, Identity, signature_valid
 VERSION = 1
 GAME_ID_BYTES = 16
 HASH_BYTES = 32
-MAX_SEATS = 5
+MAX_SEATS = 6  # the most seats any game has (Old West 6: engine limits, any_game_limits); a game's seating bounds its own
 MAX_SEQ = 2**31
 # The largest legitimate message is a 110-card shuffle output (~57 KiB).
 MAX_ENVELOPE_BYTES = 128 * 1024

@@ -217,8 +217,8 @@ class Seating(Body):
         rules = self.game.rules
         if not rules.players_allowed(len(self.seats)):
             raise Malformed(f"{self.game.title} is for {rules.min_players} to {rules.max_players} players")
-        if self.escrow and not ESCROW_MIN_SEATS <= len(self.seats) <= MAX_SEATS:
-            raise Malformed(f"escrow needs {ESCROW_MIN_SEATS} to {MAX_SEATS} players: with two, the other "
+        if self.escrow and not ESCROW_MIN_SEATS <= len(self.seats) <= rules.max_players:
+            raise Malformed(f"escrow needs {ESCROW_MIN_SEATS} to {rules.max_players} players: with two, the other "
                             "player alone would hold a seat's key")
 
 

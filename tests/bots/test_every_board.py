@@ -20,7 +20,7 @@ from p2p_ttr.bots.base import Bot
 from p2p_ttr.bots.levels import LEVELS, make_bot
 from p2p_ttr.engine.boards import every_game
 from p2p_ttr.engine.cards import CardRef, Deck
-from p2p_ttr.engine.events import Action, BuildStation
+from p2p_ttr.engine.events import Action, BuildStation, PlaceMarker, PlaceStartCity
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.state import GameState
@@ -99,3 +99,5 @@ def test_every_level_plays_the_game_legally_to_the_end(game: Game) -> None:
     assert seen["ClaimRoute"] > 0 and seen["KeepTickets"] > 0
     if not game.rules.stations:
         assert seen[BuildStation.__name__] == 0  # a board without stations: never offered, never built
+    if game.rules.city_markers:  # Old West: every seat started somewhere, and markers went down after claims
+        assert seen[PlaceStartCity.__name__] > 0 and seen[PlaceMarker.__name__] > 0

@@ -183,12 +183,24 @@ AT_AND_PAST = [
     ("europe", [], "a list that starts with its kind"),
     ("europe", "claim", "a list that starts with its kind"),
     # Before the game is known: the bounds every game fits.
-    (None, ["claim", 3, 156, train(*range(40))], None),  # (France has the most routes: 157; the UK the largest claim)
+    (None, ["claim", 5, 156, train(*range(40))], None),  # (France has the most routes: 157; the UK the largest claim)
+    (None, ["claim", 6, 0, []], "player is 6, outside [0, 5]"),  # (Old West seats 6)
     (None, ["claim", 0, 157, []], "route is 157, outside [0, 156]"),
     (None, ["buy_technology", 3, "Right of Way", train(*range(40))], None),
     (None, ["buy_technology", 0, "Telegraph", []], "is unknown: 'Telegraph'"),
     (None, ["lay_track", 0, 156, "white"], None),
     (None, ["lay_track", 0, 156, "pink"], "color is unknown: 'pink'"),
+    # Old West's city markers.
+    ("oldwest", ["start_city", 5, "Las Cruces"], None),
+    ("oldwest", ["start_city", 6, "Las Cruces"], "player is 6, outside [0, 5]"),
+    ("oldwest", ["start_city", 0, "Paris"], "city is unknown: 'Paris'"),
+    ("oldwest", ["marker", 0, "Denver", train(1, 2)], None),
+    ("oldwest", ["marker", 0, "Denver", train(1, 2, 3)], "cards must be a list of 0..2 items"),
+    ("oldwest", ["no_marker", 5], None),
+    ("oldwest", ["no_marker", 5, 0], "no_marker must have 2 items, got 3"),
+    ("oldwest(variant=alvin)", ["alvin", 5, "Denver"], None),
+    ("oldwest(variant=alvin)", ["alvin", 0, "Paris"], "city is unknown: 'Paris'"),
+    ("usa", ["marker", 0, "Denver", train(1)], "cards must be a list of 0..0 items"),
     (None, ["station", 0, "Denver", train(1, 2, 3)], None),
     # (Mega Europe's deck is the largest: 89 regular tickets, then 12 long ones, ids 89..100.)
     (None, ["keep_tickets", 0, [[2, 0, 100]], [[1, 0, 88]]], None),

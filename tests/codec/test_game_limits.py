@@ -47,10 +47,11 @@ def test_the_limits_before_the_game_is_known_fit_every_game() -> None:
         assert own.cities <= anyone.cities and own.highest_card_id <= anyone.highest_card_id
         for deck, (first, size) in enumerate(zip(own.first_ids, own.deck_sizes)):
             assert first + size <= anyone.deck_sizes[deck]  # its positions and its card ids
-        for name in ("routes", "most_paid", "most_offered", "most_returned", "most_extra", "most_station"):
+        for name in ("routes", "most_paid", "most_offered", "most_returned", "most_extra", "most_station",
+                     "most_marker"):
             assert getattr(own, name) <= getattr(anyone, name), (game.name, name)
     assert (anyone.max_players, anyone.routes, anyone.most_paid, anyone.most_offered, anyone.most_returned) == (
-        5, 157, 40, 7, 3)  # (France has 157 routes, the UK's claims up to 40 cards; Mega Europe offers 2 long and 5 regular tickets at set-up)
+        6, 157, 40, 7, 3)  # (Old West seats 6, France has 157 routes, the UK's claims up to 40 cards; Mega Europe offers 2 long and 5 regular tickets)
 
 
 @pytest.mark.parametrize(("kind", "index", "fewer"), [("remask", 1, {"most_returned": 1}),

@@ -80,6 +80,6 @@ def test_every_event_row_is_its_declaration_with_europe_s_bounds_and_every_event
 
 def test_the_rows_are_read_as_written() -> None:
     """The parser itself: a row's nested lists and its comment."""
-    assert frame_rows()["host -> peer"]["silent"] == "[list([seat(0..4), seconds(0..10^6)], 5)]"
-    assert message_rows()["seating"] == '["ttr/7" | "ttr/6", [board, variant, digest(32)], list([name, identity(32)], 5), escrow(bool)?]'
-    assert message_rows()["carry_on"] == "[seat(0..4)]"
+    assert frame_rows()["host -> peer"]["silent"] == "[list([seat(0..5), seconds(0..10^6)], 6)]"
+    assert message_rows()["seating"] == '["ttr/7" | "ttr/6", [board, variant, digest(32)], list([name, identity(32)], 6), escrow(bool)?]'
+    assert message_rows()["carry_on"] == "[seat(0..5)]"

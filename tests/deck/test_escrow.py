@@ -56,6 +56,12 @@ def test_all_the_other_seats_together_rebuild_the_key_and_each_checks_its_share(
         open_escrow_share(deal, replace(keys()[0], seat=1))
 
 
+def test_six_seats_escrow_to_the_five_others_and_the_deal_reads_back() -> None:
+    deal = deal_escrow(keys(6)[5], publics(6), seeded_source("six"))
+    assert [s.recipient for s in deal.shares] == [0, 1, 2, 3, 4]
+    assert EscrowDeal.from_wire(deal.to_wire()) == deal  # the largest table's deal is within the wire's bound
+
+
 def test_two_players_escrow_to_the_one_other() -> None:
     deal = deal_escrow(keys(2)[0], publics(2), seeded_source("two"))
     deal.check(keys(2)[0].public_key, publics(2))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from p2p_ttr.engine.board import LOCOMOTIVE
+from p2p_ttr.engine.board import LOCOMOTIVE, Board, Route
 from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.events import Chance, Remasked, Reveal, Shuffled
@@ -58,6 +58,13 @@ def route(a: str, b: str, color: str | None = None) -> int:
     found = [r for r in BOARD.routes_between(a, b) if color is None or r.color == color]
     assert found, f"no route {a}-{b} {color or ''}"
     return found[0].id
+
+
+def route_on(board: Board, a: str, b: str, color: str | None = None) -> Route:
+    """The route of ``board`` between ``a`` and ``b`` (of ``color`` for a double or triple)."""
+    found = [r for r in board.routes_between(a, b) if color is None or r.color == color]
+    assert found, f"no route {a}-{b} {color or ''}"
+    return found[0]
 
 
 def kind(state: GameState, card_ref: CardRef | None) -> str:

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from engine_scenario import ScenarioDealer, play, position
+from engine_scenario import ScenarioDealer, play, position, route_on
 
 from p2p_ttr.engine.board import LOCOMOTIVE, Route
 from p2p_ttr.engine.boards import load_game
@@ -31,9 +31,7 @@ SHARED = Path(__file__).resolve().parents[3] / "shared" / "maps" / "legendary_as
 
 
 def between(a: str, b: str, color: str | None = None) -> Route:
-    found = [r for r in BOARD.routes_between(a, b) if color is None or r.color == color]
-    assert found, f"no route {a}-{b}"
-    return found[0]
+    return route_on(BOARD, a, b, color)
 
 
 def claims_of(state: GameState, route: Route) -> list[ClaimRoute]:

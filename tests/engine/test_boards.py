@@ -61,7 +61,8 @@ def test_every_game_has_its_own_digest() -> None:
     assert [g.name for g in games] == ["europe", "europe(variant=expanded)", "europe(variant=mega)",
                                       "europe(variant=bigcities)", "usa", "usa(variant=1910)", "usa(variant=mega)",
                                       "usa(variant=bigcities)", "india", "nordic",
-                                      "switzerland", "asia", "pennsylvania", "uk", "uk(variant=advanced)", "france"]
+                                      "switzerland", "asia", "pennsylvania", "uk", "uk(variant=advanced)", "france",
+                                      "oldwest", "oldwest(variant=alvin)"]
     assert len({g.digest for g in games}) == len(games)
     assert all(len(g.digest) == 32 for g in games)
 

@@ -108,7 +108,7 @@ def test_with_two_or_three_players_one_pathway_of_a_triple_route_is_used_with_fo
     four = at(4, hands=hands, owners={blue.id: 1})
     mine = play(four, ClaimRoute(0, orange.id, four.players[0].hand[:1]))
     assert mine.route_owner[orange.id] == 0
-    with pytest.raises(IllegalMove, match="already holds the other side"):
+    with pytest.raises(IllegalMove, match="already holds another side of the triple route"):
         apply(mine.evolve(current=0), ClaimRoute(0, purple.id, mine.players[0].hand))
 
 

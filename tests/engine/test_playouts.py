@@ -91,6 +91,8 @@ def check_invariants(state: GameState, dealer: LocalDealer) -> None:
             assert 0 <= copies_left(state, name) <= card.copies
     if state.track_beds is not None:
         check_track_beds(state)
+    if state.markers is not None:
+        check_city_markers(state)
     stations = [c for ps in state.players for c in ps.stations]
     assert len(stations) == len(set(stations))
     # tickets: 46, each in exactly one place (or out of the game)
@@ -141,6 +143,37 @@ def check_track_beds(state: GameState) -> None:
         assert all(not set(board.routes[r].parallel) & built for r in built)
 
 
+def check_city_markers(state: GameState) -> None:
+    """Old West: at most ``city_markers`` each, one per city, none moved; every
+    player's routes one network grown from their starting city; route points
+    only from claims (never below what the claims could give none of)."""
+    markers, board, rules = state.markers, state.game.board, state.game.rules
+    assert markers is not None
+    cities = [c for c, _ in markers.placed]
+    assert len(cities) == len(set(cities))
+    for p, ps in enumerate(state.players):
+        mine = markers.cities_of(p)
+        assert len(mine) <= rules.city_markers
+        if ps.routes:
+            start = markers.start_of(p)
+            assert start is not None and start not in rules.no_start_cities
+            reached = {start}
+            left = set(ps.routes)
+            while grown := {r for r in left if reached & set(board.routes[r].cities)}:
+                reached |= {c for r in grown for c in board.routes[r].cities}
+                left -= grown
+            assert not left, "a route off its owner's network"
+    if rules.alvin_city:  # Alvin the Alien: in his first city until captured, then in his holder's city
+        if markers.alvin_holder is None:
+            assert markers.alvin == rules.alvin_city and not any(markers.alvin_points)
+        else:
+            assert markers.alvin == "" or markers.owner(markers.alvin) == markers.alvin_holder
+            assert all(points % rules.alvin_capture_points == 0 for points in markers.alvin_points)
+    claimed = sum(board.route_points[board.routes[r].length] for ps in state.players for r in ps.routes)
+    assert all(points >= 0 for points in markers.route_points)
+    assert sum(markers.route_points) <= 2 * claimed  # each claim scores once, or for two ends at most
+
+
 def check_final_score(state: GameState) -> None:
     score = final_score(state)
     board, rules = state.game.board, state.game.rules
@@ -158,6 +191,9 @@ def check_final_score(state: GameState) -> None:
         assert [sc.extra[0].points for sc in score.players] == list(final_share_points(state))
         assert [sc.extra[0].count for sc in score.players] == [len(state.shares.held(p)) for p in
                                                                range(state.n_players)]
+    if state.markers is not None:  # Old West: routes as claimed plus what markers moved is what was scored in play
+        assert [sc.routes + sum(part.points for part in sc.extra if part.key == "city_markers")
+                for sc in score.players] == list(state.markers.route_points)
 
 
 def play_checked(n_players: int, seed: int, game: Game = EUROPE) -> GameState:

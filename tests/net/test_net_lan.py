@@ -170,21 +170,23 @@ def test_full_games_garbage_and_two_games_at_once(tmp_path: Path) -> None:
     deadline = time.monotonic() + DEADLINE_S
     pa, pb = free_port(), free_port()
     try:
-        # A 5-player USA Mega game (its set-up re-masks returned tickets under the deck), and
-        # beside it a Europe game with a bot the host starts itself.
-        run.host("hostA", pa, "--players", "5", "--board", "usa", "--variant", "mega")
+        # A 6-player Old West game, the top of the largest player range (its set-up re-masks
+        # returned tickets under the deck; its starting cities and city markers go through
+        # the log), and beside it a Europe game with a bot the host starts itself.
+        run.host("hostA", pa, "--players", "6", "--board", "oldwest")
         run.host("hostB", pb, "--bots", "1")
         run.up("hostA", deadline)
-        for j in ("J1", "J2", "J3", "J4"):
+        joiners = ["J1", "J2", "J3", "J4", "J5"]
+        for j in joiners:
             run.join(j, pa)
         wait_for_entries(run, "hostA", 20, deadline)
         send_garbage(pa)
-        run.wait_all(["hostA", "J1", "J2", "J3", "J4", "hostB"], deadline)
-        a = check_game(run, ["hostA", "J1", "J2", "J3", "J4"])
+        run.wait_all(["hostA", *joiners, "hostB"], deadline)
+        a = check_game(run, ["hostA", *joiners])
         b = check_game(run, ["hostB"])
         assert a[0]["game_id"] != b[0]["game_id"]
-        assert [p["name"] for p in a[0]["players"]][0] == "Bot0" and len(a[0]["players"]) == 5
-        assert a[0]["game"] == "USA Mega Game" and b[0]["game"] == "Europe"
+        assert [p["name"] for p in a[0]["players"]][0] == "Bot0" and len(a[0]["players"]) == 6
+        assert a[0]["game"] == "Old West" and b[0]["game"] == "Europe"
         assert "dropped" in run.errors("hostA")
     finally:
         run.kill_all()

@@ -559,9 +559,9 @@ def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused()
     with pytest.raises(f.FrameError, match="malformed"):
         f.decode_to_peer(f.encode("welcome", 1, gid))
     # The silent word: distinct seats of a table, each with a bounded count of seconds.
-    for bad in (f.encode("silent", [[1, 20], [1, 21]]), f.encode("silent", [[5, 20]]), f.encode("silent", [1, 3]),
+    for bad in (f.encode("silent", [[1, 20], [1, 21]]), f.encode("silent", [[6, 20]]), f.encode("silent", [1, 3]),
                 f.encode("silent", [[1]]), f.encode("silent", [[1, 20, 0]]), f.encode("silent", [[1, -1]]),
-                f.encode("silent", [[1, 10**6 + 1]]), f.encode("silent", [[0, 20]] * 6)):
+                f.encode("silent", [[1, 10**6 + 1]]), f.encode("silent", [[0, 20]] * 7)):
         with pytest.raises(f.FrameError, match="malformed"):
             f.decode_to_peer(bad)
     with pytest.raises(f.FrameError, match="malformed"):

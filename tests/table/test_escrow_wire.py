@@ -101,7 +101,7 @@ def test_a_complaint_round_trips(secret: str, dealer: int, recipient: int, key: 
 
 
 def test_out_of_range_values_are_malformed() -> None:
-    for body in (["carry_on", 5], ["carry_on", -1], ["carry_on", True], ["carry_on"], ["carry_on", 1, 2],
+    for body in (["carry_on", 6], ["carry_on", -1], ["carry_on", True], ["carry_on"], ["carry_on", 1, 2],
                  ["escrow_reveal", 1, Q.to_bytes(256, "big"), bytes(256)],
                  ["escrow_reveal", 1, bytes(255), bytes(256)],
                  ["escrow_complaint", "hand", [0, 1, bytes(256), bytes(16), bytes(280)]],

@@ -57,7 +57,7 @@ def test_the_seat_count_is_the_games() -> None:
         message_from_wire(Seating(five, game=load_game("india")).to_wire())
     with pytest.raises(Malformed, match="Nordic Countries is for 2 to 3 players"):
         message_from_wire(Seating(five[:4], game=load_game("nordic")).to_wire())
-    with pytest.raises(Malformed, match="seats must be a list of 2..5"):  # no game seats one
+    with pytest.raises(Malformed, match="seats must be a list of 2..6"):  # no game seats one (Old West seats six)
         message_from_wire(Seating(SEATS[:1], game=load_game("usa")).to_wire())
 
 

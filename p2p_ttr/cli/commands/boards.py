@@ -34,6 +34,10 @@ def describe(game: Game) -> str:
     beds = bed_map(game)
     if beds is not None:
         bonuses.append(f"track beds ({sum(beds.pieces.values())} pieces)")
+    if rules.city_markers:
+        bonuses.append(f"{rules.city_markers} city markers each")
+    if rules.alvin_city:
+        bonuses.append(f"Alvin the Alien {rules.alvin_capture_points} a capture, {rules.alvin_end_points} at the end")
     setup, draw = rules.setup_tickets, rules.draw_tickets
     ask = f"--board {game.board_name}" + (f" --variant {game.variant}" if game.variant else "")
     return (f"  {game.title:<20} {ask:<34} {rules.min_players}-{rules.max_players} players, "

@@ -20,8 +20,9 @@ from p2p_ttr.engine.board import Board, Ticket
 from p2p_ttr.engine.boards import UnknownGame, load_game
 from p2p_ttr.engine.countrytickets import start_name
 from p2p_ttr.engine.game import Game
+from p2p_ttr.engine.markerpoints import city_marker_part
 from p2p_ttr.engine.sharemoves import sheet_share_parts
-from p2p_ttr.engine.scoring import GameScore, PlayerScore, deciding_tiebreak, score_game, score_parts
+from p2p_ttr.engine.scoring import ExtraParts, GameScore, PlayerScore, deciding_tiebreak, score_game, score_parts
 from p2p_ttr.engine.tablegame import (
     MAX_INPUT_BYTES,
     ScoreSheetError,
@@ -47,6 +48,10 @@ Pennsylvania's shares, by company and number: "shares": {"PRR": [1, 3]} for a
 player, and beside "players" the two-player dummy's revealed ones: "dummy": {"NYC": [1]}.
 On France (--board france) a track bed is named in the colour of the piece it
 was claimed on, and a ticket naming a country by its two ends: ["Toulouse", "Corse"].
+Old West (--board oldwest) scores routes when they are claimed, to the owners
+of the city markers on their ends: each player also gives the route points
+their score track shows, "route_points": 31; the table shows what their own
+routes are worth and, as "City markers", what the markers moved.
 """
 
 
@@ -72,13 +77,22 @@ def _run(args: argparse.Namespace) -> int:
     except ScoreSheetError as exc:
         raise UsageError(str(exc)) from None
     for number, game in enumerate(games, start=1):
-        result = score_game(played, game.claims, sheet_share_parts(played, game.shares))
+        # A board's own parts written down: Pennsylvania's shares or Old West's in-play points (none has both).
+        result = score_game(played, game.claims, sheet_share_parts(played, game.shares) or in_play_parts(game))
         if args.json:
             print(json.dumps(game_json(played, game, result)))
         else:
             title = f"Game {number}" if len(games) > 1 else "Game"
             print(render_table(played, game, result, title))
     return 0
+
+
+def in_play_parts(game: TableGame) -> ExtraParts | None:
+    """Old West's City markers part from the route points each player scored in play (None elsewhere)."""
+    if not game.route_points:
+        return None
+    return lambda scores: [(city_marker_part(points, score.routes, 0),)
+                           for points, score in zip(game.route_points, scores, strict=True)]
 
 
 def _read_input(path: str) -> bytes:

@@ -17,7 +17,7 @@ from p2p_ttr.local.game import play_local_game
 from p2p_ttr.local.summary import GameSummary, game_summary
 from p2p_ttr.table.logfile import write_log
 
-BOT_NAMES = ("Anna", "Boris", "Chiara", "Dmitri", "Elena")
+BOT_NAMES = ("Anna", "Boris", "Chiara", "Dmitri", "Elena", "Farid")  # one per seat of the largest table (6)
 SECRETS_NOTE = {
     "os": " (for the bots only: keys and deck from the OS random generator)",
     "seed": " (keys and deck too: a reproducible demo, not a proof)",

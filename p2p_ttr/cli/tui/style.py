@@ -21,7 +21,7 @@ CARD_COLOURS = {
     "gray": "ansigray",
     "locomotive": "ansicyan bold",
 }
-SEAT_COLOURS = ("ansired", "ansiblue", "ansigreen", "ansiyellow", "ansibrightblack")  # words.COLOURS
+SEAT_COLOURS = ("ansired", "ansiblue", "ansigreen", "ansiyellow", "ansibrightblack", "ansiwhite")  # words.COLOURS
 
 
 def build_style() -> Style:

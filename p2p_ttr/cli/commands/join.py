@@ -107,6 +107,24 @@ def pick(found: list[Found], ask: Callable[[str], str] | None, say: Callable[[st
         say(f"type a number from 1 to {len(found)}")
 
 
+def where_to_dial(args: argparse.Namespace, say: Callable[[str], None]) -> tuple[str, int, bytes | None] | None:
+    """The host and port to dial (``args.address``, or the game the player
+    picks among those whose host key confirmed them) and the key that must
+    answer there (None for a typed address); None: no game was picked.
+    Shared by `ttr join` and `ttr watch`; a malformed address is a usage error."""
+    address, host_key = args.address, None
+    if address is None:
+        chosen = find_confirmed(args, say)
+        if chosen is None:
+            return None
+        address, host_key = chosen.join_address, chosen.announcement.host_key  # the key that must answer there
+    try:
+        host, port = parse_address(address)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return host, port, host_key
+
+
 def find_confirmed(args: argparse.Namespace, say: Callable[[str], None]) -> Found | None:
     """A game to join, from the beacons heard on the LAN, each confirmed by
     the key it names before it is listed (net/vouch.py)."""
@@ -143,16 +161,10 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         Console(quiet_stdout=args.json).say(f"ttr join: {exc}")
         return 1
-    address, host_key = args.address, None
-    if address is None:
-        chosen = find_confirmed(args, Console(quiet_stdout=args.json).say)
-        if chosen is None:
-            return 1
-        address, host_key = chosen.join_address, chosen.announcement.host_key  # the key that must answer there
-    try:
-        host, port = parse_address(address)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    dialled = where_to_dial(args, Console(quiet_stdout=args.json).say)
+    if dialled is None:
+        return 1
+    host, port, host_key = dialled
     beacon = relay_beacon(args)
     front = make_front(args, name, "join")
     try:

@@ -10,16 +10,15 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from p2p_ttr.cli.commands.join import LISTEN_S, beacon_socket, find_confirmed
+from p2p_ttr.cli.commands.join import LISTEN_S, beacon_socket, where_to_dial
 from p2p_ttr.cli.seatflags import seconds
-from p2p_ttr.cli.registry import Command, UsageError
+from p2p_ttr.cli.registry import Command
 from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.local.summary import game_summary
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.discovery import BEACON_PORT
 from p2p_ttr.net.playerinput import Input, Seen
-from p2p_ttr.net.transport import parse_address
 from p2p_ttr.net.watcher import WatchOptions, Watcher
 from p2p_ttr.table.logfile import write_log
 from p2p_ttr.table.table import Table
@@ -44,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the moves in words, line by line, instead of the full screen (the default when not "
                         "on a terminal)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object describing the game")
-    parser.set_defaults(as_bot=False)  # a watcher is asked which game only at a terminal (find_confirmed)
+    parser.set_defaults(as_bot=False)  # a watcher is asked which game only at a terminal (where_to_dial)
 
 
 class PlainWatch:
@@ -98,16 +97,10 @@ def save_log(table: Table | None, path: Path | None, say: Callable[[str], None])
 def run(args: argparse.Namespace) -> int:
     beacon_socket(args.beacon)  # a bad --beacon is a usage error even with an address
     say = Console(quiet_stdout=args.json).say
-    address, host_key = args.address, None
-    if address is None:
-        chosen = find_confirmed(args, say)
-        if chosen is None:
-            return 1
-        address, host_key = chosen.join_address, chosen.announcement.host_key  # the key that must answer there
-    try:
-        host, port = parse_address(address)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    dialled = where_to_dial(args, say)
+    if dialled is None:
+        return 1
+    host, port, host_key = dialled
     options = WatchOptions(host, port, args.timeout, host_key)
     if not (args.plain or args.json) and sys.stdin.isatty() and sys.stdout.isatty():
         from p2p_ttr.cli.tui.watchfront import WatchOnScreen  # prompt_toolkit only when a screen is wanted

@@ -17,7 +17,7 @@ from p2p_ttr.client import watchscreen
 from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.client.mapview import BED_MARK, CITY, GLYPHS, MY_STATION, STATION, MapMarks, draw_map, geometry, marks_for
 from p2p_ttr.client.maplabels import abbreviation, label_name
-from p2p_ttr.client.maptracks import shared_cells
+from p2p_ttr.client.maptracks import MARGIN, shared_cells
 from p2p_ttr.client.screen import ScreenModel, frame, map_width, screen_text
 from p2p_ttr.client.snapshot import Snapshot
 from p2p_ttr.client.styled import plain
@@ -37,7 +37,10 @@ SCREENS = [("player", 120, 40), ("player", 200, 50), ("watcher", 120, 40), ("wat
 DENSE = {("nordic", "player", 120, 40): 1, ("india", "player", 120, 40): 1, ("switzerland", "player", 120, 40): 2,
          ("uk", "player", 120, 40): 3, ("uk", "watcher", 120, 40): 3,
          # France: 42 cities and 18 country endpoints, Paris with three triple routes.
-         ("france", "player", 120, 40): 4, ("france", "watcher", 120, 40): 3}
+         ("france", "player", 120, 40): 4, ("france", "watcher", 120, 40): 3,
+         # Legendary Asia's Siberia, Old West's California and Colorado, Pennsylvania's lake shore
+         # (two Ontarios and Erie, three cities at the corner of their double ferries).
+         ("asia", "player", 120, 40): 1, ("oldwest", "player", 120, 40): 3, ("pennsylvania", "player", 120, 40): 0}
 
 
 def map_size(screen: str, width: int, height: int) -> tuple[int, int]:
@@ -207,8 +210,8 @@ def test_the_map_uses_its_room(name: str, screen: tuple[str, int, int]) -> None:
     columns = [i for i in range(width) if any(row[i] != " " for row in rows)]
     xs = [x for x, _ in board.positions.values()]
     ys = [y for _, y in board.positions.values()]
-    if max(xs) - min(xs) >= max(ys) - min(ys):
-        assert columns[0] <= 3 and columns[-1] >= width - 4, (columns[0], columns[-1])
+    if max(xs) - min(xs) >= max(ys) - min(ys):  # within the margin kept for the names at the edges
+        assert columns[0] <= MARGIN and columns[-1] >= width - 1 - MARGIN, (columns[0], columns[-1])
 
 
 def triple_board() -> Board:
@@ -268,6 +271,7 @@ def test_tunnels_and_ferries_show_their_mark(name: str, screen: tuple[str, int, 
     rows = plain(draw_map(board, MapMarks((None,) * len(board.routes)), width, height)).splitlines()
     marked = [r for r in board.routes if r.tunnel or r.ferry_locomotives]
     unmarked = [r.label for r in marked if not any(rows[y][x] in "^~" for x, y in geo.runs[r.id])]
-    assert len(unmarked) <= len(marked) // 4, unmarked
+    # A dense board's smallest map may lose one more where a name sits on the ferry's only gap.
+    assert len(unmarked) <= len(marked) // 4 + (1 if (name, *screen) in DENSE else 0), unmarked
     if name == "europe" and screen != ("player", 120, 40):
         assert not unmarked

@@ -17,7 +17,7 @@ from p2p_ttr.cli.registry import Command, UsageError
 from p2p_ttr.client.scorewords import part_words
 from p2p_ttr.client.words import plural
 from p2p_ttr.engine.board import Board, Ticket
-from p2p_ttr.engine.boards import UnknownGame, load_game
+from p2p_ttr.cli.gamechoice import add_game_arguments, game_from_arguments
 from p2p_ttr.engine.countrytickets import start_name
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.markerpoints import city_marker_part
@@ -63,15 +63,11 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print one JSON line per game instead of a table"
     )
-    parser.add_argument("--board", default="europe", help="the board played (default europe; `ttr boards` lists them)")
-    parser.add_argument("--variant", default="", help="the way it was played (`ttr boards` lists each board's)")
+    add_game_arguments(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        played = load_game(args.board, args.variant)
-    except UnknownGame as exc:
-        raise UsageError(str(exc)) from None
+    played = game_from_arguments(args)
     try:
         games = parse_games(played, decode_input(_read_input(args.file)))
     except ScoreSheetError as exc:

@@ -366,3 +366,8 @@ def test_old_west_takes_the_route_points_scored_in_play_and_shows_what_the_marke
     assert code == 2 and '"route_points" must be the route points the score track shows' in err
     code, _, err = run(["--board", "usa", "-"], capsys, monkeypatch, json.dumps(played).encode())
     assert code == 2 and 'unknown key "route_points"' in err
+
+
+def test_alvin_and_dexter_are_refused_clearly(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "-", "--board", "usa", "--with", "monsters"]) == 2
+    assert "ttr score does not score Alvin & Dexter (--with monsters)" in capsys.readouterr().err

@@ -68,6 +68,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     played = game_from_arguments(args)
+    if played.rules.monster_cards:
+        # The sheet has no place for where the monsters stood at the end nor for who took their cards,
+        # which halve tickets and give the bonuses: a score without them would be a wrong one.
+        raise UsageError("ttr score does not score Alvin & Dexter (--with monsters): the score sheet has no place "
+                         "for the monsters' cities and cards; score the game without --with monsters, then halve "
+                         "each ticket naming a City in Chaos and add 15 for the most cards of each monster")
     try:
         games = parse_games(played, decode_input(_read_input(args.file)))
     except ScoreSheetError as exc:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from p2p_ttr.bots.levels import make_bot
 from p2p_ttr.bots.monsterplay import monster_move, place_monster
 from p2p_ttr.bots.planning import plan_tickets, route_costs
@@ -19,6 +21,7 @@ from p2p_ttr.engine.state import GameState, Phase
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from engine_scenario import position, route_on  # noqa: E402
+from test_playouts import play_checked  # noqa: E402
 
 GAME = load_game("europe", "monsters")
 BOARD = GAME.board
@@ -74,3 +77,9 @@ def test_the_medium_bot_plans_around_the_chaos_and_never_moves_a_monster() -> No
     assert any("Paris" in BOARD.routes[r].cities for r in calm.routes)  # the way through Paris, without chaos
     plan = plan_tickets(GAME, route_costs(state, 0), brest_marseille, (), 45)
     assert plan.routes and not any("Paris" in BOARD.routes[r].cities for r in plan.routes)
+
+
+@pytest.mark.parametrize("name", ["usa", "europe"])
+def test_the_expert_places_the_monsters_and_plays_to_the_end(name: str) -> None:
+    state = play_checked(2, 9, load_game(name, "monsters"), bots=[make_bot("expert", 3), make_bot("hard", 4)])
+    assert state.monsters is not None and all(state.monsters.cities) and not state.stalled

@@ -11,7 +11,7 @@ from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.events import MoveMonster, PlaceMonster
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.monstermoves import move_problem, next_to_place, place_problem, reach, too_far
-from p2p_ttr.engine.monsters import CITIES_PER_LOCOMOTIVE, MONSTER_TITLES, MONSTERS, MOST_LOCOMOTIVES
+from p2p_ttr.engine.monsters import MONSTER_TITLES, MONSTERS, MOST_LOCOMOTIVES, locomotives_for
 from p2p_ttr.engine.state import GameState, Phase
 
 from .outcomes import Context, Outcome, Play, Refused
@@ -72,7 +72,7 @@ def named_move(monster: int, words: list[str], view: GameState, seat: int) -> Ou
         raise Refused(f"name one city of the map: {name} CITY (e.g. {name} {view.game.board.cities[0]})")
     city = taken[0]
     if view.phase is Phase.MONSTERS:
-        problem = place_problem(view, seat, monster, city)
+        problem = place_problem(view, monster, city)
         if problem is not None:
             raise Refused(problem)
         return Play(PlaceMonster(seat, name, city), f"{title} on {city}: a City in Chaos")
@@ -88,7 +88,7 @@ def named_move(monster: int, words: list[str], view: GameState, seat: int) -> Ou
     steps = reach(view, monster, min(len(locomotives), MOST_LOCOMOTIVES)).get(city)
     if steps is None:
         raise Refused(too_far(view, monster, city, min(len(locomotives), MOST_LOCOMOTIVES)))
-    paid = max(1, -(-steps // CITIES_PER_LOCOMOTIVE))
+    paid = locomotives_for(steps)
     return Play(MoveMonster(seat, name, city, tuple(locomotives[:paid])),
                 f"{title} to {city} ({plural(steps, 'city', 'cities')} away) for {plural(paid, 'locomotive')}")
 
@@ -119,11 +119,11 @@ def _cities(monster: int, args: list[str], ctx: Context) -> list[tuple[str, str]
         return []
     if view.phase is Phase.MONSTERS:
         return [(city, "place him here") for city in view.game.board.cities
-                if place_problem(view, seat, monster, city) is None]
+                if place_problem(view, monster, city) is None]
     if view.phase is not Phase.TURN or move_problem(view, seat, monster) is not None:
         return []
     near = reach(view, monster, MOST_LOCOMOTIVES)
-    return [(city, f"{plural(steps, 'city', 'cities')} away: {plural(max(1, -(-steps // CITIES_PER_LOCOMOTIVE)), 'locomotive')}")
+    return [(city, f"{plural(steps, 'city', 'cities')} away: {plural(locomotives_for(steps), 'locomotive')}")
             for city, steps in sorted(near.items(), key=lambda item: (item[1], item[0]))]
 
 

@@ -13,7 +13,16 @@ from .board import LOCOMOTIVE, Route
 from .cards import CardRef
 from .events import Action, MoveMonster, PlaceMonster
 from .game import Game
-from .monsters import CITIES_PER_LOCOMOTIVE, MONSTER_TITLES, MONSTERS, MOST_LOCOMOTIVES, Monsters, chaos_places, distances
+from .monsters import (
+    CITIES_PER_LOCOMOTIVE,
+    MONSTER_TITLES,
+    MONSTERS,
+    MOST_LOCOMOTIVES,
+    Monsters,
+    chaos_places,
+    distances,
+    locomotives_for,
+)
 from .state import GameState
 
 
@@ -32,8 +41,8 @@ def next_to_place(monsters: Monsters) -> int | None:
     return next((m for m, city in enumerate(monsters.cities) if not city), None)
 
 
-def place_problem(state: GameState, player: int, monster: int, city: str) -> str | None:
-    """Why ``player`` may not put ``monster`` on ``city`` at set-up (None: they may)."""
+def place_problem(state: GameState, monster: int, city: str) -> str | None:
+    """Why ``monster`` may not go on ``city`` at set-up (None: it may; whose move it is, ``rules`` checks)."""
     monsters = state.monsters
     assert monsters is not None
     due = next_to_place(monsters)
@@ -126,7 +135,7 @@ def place_actions(state: GameState, player: int) -> list[Action]:
     if due is None:
         return []
     return [PlaceMonster(player, MONSTERS[due], city) for city in state.game.board.cities
-            if place_problem(state, player, due, city) is None]
+            if place_problem(state, due, city) is None]
 
 
 def move_actions(state: GameState, player: int, hand: dict[str, list[CardRef]]) -> list[Action]:
@@ -141,6 +150,5 @@ def move_actions(state: GameState, player: int, hand: dict[str, list[CardRef]]) 
             continue
         most = min(len(locomotives), MOST_LOCOMOTIVES)
         for city, steps in reach(state, monster, most).items():
-            paid = max(1, -(-steps // CITIES_PER_LOCOMOTIVE))
-            actions.append(MoveMonster(player, name, city, tuple(locomotives[:paid])))
+            actions.append(MoveMonster(player, name, city, tuple(locomotives[:locomotives_for(steps)])))
     return actions

@@ -91,9 +91,9 @@ class Monsters:
         return replace(self.placed(monster, city), cards=tuple(tuple(mine) for mine in cards), latest=tuple(latest))
 
 
-def monster_index(name: str) -> int:
-    """The index of the monster called ``name`` (``alvin``, ``dexter``)."""
-    return MONSTERS.index(name)
+def locomotives_for(cities: int) -> int:
+    """The fewest locomotives that move a monster ``cities`` away (0 away: one, the card's price)."""
+    return max(1, -(-cities // CITIES_PER_LOCOMOTIVE))
 
 
 @cache

@@ -635,7 +635,7 @@ def _place_monster(state: GameState, p: int, name: str, city: str) -> GameState:
     """A monster placed at set-up; when both stand on the map, the first turn begins."""
     _expect(state, p, Phase.MONSTERS)
     monster = _monster_of(state, name, city)
-    _refuse(monstermoves.place_problem(state, p, monster, city))
+    _refuse(monstermoves.place_problem(state, monster, city))
     assert state.monsters is not None
     monsters = state.monsters.placed(monster, city)
     due = monstermoves.next_to_place(monsters)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from p2p_ttr.client.complete import Suggestion
+from p2p_ttr.client.endgame import breakdown
 from p2p_ttr.client.helptext import rules_page
 from p2p_ttr.client.mapview import draw_map, geometry, marks_for
 from p2p_ttr.client.outcomes import Context, Play, Refuse
@@ -104,3 +105,18 @@ def test_the_log_the_panel_and_the_map_show_the_monsters() -> None:
 def test_the_rules_page_says_the_monsters() -> None:
     page = " ".join(str(block) for block in rules_page(GAME))
     assert "City in Chaos" in page and "2 for up to 6" in page
+
+
+def test_the_log_tells_a_placing_and_the_end_page_the_halved_tickets_and_the_bonuses() -> None:
+    placing = at(("", "")).evolve(phase=Phase.MONSTERS, current=1)
+    placed = play(placing, PlaceMonster(1, "alvin", "Roma"))
+    assert "Bob put Alvin on Roma: a City in Chaos" in changes(view_for(placing, 0), view_for(placed, 0), 0, NAMES[:2])
+    edinburgh_paris = next(t.id for t in BOARD.tickets if {t.a, t.b} == {"Edinburgh", "Paris"})
+    state = at(tickets={0: [edinburgh_paris]})
+    over = state.evolve(phase=Phase.OVER, public={**state.public, **state.private},
+                        monsters=Monsters(("Paris", "Wien"), ((2, 0), (1, 1))))
+    lines = breakdown(over, NAMES[:2])
+    assert any(line.startswith("  ticket   -3   missed Edinburgh") and line.endswith("(halved: a City in Chaos)")
+               for line in lines)
+    assert "  alvin    15   2 Alvin cards: the most" in lines and "  alvin     0   1 Alvin card: not the most" in lines
+    assert "  dexter   15   1 Dexter card: the most" in lines and "  dexter    0   0 Dexter cards: none taken" in lines

@@ -8,7 +8,7 @@ halved tickets of a City in Chaos are scored with every ticket
 
 from __future__ import annotations
 
-from .monsters import MONSTER_TITLES, MONSTERS, chaos_places
+from .monsters import MONSTER_TITLES, MONSTERS, Monsters, chaos_places
 from .scoring import PlayerScore, ScorePart
 from .state import GameState
 
@@ -20,13 +20,16 @@ def chaos_at_end(state: GameState) -> frozenset[str]:
 
 def monster_parts(state: GameState, scores: tuple[PlayerScore, ...]) -> tuple[tuple[ScorePart, ...], ...]:
     """Every player's part for each monster (() where the game has none): engine/endparts.py's scorer."""
-    monsters = state.monsters
-    if monsters is None:
+    if state.monsters is None:
         return ()
-    bonus = state.game.rules.monster_points
+    return monster_card_parts(state.monsters, state.game.rules.monster_points)
+
+
+def monster_card_parts(monsters: Monsters, bonus: int) -> tuple[tuple[ScorePart, ...], ...]:
+    """Every player's part for each monster, from the cards each took: ``bonus`` to the most of each."""
     most = [max(mine[m] for mine in monsters.cards) for m in range(len(MONSTERS))]
     return tuple(
         tuple(ScorePart(f"monster_{name}", MONSTER_TITLES[name],
                         bonus if most[m] > 0 and mine[m] == most[m] else 0, mine[m])
               for m, name in enumerate(MONSTERS))
-        for mine, _ in zip(monsters.cards, scores, strict=True))
+        for mine in monsters.cards)

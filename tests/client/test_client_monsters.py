@@ -19,12 +19,14 @@ from p2p_ttr.client.screen import ScreenModel, screen_text
 from p2p_ttr.client.snapshot import Snapshot
 from p2p_ttr.client.styled import text_of
 from p2p_ttr.client.verbs import complete, interpret
+from p2p_ttr.client.watchscreen import WatchModel
+from p2p_ttr.client.watchscreen import screen_text as watch_text
 from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.events import MoveMonster, PlaceMonster
 from p2p_ttr.engine.monsters import Monsters
 from p2p_ttr.engine.state import GameState, Phase
-from p2p_ttr.engine.view import view_for
+from p2p_ttr.engine.view import public_view, view_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from engine_scenario import play, position  # noqa: E402
@@ -120,3 +122,13 @@ def test_the_log_tells_a_placing_and_the_end_page_the_halved_tickets_and_the_bon
                for line in lines)
     assert "  alvin    15   2 Alvin cards: the most" in lines and "  alvin     0   1 Alvin card: not the most" in lines
     assert "  dexter   15   1 Dexter card: the most" in lines and "  dexter    0   0 Dexter cards: none taken" in lines
+
+
+def test_a_watcher_sees_the_monsters_on_the_map_and_in_the_panel() -> None:
+    state = at(("Paris", "Budapest"))
+    snap = Snapshot(role="watch", seat=None, names=NAMES[:2], game="3fa2c1d0aa", view=public_view(state), log=(),
+                    status="")
+    text = watch_text(WatchModel(snap), 120, 40)
+    panel = " ".join(row.split("│")[-1].strip() for row in text.splitlines())
+    assert "monsters Alvin Paris; Dexter Budapest" in panel and "card up" not in panel
+    assert marks_for(BOARD, public_view(state), None).monsters == ("Paris", "Budapest")

@@ -9,8 +9,10 @@ in Chaos.
   two players, seat 2 places Alvin and seat 1 Dexter).
 - A City in Chaos takes no claim: no route into or out of it may be claimed
   (a tunnel into it is never started, a ferry no more than any route), and
-  no station is built in it. On Switzerland a country is one place: a
-  monster on any of its flags puts the whole country in chaos.
+  no station is built in it. A country destination is one place: a
+  monster on any of its ends (Switzerland's flags; France's, the United
+  Kingdom's and Pennsylvania's zones a ticket names) puts all of them in
+  chaos.
 - Before the turn's action, as a free action, at most one a turn, a player
   may discard one locomotive card to take a card of one monster's deck and
   move that monster 0 to 3 cities away, or two locomotives for 0 to 6 (the
@@ -98,8 +100,9 @@ def locomotives_for(cities: int) -> int:
 
 @cache
 def country_places(board: Board) -> dict[str, tuple[str, ...]]:
-    """Each place that is a flag of a country (Switzerland's country tickets'
-    destinations) -> every flag of that country; no entry for a city."""
+    """Each place that is an end of a country destination (a ticket's goal or
+    start reached at several places: Switzerland's flags, the zones of France,
+    the United Kingdom and Pennsylvania) -> every end of it; no entry for a city."""
     zones: dict[str, tuple[str, ...]] = {}
     for ticket in board.tickets:
         for places in (*(goal.places for goal in ticket.goals), ticket.starts):

@@ -119,6 +119,9 @@ def test_a_monster_on_a_flag_of_a_country_puts_the_whole_country_in_chaos() -> N
     game = load_game("switzerland", "monsters")
     chaos = chaos_places(game.board, Monsters(("France (Geneve)", "Bern"), ((0, 0), (0, 0))))
     assert {"France (Martigny)", "France (Delemont)", "Bern"} < chaos and "Geneve" not in chaos
+    uk = load_game("uk", "monsters").board  # the United Kingdom's France, reached at either port
+    assert {"France (Dover)", "France (Southampton)"} <= chaos_places(uk, Monsters(("France (Dover)", "London"),
+                                                                                   ((0, 0), (0, 0))))
     state, _ = position(2, game=game, hands={0: ["black"] * 2})
     state = state.evolve(monsters=Monsters(("France (Geneve)", "Bern"), ((0, 0), (0, 0))))
     delemont = route_on(game.board, "Delemont", "France (Delemont)")

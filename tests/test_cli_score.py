@@ -366,3 +366,43 @@ def test_old_west_takes_the_route_points_scored_in_play_and_shows_what_the_marke
     assert code == 2 and '"route_points" must be the route points the score track shows' in err
     code, _, err = run(["--board", "usa", "-"], capsys, monkeypatch, json.dumps(played).encode())
     assert code == 2 and 'unknown key "route_points"' in err
+
+
+def test_alvin_and_dexter_halve_the_tickets_into_chaos_and_give_their_bonuses(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sheet = {"monsters": ["paris", "Wien"], "players": [
+        {"name": "Ann", "tickets": [["Edinburgh", "Paris"]], "monster_cards": [3, 0]},
+        {"name": "Bob", "tickets": [["Paris", "Zagrab"]], "monster_cards": [3, 2]}]}
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(sheet).encode())))
+    assert main(["score", "--json", "--with", "monsters"]) == 0
+    players = json.loads(capsys.readouterr().out)["players"]
+    assert [p["ticket_results"][0]["points"] for p in players] == [-3, -3]
+    assert all(p["ticket_results"][0]["halved"] for p in players)
+    assert [(p["monster_alvin"], p["monster_dexter"], p["total"]) for p in players] == [(15, 0, 24), (15, 15, 39)]
+
+
+@pytest.mark.parametrize(("sheet", "refusal"), [
+    ({"players": [{"name": "Ann"}, {"name": "Bob"}]}, '"monsters" must list where Alvin and Dexter stood'),
+    ({"monsters": ["Paris", "Atlantis"], "players": [{"name": "Ann"}, {"name": "Bob"}]}, "unknown city 'Atlantis'"),
+    ({"monsters": ["Paris", "Wien"], "players": [{"name": "Ann", "monster_cards": [21, 0]}, {"name": "Bob"}]},
+     "each 0 to 20"),
+    ({"monsters": ["Paris", "Wien"], "players": [{"name": "Ann", "monster_cards": [12, 0]},
+                                                 {"name": "Bob", "monster_cards": [9, 0]}]},
+     "more Alvin cards than his deck's 20"),
+])
+def test_alvin_and_dexter_written_down_wrong_are_refused_saying_what(
+    sheet: dict[str, Any], refusal: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(sheet).encode())))
+    assert main(["score", "--with", "monsters"]) == 2
+    assert refusal in capsys.readouterr().err
+
+
+def test_the_monsters_are_unknown_keys_where_they_are_not_played(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sheet = {"monsters": ["Paris", "Wien"], "players": [{"name": "Ann"}, {"name": "Bob"}]}
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(sheet).encode())))
+    assert main(["score"]) == 2
+    assert "unknown key \"monsters\" in the game" in capsys.readouterr().err

@@ -49,6 +49,7 @@ from p2p_ttr.engine.scoring import PlayerClaims, largest_network, longest_trail
 from p2p_ttr.engine.state import GameState, Phase
 
 from .medium import PlanningBot, Situation, kinds
+from .monsterplay import monster_move
 from .opponents import Reading, read_opponents
 from .trackpieces import choose_lay
 from .markerplay import rivals_cities_cost
@@ -205,7 +206,8 @@ class HardBot(PlanningBot):
     def plan_key(self, view: GameState, player: int) -> object:
         me = view.players[player]
         # The plan follows the hand too (see make_plan).
-        return (view.game, player, view.n_players, view.route_owner, me.tickets, me.trains, me.stations, me.hand)
+        return (view.game, player, view.n_players, view.route_owner, me.tickets, me.trains, me.stations, me.hand,
+                view.monsters)
 
     def route_costs(self, view: GameState, player: int) -> CostTable:
         costs = route_costs(view, player, weights=hard_weights)
@@ -358,10 +360,17 @@ class HardBot(PlanningBot):
 
     # --- a turn ------------------------------------------------------------
 
+    def rivals_want(self, view: GameState, player: int) -> Sequence[float] | None:
+        return self._reading.threat if self._reading is not None else None
+
     def turn(self, s: Situation) -> Action:
         buy = technology_to_buy(s.view, s.player, s.targets)
         if buy is not None:
             return buy
+        threat = self.rivals_want(s.view, s.player)
+        monster = monster_move(s.view, s.player, threat) if threat is not None else None
+        if monster is not None:  # Alvin & Dexter: a free action before the turn's
+            return monster
         left = turns_left(s.view, s.player)
         if left <= LAST_TURNS:
             last = self.best_now(s, stations=True)

@@ -40,6 +40,7 @@ from p2p_ttr.engine.rules import apply, draw_tickets_problem, offer_rule
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
 
 from .markerplay import alvin_home, best_marker, joined_to_network, marker_options, start_city
+from .monsterplay import place_monster
 from .planning import (
     CostTable,
     Plan,
@@ -121,6 +122,8 @@ class PlanningBot:
             return self.city_marker(s)
         if view.phase is Phase.ALVIN:
             return alvin_home(view, player)
+        if view.phase is Phase.MONSTERS:
+            return place_monster(view, player, s.plan.routes, self.rivals_want(view, player))
         if view.cards_drawn:
             return self.draw_card(s, second=True)
         return self.turn(s)
@@ -143,6 +146,10 @@ class PlanningBot:
             return s
         return replace(self._cache, view=view, me=me, hand=hand)
 
+    def rivals_want(self, view: GameState, player: int) -> Sequence[float] | None:
+        """How likely the rivals want each route, where this level reads them (None: it does not)."""
+        return None
+
     def route_costs(self, view: GameState, player: int) -> CostTable:
         """The cost table the bot plans over (the levels weigh routes differently)."""
         return route_costs(view, player)
@@ -153,7 +160,7 @@ class PlanningBot:
 
     def plan_key(self, view: GameState, player: int) -> object:
         me = view.players[player]
-        return (view.game, player, view.n_players, view.route_owner, me.tickets, me.trains)
+        return (view.game, player, view.n_players, view.route_owner, me.tickets, me.trains, view.monsters)
 
     def targets(self, s: Situation) -> tuple[int, ...]:
         """Routes to work towards, most urgent first: the plan's, bottlenecks

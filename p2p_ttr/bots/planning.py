@@ -29,6 +29,7 @@ from p2p_ttr.engine import trackbeds
 from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, TRACK_BED, Route
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.game import Game
+from p2p_ttr.engine.monsters import chaos_places
 from p2p_ttr.engine.scoring import PlayerClaims, TicketResult, best_borrowing, mountain_points, ticket_outcomes
 from p2p_ttr.engine.state import GameState
 
@@ -96,6 +97,9 @@ def route_open_to(view: GameState, player: int, route: Route) -> bool:
             return False
         if side_owner is not None and not view.game.rules.both_sides_open(view.n_players):
             return False
+    # Alvin & Dexter: a route into a City in Chaos is closed while the monster stands there.
+    if view.monsters is not None and set(route.cities) & chaos_places(view.game.board, view.monsters):
+        return False
     # France: a route cut by a track piece, or a bed no piece may be laid on any more, is closed.
     return trackbeds.claimable_some_day(view, route)
 

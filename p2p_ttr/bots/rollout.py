@@ -37,6 +37,7 @@ from p2p_ttr.engine.trackbeds import as_built
 
 from .hard import hard_weights
 from .markerplay import alvin_home, joined_to_network, start_city
+from .monsterplay import place_monster
 from .planning import plan_tickets, points_for, route_costs, route_open_to, shortest_path
 from .sharechoice import choose_shares
 from .trackpieces import choose_lay
@@ -143,6 +144,8 @@ class RolloutPolicy:
             return SkipMarker(p)
         if phase is Phase.ALVIN:
             return alvin_home(world, p)
+        if phase is Phase.MONSTERS:
+            return place_monster(world, p, self.plan(world, p))
         hand = hand_of(world, p)
         if phase is Phase.LAY_TRACK:
             lay = choose_lay(world, p, self.plan(world, p), Counter({k: len(v) for k, v in hand.items()}))

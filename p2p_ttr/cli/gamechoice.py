@@ -1,11 +1,11 @@
-"""The `--board` and `--variant` options every command that plays a game takes, read in one place."""
+"""The `--board`, `--variant` and `--with` options every command that plays or scores a game takes, read in one place."""
 
 from __future__ import annotations
 
 import argparse
 
 from p2p_ttr.cli.registry import UsageError
-from p2p_ttr.engine.boards import BOARDS, UnknownGame, load_game
+from p2p_ttr.engine.boards import BOARDS, EXPANSIONS, UnknownGame, load_game
 from p2p_ttr.engine.game import Game
 
 
@@ -14,13 +14,17 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"the board to play: {', '.join(BOARDS)} (default europe; `ttr boards` lists them all)")
     parser.add_argument("--variant", default="", metavar="VARIANT",
                         help="a way to play the board, e.g. `--board usa --variant 1910` (`ttr boards` lists them)")
+    parser.add_argument("--with", dest="expansions", action="append", default=[], choices=list(EXPANSIONS),
+                        metavar="EXPANSION",
+                        help="an expansion played with the board, again for another: "
+                        + ", ".join(f"{name} ({e.title})" for name, e in EXPANSIONS.items()))
 
 
 def game_from_arguments(args: argparse.Namespace, players: int | None = None) -> Game:
-    """The game ``--board`` and ``--variant`` name, checked against ``players``
-    where given; UsageError naming what there is otherwise."""
+    """The game ``--board``, ``--variant`` and ``--with`` name, checked against
+    ``players`` where given; UsageError naming what there is otherwise."""
     try:
-        game = load_game(args.board, args.variant)
+        game = load_game(args.board, "+".join([args.variant] + args.expansions) if args.expansions else args.variant)
     except UnknownGame as exc:
         raise UsageError(str(exc)) from None
     rules = game.rules

@@ -91,7 +91,8 @@ def _player(state: GameState, p: int, sc: PlayerScore, names: tuple[str, ...], m
              + (f" ({', '.join(parts)} cars)" if parts else "")]
     for result in sc.ticket_results:
         mark = "done  " if result.completed else "missed"
-        lines.append(f"  ticket {result.points:>+4}   {mark} {ticket_name(board.tickets[result.ticket])}")
+        halved = " (halved: a City in Chaos)" if result.halved else ""
+        lines.append(f"  ticket {result.points:>+4}   {mark} {ticket_name(board.tickets[result.ticket])}{halved}")
     for city, route in sc.borrowed:
         if route is None:
             lent = "borrowing nothing"

@@ -41,7 +41,11 @@ def example_words(game: Game) -> Mapping[str, str]:
     draw = game.rules.draw_tickets
     counts = {"drawn": number(draw.size), "kept": number(draw.keep_min), "doable": doable(game),
               "network": "routes, stations and longest trail" if game.rules.stations else "routes and longest trail",
-              "per_locomotive": number(game.rules.cards_per_locomotive)}
+              "per_locomotive": number(game.rules.cards_per_locomotive),
+              # One command, two games' Alvins: Old West's captured alien, or Alvin & Dexter's.
+              "alvin_does": ("Alvin & Dexter: place Alvin at set-up, or move him before your turn's action "
+                             "(1 locomotive: up to 3 cities away, 2: up to 6)" if game.rules.monster_cards
+                             else "take Alvin the Alien, just captured, to one of your cities")}
     places = _EUROPE if game.board_name == "europe" else _places(game.board)
     return {**places, **counts}
 

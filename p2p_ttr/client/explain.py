@@ -87,6 +87,8 @@ def phase_problem(view: GameState, seat: int, doing: str) -> str:
         return f"you cannot {doing} now: first place a city marker or not (marker CITY / marker none)"
     if view.phase is Phase.ALVIN:
         return f"you cannot {doing} now: first take Alvin the Alien to one of your cities (alvin CITY)"
+    if view.phase is Phase.MONSTERS:
+        return f"you cannot {doing} now: first place the monster (alvin CITY / dexter CITY)"
     if view.cards_drawn:
         return f"you cannot {doing} now: you drew a card, so take your second one (draw, or draw N)"
     return f"you cannot {doing} now"

@@ -25,6 +25,7 @@ from .explain import kinds
 from .stocks import new_shares
 from .laying import LaidPiece, pieces_laid
 from .markerfacts import AlvinTaken, Marked, PointsMoved, marker_facts
+from .monsterfacts import MonsterMoved, monster_facts
 
 SETUP = (Phase.SETUP, Phase.SETUP_TICKETS)
 
@@ -121,7 +122,7 @@ class TookShares:
 
 Fact: TypeAlias = (Claimed | Built | TookFaceUp | DrewBlind | ReadOwn | DrewTickets | KeptTickets | WentForTunnel
                    | TunnelTurned | GaveUpTunnel | Passed | TookShares | LaidPiece | Marked | PointsMoved
-                   | AlvinTaken)
+                   | AlvinTaken | MonsterMoved)
 
 
 def facts(before: GameState, after: GameState, me: int | None) -> list[Fact]:
@@ -155,6 +156,7 @@ def _player(before: GameState, after: GameState, p: int, b: PlayerState, a: Play
     took = new_shares(before, after, p)
     if took:  # the dummy's shares come only with a player's, in the same move
         found.append(TookShares(p, took, new_shares(before, after, DUMMY)))
+    found += monster_facts(before, after, p)  # Alvin & Dexter: placed, or moved before the turn's action
     found += marker_facts(before, after, p)  # Old West's city markers
     if after.phase not in SETUP:
         found += _drawn(before, after, p, b, a, mine)

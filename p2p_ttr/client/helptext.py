@@ -14,6 +14,7 @@ from .commands import Verb
 from .examples import example_words, number
 from .laying import beds_rules, has_beds
 from .markerwords import has_markers, marker_rules
+from .monsterwords import has_monsters, monster_rules
 from .words import DASH
 from .pagetext import KEEP, Block, Para, Term
 from .stocks import share_rules
@@ -38,6 +39,7 @@ def rules_page(game: Game) -> tuple[Block, ...]:
         "",
         Para(_table(rules)),
         *(("", Para(marker_rules(game))) if has_markers(game) else ()),
+        *(("", Para(monster_rules(game))) if has_monsters(game) else ()),
         "",
         "On your turn do one thing:",
         Para(_drawing(rules), 2),

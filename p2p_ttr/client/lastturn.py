@@ -32,6 +32,7 @@ from .happened import (
 )
 from .laying import LaidPiece
 from .markerfacts import Marked
+from .monsterfacts import MonsterMoved
 from .phrases import and_list
 from .stocks import took_words
 from .words import DASH, kind_name, plural
@@ -67,6 +68,7 @@ class Turn:
         parts += [f"built a station in {city}" for city in self.built]
         parts += [took_words(f.shares, f.dummy) for f in self.facts if isinstance(f, TookShares)]
         parts += [("started in " if f.start else "marker on ") + f.city for f in self.facts if isinstance(f, Marked)]
+        parts += [f"{f.monster} to {f.city}" for f in self.facts if isinstance(f, MonsterMoved)]
         given_up = [f.route for f in self.facts if isinstance(f, GaveUpTunnel)]
         # Few words: the longest tunnel's fit the 37 columns beside the players at 80x24.
         parts += [f"gave up tunnel {_route(self.board, r)}" for r in given_up]

@@ -47,6 +47,8 @@ GLYPHS = {"purple": "p", "blue": "b", "orange": "o", "white": "w", "green": "g",
 CITY, MY_STATION, STATION = "●", "■", "□"
 MY_MARKER, MARKER = "◆", "◇"  # Old West's city markers: yours, another seat's (its colour tells whose)
 ALVIN = "A"  # Alvin the Alien's city, in its holder's colour (always a city of theirs once captured)
+# Alvin & Dexter's cities, in chaos: Alvin's, Dexter's, and one they share.
+MONSTER_MARKS = {(True, False): "A", (False, True): "D", (True, True): "&"}
 TUNNEL_MARK, FERRY_MARK, MOUNTAIN_MARK, GAP, CLOSED = "^", "~", "▲", "·", "x"
 BED_MARK, CUT_MARK = "=", "#"  # France: a track bed no piece is on; a route a piece cut for good
 MIN_SIZE = (24, 8)
@@ -72,6 +74,7 @@ class MapMarks:
     cut: frozenset[int] = frozenset()  # routes a track piece cut for good (France)
     markers: tuple[tuple[str, int], ...] = ()  # Old West's city markers: (city, owner)
     alvin: str = ""  # Alvin the Alien's city, where played
+    monsters: tuple[str, ...] = ()  # Alvin & Dexter's cities, where played ("" until placed)
 
 
 def marks_for(board: Board, view: GameState | None, seat: int | None, highlight: frozenset[int] = frozenset(),
@@ -99,7 +102,8 @@ def marks_for(board: Board, view: GameState | None, seat: int | None, highlight:
                     frozenset(c for t in since for c in t.built), focus,
                     beds.laid if beds is not None else (), beds.cut if beds is not None else frozenset(),
                     view.markers.placed if view.markers is not None else (),
-                    view.markers.alvin if view.markers is not None else "")
+                    view.markers.alvin if view.markers is not None else "",
+                    view.monsters.cities if view.monsters is not None else ())
 
 
 # ------------------------------------------------------------------ geometry
@@ -185,7 +189,11 @@ def draw_map(board: Board, marks: MapMarks, width: int, height: int) -> list[Lin
     for city, cell in geo.nodes.items():
         owner = stations.get(city)
         marker = markers.get(city)
-        if city == marks.alvin:
+        alvin, dexter = marks.monsters or ("", "")
+        monster = MONSTER_MARKS.get((city == alvin, city == dexter))
+        if monster is not None:  # a City in Chaos: the monster shows over a station
+            put(cell, monster, "class:monster")
+        elif city == marks.alvin:
             put(cell, ALVIN, f"class:owner.{marker}" if marker is not None else "class:city")
         elif owner is None and marker is not None:
             shown = marks.focus is None or marker == marks.focus
@@ -284,6 +292,7 @@ def legend(game: Game | None = None) -> Line:
         marks += [f"{BED_MARK}track bed R built {CUT_MARK}cut"]
     marks += [f"{MY_MARKER}{MARKER}city marker"] if game is not None and game.rules.city_markers else []
     marks += [f"{ALVIN} Alvin"] if game is not None and game.rules.alvin_city else []
+    marks += ["A D Alvin Dexter"] if game is not None and game.rules.monster_cards else []
     out += [("class:legend", "(k black) "), ("class:route.gray", "-|/\\"),
             ("class:legend", " gray " + " ".join(marks))]
     return out

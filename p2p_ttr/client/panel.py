@@ -14,6 +14,7 @@ from p2p_ttr.engine.state import GameState, Phase
 from .claimable import Claimable, claimable
 from .lastturn import LastTurns
 from .markerwords import points_in_play
+from .monsterwords import monsters_line
 from .network import trail
 from .explain import keep_least, kinds, long_most
 from .numbering import seat_number
@@ -68,6 +69,9 @@ def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], wid
                  + (f" {ps.stations_left:>2}" if stations else f" {markers_left(view, p):>2}" if markers else "")
                  + (f" {trail(tuple(sorted(ps.routes)), view.game.board):>3}" if trails else "")),
         ])
+    monsters = monsters_line(view, seat, names)  # Alvin & Dexter: where they stand, whose cards
+    if monsters is not None:
+        lines += wrap([("class:title", " monsters "), ("", monsters)], width, 2)
     return lines
 
 

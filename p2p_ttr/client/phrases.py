@@ -42,6 +42,8 @@ from .explain import keep_least, long_most
 from .laying import LaidPiece, laid_words, what_to_lay
 from .markerfacts import AlvinTaken, Marked, PointsMoved
 from .markerwords import marker_now, marker_waiting
+from .monsterfacts import MonsterMoved
+from .monsterwords import monster_now, monster_waiting
 from .numbering import seat_number
 from .stocks import share_prompt, took_words
 from .words import DASH, color_words, plural, route_name, route_points, ticket_name, who, whose
@@ -90,7 +92,8 @@ def told(before: GameState, after: GameState, me: int | None, names: tuple[str, 
     moves = [f for f in facts(before, after, me) if not (isinstance(f, DrewBlind) and f.seat == me)]
     lines += [Told(sentence(f, me, names, after.game), Kind.MINE if f.seat == me else Kind.MOVE)
               for f in moves if not isinstance(f, Passed)]
-    if before.phase in SETUP and after.phase is Phase.TURN:  # after the last choice, which it follows from
+    # After the last choice, which it follows from (or Alvin & Dexter's placing, which follows that).
+    if (before.phase in SETUP or before.phase is Phase.MONSTERS) and after.phase is Phase.TURN:
         lines.append(Told(f"everyone has chosen their tickets; {who(after.current, me, names)} "
                           f"{'play' if after.current == me else 'plays'} first"))
     if before.final_turns_left is None and after.final_turns_left is not None:
@@ -161,6 +164,10 @@ def sentence(fact: Fact, me: int | None, names: tuple[str, ...], game: Game) -> 
         case AlvinTaken(points=points, city=city):
             return (f"{name} captured Alvin the Alien for {plural(points, 'point')}"
                     + (f" and took him to {city}" if city else ""))
+        case MonsterMoved(monster=monster, city=city, placed=True):
+            return f"{name} put {monster} on {city}: a City in Chaos"
+        case MonsterMoved(monster=monster, city=city):
+            return f"{name} took a card of {monster} and moved him to {city}"
         case Passed():
             return f"{name} passed: nothing left to {'draw, claim or build' if game.rules.stations else 'draw or claim'}"
 
@@ -233,7 +240,7 @@ def what_now(view: GameState, seat: int) -> str:
         return share_prompt(view, seat)
     if view.phase is Phase.LAY_TRACK:
         return what_to_lay()
-    marking = marker_now(view, seat)
+    marking = marker_now(view, seat) or monster_now(view, seat)
     if marking is not None:
         return marking
     if view.cards_drawn:
@@ -319,7 +326,8 @@ def _move_words(view: GameState | None, people: list[str]) -> str:
         return f"{and_list(people)} to pay for the tunnel or give it up"
     if view is not None and view.phase is Phase.SHARES:
         return f"{and_list(people)} to choose a share"
-    marking = marker_waiting(view, and_list(people)) if view is not None else None
+    marking = (marker_waiting(view, and_list(people)) or monster_waiting(view, and_list(people))
+               if view is not None else None)
     if marking is not None:
         return marking
     return f"{and_list(people)}'s move" if len(people) == 1 else f"{and_list(people)} to move"

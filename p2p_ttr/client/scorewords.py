@@ -87,7 +87,15 @@ PART_WORDS: dict[str, PartWords] = {
         lambda rules: "alvin", 7,
         lambda part, sc, rules: f"Alvin captured {plural(part.count, 'time')}"
         + (", held at the end" if part.points > part.count * rules.alvin_capture_points else "")),
+    # Alvin & Dexter (engine/monsterpoints.py): the most cards of each monster.
+    "monster_alvin": PartWords(lambda rules: "alvin", 7, lambda part, sc, rules: _monster_cards(part)),
+    "monster_dexter": PartWords(lambda rules: "dexter", 8, lambda part, sc, rules: _monster_cards(part)),
 }
+
+
+def _monster_cards(part: ScorePart) -> str:
+    return f"{plural(part.count, part.title + ' card')}: " + (
+        "the most" if part.points else "not the most" if part.count else "none taken")
 
 
 def part_words(part: ScorePart) -> PartWords:

@@ -9,6 +9,7 @@ import re
 from dataclasses import replace
 
 from p2p_ttr.engine.game import Game
+from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.sharemoves import plays_shares
 
 from .commands import Command, ParseError, Registry, Verb, tokens
@@ -33,6 +34,9 @@ from .markerwords import (
     marker_args,
     marker_move,
 )
+from .monsterwords import dexter_args, dexter_move, has_monsters, monster_args, monster_move
+from .monsterwords import alvin_args as monster_alvin_args
+from .monsterwords import alvin_move as monster_alvin_move
 from .network import map_args, on_map
 from .outcomes import CANCEL, Ask, Context, Outcome, Refuse, Refused, Show
 from .resolve import (
@@ -90,6 +94,19 @@ def _played(ctx: Context) -> list[Verb]:
     return [for_game(v, ctx.game) for v in VERBS if v.played(ctx.game)]
 
 
+def _alvin(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
+    """``alvin CITY``: Alvin & Dexter's alien where they are played, else Old West's captured Alvin."""
+    if view.monsters is not None:
+        return monster_alvin_move(words, view, seat, names)
+    return alvin_move(words, view, seat, names)
+
+
+def _alvin_args(args: list[str], ctx: Context) -> list[tuple[str, str]]:
+    if ctx.view is not None and ctx.view.monsters is not None:
+        return monster_alvin_args(args, ctx)
+    return alvin_args(args, ctx)
+
+
 def _has_stations(game: Game) -> bool:
     return game.rules.stations > 0
 
@@ -117,8 +134,14 @@ VERBS = Registry((
     Verb("marker", "marker CITY [with CARDS] | marker none",
          "after a claim, a city marker on an end of the route: the points of later routes into it are yours",
          move(marker_move), ("marker {station}", "marker none"), whole=True, args=marker_args, played=has_markers),
-    Verb("alvin", "alvin CITY", "take Alvin the Alien, just captured, to one of your cities",
-         move(alvin_move), ("alvin {station}",), whole=True, args=alvin_args, played=has_alvin),
+    Verb("alvin", "alvin CITY", "{alvin_does}", move(_alvin), ("alvin {station}",), whole=True,
+         args=_alvin_args, played=lambda game: has_alvin(game) or has_monsters(game)),
+    Verb("dexter", "dexter CITY", "Alvin & Dexter: place Dexter at set-up, or move him before your turn's "
+         "action (1 locomotive: up to 3 cities away, 2: up to 6)", move(dexter_move), ("dexter {station}",),
+         whole=True, args=dexter_args, played=has_monsters),
+    Verb("monster", "monster alvin|dexter CITY", "Alvin & Dexter: place or move a monster (alvin CITY and "
+         "dexter CITY say the same)", move(monster_move), ("monster dexter {station}",), whole=True,
+         args=monster_args, played=has_monsters),
     Verb("pay", "pay [CARDS]", "pay the extra cards a tunnel asks for", move(pay_move), ("pay", "pay 1 loco"),
          args=pay_args, played=_has_tunnels),
     Verb("abandon", "abandon", "give up the tunnel: your cards come back, the turn ends", move(abandon_move),

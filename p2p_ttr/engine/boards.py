@@ -27,7 +27,7 @@ from .countrytickets import with_country_tickets
 from .game import Game, LocomotiveUse, Rules, TicketChoice, TicketDeal, Unkept
 from .techstate import EVERY_TECHNOLOGY, REGULAR_TECHNOLOGIES
 
-MAX_NAME = 32  # a board or variant name on the wire
+MAX_NAME = 32  # a board or variant name on the wire (a variant with its expansions: "bigcities+depots+monsters")
 
 
 class UnknownGame(ValueError):
@@ -66,6 +66,31 @@ class Variant:
     changes: Mapping[str, Any] = field(default_factory=dict)  # Rules fields that differ from the board's
     # The data file the tickets are read from where they are not the board's own (Europe 1912's).
     ticket_file: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Expansion:
+    """An expansion played with any board that allows it: a change of rules,
+    like a variant's, named after the variant with a ``+`` (``mega+depots``,
+    or ``depots`` with the board's standard game). Its mechanics read the
+    rule fields it sets, as a board's do."""
+
+    title: str
+    changes: Mapping[str, Any]
+    not_on: Mapping[str, str] = field(default_factory=dict)  # board -> why it does not play there
+
+
+# The expansions, in the order a game's name lists them (the one spelling a
+# seating may carry: a digest covers the variant's name).
+EXPANSIONS: Mapping[str, Expansion] = {
+    # Europe 1912's "Warehouses and Depots (this can be played with ANY Ticket to Ride map!)":
+    # 5 depots and a warehouse each; the most depots left unused earn 10.
+    "depots": Expansion("Warehouses and Depots", {"depots": 5, "depot_points": 10}),
+    # "Alvin & Dexter Mini-Expansion: Can be used with any Ticket to Ride map (except Old West)":
+    # 20 cards of each monster; the most of a monster's cards earn 15.
+    "monsters": Expansion("Alvin & Dexter", {"monster_cards": 20, "monster_points": 15},
+                          {"oldwest": "Old West is not played with Alvin & Dexter (it has its own Alvin)"}),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +301,40 @@ BOARDS: Mapping[str, BoardEntry] = {
 }
 
 
+def split_variant(board: str, variant: str) -> tuple[str, tuple[str, ...]]:
+    """``monsters+mega+depots`` -> ("mega", ("depots", "monsters")): the
+    board's variant and the expansions played with it, in their one order
+    (asked for in any).
+
+    Raises:
+        UnknownGame: a part names neither a variant of the board nor an
+            expansion, an expansion is named twice, or does not play on the board.
+    """
+    entry = BOARDS[board]
+    parts = [p for p in variant.split("+") if p]
+    bases = [p for p in parts if p in entry.variants]
+    if len(bases) > 1:
+        raise UnknownGame(f"a game has one variant: {variant[:MAX_NAME]!r} names {' and '.join(bases)}")
+    named = [p for p in parts if p not in entry.variants]
+    for name in named:
+        expansion = EXPANSIONS.get(name)
+        if expansion is None:
+            variants = ", ".join(v for v in entry.variants if v) or "none"
+            raise UnknownGame(f"{entry.title} has no variant {name[:MAX_NAME]!r}; its variants are {variants}, "
+                              f"and the expansions {', '.join(EXPANSIONS)}")
+        if board in expansion.not_on:
+            raise UnknownGame(f"{expansion.title} does not play on {entry.title}: {expansion.not_on[board]}")
+    if len(set(named)) != len(named):
+        raise UnknownGame(f"an expansion is named twice in {variant[:MAX_NAME]!r}")
+    base = bases[0] if bases else ""
+    return base, tuple(e for e in EXPANSIONS if e in named)
+
+
+def join_variant(base: str, expansions: tuple[str, ...]) -> str:
+    """The variant's one spelling: the board's variant, then each expansion after a ``+``."""
+    return "+".join(([base] if base else []) + list(expansions))
+
+
 def parse_game_name(text: str) -> tuple[str, str]:
     """``usa`` -> ("usa", ""); ``usa(variant=1910)`` -> ("usa", "1910"): the
     names ``Game.name`` writes, read back (as OpenSpiel's ``load_game`` does)."""
@@ -301,10 +360,11 @@ def load_game(board: str, variant: str = "") -> Game:
         raise UnknownGame(f"{missing.title} is not available: {missing.why}")
     if entry is None:
         raise UnknownGame(f"there is no board {board[:MAX_NAME]!r}; the boards are {', '.join(BOARDS)}")
-    if variant not in entry.variants:
-        others = ", ".join(v for v in entry.variants if v) or "none"
-        raise UnknownGame(f"{entry.title} has no variant {variant[:MAX_NAME]!r}; its variants are {others}")
-    return _load(board, variant)
+    base, expansions = split_variant(board, variant)
+    game = _load(board, join_variant(base, expansions))
+    if len(game.variant) > MAX_NAME:
+        raise UnknownGame(f"a variant and its expansions are named in at most {MAX_NAME} characters")
+    return game
 
 
 def playable_game(board: str, variant: str, digest: bytes) -> Game:
@@ -315,6 +375,8 @@ def playable_game(board: str, variant: str, digest: bytes) -> Game:
         UnknownGame: no such board or variant here, or ours differs; the message says which.
     """
     game = load_game(board, variant)
+    if game.variant != variant:
+        raise UnknownGame(f"{variant[:MAX_NAME]!r} is not how a variant is spelt: {game.variant!r}")
     if game.digest != digest:
         raise UnknownGame(f"{game.title} differs here: its board data or rules are not this peer's "
                           "(another version of p2p_ttr?)")
@@ -324,14 +386,19 @@ def playable_game(board: str, variant: str, digest: bytes) -> Game:
 @cache
 def _load(board: str, variant: str) -> Game:
     entry = BOARDS[board]
-    chosen = entry.variants[variant]
+    base, expansions = split_variant(board, variant)
+    chosen = entry.variants[base]
     data = read_board_data(entry.data_file)
     rules = replace(entry.rules, **chosen.changes)
+    for name in expansions:
+        rules = replace(rules, **EXPANSIONS[name].changes)
     built = load_board(entry.data_file, chosen.ticket_set, chosen.ticket_file)
     if data.get("country_tickets"):
         built = with_country_tickets(built, data)
     tickets = read_board_data(chosen.ticket_file) if chosen.ticket_file else None
-    return Game(board, variant, chosen.title, built, rules, game_digest(data, variant, rules, tickets))
+    title = " with ".join([chosen.title, " and ".join(EXPANSIONS[e].title for e in expansions)] if expansions
+                          else [chosen.title])
+    return Game(board, variant, title, built, rules, game_digest(data, variant, rules, tickets))
 
 
 def game_digest(data: Mapping[str, Any], variant: str, rules: Rules,
@@ -354,7 +421,8 @@ def game_digest(data: Mapping[str, Any], variant: str, rules: Rules,
 RECORDED_WHEN_PLAYED = ("mountain_car_points", "most_cities_bonus", "most_cities_points",
                         "locomotives_dealt", "cards_per_locomotive", "technologies",
                         "city_markers", "marker_cards", "no_start_cities",
-                        "alvin_city", "alvin_capture_points", "alvin_end_points", "no_marker_cities")
+                        "alvin_city", "alvin_capture_points", "alvin_end_points", "no_marker_cities",
+                        "depots", "depot_points", "monster_cards", "monster_points")
 
 
 def rules_record(rules: Rules) -> dict[str, Any]:
@@ -379,8 +447,18 @@ def rules_record(rules: Rules) -> dict[str, Any]:
 
 
 def every_game() -> tuple[Game, ...]:
-    """Every board in every variant, the standard game first."""
+    """Every board in every variant, the standard game first (no expansion: see :func:`every_expanded_game`)."""
     return tuple(load_game(name, variant) for name, entry in BOARDS.items() for variant in entry.variants)
+
+
+def every_expanded_game() -> tuple[Game, ...]:
+    """Every board's standard game with each expansion it allows, one at a time and all together."""
+    games = []
+    for name in BOARDS:
+        allowed = tuple(e for e, expansion in EXPANSIONS.items() if name not in expansion.not_on)
+        for chosen in [(e,) for e in allowed] + ([allowed] if len(allowed) > 1 else []):
+            games.append(load_game(name, join_variant("", chosen)))
+    return tuple(games)
 
 
 def europe_game() -> Game:

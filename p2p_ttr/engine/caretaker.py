@@ -24,6 +24,10 @@ fully specified and free of randomness, rather than one of the bots:
 7. Old West: the first city in board order as its starting city; no city
    marker after a claim (its cards stay for routes); Alvin the Alien, when
    it captures him, to its starting city.
+8. Alvin & Dexter: a monster it places at set-up goes on the first city in
+   board order it may go on; it never moves one (as it never buys a
+   technology: the move is not the turn's action, and its locomotives stay
+   for routes).
 
 It builds a station only because passing is for a player with nothing else
 to do (rules version 3). It never buys a technology (the United Kingdom):
@@ -74,6 +78,7 @@ from .events import (
     Pass,
     PayTunnel,
     MoveAlvin,
+    PlaceMonster,
     PlaceStartCity,
     SkipMarker,
     TakeShares,
@@ -122,6 +127,9 @@ def caretaker_move(state: GameState, player: int, safe_tunnels: bool = True) -> 
     lays = [a for a in legal if isinstance(a, LayTrack)]
     if lays:
         return min(lays, key=lambda a: (-kinds.get(a.color, 0), board.colors.index(a.color), a.route))
+    monsters = [a for a in legal if isinstance(a, PlaceMonster)]
+    if monsters:  # Alvin & Dexter: the first city in board order it may go on
+        return monsters[0]
     starts = [a for a in legal if isinstance(a, PlaceStartCity)]
     if starts:  # Old West: the first city in board order it may start from
         return starts[0]

@@ -2,7 +2,7 @@
 
 Routes, tickets and the bonuses every board shares are scored from what each
 player claimed (``scoring.score_game``). A board with pieces of its own
-(shares, technologies, depots...) keeps them in its mechanic's module, and
+(shares, technologies, depots, monsters...) keeps them in its mechanic's module, and
 that module alone knows what they are worth at the end: it provides one
 :data:`EndScorer`, listed in :data:`END_SCORERS`. ``outcome.final_score``
 hands them the finished state and everyone's score without them; what they
@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .markerpoints import marker_parts
+from .monsterpoints import monster_parts
 from .scoring import PlayerScore, ScorePart
 from .sharemoves import share_parts
 from .state import GameState
@@ -32,6 +33,7 @@ END_SCORERS: tuple[EndScorer, ...] = (
     share_parts,  # Pennsylvania's stock shares
     technology_end_parts,  # the United Kingdom's technologies
     marker_parts,  # Old West's city markers
+    monster_parts,  # Alvin & Dexter's cards
 )
 
 

@@ -25,6 +25,7 @@ from .cards import MAX_EPOCH, CardRef, Deck
 from .errors import MalformedEvent
 from .game import Game
 from .limits import GameLimits, any_game_limits
+from .monsters import MONSTERS, MOST_LOCOMOTIVES
 from .techstate import EVERY_TECHNOLOGY, LONGEST_TECHNOLOGY_NAME
 
 # --------------------------------------------------------------------------
@@ -281,6 +282,36 @@ class MoveAlvin:
     TAG: ClassVar[str] = "alvin"
 
 
+MonsterName = Annotated[str, Str(1, max(len(name) for name in MONSTERS), among=lambda g: MONSTERS)]
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceMonster:
+    """Put ``monster`` (alvin, dexter) on ``city`` before the first turn (Alvin & Dexter: monsters.py)."""
+
+    player: Player
+    monster: MonsterName
+    city: Annotated[str, Str(1, lambda g: g.longest_city, among=lambda g: g.cities)]
+    TAG: ClassVar[str] = "place_monster"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMonster:
+    """Before the turn's action, discard ``cards`` (one or two locomotives) to
+    take a card of ``monster``'s deck and move it to ``city``, up to three
+    cities away per locomotive (Alvin & Dexter: monsters.py)."""
+
+    player: Player
+    monster: MonsterName
+    city: Annotated[str, Str(1, lambda g: g.longest_city, among=lambda g: g.cities)]
+    cards: Annotated[tuple[CardRef, ...], refs(MOST_LOCOMOTIVES)]
+    TAG: ClassVar[str] = "monster"
+
+    def validate(self, limits: GameLimits) -> None:
+        if not self.cards:
+            raise MalformedEvent("a monster moves for one or two locomotives, not for none")
+
+
 Action: TypeAlias = (
     DrawBlind
     | DrawFaceUp
@@ -300,6 +331,8 @@ Action: TypeAlias = (
     | PlaceMarker
     | SkipMarker
     | MoveAlvin
+    | PlaceMonster
+    | MoveMonster
 )
 
 # --------------------------------------------------------------------------
@@ -363,6 +396,8 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     PlaceMarker,
     SkipMarker,
     MoveAlvin,
+    PlaceMonster,
+    MoveMonster,
 )
 CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Remasked, Reveal, Peek)
 

@@ -158,6 +158,14 @@ class Rules:
     alvin_capture_points: int = 0
     alvin_end_points: int = 0
     no_marker_cities: tuple[str, ...] = ()
+    # Europe 1912's warehouses and depots, an expansion of any board (depots.py):
+    # each player's depots (0: not played) and the bonus for the most left unused.
+    depots: int = 0
+    depot_points: int = 0
+    # Alvin & Dexter, an expansion of any board but Old West (monsters.py): the
+    # cards of each monster's deck (0: not played) and the bonus for the most of one monster's cards.
+    monster_cards: int = 0
+    monster_points: int = 0
 
     def players_allowed(self, n: int) -> bool:
         return self.min_players <= n <= self.max_players
@@ -178,7 +186,7 @@ class Game:
     """One board played one way: its data, its rules and the names it is loaded by."""
 
     board_name: str  # "europe", "usa", ...
-    variant: str  # "" for the board's standard game
+    variant: str  # "" for the board's standard game; its expansions after a "+" (boards.split_variant)
     title: str  # how players name it: "USA 1910"
     board: Board
     rules: Rules

@@ -33,13 +33,16 @@ from .events import (
     Pass,
     PayTunnel,
     MoveAlvin,
+    MoveMonster,
     PlaceMarker,
+    PlaceMonster,
     PlaceStartCity,
     SkipMarker,
     TakeShares,
 )
 from .alvin import move_problem
 from .markerrules import marker_problem, start_city_problem
+from .monstermoves import move_actions, place_actions
 from .sharemoves import share_choices
 from .payments import Payment, marker_payments, route_payments, station_payments, tunnel_payments
 from .standins import uses_stand_ins
@@ -90,6 +93,8 @@ def legal_actions(state: GameState, player: int, only: type[Action] | None = Non
             only, SkipMarker, lambda: [SkipMarker(player)])
     if state.phase is Phase.ALVIN:
         return _of(only, MoveAlvin, lambda: alvin_moves(state, player))
+    if state.phase is Phase.MONSTERS:
+        return _of(only, PlaceMonster, lambda: place_actions(state, player))
     actions = [a for a in draw_actions(state, player) if only is None or isinstance(a, only)]
     if not state.cards_drawn:
         if draw_three_problem(state, player) is None:
@@ -101,6 +106,7 @@ def legal_actions(state: GameState, player: int, only: type[Action] | None = Non
         if pass_problem(state, player) is None:
             actions += _of(only, Pass, lambda: [Pass(player)])
         actions += _of(only, BuyTechnology, lambda: buy_actions(state, player))
+        actions += _of(only, MoveMonster, lambda: move_actions(state, player, hand_by_kind(state, player)))
     return actions
 
 
@@ -127,6 +133,8 @@ def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
         return marking + [SkipMarker]
     if state.phase is Phase.ALVIN:
         return [MoveAlvin]
+    if state.phase is Phase.MONSTERS:
+        return [PlaceMonster]
     kinds = []
     for action in draw_actions(state, player):
         if type(action) not in kinds:
@@ -142,6 +150,8 @@ def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
             kinds.append(Pass)
         if buy_actions(state, player):
             kinds.append(BuyTechnology)
+        if move_actions(state, player, hand_by_kind(state, player)):
+            kinds.append(MoveMonster)
     return kinds
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .endparts import end_parts
+from .monsterpoints import chaos_at_end
 from .scoring import GameScore, PlayerClaims, deciding_tiebreak, score_game
 from .state import GameState, Phase
 
@@ -20,8 +21,10 @@ def claims_of(state: GameState, *, public_only: bool = True) -> tuple[PlayerClai
 def score_as_it_stands(state: GameState, *, public_only: bool = True) -> GameScore:
     """Every player's score were the game to end now: routes, tickets (those
     whose faces the state knows, or all of them with ``public_only=False``),
-    bonuses and the board's own parts (engine/endparts.py)."""
-    return score_game(state.game, claims_of(state, public_only=public_only), lambda scores: end_parts(state, scores))
+    bonuses and the board's own parts (engine/endparts.py); with Alvin &
+    Dexter, the tickets of the cities in chaos halved."""
+    return score_game(state.game, claims_of(state, public_only=public_only), lambda scores: end_parts(state, scores),
+                      chaos_at_end(state))
 
 
 def final_score(state: GameState) -> GameScore:

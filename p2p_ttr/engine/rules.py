@@ -33,10 +33,12 @@ from .events import (
     KeepTickets,
     LayTrack,
     MoveAlvin,
+    MoveMonster,
     Pass,
     PayTunnel,
     Peek,
     PlaceMarker,
+    PlaceMonster,
     PlaceStartCity,
     Remasked,
     Reveal,
@@ -44,10 +46,12 @@ from .events import (
     SkipMarker,
     TakeShares,
 )
+from . import monstermoves
 from . import sharemoves
 from . import trackbeds
 from .citymarkers import CityMarkers, placing_order
 from .game import Game, LocomotiveUse, TicketChoice, Unkept
+from .monsters import MONSTERS
 from .markerrules import marker_problem, may_mark, network_problem, start_city_problem
 from .payments import (
     Payment,
@@ -126,6 +130,7 @@ def new_game(game: Game, n_players: int) -> GameState:
         technologies=technologies.holdings_at_start(game, n_players),
         track_beds=trackbeds.initial(game),
         markers=CityMarkers.empty(n_players, rules.alvin_city) if rules.city_markers else None,
+        monsters=monstermoves.monsters_at_start(game, n_players),
     )
     return _run_steps(table)
 
@@ -161,7 +166,7 @@ def actors(state: GameState) -> tuple[int, ...]:
     if state.phase is Phase.SETUP_TICKETS:
         return tuple(p for p, ps in enumerate(state.players) if ps.offered)
     if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS, Phase.SHARES, Phase.LAY_TRACK, Phase.START_CITY,
-                       Phase.MARKER, Phase.ALVIN):
+                       Phase.MARKER, Phase.ALVIN, Phase.MONSTERS):
         return (state.current,)
     return ()
 
@@ -263,7 +268,8 @@ def _payment(state: GameState, refs: tuple[CardRef, ...]) -> Payment:
 
 
 def check_for_some_faces(state: GameState,
-                         action: ClaimRoute | BuildStation | PayTunnel | PlaceMarker | Pass | BuyTechnology) -> None:
+                         action: ClaimRoute | BuildStation | PayTunnel | PlaceMarker | Pass | BuyTechnology
+                         | MoveMonster) -> None:
     """Raise the error ``apply`` would raise for ``action`` whatever the faces
     of the cards it plays that ``state`` cannot see: if it passes, some faces
     make the action legal. The action is tried with every unseen card a
@@ -335,6 +341,9 @@ def claim_problem(state: GameState, player: int, route: Route) -> str | None:
     off_network = network_problem(state, player, route)
     if off_network is not None:
         return off_network
+    chaos = monstermoves.chaos_claim_problem(state, route)
+    if chaos is not None:
+        return chaos
     if state.players[player].trains < route.cars:
         mountain = f" ({route.length} and {route.mountain_x} for its mountain crossings)" if route.mountain_x else ""
         return (f"{route.label} needs {route.cars} trains{mountain}; "
@@ -352,7 +361,7 @@ def station_problem(state: GameState, player: int, city: str) -> str | None:
     for p, ps in enumerate(state.players):
         if city in ps.stations:
             return f"{city} already has a station (player {p}'s)"
-    return None
+    return monstermoves.chaos_station_problem(state, city)
 
 
 def offer_rule(state: GameState) -> TicketChoice:
@@ -503,6 +512,10 @@ def _apply_action(state: GameState, action: Event) -> GameState:
             return _end_turn(_marked(state, None))
         case MoveAlvin(p, city):
             return _move_alvin(state, p, city)
+        case PlaceMonster(p, monster, city):
+            return _place_monster(state, p, monster, city)
+        case MoveMonster(p, monster, city, cards):
+            return _move_monster(state, p, monster, city, cards)
     raise MalformedEvent(f"not an event: {action!r}")
 
 
@@ -607,6 +620,40 @@ def _place_start_city(state: GameState, p: int, city: str) -> GameState:
     return state.evolve(current=order[order.index(p) + 1])
 
 
+def _monster_of(state: GameState, name: str, city: str) -> int:
+    """The index of the monster called ``name``, once the event names a monster and a city of this game."""
+    if state.monsters is None:
+        raise IllegalMove(f"{state.game.title} is played without Alvin & Dexter")
+    if name not in MONSTERS:
+        raise MalformedEvent(f"there is no monster called {name!r}")
+    if city not in state.game.board.routes_at:
+        raise MalformedEvent(f"there is no city called {city!r}")
+    return MONSTERS.index(name)
+
+
+def _place_monster(state: GameState, p: int, name: str, city: str) -> GameState:
+    """A monster placed at set-up; when both stand on the map, the first turn begins."""
+    _expect(state, p, Phase.MONSTERS)
+    monster = _monster_of(state, name, city)
+    _refuse(monstermoves.place_problem(state, monster, city))
+    assert state.monsters is not None
+    monsters = state.monsters.placed(monster, city)
+    due = monstermoves.next_to_place(monsters)
+    if due is None:
+        return state.evolve(monsters=monsters, phase=Phase.TURN, current=0)
+    return state.evolve(monsters=monsters, current=monstermoves.placing_seat(state.n_players, due))
+
+
+def _move_monster(state: GameState, p: int, name: str, city: str, cards: tuple[CardRef, ...]) -> GameState:
+    """A monster moved before the turn's action: its locomotives discarded, the turn goes on."""
+    _expect(state, p, Phase.TURN)
+    monster = _monster_of(state, name, city)
+    _refuse(monstermoves.move_problem(state, p, monster))
+    _expect_in_hand(state, p, cards)
+    _refuse(monstermoves.reach_problem(state, monster, city, kinds_of(state, cards)))
+    return monstermoves.moved(_discarded_from_hand(state, p, cards), p, monster, city)
+
+
 def _place_marker(state: GameState, p: int, city: str, cards: tuple[CardRef, ...]) -> GameState:
     _expect(state, p, Phase.MARKER)
     if city not in state.game.board.routes_at:
@@ -656,10 +703,14 @@ def _buy_technology(state: GameState, p: int, name: str, cards: tuple[CardRef, .
     _refuse(technologies.buy_problem(state, p, name))
     _expect_in_hand(state, p, cards)
     _refuse(technologies.price_problem(state, p, name, kinds_of(state, cards)))
+    return technologies.with_purchase(_discarded_from_hand(state, p, cards), p, name)
+
+
+def _discarded_from_hand(state: GameState, p: int, cards: tuple[CardRef, ...]) -> GameState:
+    """``cards`` of ``p``'s hand shown and discarded (a free action's price: the turn goes on)."""
     state = _publish(state, cards)
     ps = state.players[p]
-    state = _with_player(state, p, replace(ps, hand=_without(ps.hand, cards)))
-    return technologies.with_purchase(state.evolve(discard=state.discard + cards), p, name)
+    return _with_player(state, p, replace(ps, hand=_without(ps.hand, cards))).evolve(discard=state.discard + cards)
 
 
 def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: tuple[CardRef, ...]) -> GameState:
@@ -686,6 +737,8 @@ def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: t
             first = placing_order(state.n_players)[0] if state.markers is not None else None
             state = (state.evolve(phase=Phase.TURN, current=0) if first is None
                      else state.evolve(phase=Phase.START_CITY, current=first))
+            if state.monsters is not None:  # Alvin & Dexter: the last seat places Alvin first
+                state = state.evolve(phase=Phase.MONSTERS, current=monstermoves.placing_seat(state.n_players, 0))
         return _push(state, *remask)
     state = state.evolve(phase=Phase.TURN)
     if not remask:

@@ -11,7 +11,9 @@ the Globetrotter):
 * route points from ``board.route_points`` (Europe: 1/2/3/4/6/8 cars -> 1/2/4/7/15/21);
 * every kept ticket scores its value if its two cities are joined by the
   player's own routes plus the routes their stations borrow, and loses it if
-  not;
+  not; with Alvin & Dexter (monsters.py), a ticket naming a City in Chaos at
+  the end scores half, rounded down, or loses half, rounded down in
+  magnitude (:func:`in_chaos`);
 * each station borrows at most one route owned by an opponent and ending in the
   station's city; the same route serves all of the owner's tickets. The
   assignment that maximises the owner's ticket points, then their number of
@@ -63,6 +65,7 @@ class TicketResult:
     ticket: int
     completed: bool
     points: int  # +ticket points if completed, -ticket points if not
+    halved: bool = False  # Alvin & Dexter: the points scored or lost were halved by a City in Chaos
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,20 +324,33 @@ class _TrailGraph:
 # Stations.
 
 
+def in_chaos(points: int, struck: bool) -> int:
+    """A ticket's points (won or lost), halved and rounded down where it names
+    a City in Chaos (``struck``; Alvin & Dexter): 7 scores 3, and a failed 7 loses 3."""
+    return points // 2 if struck else points
+
+
 def ticket_outcomes(
-    board: Board, claims: PlayerClaims, borrowed: Iterable[int | None] = ()
+    board: Board, claims: PlayerClaims, borrowed: Iterable[int | None] = (), chaos: frozenset[str] = frozenset()
 ) -> tuple[TicketResult, ...]:
-    """Each held ticket's result given the player's routes and ``borrowed`` ones."""
+    """Each held ticket's result given the player's routes and ``borrowed``
+    ones, and the places in ``chaos`` at the end (Alvin & Dexter)."""
     parent = _components(board, itertools.chain(claims.routes, _present(borrowed)))
     results = []
     for t in claims.tickets:
         ticket = board.tickets[t]
         starts = {_find(parent, place) for place in ticket.origin}
+        # Each destination with its start is a ticket of its own for the
+        # chaos: halved when either names a place in chaos.
+        from_chaos = any(place in chaos for place in ticket.origin)
+        worth = [(in_chaos(g.points, struck), struck, g) for g in ticket.destinations
+                 for struck in [from_chaos or any(place in chaos for place in g.places)]]
         # The highest destination reached scores; none reached loses the lowest
         # (an ordinary ticket has one destination: its points, won or lost).
-        reached = [g.points for g in ticket.destinations if any(_find(parent, p) in starts for p in g.places)]
+        reached = [(points, struck) for points, struck, g in worth if any(_find(parent, p) in starts for p in g.places)]
         done = bool(reached)
-        results.append(TicketResult(t, done, max(reached) if done else -min(g.points for g in ticket.destinations)))
+        points, struck = max(reached) if done else min((points, struck) for points, struck, _ in worth)
+        results.append(TicketResult(t, done, points if done else -points, struck))
     return tuple(results)
 
 
@@ -355,11 +371,12 @@ def borrowable_routes(
 
 
 def best_borrowing(
-    board: Board, claims: PlayerClaims, opponent_routes: Iterable[int]
+    board: Board, claims: PlayerClaims, opponent_routes: Iterable[int], chaos: frozenset[str] = frozenset()
 ) -> tuple[int | None, ...]:
     """The route each of the player's stations borrows (None: nothing).
 
-    Maximises the player's ticket points, then their completed tickets.
+    Maximises the player's ticket points (halved where a ticket names a place
+    in ``chaos``: Alvin & Dexter), then their completed tickets.
     Deterministic tie-break: of the equally good assignments, the first in this
     order wins: stations taken in ``claims.stations`` order, the first station
     most significant; each station's choices ordered "borrow nothing" first,
@@ -381,7 +398,8 @@ def best_borrowing(
         return _find(parent, city)
 
     open_tickets = [
-        (piece(board.tickets[t].a), piece(board.tickets[t].b), board.tickets[t].points)
+        (piece(board.tickets[t].a), piece(board.tickets[t].b),
+         in_chaos(board.tickets[t].points, board.tickets[t].a in chaos or board.tickets[t].b in chaos))
         for t in claims.tickets
         if piece(board.tickets[t].a) != piece(board.tickets[t].b)
     ]
@@ -605,17 +623,19 @@ class _ClaimChecker:
 ExtraParts = Callable[[tuple["PlayerScore", ...]], Sequence[tuple[ScorePart, ...]]]
 
 
-def score_game(game: Game, claims: Sequence[PlayerClaims], extra: ExtraParts | None = None) -> GameScore:
+def score_game(game: Game, claims: Sequence[PlayerClaims], extra: ExtraParts | None = None,
+               chaos: frozenset[str] = frozenset()) -> GameScore:
     """Score a finished game; raises :class:`ClaimError` if ``claims`` are
     impossible (see :func:`check_claims`). ``extra`` adds the parts of a
     board's own pieces (what the claims alone do not hold), before the
-    ranking: they count in the total like any other part."""
+    ranking: they count in the total like any other part. ``chaos``: the
+    places in chaos at the end (Alvin & Dexter), whose tickets score half."""
     check_claims(game, claims)
     board = game.board
     trails = [longest_trail(board, c.routes) for c in claims]
     longest = max(trails)
     players = [
-        _score_player(game, claims, i, trails[i], longest > 0 and trails[i] == longest)
+        _score_player(game, claims, i, trails[i], longest > 0 and trails[i] == longest, chaos)
         for i in range(len(claims))
     ]
     if game.rules.globetrotter_points:
@@ -660,13 +680,13 @@ def _places(players: Sequence[PlayerScore], ranking: Sequence[int]) -> tuple[int
 
 
 def _score_player(
-    game: Game, claims: Sequence[PlayerClaims], me: int, trail: int, express: bool
+    game: Game, claims: Sequence[PlayerClaims], me: int, trail: int, express: bool, chaos: frozenset[str]
 ) -> PlayerScore:
     board, rules = game.board, game.rules
     claim = claims[me]
     opponents = [r for i, c in enumerate(claims) if i != me for r in c.routes]
-    borrowed = best_borrowing(board, claim, opponents)
-    results = ticket_outcomes(board, claim, borrowed)
+    borrowed = best_borrowing(board, claim, opponents, chaos)
+    results = ticket_outcomes(board, claim, borrowed, chaos)
     routes = route_points(board, claim.routes)
     tickets = sum(t.points for t in results)
     stations = rules.station_points * (rules.stations - len(claim.stations))

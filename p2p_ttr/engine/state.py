@@ -26,6 +26,7 @@ from .game import Game
 from .stockmarket import StockHoldings
 from .techstate import TechnologyHoldings
 from .laidpieces import TrackBeds
+from .monsters import Monsters
 
 FACE_UP_SLOTS = 5
 
@@ -45,6 +46,7 @@ class Phase(Enum):
     OVER = "over"
     SHARES = "shares"  # ``current`` chooses the stock shares of the route just claimed (sharemoves.py)
     LAY_TRACK = "lay_track"  # ``current`` lays a track piece after drawing train cards (trackbeds.py)
+    MONSTERS = "monsters"  # ``current`` places Alvin or Dexter before the first turn (monsters.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +248,7 @@ class GameState:
     technologies: TechnologyHoldings | None = None
     # A board's own slice of the state, None where the board has no such pieces.
     track_beds: TrackBeds | None = None  # France's pieces laid and routes cut (trackbeds.py)
+    monsters: Monsters | None = None  # Alvin & Dexter, where played (monsters.py)
 
     def evolve(self, **changes: object) -> GameState:
         """A copy with ``changes``: ``dataclasses.replace`` without its cost.
@@ -275,7 +278,7 @@ _STATE_FIELDS = frozenset(f.name for f in fields(GameState))
 # digests, hashed only in the games that play them (None elsewhere): the
 # public digest of every other game (which seeds the expert bot) stays what
 # it was before the slice existed.
-_HASHED_WHEN_PLAYED = frozenset({"shares", "technologies", "track_beds", "markers"})
+_HASHED_WHEN_PLAYED = frozenset({"shares", "technologies", "track_beds", "markers", "monsters"})
 
 
 def public_digest(state: GameState) -> str:

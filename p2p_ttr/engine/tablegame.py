@@ -20,7 +20,9 @@ per player, and the two-player dummy's revealed ones beside the players
 ``tickets`` may be omitted (none). On a board with city markers (Old West),
 where routes score in play to the markers' owners, each player also gives
 the route points their score track shows (``"route_points": 31``): the
-board does not keep the order of the claims that decided them.
+board does not keep the order of the claims that decided them. With Alvin &
+Dexter, the game says where the monsters stood at the end and each player
+the monster cards they hold (``engine/monstersheet.py``).
 
 This module turns such text into validated :class:`TableGame` values (board
 ids plus player names) or raises :class:`ScoreSheetError` with a one-line message
@@ -39,6 +41,8 @@ from p2p_ttr.engine.board import GRAY, TRACK_BED, Board, Route, fold_name
 from p2p_ttr.engine.countrytickets import country_tickets_from, start_name
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.scoring import ClaimError, PlayerClaims, check_claims
+from p2p_ttr.engine.monsters import Monsters
+from p2p_ttr.engine.monstersheet import CARDS_KEY, CITIES_KEY, SheetMonstersError, sheet_monsters
 from p2p_ttr.engine.sharesheet import Held, SheetSharesError, sheet_shares
 
 MAX_INPUT_BYTES = 4 * 1024 * 1024
@@ -61,6 +65,7 @@ class TableGame:
     names: tuple[str, ...]
     claims: tuple[PlayerClaims, ...]
     shares: Held = ()  # Pennsylvania's stock shares (sharesheet.py)
+    monsters: Monsters | None = None  # Alvin & Dexter's cities at the end and cards (monstersheet.py)
     # Each player's route points scored in play, where routes score to city markers (Old West); else ().
     route_points: tuple[int, ...] = ()
 
@@ -135,7 +140,8 @@ def parse_game(game: Game, document: object) -> TableGame:
     (see :func:`p2p_ttr.engine.scoring.check_claims`)."""
     if not isinstance(document, dict):
         raise ScoreSheetError('a game must be a JSON object with "players"')
-    _reject_unknown_keys(document, _GAME_KEYS, "in the game")
+    monsters_played = bool(game.rules.monster_cards)
+    _reject_unknown_keys(document, _GAME_KEYS | {CITIES_KEY} if monsters_played else _GAME_KEYS, "in the game")
     players = document.get("players")
     if not isinstance(players, list):
         raise ScoreSheetError('"players" must be a list of players')
@@ -143,7 +149,8 @@ def parse_game(game: Game, document: object) -> TableGame:
     if not rules.players_allowed(len(players)):
         raise ScoreSheetError(f"{rules.min_players}..{rules.max_players} players required, got {len(players)}")
     in_play = bool(rules.city_markers)
-    names = _player_names(players, _PLAYER_KEYS | {_IN_PLAY_KEY} if in_play else _PLAYER_KEYS)
+    keys = _PLAYER_KEYS | ({_IN_PLAY_KEY} if in_play else set()) | ({CARDS_KEY} if monsters_played else set())
+    names = _player_names(players, frozenset(keys))
     resolver = _Resolver(game.board)
     claims: list[PlayerClaims] = []
     for player, name in zip(players, names, strict=True):
@@ -162,7 +169,11 @@ def parse_game(game: Game, document: object) -> TableGame:
     except SheetSharesError as exc:
         raise ScoreSheetError(str(exc)) from None
     scored = tuple(_route_points(game, player, name) for player, name in zip(players, names)) if in_play else ()
-    return TableGame(tuple(names), tuple(claims), shares=shares, route_points=scored)
+    try:
+        monsters = sheet_monsters(game.board, rules.monster_cards, document, players) if monsters_played else None
+    except SheetMonstersError as exc:
+        raise ScoreSheetError(str(exc)) from None
+    return TableGame(tuple(names), tuple(claims), shares=shares, route_points=scored, monsters=monsters)
 
 
 def _route_points(game: Game, player: Mapping[str, object], name: str) -> int:

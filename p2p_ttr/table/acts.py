@@ -1,9 +1,8 @@
 """Moves that play hidden cards: they wait in the log for their cards.
 
 A move whose cards the others cannot read yet (a claim, a station, a
-tunnel payment or a technology bought with hidden cards; a pass, which
-shows the whole hand) goes
-into the log first; its author's shares of those cards are owed from then
+tunnel payment, a technology bought or a monster moved with hidden cards;
+a pass, which shows the whole hand) goes into the log first; its author's shares of those cards are owed from then
 on, and the fold opens them and applies the move, or voids it when the
 faces do not make it legal (protocol.md §6, ``act``).
 """
@@ -13,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p_ttr.engine.cards import CardRef
-from p2p_ttr.engine.events import BuildStation, BuyTechnology, ClaimRoute, Pass, PayTunnel, PlaceMarker
+from p2p_ttr.engine.events import BuildStation, BuyTechnology, ClaimRoute, MoveMonster, Pass, PayTunnel, PlaceMarker
 from p2p_ttr.engine.state import GameState
 
-CardMove = ClaimRoute | BuildStation | PayTunnel | PlaceMarker | Pass | BuyTechnology
+CardMove = ClaimRoute | BuildStation | PayTunnel | PlaceMarker | Pass | BuyTechnology | MoveMonster
 
 
 @dataclass(frozen=True)
@@ -45,7 +44,7 @@ def hidden_cards(engine: GameState, seat: int, action: object) -> tuple[CardRef,
     """The cards ``action`` plays whose faces are not public: the cards it
     pays with, or for a pass the whole hand (that nothing in it can be played
     is what makes a pass legal, and every replica must be able to tell)."""
-    if isinstance(action, (ClaimRoute, BuildStation, PayTunnel, BuyTechnology, PlaceMarker)):
+    if isinstance(action, (ClaimRoute, BuildStation, PayTunnel, BuyTechnology, PlaceMarker, MoveMonster)):
         return tuple(r for r in action.cards if r not in engine.public)
     if isinstance(action, Pass):
         return tuple(r for r in engine.players[seat].hand if r not in engine.public)

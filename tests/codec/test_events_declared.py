@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2p_ttr.codec import specs
-from p2p_ttr.engine.boards import every_game, load_game
+from p2p_ttr.engine.boards import every_expanded_game, every_game, load_game
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.errors import MalformedEvent
 from p2p_ttr.engine.events import EVENTS, BuildStation, ClaimRoute, event_from_wire, to_wire
@@ -30,7 +30,7 @@ from test_codec_properties import ANY_VALUE, mutated, strategy
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                        HealthCheck.filter_too_much])
-GAMES = {game.name: game for game in every_game()}
+GAMES = {game.name: game for game in every_game() + every_expanded_game()}
 A_GAME = st.sampled_from(sorted(GAMES)).map(GAMES.__getitem__)
 
 
@@ -201,6 +201,13 @@ AT_AND_PAST = [
     ("oldwest(variant=alvin)", ["alvin", 5, "Denver"], None),
     ("oldwest(variant=alvin)", ["alvin", 0, "Paris"], "city is unknown: 'Paris'"),
     ("usa", ["marker", 0, "Denver", train(1)], "cards must be a list of 0..0 items"),
+    # Alvin & Dexter.
+    ("usa(variant=monsters)", ["place_monster", 4, "alvin", "Denver"], None),
+    ("usa(variant=monsters)", ["place_monster", 0, "godzilla", "Denver"], "monster must be a string of 1..6"),
+    ("usa(variant=monsters)", ["place_monster", 0, "dino", "Denver"], "monster is unknown: 'dino'"),
+    ("usa(variant=monsters)", ["monster", 0, "dexter", "Denver", train(1, 2)], None),
+    ("usa(variant=monsters)", ["monster", 0, "dexter", "Denver", train(1, 2, 3)], "cards must be a list of 0..2 items"),
+    ("usa(variant=monsters)", ["monster", 0, "dexter", "Denver", []], "one or two locomotives, not for none"),
     (None, ["station", 0, "Denver", train(1, 2, 3)], None),
     # (Mega Europe's deck is the largest: 89 regular tickets, then 12 long ones, ids 89..100.)
     (None, ["keep_tickets", 0, [[2, 0, 100]], [[1, 0, 88]]], None),

@@ -13,7 +13,7 @@ from dataclasses import replace
 from p2p_ttr.engine.board import LOCOMOTIVE, Board, Route
 from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.cards import CardRef, Deck
-from p2p_ttr.engine.events import Chance, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.events import Chance, KeepTickets, Remasked, Reveal, Shuffled
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.rules import apply, new_game
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, Phase, PlayerState
@@ -186,6 +186,16 @@ def set_up(game: Game, n: int) -> tuple[GameState, list[NeedShuffle]]:
     state = play(new_game(game, n), dealer=dealer)
     assert state.phase is Phase.SETUP_TICKETS
     return state, dealer.shuffled
+
+
+def first_tickets_kept(game: Game, n_players: int, kept: int) -> GameState:
+    """A new game of ``game`` with every first ticket choice made: each player keeps the first ``kept`` offered."""
+    dealer = ScenarioDealer()
+    state = play(new_game(game, n_players), dealer=dealer)
+    for p in range(n_players):
+        offered = state.players[p].offered
+        state = play(state, KeepTickets(p, offered[:kept], offered[kept:]), dealer=dealer)
+    return state
 
 
 def play(state: GameState, *events: object, dealer: ScenarioDealer | None = None) -> GameState:

@@ -9,6 +9,7 @@ player may know.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 
 from p2p_ttr.engine.boards import europe_game, every_game, load_game, parse_game_name
 from p2p_ttr.engine.game import Game
+from p2p_ttr.bots.base import Bot
 from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.cards import CardRef, Deck
@@ -196,11 +198,17 @@ def check_final_score(state: GameState) -> None:
                 for sc in score.players] == list(state.markers.route_points)
 
 
-def play_checked(n_players: int, seed: int, game: Game = EUROPE) -> GameState:
-    """Play a whole game, checking the invariants after every single event,
-    and that every event goes through its wire form unchanged."""
+# A mechanic's own invariants over one event: (state before, event, state after).
+EventCheck = Callable[[GameState, Event, GameState], None]
+
+
+def play_checked(n_players: int, seed: int, game: Game = EUROPE, check: EventCheck | None = None,
+                 bots: Sequence[Bot] | None = None) -> GameState:
+    """Play a whole game (random bots unless ``bots`` are given), checking the
+    invariants (and ``check``) after every single event, and that every event
+    goes through its wire form unchanged."""
     dealer = LocalDealer(seed)
-    bots = [RandomBot(seed * 31 + p) for p in range(n_players)]
+    players = bots or [RandomBot(seed * 31 + p) for p in range(n_players)]
     state = new_game(game, n_players)
     for _ in range(20_000):
         if state.over:
@@ -210,12 +218,14 @@ def play_checked(n_players: int, seed: int, game: Game = EUROPE) -> GameState:
         events: list[Event] = [chance] if chance else list(dealer.peeks(state))
         if not events:
             p = actors(state)[0]
-            events = [bots[p].choose(view_for(state, p), p)]
+            events = [players[p].choose(view_for(state, p), p)]
         for event in events:
             assert event_from_wire(to_wire(event), game) == event
-            state = apply(state, event)
+            before, state = state, apply(state, event)
             if state.phase is not Phase.SETUP:
                 check_invariants(state, dealer)
+                if check is not None:
+                    check(before, event, state)
     raise AssertionError("the game did not end")
 
 

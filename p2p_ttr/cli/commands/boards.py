@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from p2p_ttr.cli.registry import Command
-from p2p_ttr.engine.boards import BOARDS, NOT_AVAILABLE, load_game
+from p2p_ttr.engine.boards import BOARDS, EXPANSIONS, NOT_AVAILABLE, load_game
 from p2p_ttr.engine.cards import Deck
 from p2p_ttr.engine.game import Game, TicketChoice
 from p2p_ttr.engine.trackbeds import bed_map
@@ -58,6 +58,10 @@ def run(args: argparse.Namespace) -> int:
     for name, entry in BOARDS.items():
         for variant in entry.variants:
             print(describe(load_game(name, variant)))
+    print("The expansions (--with NAME, with any board's variant; again for another):")
+    for name, expansion in EXPANSIONS.items():
+        not_on = "".join(f"; not on {BOARDS[board].title}: {why}" for board, why in expansion.not_on.items())
+        print(f"  {expansion.title:<20} {'--with ' + name:<34} any board{not_on}")
     print("Not available here:")
     for missing in NOT_AVAILABLE.values():
         print(f"  {missing.title:<20} {missing.why}")
@@ -66,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
 
 COMMAND = Command(
     "boards",
-    "list the boards and their variants, with the players each allows",
+    "list the boards and their variants, with the players each allows, and the expansions",
     add_arguments,
     run,
 )

@@ -17,10 +17,12 @@ from p2p_ttr.cli.registry import Command, UsageError
 from p2p_ttr.client.scorewords import part_words
 from p2p_ttr.client.words import plural
 from p2p_ttr.engine.board import Board, Ticket
-from p2p_ttr.engine.boards import UnknownGame, load_game
+from p2p_ttr.cli.gamechoice import add_game_arguments, game_from_arguments
 from p2p_ttr.engine.countrytickets import start_name
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.markerpoints import city_marker_part
+from p2p_ttr.engine.monsterpoints import monster_card_parts
+from p2p_ttr.engine.monsters import chaos_places
 from p2p_ttr.engine.sharemoves import sheet_share_parts
 from p2p_ttr.engine.scoring import ExtraParts, GameScore, PlayerScore, deciding_tiebreak, score_game, score_parts
 from p2p_ttr.engine.tablegame import (
@@ -52,6 +54,10 @@ Old West (--board oldwest) scores routes when they are claimed, to the owners
 of the city markers on their ends: each player also gives the route points
 their score track shows, "route_points": 31; the table shows what their own
 routes are worth and, as "City markers", what the markers moved.
+With Alvin & Dexter (--with monsters), beside "players" where the monsters
+stood at the end, Alvin's first, "monsters": ["Paris", "Wien"], and for a
+player the cards of each they hold, "monster_cards": [3, 1]: the tickets
+naming a City in Chaos are halved, the most cards of each monster score 15.
 """
 
 
@@ -63,28 +69,41 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print one JSON line per game instead of a table"
     )
-    parser.add_argument("--board", default="europe", help="the board played (default europe; `ttr boards` lists them)")
-    parser.add_argument("--variant", default="", help="the way it was played (`ttr boards` lists each board's)")
+    add_game_arguments(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        played = load_game(args.board, args.variant)
-    except UnknownGame as exc:
-        raise UsageError(str(exc)) from None
+    played = game_from_arguments(args)
     try:
         games = parse_games(played, decode_input(_read_input(args.file)))
     except ScoreSheetError as exc:
         raise UsageError(str(exc)) from None
     for number, game in enumerate(games, start=1):
         # A board's own parts written down: Pennsylvania's shares or Old West's in-play points (none has both).
-        result = score_game(played, game.claims, sheet_share_parts(played, game.shares) or in_play_parts(game))
+        # (Alvin & Dexter plays with any board: its parts follow the board's own.)
+        extra = both(sheet_share_parts(played, game.shares) or in_play_parts(game), sheet_monster_parts(played, game))
+        result = score_game(played, game.claims, extra, chaos_places(played.board, game.monsters))
         if args.json:
             print(json.dumps(game_json(played, game, result)))
         else:
             title = f"Game {number}" if len(games) > 1 else "Game"
             print(render_table(played, game, result, title))
     return 0
+
+
+def sheet_monster_parts(played: Game, game: TableGame) -> ExtraParts | None:
+    """Alvin & Dexter's parts from the cards each player holds (None where not played)."""
+    monsters = game.monsters
+    if monsters is None:
+        return None
+    return lambda scores: monster_card_parts(monsters, played.rules.monster_points)
+
+
+def both(first: ExtraParts | None, then: ExtraParts | None) -> ExtraParts | None:
+    """The parts of ``first`` and then of ``then``, player by player (either may be None)."""
+    if first is None or then is None:
+        return first or then
+    return lambda scores: [mine + more for mine, more in zip(first(scores), then(scores), strict=True)]
 
 
 def in_play_parts(game: TableGame) -> ExtraParts | None:
@@ -131,6 +150,7 @@ def game_json(played: Game, game: TableGame, result: GameScore) -> dict[str, Any
                 "completed_tickets": score.completed_tickets,
                 "ticket_results": [
                     _ticket_named(board, board.tickets[t.ticket]) | {"points": t.points, "completed": t.completed}
+                    | ({"halved": t.halved} if game.monsters is not None else {})
                     for t in score.ticket_results
                 ],
                 "borrowed": [
@@ -197,7 +217,7 @@ def _player_sheet(
     lines = [name, "-" * len(name)]
     lines.append(_row(f"routes: {plural(len(claim.routes), 'route')}, {plural(cars, 'train')}", score.routes))
     for t in score.ticket_results:
-        status = "completed" if t.completed else "not completed"
+        status = ("completed" if t.completed else "not completed") + (", halved" if t.halved else "")
         lines.append(_row(f"ticket {board.tickets[t.ticket].label} {status}", t.points))
     for city, r in score.borrowed:
         lines.append("  " + _borrow_text(board, game, city, r, owner))

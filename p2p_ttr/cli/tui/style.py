@@ -45,6 +45,7 @@ def build_style() -> Style:
         "todo": "fg:ansiyellow",
         "slot": "bold",
         "city": "bold",
+        "monster": "bold fg:ansired",  # Alvin & Dexter: a City in Chaos
         "station": "bold",
         "claimed": "bold",
         "label": "",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .depots import depot_parts
 from .markerpoints import marker_parts
 from .scoring import PlayerScore, ScorePart
 from .sharemoves import share_parts
@@ -32,6 +33,7 @@ END_SCORERS: tuple[EndScorer, ...] = (
     share_parts,  # Pennsylvania's stock shares
     technology_end_parts,  # the United Kingdom's technologies
     marker_parts,  # Old West's city markers
+    depot_parts,  # Europe 1912's depots, on any board
 )
 
 

@@ -28,6 +28,7 @@ from .events import (
     DrawFaceUp,
     DrawThreeBlind,
     DrawTickets,
+    EmptyWarehouses,
     Event,
     FinishTurn,
     KeepTickets,
@@ -36,14 +37,17 @@ from .events import (
     Pass,
     PayTunnel,
     Peek,
+    PlaceDepot,
     PlaceMarker,
     PlaceStartCity,
     Remasked,
     Reveal,
     Shuffled,
     SkipMarker,
+    StockWarehouse,
     TakeShares,
 )
+from . import depots
 from . import sharemoves
 from . import trackbeds
 from .citymarkers import CityMarkers, placing_order
@@ -126,6 +130,7 @@ def new_game(game: Game, n_players: int) -> GameState:
         technologies=technologies.holdings_at_start(game, n_players),
         track_beds=trackbeds.initial(game),
         markers=CityMarkers.empty(n_players, rules.alvin_city) if rules.city_markers else None,
+        depots=depots.at_start(game, n_players),
     )
     return _run_steps(table)
 
@@ -161,7 +166,7 @@ def actors(state: GameState) -> tuple[int, ...]:
     if state.phase is Phase.SETUP_TICKETS:
         return tuple(p for p, ps in enumerate(state.players) if ps.offered)
     if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS, Phase.SHARES, Phase.LAY_TRACK, Phase.START_CITY,
-                       Phase.MARKER, Phase.ALVIN):
+                       Phase.MARKER, Phase.ALVIN, Phase.DEPOT_SETUP, Phase.WAREHOUSES):
         return (state.current,)
     return ()
 
@@ -297,7 +302,7 @@ def check_for_some_faces(state: GameState,
 
 
 def draw_blind_problem(state: GameState) -> str | None:
-    if not state.draw_pile and not state.discard:
+    if not state.draw_pile and not state.discard and not depots.refill_due(state):
         return "there are no train cards left to draw"
     return None
 
@@ -352,7 +357,7 @@ def station_problem(state: GameState, player: int, city: str) -> str | None:
     for p, ps in enumerate(state.players):
         if city in ps.stations:
             return f"{city} already has a station (player {p}'s)"
-    return None
+    return depots.station_problem(state, city)
 
 
 def offer_rule(state: GameState) -> TicketChoice:
@@ -428,6 +433,7 @@ def pass_problem(state: GameState, player: int) -> str | None:
 
 def _apply_action(state: GameState, action: Event) -> GameState:
     _refuse(technologies.second_claim_problem(state, action))
+    _refuse(depots.draw_problem(state, action))
     match action:
         case DrawBlind(p):
             _expect(state, p, Phase.TURN)
@@ -503,6 +509,16 @@ def _apply_action(state: GameState, action: Event) -> GameState:
             return _end_turn(_marked(state, None))
         case MoveAlvin(p, city):
             return _move_alvin(state, p, city)
+        case PlaceDepot(p, city):
+            return _place_depot(state, p, city)
+        case StockWarehouse(p, seat):
+            _expect(state, p, Phase.TURN)
+            _refuse(depots.stock_problem(state, seat))
+            return depots.stocked(state, seat).evolve(passes=0)
+        case EmptyWarehouses(p, seats):
+            _expect(state, p, Phase.WAREHOUSES)
+            _refuse(depots.empty_problem(state, p, seats))
+            return _end_turn(depots.emptied(state, p, seats))
     raise MalformedEvent(f"not an event: {action!r}")
 
 
@@ -556,6 +572,7 @@ def _take_route(state: GameState, p: int, route: Route, paid: tuple[CardRef, ...
     state = _with_player(state, p, ps)
     state = state.evolve(route_owner=tuple(owners), discard=state.discard + paid,
                          track_beds=trackbeds.claimed(state.track_beds, route.id))
+    state = depots.after_claim(state, route.id)
     if state.markers is not None:  # Old West: the route is scored now, by the markers on its ends
         markers = state.markers.scored(route, p, state.game.board.route_points[route.length])
         if captures(markers, route):  # Alvin the Alien, where played
@@ -603,8 +620,32 @@ def _place_start_city(state: GameState, p: int, city: str) -> GameState:
     state = state.evolve(markers=state.markers.place(city, p))
     order = placing_order(state.n_players)
     if p == order[-1]:
-        return state.evolve(phase=Phase.TURN, current=0)
+        return _begin_play(state)
     return state.evolve(current=order[order.index(p) + 1])
+
+
+def _begin_play(state: GameState) -> GameState:
+    """Set-up done: the depots are placed first where they are played, then seat 0 plays the first turn."""
+    first = depots.first_placer(state)
+    if first is None:
+        return state.evolve(phase=Phase.TURN, current=0)
+    return state.evolve(phase=Phase.DEPOT_SETUP, current=first)
+
+
+def _place_depot(state: GameState, p: int, city: str) -> GameState:
+    """A depot on ``city``: at set-up, the next player places theirs (then the first turn begins); in a
+    turn, a free action before the turn's action."""
+    setup = state.phase is Phase.DEPOT_SETUP
+    _expect(state, p, Phase.DEPOT_SETUP, Phase.TURN)
+    if city not in state.game.board.routes_at:
+        raise MalformedEvent(f"there is no city called {city!r}")
+    _refuse(depots.place_problem(state, p, city))
+    assert state.depots is not None
+    state = state.evolve(depots=state.depots.place(city, p))
+    if not setup:
+        return state
+    after = depots.next_placer(state, p)
+    return state.evolve(phase=Phase.TURN, current=0) if after is None else state.evolve(current=after)
 
 
 def _place_marker(state: GameState, p: int, city: str, cards: tuple[CardRef, ...]) -> GameState:
@@ -684,8 +725,7 @@ def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: t
         if not any(other.offered for other in state.players):
             # Old West: the starting cities are placed first, from the last seat down.
             first = placing_order(state.n_players)[0] if state.markers is not None else None
-            state = (state.evolve(phase=Phase.TURN, current=0) if first is None
-                     else state.evolve(phase=Phase.START_CITY, current=first))
+            state = _begin_play(state) if first is None else state.evolve(phase=Phase.START_CITY, current=first)
         return _push(state, *remask)
     state = state.evolve(phase=Phase.TURN)
     if not remask:
@@ -694,6 +734,9 @@ def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: t
 
 
 def _end_turn(state: GameState) -> GameState:
+    if depots.choice_due(state):  # a claim reached a depot: its warehouses may be emptied first
+        return state.evolve(phase=Phase.WAREHOUSES)
+    state = depots.turn_over(state)
     p = state.current
     state = state.evolve(turn=state.turn + 1, cards_drawn=0)
     if state.final_turns_left is not None:
@@ -870,6 +913,11 @@ def _take_cards(
     """
     taken = state.draw_pile[:count]
     state = state.evolve(draw_pile=state.draw_pile[len(taken) :])
+    if len(taken) < count and depots.refill_due(state):  # the warehouses' cards become the draw pile
+        state = depots.refilled(state)
+        more = state.draw_pile[: count - len(taken)]
+        state = state.evolve(draw_pile=state.draw_pile[len(more) :])
+        taken += more
     if len(taken) < count and state.discard:
         cards = tuple(sorted(state.public[r] for r in state.discard))
         resumed = resume(count - len(taken))

@@ -13,7 +13,7 @@ from dataclasses import replace
 from p2p_ttr.engine.board import LOCOMOTIVE, Board, Route
 from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.cards import CardRef, Deck
-from p2p_ttr.engine.events import Chance, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.events import Chance, KeepTickets, Remasked, Reveal, Shuffled
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.rules import apply, new_game
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, Phase, PlayerState
@@ -186,6 +186,16 @@ def set_up(game: Game, n: int) -> tuple[GameState, list[NeedShuffle]]:
     state = play(new_game(game, n), dealer=dealer)
     assert state.phase is Phase.SETUP_TICKETS
     return state, dealer.shuffled
+
+
+def first_tickets_kept(game: Game, n: int, keep: int) -> GameState:
+    """A new game of ``game`` for ``n`` with every first ticket choice made (the first ``keep`` kept)."""
+    dealer = ScenarioDealer()
+    state = play(new_game(game, n), dealer=dealer)
+    for p in range(n):
+        offered = state.players[p].offered
+        state = play(state, KeepTickets(p, offered[:keep], offered[keep:]), dealer=dealer)
+    return state
 
 
 def play(state: GameState, *events: object, dealer: ScenarioDealer | None = None) -> GameState:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from engine_scenario import ScenarioDealer, play, position, route_on
+from engine_scenario import ScenarioDealer, first_tickets_kept, play, position, route_on
 
 from p2p_ttr.engine.board import LOCOMOTIVE, Route
 from p2p_ttr.engine.boards import load_game
@@ -52,12 +52,7 @@ def claims_of(state: GameState, player: int, route: Route) -> list[ClaimRoute]:
 
 def to_start_cities(n_players: int) -> GameState:
     """A new game of ``n_players`` with every first ticket choice made (the first three kept)."""
-    dealer = ScenarioDealer()
-    state = play(new_game(OLD_WEST, n_players), dealer=dealer)
-    for p in range(n_players):
-        offered = state.players[p].offered
-        state = play(state, KeepTickets(p, offered[:3], offered[3:]), dealer=dealer)
-    return state
+    return first_tickets_kept(OLD_WEST, n_players, 3)
 
 
 @pytest.mark.skipif(not SHARED.exists(), reason="shared/maps is not beside this checkout")

@@ -35,9 +35,11 @@ from p2p_ttr.engine.events import (
 )
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.outcome import final_score
-from p2p_ttr.engine.rules import apply, new_game
+from p2p_ttr.engine.caretaker import caretaker_move
+from p2p_ttr.engine.rules import actors, apply, new_game
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
+from p2p_ttr.local.dealer import LocalDealer
 
 DEPOTS = load_game("europe", "depots")
 
@@ -191,3 +193,25 @@ def test_the_new_moves_cross_the_wire() -> None:
     for event in (PlaceDepot(1, "Paris"), StockWarehouse(0, 2), EmptyWarehouses(2, (0, 1)), EmptyWarehouses(0, ())):
         assert event_from_wire(to_wire(event), DEPOTS) == event
     assert Counter(to_wire(EmptyWarehouses(0, (1,)))[:1]) == Counter(["empty_warehouses"])
+
+
+@pytest.mark.parametrize("board", ["europe", "oldwest"])
+def test_the_caretaker_plays_a_seat_with_depots_to_the_end(board: str) -> None:
+    """Its set-up depot on the first city it may, its draws' cards on its own warehouse, nothing emptied."""
+    game, dealer = load_game(board, "depots"), LocalDealer(3)
+    state = new_game(game, 3)
+    for _ in range(20_000):
+        if state.over:
+            break
+        chance = dealer.answer(state)
+        events = [chance] if chance is not None else dealer.peeks(state)
+        if not events:
+            player = actors(state)[0]
+            move = caretaker_move(state, player)
+            assert move is not None
+            events = [move]
+        for event in events:
+            state = apply(state, event)
+    assert state.over and state.depots is not None
+    assert state.depots.supply == (4, 4, 4) and all(state.depots.warehouses)
+    assert [seat for _, seat in state.depots.placed] == [2, 1, 0]

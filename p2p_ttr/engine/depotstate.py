@@ -23,6 +23,9 @@ class Depots:
     placed: tuple[tuple[str, int], ...] = ()  # (city, seat), in the order placed
     stocked: bool = False  # this turn's draw put its card on a warehouse: the turn is a draw of train cards
     claimed: tuple[int, ...] = ()  # routes claimed this turn: warehouses they reach may be emptied as it ends
+    # Every warehouse emptied: (collector, seat, its cards), in order; public
+    # (references only), so that `ttr verify` and the screens can say which cards lay where.
+    taken: tuple[tuple[int, int, tuple[CardRef, ...]], ...] = ()
 
     @staticmethod
     def at_start(n_players: int, depots: int) -> Depots:
@@ -52,8 +55,9 @@ class Depots:
     def emptied(self, collector: int, seats: tuple[int, ...]) -> Depots:
         """``collector`` gives one depot back to the box per warehouse of ``seats`` and takes their cards."""
         piles = list(self.warehouses)
+        taken = self.taken + tuple((collector, seat, piles[seat]) for seat in seats)
         for seat in seats:
             piles[seat] = ()
         supply = list(self.supply)
         supply[collector] -= len(seats)
-        return replace(self, warehouses=tuple(piles), supply=tuple(supply), claimed=())
+        return replace(self, warehouses=tuple(piles), supply=tuple(supply), claimed=(), taken=taken)

@@ -13,6 +13,7 @@ import functools
 from doctored_logs import bodies, resigned
 
 from p2p_ttr.bots.random_bot import RandomBot
+from p2p_ttr.cli.commands.verify import report_lines
 from p2p_ttr.engine import depots
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.cards import CardRef
@@ -137,3 +138,16 @@ def test_emptying_a_warehouse_no_depot_of_the_claim_reaches_is_refused_and_the_p
     first = verdict.findings[0]
     assert (first.entry, first.seat, first.code) == (entry, player, ErrorCode.ILLEGAL_MOVE)
     assert f"no route claimed this turn reaches a depot of player {seat}'s" in first.reason
+
+
+def test_verify_says_which_cards_lay_on_which_warehouse() -> None:
+    verdict = verify_entries(three_seats().log)
+    lines = report_lines(verdict, verbose=False)
+    assert verdict.table.engine is not None and verdict.table.engine.depots is not None
+    taken = verdict.table.engine.depots.taken
+    head = next(i for i, line in enumerate(lines) if line.startswith("warehouses: "))
+    assert f"{len(taken)} warehouses emptied" in lines[head]
+    collector, seat, refs = taken[0]
+    first = lines[head + 1]
+    assert first.startswith(f"  seat {collector + 1} {NAMES[collector]} took seat {seat + 1} {NAMES[seat]}'s warehouse: ")
+    assert len(first.split(": ", 1)[1].split(", ")) == len(refs)

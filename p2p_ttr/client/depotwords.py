@@ -38,5 +38,5 @@ def warehouse_counts(state: GameState) -> str:
     depots = state.depots
     if depots is None:
         return ""
-    return "depots/warehouse " + " ".join(f"{p + 1}:{left}/{len(pile)}"
-                                          for p, (left, pile) in enumerate(zip(depots.supply, depots.warehouses)))
+    return "depots/warehouse: " + "  ".join(f"{p + 1} {left}/{len(pile)}"
+                                            for p, (left, pile) in enumerate(zip(depots.supply, depots.warehouses)))

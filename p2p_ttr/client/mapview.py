@@ -46,6 +46,7 @@ GLYPHS = {"purple": "p", "blue": "b", "orange": "o", "white": "w", "green": "g",
           "red": "r"}
 CITY, MY_STATION, STATION = "●", "■", "□"
 MY_MARKER, MARKER = "◆", "◇"  # Old West's city markers: yours, another seat's (its colour tells whose)
+MY_DEPOT, DEPOT = "▲", "△"  # Europe 1912's depots: yours, another seat's (its colour tells whose)
 ALVIN = "A"  # Alvin the Alien's city, in its holder's colour (always a city of theirs once captured)
 TUNNEL_MARK, FERRY_MARK, MOUNTAIN_MARK, GAP, CLOSED = "^", "~", "▲", "·", "x"
 BED_MARK, CUT_MARK = "=", "#"  # France: a track bed no piece is on; a route a piece cut for good
@@ -72,6 +73,7 @@ class MapMarks:
     cut: frozenset[int] = frozenset()  # routes a track piece cut for good (France)
     markers: tuple[tuple[str, int], ...] = ()  # Old West's city markers: (city, owner)
     alvin: str = ""  # Alvin the Alien's city, where played
+    depots: tuple[tuple[str, int], ...] = ()  # Europe 1912's depots: (city, owner)
 
 
 def marks_for(board: Board, view: GameState | None, seat: int | None, highlight: frozenset[int] = frozenset(),
@@ -99,7 +101,8 @@ def marks_for(board: Board, view: GameState | None, seat: int | None, highlight:
                     frozenset(c for t in since for c in t.built), focus,
                     beds.laid if beds is not None else (), beds.cut if beds is not None else frozenset(),
                     view.markers.placed if view.markers is not None else (),
-                    view.markers.alvin if view.markers is not None else "")
+                    view.markers.alvin if view.markers is not None else "",
+                    view.depots.placed if view.depots is not None else ())
 
 
 # ------------------------------------------------------------------ geometry
@@ -182,14 +185,19 @@ def draw_map(board: Board, marks: MapMarks, width: int, height: int) -> list[Lin
         _paint_route(board, route_id, marks, geo, put)
     stations = dict(marks.stations)
     markers = dict(marks.markers)
+    depots = dict(marks.depots)
     for city, cell in geo.nodes.items():
         owner = stations.get(city)
         marker = markers.get(city)
+        depot = depots.get(city)
         if city == marks.alvin:
             put(cell, ALVIN, f"class:owner.{marker}" if marker is not None else "class:city")
         elif owner is None and marker is not None:
             shown = marks.focus is None or marker == marks.focus
             put(cell, MY_MARKER if marker == marks.me else MARKER, f"class:owner.{marker}" if shown else "class:dim")
+        elif owner is None and depot is not None:  # never beside a station (depots.py)
+            shown = marks.focus is None or depot == marks.focus
+            put(cell, MY_DEPOT if depot == marks.me else DEPOT, f"class:owner.{depot}" if shown else "class:dim")
         elif owner is None:
             put(cell, CITY, "class:city")
         elif marks.focus is not None and owner != marks.focus:
@@ -284,6 +292,7 @@ def legend(game: Game | None = None) -> Line:
         marks += [f"{BED_MARK}track bed R built {CUT_MARK}cut"]
     marks += [f"{MY_MARKER}{MARKER}city marker"] if game is not None and game.rules.city_markers else []
     marks += [f"{ALVIN} Alvin"] if game is not None and game.rules.alvin_city else []
+    marks += [f"{MY_DEPOT}{DEPOT}depot"] if game is not None and game.rules.depots else []
     out += [("class:legend", "(k black) "), ("class:route.gray", "-|/\\"),
             ("class:legend", " gray " + " ".join(marks))]
     return out

@@ -12,6 +12,7 @@ from p2p_ttr.engine.rules import hand_counts
 from p2p_ttr.engine.state import GameState, Phase
 
 from .claimable import Claimable, claimable
+from .depotwords import warehouse_counts
 from .lastturn import LastTurns
 from .markerwords import points_in_play
 from .network import trail
@@ -68,6 +69,8 @@ def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], wid
                  + (f" {ps.stations_left:>2}" if stations else f" {markers_left(view, p):>2}" if markers else "")
                  + (f" {trail(tuple(sorted(ps.routes)), view.game.board):>3}" if trails else "")),
         ])
+    if view.depots is not None:  # Europe 1912's depots: each seat's depots left and the cards on its warehouse
+        lines.append([("class:dim", warehouse_counts(view)[:width])])
     return lines
 
 

@@ -40,6 +40,8 @@ from .happened import (
 from .examples import doable
 from .explain import keep_least, long_most
 from .laying import LaidPiece, laid_words, what_to_lay
+from .depotfacts import DepotPlaced, Emptied, Stocked
+from .depotmoves import DEPOT_WAITING, depot_now
 from .markerfacts import AlvinTaken, Marked, PointsMoved
 from .markerwords import marker_now, marker_waiting
 from .numbering import seat_number
@@ -161,6 +163,14 @@ def sentence(fact: Fact, me: int | None, names: tuple[str, ...], game: Game) -> 
         case AlvinTaken(points=points, city=city):
             return (f"{name} captured Alvin the Alien for {plural(points, 'point')}"
                     + (f" and took him to {city}" if city else ""))
+        case DepotPlaced(city=city):
+            return f"{name} put a depot on {city}"
+        case Stocked(owner=owner, count=count):
+            return (f"{name} put {'the top card' if count == 1 else plural(count, 'card')} of the deck, unseen, "
+                    f"on {whose(owner, me, names)} warehouse")
+        case Emptied(owner=owner, count=count):
+            return (f"{name} took the {plural(count, 'card')} of {whose(owner, me, names)} warehouse "
+                    "(a depot back to the box)")
         case Passed():
             return f"{name} passed: nothing left to {'draw, claim or build' if game.rules.stations else 'draw or claim'}"
 
@@ -233,7 +243,7 @@ def what_now(view: GameState, seat: int) -> str:
         return share_prompt(view, seat)
     if view.phase is Phase.LAY_TRACK:
         return what_to_lay()
-    marking = marker_now(view, seat)
+    marking = marker_now(view, seat) or depot_now(view, seat)
     if marking is not None:
         return marking
     if view.cards_drawn:
@@ -320,6 +330,8 @@ def _move_words(view: GameState | None, people: list[str]) -> str:
     if view is not None and view.phase is Phase.SHARES:
         return f"{and_list(people)} to choose a share"
     marking = marker_waiting(view, and_list(people)) if view is not None else None
+    if view is not None and view.phase in DEPOT_WAITING:
+        marking = f"{and_list(people)} {DEPOT_WAITING[view.phase]}"
     if marking is not None:
         return marking
     return f"{and_list(people)}'s move" if len(people) == 1 else f"{and_list(people)} to move"

@@ -167,12 +167,19 @@ def sentence(fact: Fact, me: int | None, names: tuple[str, ...], game: Game) -> 
             return f"{name} put a depot on {city}"
         case Stocked(owner=owner, count=count):
             return (f"{name} put {'the top card' if count == 1 else plural(count, 'card')} of the deck, unseen, "
-                    f"on {whose(owner, me, names)} warehouse")
+                    f"on {_warehouse_of(owner, fact.seat, me, names)}")
         case Emptied(owner=owner, count=count):
-            return (f"{name} took the {plural(count, 'card')} of {whose(owner, me, names)} warehouse "
+            return (f"{name} took the {plural(count, 'card')} of {_warehouse_of(owner, fact.seat, me, names)} "
                     "(a depot back to the box)")
         case Passed():
             return f"{name} passed: nothing left to {'draw, claim or build' if game.rules.stations else 'draw or claim'}"
+
+
+def _warehouse_of(owner: int, actor: int, me: int | None, names: tuple[str, ...]) -> str:
+    """'Bob's warehouse', 'your warehouse', or the actor's own: 'their own warehouse' ('your own' for you)."""
+    if owner == actor:
+        return "your own warehouse" if owner == me else "their own warehouse"
+    return f"{whose(owner, me, names)} warehouse"
 
 
 def conceded_words(state: GameState, me: int | None, names: tuple[str, ...]) -> str:

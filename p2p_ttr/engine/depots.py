@@ -129,13 +129,13 @@ def stocked(state: GameState, seat: int) -> GameState:
 
 def draw_problem(state: GameState, action: object) -> str | None:
     """Why ``action`` may not be played now because of the warehouses: a draw
-    before its card went on a warehouse, or anything but a draw (or a free
-    action) after it did."""
+    before its card went on a warehouse, or anything but a draw in the turn
+    after it did (what follows a draw, France's track piece, still may)."""
     if state.depots is None:
         return None
     if isinstance(action, DRAWS) and stock_due(state):
         return "a draw of train cards first puts the top card of the deck on a warehouse (`warehouse SEAT`)"
-    if state.depots.stocked and not isinstance(action, DRAWS):
+    if state.depots.stocked and state.phase is Phase.TURN and not isinstance(action, DRAWS):
         return "a card went on a warehouse: this turn draws train cards"
     return None
 

@@ -102,9 +102,9 @@ def legal_actions(state: GameState, player: int, only: type[Action] | None = Non
     if depots.stock_due(state):
         actions += _of(only, StockWarehouse, lambda: stock_actions(state, player))
     actions += _of(only, PlaceDepot, lambda: depot_actions(state, player))
+    if not state.cards_drawn and draw_three_problem(state, player) is None and not depots.stock_due(state):
+        actions += _of(only, DrawThreeBlind, lambda: [DrawThreeBlind(player)])  # a draw: after the warehouse
     if not state.cards_drawn and not (state.depots is not None and state.depots.stocked):
-        if draw_three_problem(state, player) is None:
-            actions += _of(only, DrawThreeBlind, lambda: [DrawThreeBlind(player)])
         if draw_tickets_problem(state) is None:
             actions += _of(only, DrawTickets, lambda: [DrawTickets(player)])
         actions += _of(only, ClaimRoute, lambda: claim_actions(state, player))

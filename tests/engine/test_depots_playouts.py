@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from test_playouts import play_checked
 
 from p2p_ttr.engine import depots
-from p2p_ttr.engine.boards import load_game
+from p2p_ttr.engine.boards import every_expanded_game, load_game
 from p2p_ttr.engine.depots import refilled, warehouse_cards
+from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.state import GameState
 
 BOARDS = ("europe", "usa")
@@ -42,3 +43,11 @@ def test_a_seeded_game_refills_the_deck_from_the_warehouses_and_keeps_every_inva
     state = play_checked(3, SEED, load_game("europe", "depots"))
     assert state.over and state.depots is not None and min(state.depots.supply) == 0
     assert refills and min(refills) > 0
+
+
+@pytest.mark.parametrize("game", [g for g in every_expanded_game() if g.variant == "depots"], ids=lambda g: g.name)
+def test_every_board_plays_with_depots_at_its_fewest_and_most_players(game: Game) -> None:
+    """Depots on any board: with its own pieces (France's track pieces after a stocked draw, the United
+    Kingdom's technologies and three-card draw, Pennsylvania's shares, Old West's markers) every invariant holds."""
+    for n_players in sorted({game.rules.min_players, game.rules.max_players}):
+        assert play_checked(n_players, 11, game).over

@@ -13,13 +13,15 @@ import importlib
 from collections.abc import Callable
 
 from .base import Bot
+from .depotplay import DepotPlay
 
 
 def _imported(module: str, cls: str) -> Callable[[int, str], Bot]:
-    """Make a ``cls`` of ``module`` (in this package), importing it then."""
+    """Make a ``cls`` of ``module`` (in this package), importing it then,
+    playing Europe 1912's depots where a game has them (depotplay.py)."""
     def make(seed: int, name: str) -> Bot:
         bot: Bot = getattr(importlib.import_module(module, __package__), cls)(seed, name=name)
-        return bot
+        return DepotPlay(bot)
     return make
 
 

@@ -27,7 +27,9 @@ from p2p_ttr.engine.events import (
     KeepTickets,
     PayTunnel,
     SkipMarker,
+    StockWarehouse,
 )
+from p2p_ttr.engine import depots
 from p2p_ttr.engine.markerrules import network_problem
 from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.rules import actors, draw_blind_problem, draw_face_up_problem, offer_rule
@@ -337,6 +339,9 @@ def play_out(
         p = who[0]
         policy.decisions += 1
         action = policy.choose(world, p)
+        if depots.stock_due(world) and isinstance(action, depots.DRAWS):
+            # Europe 1912's warehouses: a rollout puts the card on the drawer's own warehouse, then draws.
+            world = act(world, StockWarehouse(p, p), rng, streams)
         try:
             world = act(world, action, rng, streams)
         except EngineError:

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.events import Action, ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.depots import warehouse_cards
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle
@@ -50,7 +51,8 @@ def known_faces(view: GameState, seat: int) -> dict[CardRef, int]:
 
 
 def train_refs(view: GameState) -> list[CardRef]:
-    """Every train card reference in play: hands, the row, the discards, the pile, a tunnel's turned cards."""
+    """Every train card reference in play: hands, the row, the discards, the pile, a tunnel's turned cards,
+    the warehouses' (depots.py)."""
     refs: list[CardRef] = []
     for ps in view.players:
         refs += ps.hand
@@ -59,6 +61,7 @@ def train_refs(view: GameState) -> list[CardRef]:
     refs += view.draw_pile
     if view.tunnel is not None:
         refs += view.tunnel.revealed
+    refs += warehouse_cards(view)
     return refs
 
 

@@ -89,8 +89,14 @@ def phase_problem(view: GameState, seat: int, doing: str) -> str:
         return f"you cannot {doing} now: first take Alvin the Alien to one of your cities (alvin CITY)"
     if view.phase is Phase.MONSTERS:
         return f"you cannot {doing} now: first place the monster (alvin CITY / dexter CITY)"
+    if view.phase is Phase.DEPOT_SETUP:
+        return f"you cannot {doing} now: first put your first depot on a city (depot CITY)"
+    if view.phase is Phase.WAREHOUSES:
+        return f"you cannot {doing} now: first take a warehouse or not (empty SEAT / empty none)"
     if view.cards_drawn:
         return f"you cannot {doing} now: you drew a card, so take your second one (draw, or draw N)"
+    if view.depots is not None and view.depots.stocked:
+        return f"you cannot {doing} now: a card went on a warehouse, so this turn draws (draw, or draw N)"
     return f"you cannot {doing} now"
 
 

@@ -24,6 +24,7 @@ from p2p_ttr.engine.stockmarket import DUMMY
 from .explain import kinds
 from .stocks import new_shares
 from .laying import LaidPiece, pieces_laid
+from .depotfacts import DepotPlaced, Emptied, Stocked, depot_facts, from_warehouses
 from .markerfacts import AlvinTaken, Marked, PointsMoved, marker_facts
 from .monsterfacts import MonsterMoved, monster_facts
 
@@ -122,7 +123,7 @@ class TookShares:
 
 Fact: TypeAlias = (Claimed | Built | TookFaceUp | DrewBlind | ReadOwn | DrewTickets | KeptTickets | WentForTunnel
                    | TunnelTurned | GaveUpTunnel | Passed | TookShares | LaidPiece | Marked | PointsMoved
-                   | AlvinTaken | MonsterMoved)
+                   | AlvinTaken | MonsterMoved | DepotPlaced | Stocked | Emptied)
 
 
 def facts(before: GameState, after: GameState, me: int | None) -> list[Fact]:
@@ -158,6 +159,7 @@ def _player(before: GameState, after: GameState, p: int, b: PlayerState, a: Play
         found.append(TookShares(p, took, new_shares(before, after, DUMMY)))
     found += monster_facts(before, after, p)  # Alvin & Dexter: placed, or moved before the turn's action
     found += marker_facts(before, after, p)  # Old West's city markers
+    found += depot_facts(before, after, p)  # Europe 1912's warehouses and depots
     if after.phase not in SETUP:
         found += _drawn(before, after, p, b, a, mine)
     if not b.offered and a.offered and after.phase is Phase.TICKETS:
@@ -174,7 +176,7 @@ def _drawn(before: GameState, after: GameState, p: int, b: PlayerState, a: Playe
            mine: bool) -> list[Fact]:
     """Train cards that came into a hand: taken face up, or drawn blind."""
     found: list[Fact] = []
-    had = set(b.hand)
+    had = set(b.hand) | from_warehouses(before, after)  # a warehouse's cards are no draw (Emptied)
     added = [r for r in a.hand if r not in had]
     row = {r for r in before.face_up if r is not None}
     taken = [r for r in added if r in row]
@@ -185,7 +187,8 @@ def _drawn(before: GameState, after: GameState, p: int, b: PlayerState, a: Playe
         found.append(DrewBlind(p, len(blind)))
     if mine:
         # Our blind cards are read a moment after they are drawn (often after the turn).
-        newly = [r for r in a.hand if r not in row and after.face(r) is not None
+        collected = {r for _, _, refs in after.depots.taken for r in refs} if after.depots else set()
+        newly = [r for r in a.hand if r not in row and r not in collected and after.face(r) is not None
                  and (r not in had or before.face(r) is None)]
         if newly:
             found.append(ReadOwn(p, tuple(kinds(after, newly))))

@@ -13,6 +13,7 @@ from p2p_ttr.engine.state import FACE_UP_SLOTS
 from .commands import Verb
 from .examples import example_words, number
 from .laying import beds_rules, has_beds
+from .depotmoves import depot_rules, has_depots
 from .markerwords import has_markers, marker_rules
 from .monsterwords import has_monsters, monster_rules
 from .words import DASH
@@ -40,6 +41,7 @@ def rules_page(game: Game) -> tuple[Block, ...]:
         Para(_table(rules)),
         *(("", Para(marker_rules(game))) if has_markers(game) else ()),
         *(("", Para(monster_rules(game))) if has_monsters(game) else ()),
+        *(("", Para(depot_rules(game))) if has_depots(game) else ()),
         "",
         "On your turn do one thing:",
         Para(_drawing(rules), 2),

@@ -31,6 +31,7 @@ from .happened import (
     facts,
 )
 from .laying import LaidPiece
+from .depotfacts import DepotPlaced, Emptied
 from .markerfacts import Marked
 from .monsterfacts import MonsterMoved
 from .phrases import and_list
@@ -69,6 +70,8 @@ class Turn:
         parts += [took_words(f.shares, f.dummy) for f in self.facts if isinstance(f, TookShares)]
         parts += [("started in " if f.start else "marker on ") + f.city for f in self.facts if isinstance(f, Marked)]
         parts += [f"{f.monster} to {f.city}" for f in self.facts if isinstance(f, MonsterMoved)]
+        parts += [f"depot on {f.city}" for f in self.facts if isinstance(f, DepotPlaced)]
+        parts += [f"took {f.count} from warehouse {f.owner + 1}" for f in self.facts if isinstance(f, Emptied)]
         given_up = [f.route for f in self.facts if isinstance(f, GaveUpTunnel)]
         # Few words: the longest tunnel's fit the 37 columns beside the players at 80x24.
         parts += [f"gave up tunnel {_route(self.board, r)}" for r in given_up]

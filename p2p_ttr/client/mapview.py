@@ -46,6 +46,7 @@ GLYPHS = {"purple": "p", "blue": "b", "orange": "o", "white": "w", "green": "g",
           "red": "r"}
 CITY, MY_STATION, STATION = "●", "■", "□"
 MY_MARKER, MARKER = "◆", "◇"  # Old West's city markers: yours, another seat's (its colour tells whose)
+MY_DEPOT, DEPOT = "▲", "△"  # Europe 1912's depots: yours, another seat's (its colour tells whose)
 ALVIN = "A"  # Alvin the Alien's city, in its holder's colour (always a city of theirs once captured)
 # Alvin & Dexter's cities, in chaos: Alvin's, Dexter's, and one they share.
 MONSTER_MARKS = {(True, False): "A", (False, True): "D", (True, True): "&"}
@@ -75,6 +76,7 @@ class MapMarks:
     markers: tuple[tuple[str, int], ...] = ()  # Old West's city markers: (city, owner)
     alvin: str = ""  # Alvin the Alien's city, where played
     monsters: tuple[str, ...] = ()  # Alvin & Dexter's cities, where played ("" until placed)
+    depots: tuple[tuple[str, int], ...] = ()  # Europe 1912's depots: (city, owner)
 
 
 def marks_for(board: Board, view: GameState | None, seat: int | None, highlight: frozenset[int] = frozenset(),
@@ -103,7 +105,8 @@ def marks_for(board: Board, view: GameState | None, seat: int | None, highlight:
                     beds.laid if beds is not None else (), beds.cut if beds is not None else frozenset(),
                     view.markers.placed if view.markers is not None else (),
                     view.markers.alvin if view.markers is not None else "",
-                    view.monsters.cities if view.monsters is not None else ())
+                    view.monsters.cities if view.monsters is not None else (),
+                    view.depots.placed if view.depots is not None else ())
 
 
 # ------------------------------------------------------------------ geometry
@@ -186,18 +189,23 @@ def draw_map(board: Board, marks: MapMarks, width: int, height: int) -> list[Lin
         _paint_route(board, route_id, marks, geo, put)
     stations = dict(marks.stations)
     markers = dict(marks.markers)
+    depots = dict(marks.depots)
     for city, cell in geo.nodes.items():
         owner = stations.get(city)
         marker = markers.get(city)
+        depot = depots.get(city)
         alvin, dexter = marks.monsters or ("", "")
         monster = MONSTER_MARKS.get((city == alvin, city == dexter))
-        if monster is not None:  # a City in Chaos: the monster shows over a station
+        if monster is not None:  # a City in Chaos: the monster shows over a station or a depot
             put(cell, monster, "class:monster")
         elif city == marks.alvin:
             put(cell, ALVIN, f"class:owner.{marker}" if marker is not None else "class:city")
         elif owner is None and marker is not None:
             shown = marks.focus is None or marker == marks.focus
             put(cell, MY_MARKER if marker == marks.me else MARKER, f"class:owner.{marker}" if shown else "class:dim")
+        elif owner is None and depot is not None:  # never beside a station (depots.py)
+            shown = marks.focus is None or depot == marks.focus
+            put(cell, MY_DEPOT if depot == marks.me else DEPOT, f"class:owner.{depot}" if shown else "class:dim")
         elif owner is None:
             put(cell, CITY, "class:city")
         elif marks.focus is not None and owner != marks.focus:
@@ -293,6 +301,7 @@ def legend(game: Game | None = None) -> Line:
     marks += [f"{MY_MARKER}{MARKER}city marker"] if game is not None and game.rules.city_markers else []
     marks += [f"{ALVIN} Alvin"] if game is not None and game.rules.alvin_city else []
     marks += ["A D Alvin Dexter"] if game is not None and game.rules.monster_cards else []
+    marks += [f"{MY_DEPOT}{DEPOT}depot"] if game is not None and game.rules.depots else []
     out += [("class:legend", "(k black) "), ("class:route.gray", "-|/\\"),
             ("class:legend", " gray " + " ".join(marks))]
     return out

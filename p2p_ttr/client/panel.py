@@ -12,6 +12,7 @@ from p2p_ttr.engine.rules import hand_counts
 from p2p_ttr.engine.state import GameState, Phase
 
 from .claimable import Claimable, claimable
+from .depotwords import warehouse_counts
 from .lastturn import LastTurns
 from .markerwords import points_in_play
 from .monsterwords import monsters_line
@@ -72,6 +73,8 @@ def players_lines(view: GameState, seat: int | None, names: tuple[str, ...], wid
     monsters = monsters_line(view, seat, names)  # Alvin & Dexter: where they stand, whose cards
     if monsters is not None:
         lines += wrap([("class:title", " monsters "), ("", monsters)], width, 2)
+    if view.depots is not None:  # Europe 1912's depots: each seat's depots left and the cards on its warehouse
+        lines.append([("class:dim", warehouse_counts(view)[:width])])
     return lines
 
 

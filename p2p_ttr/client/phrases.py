@@ -40,6 +40,8 @@ from .happened import (
 from .examples import doable
 from .explain import keep_least, long_most
 from .laying import LaidPiece, laid_words, what_to_lay
+from .depotfacts import DepotPlaced, Emptied, Stocked
+from .depotmoves import DEPOT_WAITING, depot_now
 from .markerfacts import AlvinTaken, Marked, PointsMoved
 from .markerwords import marker_now, marker_waiting
 from .monsterfacts import MonsterMoved
@@ -168,8 +170,23 @@ def sentence(fact: Fact, me: int | None, names: tuple[str, ...], game: Game) -> 
             return f"{name} put {monster} on {city}: a City in Chaos"
         case MonsterMoved(monster=monster, city=city):
             return f"{name} took a card of {monster} and moved him to {city}"
+        case DepotPlaced(city=city):
+            return f"{name} put a depot on {city}"
+        case Stocked(owner=owner, count=count):
+            return (f"{name} put {'the top card' if count == 1 else plural(count, 'card')} of the deck, unseen, "
+                    f"on {_warehouse_of(owner, fact.seat, me, names)}")
+        case Emptied(owner=owner, count=count):
+            return (f"{name} took the {plural(count, 'card')} of {_warehouse_of(owner, fact.seat, me, names)} "
+                    "(a depot back to the box)")
         case Passed():
             return f"{name} passed: nothing left to {'draw, claim or build' if game.rules.stations else 'draw or claim'}"
+
+
+def _warehouse_of(owner: int, actor: int, me: int | None, names: tuple[str, ...]) -> str:
+    """'Bob's warehouse', 'your warehouse', or the actor's own: 'their own warehouse' ('your own' for you)."""
+    if owner == actor:
+        return "your own warehouse" if owner == me else "their own warehouse"
+    return f"{whose(owner, me, names)} warehouse"
 
 
 def conceded_words(state: GameState, me: int | None, names: tuple[str, ...]) -> str:
@@ -240,7 +257,7 @@ def what_now(view: GameState, seat: int) -> str:
         return share_prompt(view, seat)
     if view.phase is Phase.LAY_TRACK:
         return what_to_lay()
-    marking = marker_now(view, seat) or monster_now(view, seat)
+    marking = marker_now(view, seat) or monster_now(view, seat) or depot_now(view, seat)
     if marking is not None:
         return marking
     if view.cards_drawn:
@@ -328,6 +345,8 @@ def _move_words(view: GameState | None, people: list[str]) -> str:
         return f"{and_list(people)} to choose a share"
     marking = (marker_waiting(view, and_list(people)) or monster_waiting(view, and_list(people))
                if view is not None else None)
+    if view is not None and view.phase in DEPOT_WAITING:
+        marking = f"{and_list(people)} {DEPOT_WAITING[view.phase]}"
     if marking is not None:
         return marking
     return f"{and_list(people)}'s move" if len(people) == 1 else f"{and_list(people)} to move"

@@ -60,6 +60,7 @@ from .resolve import (
     station_places,
     tickets_move,
 )
+from .depotmoves import depot_args, depot_move, empty_args, empty_move, has_depots, warehouse_args, warehouse_move
 from .stocks import share_args, share_move
 from .techbuy import (
     buy_args,
@@ -142,6 +143,14 @@ VERBS = Registry((
     Verb("monster", "monster alvin|dexter CITY", "Alvin & Dexter: place or move a monster (alvin CITY and "
          "dexter CITY say the same)", move(monster_move), ("monster dexter {station}",), whole=True,
          args=monster_args, played=has_monsters),
+    Verb("depot", "depot CITY", "put a depot on a city: before the first turn, or before your turn's action",
+         move(depot_move), ("depot {station}",), whole=True, args=depot_args, played=has_depots),
+    Verb("warehouse", "warehouse SEAT", "before a draw: the deck's top card, unseen, on that seat's warehouse",
+         move(warehouse_move), ("warehouse 2", "warehouse me"), whole=True, args=warehouse_args,
+         played=has_depots),
+    Verb("empty", "empty SEAT [SEAT] | empty none", "after a claim into a depot: take every card of that "
+         "seat's warehouse, a depot back to the box for each", move(empty_move), ("empty 2", "empty none"),
+         args=empty_args, played=has_depots),
     Verb("pay", "pay [CARDS]", "pay the extra cards a tunnel asks for", move(pay_move), ("pay", "pay 1 loco"),
          args=pay_args, played=_has_tunnels),
     Verb("abandon", "abandon", "give up the tunnel: your cards come back, the turn ends", move(abandon_move),

@@ -28,6 +28,10 @@ fully specified and free of randomness, rather than one of the bots:
    board order it may go on; it never moves one (as it never buys a
    technology: the move is not the turn's action, and its locomotives stay
    for routes).
+9. Warehouses and depots (any board with ``--with depots``): its set-up
+   depot on the first city in board order it may; no other depot; before a
+   draw, the top card on its own warehouse; no warehouse emptied (its depots
+   stay for the bonus).
 
 It builds a station only because passing is for a player with nothing else
 to do (rules version 3). It never buys a technology (the United Kingdom):
@@ -72,6 +76,7 @@ from .events import (
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
+    EmptyWarehouses,
     FinishTurn,
     KeepTickets,
     LayTrack,
@@ -81,10 +86,11 @@ from .events import (
     PlaceMonster,
     PlaceStartCity,
     SkipMarker,
+    StockWarehouse,
     TakeShares,
 )
 from .moves import legal_actions
-from .state import GameState
+from .state import GameState, Phase
 
 
 def caretaker_move(state: GameState, player: int, safe_tunnels: bool = True) -> Action | None:
@@ -135,6 +141,10 @@ def caretaker_move(state: GameState, player: int, safe_tunnels: bool = True) -> 
         return starts[0]
     if SkipMarker(player) in legal:  # Old West: its cards stay for routes
         return SkipMarker(player)
+    if EmptyWarehouses(player, ()) in legal:  # warehouses and depots: the depots stay for the bonus
+        return EmptyWarehouses(player, ())
+    if state.phase is Phase.DEPOT_SETUP:  # the set-up depot: the first city in board order it may
+        return legal[0]
     alvin = [a for a in legal if isinstance(a, MoveAlvin)]
     if alvin:  # Old West's Alvin: to the first city it marked (its starting city)
         return alvin[0]
@@ -151,6 +161,8 @@ def caretaker_move(state: GameState, player: int, safe_tunnels: bool = True) -> 
     sure = [a for a in claims if pays_worst_case(a)] if safe_tunnels else claims
     if sure:
         return min(sure, key=claim_key)
+    if StockWarehouse(player, player) in legal:  # a draw comes: its card first on the seat's own warehouse
+        return StockWarehouse(player, player)
     for kind in (DrawBlind, DrawFaceUp, DrawTickets):
         found = [a for a in legal if isinstance(a, kind)]
         if found:

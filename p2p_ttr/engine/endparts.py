@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .depots import depot_parts
 from .markerpoints import marker_parts
 from .monsterpoints import monster_parts
 from .scoring import PlayerScore, ScorePart
@@ -34,6 +35,7 @@ END_SCORERS: tuple[EndScorer, ...] = (
     technology_end_parts,  # the United Kingdom's technologies
     marker_parts,  # Old West's city markers
     monster_parts,  # Alvin & Dexter's cards
+    depot_parts,  # Europe 1912's depots, on any board
 )
 
 

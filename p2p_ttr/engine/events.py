@@ -312,6 +312,42 @@ class MoveMonster:
             raise MalformedEvent("a monster moves for one or two locomotives, not for none")
 
 
+@dataclass(frozen=True, slots=True)
+class PlaceDepot:
+    """Put a depot on ``city``, a city with neither a depot nor a station: at
+    set-up (from the last seat down), or as a free action before the turn's
+    action (Europe 1912's warehouses and depots: depots.py)."""
+
+    player: Player
+    city: Annotated[str, Str(1, lambda g: g.longest_city, among=lambda g: g.cities)]
+    TAG: ClassVar[str] = "depot"
+
+
+@dataclass(frozen=True, slots=True)
+class StockWarehouse:
+    """Before a draw of train cards: put the top card of the deck, unseen, on
+    ``seat``'s warehouse (depots.py)."""
+
+    player: Player
+    seat: Player
+    TAG: ClassVar[str] = "warehouse"
+
+
+def _seats(limits: GameLimits) -> int:
+    return limits.max_players
+
+
+@dataclass(frozen=True, slots=True)
+class EmptyWarehouses:
+    """As a turn with a claim ends: take every card on the warehouses of
+    ``seats`` (each with a depot on an end of a route claimed this turn),
+    giving one depot back to the box for each; () takes none (depots.py)."""
+
+    player: Player
+    seats: Annotated[tuple[int, ...], List(Int(0, _last_seat), _seats, unique=same, name="seat")]
+    TAG: ClassVar[str] = "empty_warehouses"
+
+
 Action: TypeAlias = (
     DrawBlind
     | DrawFaceUp
@@ -333,6 +369,9 @@ Action: TypeAlias = (
     | MoveAlvin
     | PlaceMonster
     | MoveMonster
+    | PlaceDepot
+    | StockWarehouse
+    | EmptyWarehouses
 )
 
 # --------------------------------------------------------------------------
@@ -398,6 +437,9 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     MoveAlvin,
     PlaceMonster,
     MoveMonster,
+    PlaceDepot,
+    StockWarehouse,
+    EmptyWarehouses,
 )
 CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Remasked, Reveal, Peek)
 

@@ -27,6 +27,7 @@ from .events import (
     DrawFaceUp,
     DrawThreeBlind,
     DrawTickets,
+    EmptyWarehouses,
     FinishTurn,
     KeepTickets,
     LayTrack,
@@ -34,12 +35,15 @@ from .events import (
     PayTunnel,
     MoveAlvin,
     MoveMonster,
+    PlaceDepot,
     PlaceMarker,
     PlaceMonster,
     PlaceStartCity,
     SkipMarker,
+    StockWarehouse,
     TakeShares,
 )
+from . import depots
 from .alvin import move_problem
 from .markerrules import marker_problem, start_city_problem
 from .monstermoves import move_actions, place_actions
@@ -95,10 +99,17 @@ def legal_actions(state: GameState, player: int, only: type[Action] | None = Non
         return _of(only, MoveAlvin, lambda: alvin_moves(state, player))
     if state.phase is Phase.MONSTERS:
         return _of(only, PlaceMonster, lambda: place_actions(state, player))
+    if state.phase is Phase.DEPOT_SETUP:
+        return _of(only, PlaceDepot, lambda: depot_actions(state, player))
+    if state.phase is Phase.WAREHOUSES:
+        return _of(only, EmptyWarehouses, lambda: warehouse_choices(state, player))
     actions = [a for a in draw_actions(state, player) if only is None or isinstance(a, only)]
-    if not state.cards_drawn:
-        if draw_three_problem(state, player) is None:
-            actions += _of(only, DrawThreeBlind, lambda: [DrawThreeBlind(player)])
+    if depots.stock_due(state):
+        actions += _of(only, StockWarehouse, lambda: stock_actions(state, player))
+    actions += _of(only, PlaceDepot, lambda: depot_actions(state, player))
+    if not state.cards_drawn and draw_three_problem(state, player) is None and not depots.stock_due(state):
+        actions += _of(only, DrawThreeBlind, lambda: [DrawThreeBlind(player)])  # a draw: after the warehouse
+    if not state.cards_drawn and not (state.depots is not None and state.depots.stocked):
         if draw_tickets_problem(state) is None:
             actions += _of(only, DrawTickets, lambda: [DrawTickets(player)])
         actions += _of(only, ClaimRoute, lambda: claim_actions(state, player))
@@ -135,11 +146,19 @@ def legal_kinds(state: GameState, player: int) -> list[type[Action]]:
         return [MoveAlvin]
     if state.phase is Phase.MONSTERS:
         return [PlaceMonster]
+    if state.phase is Phase.DEPOT_SETUP:
+        return [PlaceDepot]
+    if state.phase is Phase.WAREHOUSES:
+        return [EmptyWarehouses]
     kinds = []
+    if depots.stock_due(state):
+        kinds.append(StockWarehouse)
+    if depot_actions(state, player, limit=1):
+        kinds.append(PlaceDepot)
     for action in draw_actions(state, player):
         if type(action) not in kinds:
             kinds.append(type(action))
-    if not state.cards_drawn:
+    if not state.cards_drawn and not (state.depots is not None and state.depots.stocked):
         if draw_tickets_problem(state) is None:
             kinds.append(DrawTickets)
         if claim_actions(state, player, limit=1):
@@ -160,7 +179,10 @@ def _of(only: type[Action] | None, kind: type[Action], make: Callable[[], list[A
 
 
 def draw_actions(state: GameState, player: int) -> list[Action]:
+    """The draws of train cards open now (none while a card must first go on a warehouse)."""
     actions: list[Action] = []
+    if depots.stock_due(state):
+        return actions
     if draw_blind_problem(state) is None:
         actions.append(DrawBlind(player))
     for slot in range(FACE_UP_SLOTS):
@@ -309,3 +331,31 @@ def ticket_choices(state: GameState, player: int) -> list[Action]:
     offered = state.players[player].offered
     return [KeepTickets(player, keep, tuple(r for r in offered if r not in keep))
             for keep in offer_rule(state).keeps(offered)]
+
+
+def depot_actions(state: GameState, player: int, limit: int | None = None) -> list[Action]:
+    """Every city ``player`` may put a depot on now (at set-up, or before the turn's action)."""
+    if state.depots is None or state.depots.supply[player] <= 0:
+        return []
+    out: list[Action] = []
+    for city in state.game.board.cities:
+        if depots.place_problem(state, player, city) is None:
+            out.append(PlaceDepot(player, city))
+            if limit is not None and len(out) >= limit:
+                break
+    return out
+
+
+def stock_actions(state: GameState, player: int) -> list[Action]:
+    """Every warehouse the top card may go on before the draw."""
+    return [StockWarehouse(player, seat) for seat in range(state.n_players)
+            if depots.stock_problem(state, seat) is None]
+
+
+def warehouse_choices(state: GameState, player: int) -> list[Action]:
+    """Every set of warehouses ``player`` may empty as the turn ends, taking none first."""
+    seats = depots.reachable(state, player)
+    assert state.depots is not None
+    most = state.depots.supply[player]
+    chosen = [tuple(s for i, s in enumerate(seats) if mask >> i & 1) for mask in range(1 << len(seats))]
+    return [EmptyWarehouses(player, c) for c in sorted(chosen, key=len) if len(c) <= most]

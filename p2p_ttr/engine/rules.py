@@ -28,6 +28,7 @@ from .events import (
     DrawFaceUp,
     DrawThreeBlind,
     DrawTickets,
+    EmptyWarehouses,
     Event,
     FinishTurn,
     KeepTickets,
@@ -37,6 +38,7 @@ from .events import (
     Pass,
     PayTunnel,
     Peek,
+    PlaceDepot,
     PlaceMarker,
     PlaceMonster,
     PlaceStartCity,
@@ -44,10 +46,10 @@ from .events import (
     Reveal,
     Shuffled,
     SkipMarker,
+    StockWarehouse,
     TakeShares,
 )
-from . import monstermoves
-from . import sharemoves
+from . import depots, monstermoves, sharemoves
 from . import trackbeds
 from .citymarkers import CityMarkers, placing_order
 from .game import Game, LocomotiveUse, TicketChoice, Unkept
@@ -131,6 +133,7 @@ def new_game(game: Game, n_players: int) -> GameState:
         track_beds=trackbeds.initial(game),
         markers=CityMarkers.empty(n_players, rules.alvin_city) if rules.city_markers else None,
         monsters=monstermoves.monsters_at_start(game, n_players),
+        depots=depots.at_start(game, n_players),
     )
     return _run_steps(table)
 
@@ -166,7 +169,7 @@ def actors(state: GameState) -> tuple[int, ...]:
     if state.phase is Phase.SETUP_TICKETS:
         return tuple(p for p, ps in enumerate(state.players) if ps.offered)
     if state.phase in (Phase.TURN, Phase.TUNNEL, Phase.TICKETS, Phase.SHARES, Phase.LAY_TRACK, Phase.START_CITY,
-                       Phase.MARKER, Phase.ALVIN, Phase.MONSTERS):
+                       Phase.MARKER, Phase.ALVIN, Phase.MONSTERS, Phase.DEPOT_SETUP, Phase.WAREHOUSES):
         return (state.current,)
     return ()
 
@@ -303,7 +306,7 @@ def check_for_some_faces(state: GameState,
 
 
 def draw_blind_problem(state: GameState) -> str | None:
-    if not state.draw_pile and not state.discard:
+    if not state.draw_pile and not state.discard and not depots.refill_due(state):
         return "there are no train cards left to draw"
     return None
 
@@ -361,7 +364,7 @@ def station_problem(state: GameState, player: int, city: str) -> str | None:
     for p, ps in enumerate(state.players):
         if city in ps.stations:
             return f"{city} already has a station (player {p}'s)"
-    return monstermoves.chaos_station_problem(state, city)
+    return monstermoves.chaos_station_problem(state, city) or depots.station_problem(state, city)
 
 
 def offer_rule(state: GameState) -> TicketChoice:
@@ -437,6 +440,7 @@ def pass_problem(state: GameState, player: int) -> str | None:
 
 def _apply_action(state: GameState, action: Event) -> GameState:
     _refuse(technologies.second_claim_problem(state, action))
+    _refuse(depots.draw_problem(state, action))
     match action:
         case DrawBlind(p):
             _expect(state, p, Phase.TURN)
@@ -516,6 +520,16 @@ def _apply_action(state: GameState, action: Event) -> GameState:
             return _place_monster(state, p, monster, city)
         case MoveMonster(p, monster, city, cards):
             return _move_monster(state, p, monster, city, cards)
+        case PlaceDepot(p, city):
+            return _place_depot(state, p, city)
+        case StockWarehouse(p, seat):
+            _expect(state, p, Phase.TURN)
+            _refuse(depots.stock_problem(state, seat))
+            return depots.stocked(state, seat).evolve(passes=0)
+        case EmptyWarehouses(p, seats):
+            _expect(state, p, Phase.WAREHOUSES)
+            _refuse(depots.empty_problem(state, p, seats))
+            return _end_turn(depots.emptied(state, p, seats))
     raise MalformedEvent(f"not an event: {action!r}")
 
 
@@ -569,6 +583,7 @@ def _take_route(state: GameState, p: int, route: Route, paid: tuple[CardRef, ...
     state = _with_player(state, p, ps)
     state = state.evolve(route_owner=tuple(owners), discard=state.discard + paid,
                          track_beds=trackbeds.claimed(state.track_beds, route.id))
+    state = depots.after_claim(state, route.id)
     if state.markers is not None:  # Old West: the route is scored now, by the markers on its ends
         markers = state.markers.scored(route, p, state.game.board.route_points[route.length])
         if captures(markers, route):  # Alvin the Alien, where played
@@ -616,7 +631,7 @@ def _place_start_city(state: GameState, p: int, city: str) -> GameState:
     state = state.evolve(markers=state.markers.place(city, p))
     order = placing_order(state.n_players)
     if p == order[-1]:
-        return state.evolve(phase=Phase.TURN, current=0)
+        return _begin_play(state)
     return state.evolve(current=order[order.index(p) + 1])
 
 
@@ -640,7 +655,7 @@ def _place_monster(state: GameState, p: int, name: str, city: str) -> GameState:
     monsters = state.monsters.placed(monster, city)
     due = monstermoves.next_to_place(monsters)
     if due is None:
-        return state.evolve(monsters=monsters, phase=Phase.TURN, current=0)
+        return _begin_play(state.evolve(monsters=monsters))
     return state.evolve(monsters=monsters, current=monstermoves.placing_seat(state.n_players, due))
 
 
@@ -652,6 +667,33 @@ def _move_monster(state: GameState, p: int, name: str, city: str, cards: tuple[C
     _expect_in_hand(state, p, cards)
     _refuse(monstermoves.reach_problem(state, monster, city, kinds_of(state, cards)))
     return monstermoves.moved(_discarded_from_hand(state, p, cards), p, monster, city)
+
+
+def _begin_play(state: GameState) -> GameState:
+    """Set-up done (every ticket chosen, Old West's starting cities placed): Alvin & Dexter, then the depots,
+    are placed where they are played, the last seat first; then seat 0 plays the first turn."""
+    if state.monsters is not None and (due := monstermoves.next_to_place(state.monsters)) is not None:
+        return state.evolve(phase=Phase.MONSTERS, current=monstermoves.placing_seat(state.n_players, due))
+    first = depots.first_placer(state)
+    if first is None:
+        return state.evolve(phase=Phase.TURN, current=0)
+    return state.evolve(phase=Phase.DEPOT_SETUP, current=first)
+
+
+def _place_depot(state: GameState, p: int, city: str) -> GameState:
+    """A depot on ``city``: at set-up, the next player places theirs (then the first turn begins); in a
+    turn, a free action before the turn's action."""
+    setup = state.phase is Phase.DEPOT_SETUP
+    _expect(state, p, Phase.DEPOT_SETUP, Phase.TURN)
+    if city not in state.game.board.routes_at:
+        raise MalformedEvent(f"there is no city called {city!r}")
+    _refuse(depots.place_problem(state, p, city))
+    assert state.depots is not None
+    state = state.evolve(depots=state.depots.place(city, p))
+    if not setup:
+        return state
+    after = depots.next_placer(state, p)
+    return state.evolve(phase=Phase.TURN, current=0) if after is None else state.evolve(current=after)
 
 
 def _place_marker(state: GameState, p: int, city: str, cards: tuple[CardRef, ...]) -> GameState:
@@ -735,10 +777,7 @@ def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: t
         if not any(other.offered for other in state.players):
             # Old West: the starting cities are placed first, from the last seat down.
             first = placing_order(state.n_players)[0] if state.markers is not None else None
-            state = (state.evolve(phase=Phase.TURN, current=0) if first is None
-                     else state.evolve(phase=Phase.START_CITY, current=first))
-            if state.monsters is not None:  # Alvin & Dexter: the last seat places Alvin first
-                state = state.evolve(phase=Phase.MONSTERS, current=monstermoves.placing_seat(state.n_players, 0))
+            state = _begin_play(state) if first is None else state.evolve(phase=Phase.START_CITY, current=first)
         return _push(state, *remask)
     state = state.evolve(phase=Phase.TURN)
     if not remask:
@@ -747,6 +786,9 @@ def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: t
 
 
 def _end_turn(state: GameState) -> GameState:
+    if depots.choice_due(state):  # a claim reached a depot: its warehouses may be emptied first
+        return state.evolve(phase=Phase.WAREHOUSES)
+    state = depots.turn_over(state)
     p = state.current
     state = state.evolve(turn=state.turn + 1, cards_drawn=0)
     if state.final_turns_left is not None:
@@ -923,6 +965,11 @@ def _take_cards(
     """
     taken = state.draw_pile[:count]
     state = state.evolve(draw_pile=state.draw_pile[len(taken) :])
+    if len(taken) < count and depots.refill_due(state):  # the warehouses' cards become the draw pile
+        state = depots.refilled(state)
+        more = state.draw_pile[: count - len(taken)]
+        state = state.evolve(draw_pile=state.draw_pile[len(more) :])
+        taken += more
     if len(taken) < count and state.discard:
         cards = tuple(sorted(state.public[r] for r in state.discard))
         resumed = resume(count - len(taken))

@@ -22,6 +22,7 @@ from typing import TypeAlias
 
 from .cards import CardRef, Deck
 from .citymarkers import CityMarkers
+from .depotstate import Depots
 from .game import Game
 from .stockmarket import StockHoldings
 from .techstate import TechnologyHoldings
@@ -47,6 +48,8 @@ class Phase(Enum):
     SHARES = "shares"  # ``current`` chooses the stock shares of the route just claimed (sharemoves.py)
     LAY_TRACK = "lay_track"  # ``current`` lays a track piece after drawing train cards (trackbeds.py)
     MONSTERS = "monsters"  # ``current`` places Alvin or Dexter before the first turn (monsters.py)
+    DEPOT_SETUP = "depot_setup"  # ``current`` places their first depot, before the first turn (depots.py)
+    WAREHOUSES = "warehouses"  # ``current`` may empty the warehouses their claims this turn reach (depots.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +252,7 @@ class GameState:
     # A board's own slice of the state, None where the board has no such pieces.
     track_beds: TrackBeds | None = None  # France's pieces laid and routes cut (trackbeds.py)
     monsters: Monsters | None = None  # Alvin & Dexter, where played (monsters.py)
+    depots: Depots | None = None  # Europe 1912's warehouses and depots, on any board (depots.py)
 
     def evolve(self, **changes: object) -> GameState:
         """A copy with ``changes``: ``dataclasses.replace`` without its cost.
@@ -278,7 +282,7 @@ _STATE_FIELDS = frozenset(f.name for f in fields(GameState))
 # digests, hashed only in the games that play them (None elsewhere): the
 # public digest of every other game (which seeds the expert bot) stays what
 # it was before the slice existed.
-_HASHED_WHEN_PLAYED = frozenset({"shares", "technologies", "track_beds", "markers", "monsters"})
+_HASHED_WHEN_PLAYED = frozenset({"shares", "technologies", "track_beds", "markers", "monsters", "depots"})
 
 
 def public_digest(state: GameState) -> str:

@@ -18,9 +18,10 @@ import pytest
 
 from p2p_ttr.bots.base import Bot
 from p2p_ttr.bots.levels import LEVELS, make_bot
-from p2p_ttr.engine.boards import every_game
+from p2p_ttr.engine.boards import every_game, load_game
 from p2p_ttr.engine.cards import CardRef, Deck
-from p2p_ttr.engine.events import Action, BuildStation, PlaceMarker, PlaceStartCity
+from p2p_ttr.engine.depots import warehouse_cards
+from p2p_ttr.engine.events import Action, BuildStation, EmptyWarehouses, PlaceDepot, PlaceMarker, PlaceStartCity, StockWarehouse
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.state import GameState
@@ -30,12 +31,13 @@ GAMES = every_game()
 
 
 def train_cards(state: GameState) -> list[CardRef]:
-    """Every train card reference where a card can be: hands, pile, discards, the row, a tunnel's turned cards."""
+    """Every train card reference where a card can be: hands, pile, discards, the row, a tunnel's turned
+    cards, the warehouses (Europe 1912's depots)."""
     refs = [r for ps in state.players for r in ps.hand]
     refs += list(state.draw_pile) + list(state.discard) + [r for r in state.face_up if r is not None]
     if state.tunnel is not None:
         refs += state.tunnel.revealed
-    return refs
+    return refs + list(warehouse_cards(state))
 
 
 def assert_cards_conserved(state: GameState) -> None:
@@ -101,3 +103,18 @@ def test_every_level_plays_the_game_legally_to_the_end(game: Game) -> None:
         assert seen[BuildStation.__name__] == 0  # a board without stations: never offered, never built
     if game.rules.city_markers:  # Old West: every seat started somewhere, and markers went down after claims
         assert seen[PlaceStartCity.__name__] > 0 and seen[PlaceMarker.__name__] > 0
+
+
+@pytest.mark.parametrize("board", ["europe", "oldwest"])
+def test_every_level_plays_warehouses_and_depots_legally_to_the_end(board: str) -> None:
+    """With ``--with depots`` (any board): every level at a table of two and of three, the cards all there
+    (the warehouses' too) at every decision; depots placed, warehouses stocked and emptied."""
+    game = load_game(board, "depots")
+    seen: Counter[str] = Counter()
+    for n, seed, levels in [(2, 0, LEVELS[:2]), (2, 1, LEVELS[2:4]), (3, 2, LEVELS[2:]), (3, 3, LEVELS[:3])]:
+        bots = [Conserving(make_bot(level, 1000 * seed + p, level), seen) for p, level in enumerate(levels)]
+        final = play_local_game(game, n, 7 + seed, bots, record=False).final
+        assert final.over and not final.stalled, (game.name, n, seed)
+        assert_cards_conserved(final)
+    assert seen[PlaceDepot.__name__] >= 10 and seen[StockWarehouse.__name__] > 0
+    assert seen[EmptyWarehouses.__name__] > 0

@@ -21,6 +21,7 @@ from p2p_ttr.bots.base import Bot
 from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.engine.board import europe
 from p2p_ttr.engine.cards import CardRef, Deck
+from p2p_ttr.engine.depots import warehouse_cards
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import (
     BuildStation,
@@ -49,6 +50,17 @@ EUROPE = europe_game()
 BOARD = europe()
 
 
+def check_depots(state: GameState) -> None:
+    """Warehouse cards are known to nobody; depots stand where no station does, one a city, never more than dealt."""
+    depots = state.depots
+    assert depots is not None
+    assert not any(r in state.public or r in state.private for r in depots.cards())
+    cities = [city for city, _ in depots.placed]
+    assert len(cities) == len(set(cities)) and not set(cities) & {c for ps in state.players for c in ps.stations}
+    for p, left in enumerate(depots.supply):
+        assert 0 <= left and left + len(depots.cities_of(p)) <= state.game.rules.depots
+
+
 def check_invariants(state: GameState, dealer: LocalDealer) -> None:
     """What must hold after every event of an omniscient game, on its board."""
     board, rules = state.game.board, state.game.rules
@@ -59,6 +71,7 @@ def check_invariants(state: GameState, dealer: LocalDealer) -> None:
         zones += ps.hand
     if state.tunnel is not None:
         zones += state.tunnel.revealed
+    zones += warehouse_cards(state)  # Europe 1912's warehouses, where played
     assert len(zones) == len(set(zones)) == board.n_cards
     faces = [dealer.face(r) for r in zones]
     assert sorted(faces) == list(range(board.n_cards))
@@ -95,6 +108,8 @@ def check_invariants(state: GameState, dealer: LocalDealer) -> None:
         check_track_beds(state)
     if state.markers is not None:
         check_city_markers(state)
+    if state.depots is not None:
+        check_depots(state)
     stations = [c for ps in state.players for c in ps.stations]
     assert len(stations) == len(set(stations))
     # tickets: 46, each in exactly one place (or out of the game)

@@ -10,6 +10,7 @@ from typing import Any
 from p2p_ttr.cli.registry import Command
 from p2p_ttr.client.numbering import seat_number, seat_words, turn_number
 from p2p_ttr.client.words import plural
+from p2p_ttr.client.depotwords import warehouse_audit
 from p2p_ttr.client.stocks import dummy_draw_words
 from p2p_ttr.engine.scoring import score_parts
 from p2p_ttr.errorcodes import ErrorCode
@@ -164,6 +165,8 @@ def report_lines(v: Verdict, verbose: bool) -> list[str]:
                          f"({', '.join(parts)})")
         drawn = dummy_draw_words(v.table.engine) if v.table.engine is not None else None
         lines += [f"  {drawn}"] if drawn else []
+        if v.table.engine is not None and v.table.audit_secret is not None:  # every card opens with the secrets
+            lines += warehouse_audit(v.table.engine, lambda ref: v.table.shares.open(ref, {}), v.names)
     if v.fair:
         lines.append("VERIFIED: every signature, shuffle, share, move and score checks out.")
     else:

@@ -32,7 +32,11 @@ On top of the shared plan (see ``medium.PlanningBot``) it
   where the Globetrotter is played (most tickets completed), a ticket
   completed by a last claim, or drawn and kept, is worth a share of it on
   top of its points (not in the choice of tickets offered: measured, it
-  made hard keep too many).
+  made hard keep too many);
+* on the United Kingdom, weighs every technology no route needs against its
+  price (``techvalue.py``: Boiler Lagging's point a claim, Diesel Power's
+  card a claim, Risky Contracts by its chance of the most tickets, ...), and
+  buys Right of Way to take back a route its tickets want (``rightofway.py``).
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.moves import claim_actions, station_actions
 from p2p_ttr.engine.scoring import PlayerClaims, largest_network, longest_trail
 from p2p_ttr.engine.state import GameState, Phase
+from p2p_ttr.engine.technologies import right_of_way_now
 
 from .medium import PlanningBot, Situation, kinds
 from .monsterplay import monster_move
@@ -61,6 +66,7 @@ from .planning import (
     detour_cost,
     efforts,
     hand_of,
+    laid_colors,
     missing_cards,
     plan_tickets,
     points_for,
@@ -71,8 +77,9 @@ from .planning import (
     turns_left,
     turns_needed,
 )
+from .rightofway import right_of_way_buy
 from .sharechoice import share_gain
-from .techbuying import technology_to_buy
+from .techvalue import PRICED_TECHNOLOGIES, outlook
 
 # Route weights: each claim is a turn, and long routes score more per train.
 CLAIM_TURN_EFFORT = 0.5
@@ -194,20 +201,22 @@ class HardBot(PlanningBot):
     SHARES_AGAINST_RIVALS = True
     TICKET_MARGIN_SETUP = 12
     TICKET_MARGIN = 0
+    VALUED_TECHNOLOGIES = PRICED_TECHNOLOGIES
 
     def __init__(self, seed: int, name: str | None = None) -> None:
         super().__init__(seed, name)
         self._reading: Reading | None = None
         self._read_for: tuple[Game, tuple[int | None, ...]] | None = None  # the game and owners it was read from
         self._rescue_city: str | None = None
+        self._right_of_way: int | None = None  # the route Right of Way was bought for, to claim this turn
 
     # --- planning --------------------------------------------------------------
 
     def plan_key(self, view: GameState, player: int) -> object:
         me = view.players[player]
         # The plan follows the hand too (see make_plan).
-        return (view.game, player, view.n_players, view.route_owner, me.tickets, me.trains, me.stations, me.hand,
-                view.monsters)
+        return (view.game, player, view.n_players, view.route_owner, view.track_beds, me.tickets, me.trains,
+                me.stations, me.hand, view.monsters)
 
     def route_costs(self, view: GameState, player: int) -> CostTable:
         costs = route_costs(view, player, weights=hard_weights)
@@ -223,6 +232,7 @@ class HardBot(PlanningBot):
         game = view.game
         own = me.routes + borrowable(view, player)
         hand = hand_of(view, player)
+        built = laid_colors(view)
         if (game, view.route_owner) != self._read_for:
             self._reading = read_opponents(view, player)
             self._read_for = (game, view.route_owner)
@@ -231,11 +241,11 @@ class HardBot(PlanningBot):
             quick = list(costs)
             for r, c in enumerate(costs):
                 if c is not None and c > 0.0:
-                    held = game.board.routes[r].length - missing_cards(game, [r], hand)
+                    held = game.board.routes[r].length - missing_cards(game, [r], hand, built)
                     quick[r] = max(0.1, c - HAND_DISCOUNT * held)
             alt = plan_tickets(game, quick, tickets, own, me.trains)
-            if (alt.points, -turns_needed(game, alt.routes, hand)) > (
-                plan.points, -turns_needed(game, plan.routes, hand)
+            if (alt.points, -turns_needed(game, alt.routes, hand, built)) > (
+                plan.points, -turns_needed(game, plan.routes, hand, built)
             ):
                 plan = alt
         self._rescue_city = None
@@ -301,7 +311,7 @@ class HardBot(PlanningBot):
         that the cards drawn go where they still score."""
         game = s.view.game
         left = turns_left(s.view, s.player)
-        if turns_needed(game, s.plan.routes, s.hand) <= TRIAGE_SLACK * left:
+        if turns_needed(game, s.plan.routes, s.hand, laid_colors(s.view)) <= TRIAGE_SLACK * left:
             return s.plan.routes
         tickets = [t for t in s.plan.planned if t in s.plan.ticket_routes]
         best: tuple[int, ...] = ()
@@ -312,7 +322,7 @@ class HardBot(PlanningBot):
                 if points <= best_points:
                     continue
                 routes = tuple(dict.fromkeys(r for t in chosen for r in s.plan.ticket_routes[t]))
-                if turns_needed(game, routes, s.hand) <= TRIAGE_SLACK * left:
+                if turns_needed(game, routes, s.hand, laid_colors(s.view)) <= TRIAGE_SLACK * left:
                     best, best_points = routes, points
         return best or s.plan.routes
 
@@ -340,7 +350,7 @@ class HardBot(PlanningBot):
         for route in board.routes:
             if route.cars > s.me.trains or s.costs[route.id] in (None, 0.0):
                 continue
-            turns = missing_cards(game, [route.id], s.hand) / CARDS_PER_DRAW_TURN + 1
+            turns = missing_cards(game, [route.id], s.hand, laid_colors(s.view)) / CARDS_PER_DRAW_TURN + 1
             value = float(points_for(game, route.id) + share_gain(s.view, s.player, route.id))
             if bonus and mine & set(route.cities):
                 longer = longest_trail(board, s.me.routes + (route.id,))
@@ -363,14 +373,32 @@ class HardBot(PlanningBot):
     def rivals_want(self, view: GameState, player: int) -> Sequence[float] | None:
         return self._reading.threat if self._reading is not None else None
 
+    def purchase(self, s: Situation) -> Action | None:
+        """As the medium bot's, and Right of Way where a route another holds is worth taking back (rightofway.py)."""
+        buy = super().purchase(s)
+        if buy is not None or s.view.technologies is None:
+            return buy
+        done = len(s.plan.done) + len(s.plan.planned)
+        ahead = outlook(s.view, s.player, s.plan.routes, done, turns_left(s.view, s.player), s.targets)
+        found = right_of_way_buy(s.view, s.player, s.costs, s.tickets, ahead, s.hand)
+        if found is None:
+            return None
+        self._right_of_way = found[1]
+        return found[0]
+
     def turn(self, s: Situation) -> Action:
-        buy = technology_to_buy(s.view, s.player, s.targets)
+        buy = self.purchase(s)
         if buy is not None:
             return buy
         threat = self.rivals_want(s.view, s.player)
         monster = monster_move(s.view, s.player, threat) if threat is not None else None
         if monster is not None:  # Alvin & Dexter: a free action before the turn's
             return monster
+        if self._right_of_way is not None and right_of_way_now(s.view):
+            back = [a for a in claim_actions(s.view, s.player)
+                    if isinstance(a, ClaimRoute) and a.route == self._right_of_way]
+            if back:
+                return self.cheapest_payment(s, back, s.targets)
         left = turns_left(s.view, s.player)
         if left <= LAST_TURNS:
             last = self.best_now(s, stations=True)
@@ -466,7 +494,7 @@ class HardBot(PlanningBot):
             hand = s.hand.copy()
             for kind in kinds(s.view, a.cards):
                 hand[kind] -= 1
-            return missing_cards(s.view.game, s.targets, hand)
+            return missing_cards(s.view.game, s.targets, hand, laid_colors(s.view))
 
         return min(builds, key=after)
 
@@ -542,7 +570,7 @@ class HardBot(PlanningBot):
         margin = self.TICKET_MARGIN_SETUP if view.phase is Phase.SETUP_TICKETS else self.TICKET_MARGIN
         own = me.routes + borrowable(view, player)
         plan = plan_tickets(game, costs, held + keep, own, max(0, me.trains - margin))
-        need = turns_needed(game, plan.routes, hand_of(view, player))
+        need = turns_needed(game, plan.routes, hand_of(view, player), laid_colors(view))
         overrun = max(0.0, need - 0.9 * turns_left(view, player))
         value = plan.points + claimed_points(game, plan.routes) - TRAIN_OPPORTUNITY * plan.trains
         return (value - OVERRUN_PENALTY * overrun, -float(plan.trains))

@@ -28,7 +28,9 @@ from p2p_ttr.engine.events import (
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
+    DrawThreeBlind,
     DrawTickets,
+    FinishTurn,
     KeepTickets,
     LayTrack,
     Pass,
@@ -38,6 +40,7 @@ from p2p_ttr.engine.events import (
 from p2p_ttr.engine.moves import claim_actions, draw_actions, legal_actions, tunnel_actions
 from p2p_ttr.engine.rules import apply, draw_tickets_problem, offer_rule
 from p2p_ttr.engine.state import GameState, Phase, PlayerState
+from p2p_ttr.engine.technologies import draw_three_problem, second_claim_pending
 
 from .markerplay import alvin_home, best_marker, joined_to_network, marker_options, start_city
 from .monsterplay import place_monster
@@ -48,15 +51,18 @@ from .planning import (
     card_gains,
     detour_cost,
     hand_of,
+    laid_colors,
     missing_cards,
     plan_tickets,
     points_for,
     route_costs,
     ticket_ids,
+    turns_left,
     unseen_kinds,
 )
 from .sharechoice import choose_shares
 from .techbuying import technology_to_buy
+from .techvalue import SCORING_TECHNOLOGIES, outlook, worth_buying
 from .trackpieces import choose_lay
 
 # A face-up locomotive is worth a little more than the card it stands in for:
@@ -94,6 +100,8 @@ class PlanningBot:
     SHARES_AGAINST_RIVALS = False
     # Old West: the points a city marker must be expected to bring for its two cards (markerplay.py).
     MARKER_LEAST_WORTH = 4.0
+    # The United Kingdom: the technologies no route needs that the bot weighs against their price (techvalue.py).
+    VALUED_TECHNOLOGIES: frozenset[str] = frozenset()
 
     def __init__(self, seed: int, name: str | None = None) -> None:
         self.name = name or self.level
@@ -124,6 +132,8 @@ class PlanningBot:
             return alvin_home(view, player)
         if view.phase is Phase.MONSTERS:
             return place_monster(view, player, s.plan.routes, self.rivals_want(view, player))
+        if second_claim_pending(view):
+            return self.second_claim(s)
         if view.cards_drawn:
             return self.draw_card(s, second=True)
         return self.turn(s)
@@ -160,7 +170,9 @@ class PlanningBot:
 
     def plan_key(self, view: GameState, player: int) -> object:
         me = view.players[player]
-        return (view.game, player, view.n_players, view.route_owner, me.tickets, me.trains, view.monsters)
+        # France: a piece laid builds a bed and cuts the routes it crosses, so the plan follows the beds too.
+        return (view.game, player, view.n_players, view.route_owner, view.track_beds, me.tickets, me.trains,
+                view.monsters)
 
     def targets(self, s: Situation) -> tuple[int, ...]:
         """Routes to work towards, most urgent first: the plan's, bottlenecks
@@ -188,7 +200,7 @@ class PlanningBot:
     # --- a turn -------------------------------------------------------------
 
     def turn(self, s: Situation) -> Action:
-        buy = technology_to_buy(s.view, s.player, s.targets)
+        buy = self.purchase(s)
         if buy is not None:
             return buy
         if s.view.final_turns_left is not None:
@@ -201,6 +213,21 @@ class PlanningBot:
         if not s.plan.routes and self.wants_tickets(s):
             return DrawTickets(s.player)
         return self.draw_card(s, second=False)
+
+    def purchase(self, s: Situation) -> Action | None:
+        """The technology to buy before the turn's action (the United Kingdom):
+        what the targets need first, else one of ``VALUED_TECHNOLOGIES`` worth more than its price."""
+        buy = technology_to_buy(s.view, s.player, s.targets)
+        if buy is not None or not self.VALUED_TECHNOLOGIES or s.view.technologies is None:
+            return buy
+        done = len(s.plan.done) + len(s.plan.planned)
+        ahead = outlook(s.view, s.player, s.plan.routes, done, turns_left(s.view, s.player), s.targets)
+        return worth_buying(s.view, s.player, ahead, s.hand, self.VALUED_TECHNOLOGIES)
+
+    def second_claim(self, s: Situation) -> Action:
+        """The Thermocompressor's second claim: the most urgent target the hand pays for, else the turn ends."""
+        claim = self.claim_target(s)
+        return claim if claim is not None else FinishTurn(s.player)
 
     def wants_tickets(self, s: Situation) -> bool:
         return (
@@ -236,7 +263,7 @@ class PlanningBot:
         left = s.hand.copy()
         for kind in kinds(s.view, claim.cards):
             left[kind] -= 1
-        return missing_cards(s.view.game, [r for r in s.targets if r != claim.route], left) == 0
+        return missing_cards(s.view.game, [r for r in s.targets if r != claim.route], left, laid_colors(s.view)) == 0
 
     def best_claim(self, s: Situation, claims: Sequence[Action]) -> Action | None:
         """The claim scoring the most now: a route completing a ticket, else points."""
@@ -267,7 +294,7 @@ class PlanningBot:
             for kind in kinds(s.view, a.cards):
                 hand[kind] -= 1
                 locos += kind == LOCOMOTIVE
-            return (missing_cards(s.view.game, rest, hand), locos)
+            return (missing_cards(s.view.game, rest, hand, laid_colors(s.view)), locos)
 
         return min(claims, key=after)
 
@@ -275,10 +302,10 @@ class PlanningBot:
 
     def card_values(self, s: Situation) -> dict[str, float]:
         """What one more card of each kind is worth to the targets."""
-        gains = card_gains(s.view.game, s.targets, s.hand.copy())
+        gains = card_gains(s.view.game, s.targets, s.hand.copy(), laid_colors(s.view))
         values: dict[str, float] = {k: float(v) for k, v in gains.items()}
         if s.targets:
-            focus = card_gains(s.view.game, s.targets[:1], s.hand.copy())
+            focus = card_gains(s.view.game, s.targets[:1], s.hand.copy(), laid_colors(s.view))
             for k, v in focus.items():
                 values[k] += FOCUS_WEIGHT * v
         values[LOCOMOTIVE] = values.get(LOCOMOTIVE, 0.0) + LOCOMOTIVE_FLEX
@@ -301,10 +328,13 @@ class PlanningBot:
         if not options and loco_slot is None:
             return DrawBlind(s.player)  # nothing to draw: the fallback finds what is legal
         options.sort(key=lambda o: -o[0])
+        best_two = (options[0][0] if options else 0.0) + max(blind, options[1][0] if len(options) > 1 else 0.0)
+        if not second and draw_three_problem(s.view, s.player) is None and 3 * blind > max(
+                best_two, loco_slot[0] if loco_slot is not None else 0.0):
+            return DrawThreeBlind(s.player)  # Water Tenders: three blind beat the row's best two
         if loco_slot is not None and not second:
             # A face-up locomotive is the whole turn: worth it only if it beats two other cards.
-            two = (options[0][0] if options else 0.0) + max(blind, options[1][0] if len(options) > 1 else 0.0)
-            if loco_slot[0] > two or not options:
+            if loco_slot[0] > best_two or not options:
                 return loco_slot[1]
         return options[0][1]
 
@@ -332,7 +362,7 @@ class PlanningBot:
                 used = kinds(s.view, a.cards)
                 for kind in used:
                     left[kind] -= 1
-                return (missing_cards(s.view.game, rest, left), used.count(LOCOMOTIVE))
+                return (missing_cards(s.view.game, rest, left, laid_colors(s.view)), used.count(LOCOMOTIVE))
 
             return min(pays, key=after)
         return AbandonTunnel(s.player)
@@ -356,7 +386,7 @@ class PlanningBot:
         paid = kinds(s.view, cards)
         for kind in paid:
             hand[kind] -= 1
-        return (missing_cards(s.view.game, s.targets, hand), paid.count(LOCOMOTIVE))
+        return (missing_cards(s.view.game, s.targets, hand, laid_colors(s.view)), paid.count(LOCOMOTIVE))
 
     # --- tickets ---------------------------------------------------------------
 
@@ -384,9 +414,11 @@ class PlanningBot:
 
 
 class MediumBot(PlanningBot):
-    """Plans its tickets and plays the plan; no look at the opponents."""
+    """Plans its tickets and plays the plan; no look at the opponents. Of the
+    technologies no route needs, it weighs only those that score as it plays."""
 
     level = "medium"
+    VALUED_TECHNOLOGIES = SCORING_TECHNOLOGIES
 
 
 # ---------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from types import MappingProxyType
 
 from p2p_ttr.engine import trackbeds
 from p2p_ttr.engine.board import GRAY, LOCOMOTIVE, TRACK_BED, Route
@@ -36,6 +37,13 @@ from p2p_ttr.engine.state import GameState
 # Extra effort, in cards, of a ferry's locomotives (scarce) and of a tunnel's gamble.
 FERRY_EFFORT = 0.5
 TUNNEL_EFFORT = 0.7
+# France: a bed with no piece on it waits for one (the player's own after a draw, or anyone's, in a
+# colour they choose); with no piece of its length left in the supply it waits for a built bed's
+# piece to come back when that bed is claimed, which may be long.
+UNBUILT_BED_EFFORT = 1.0
+NO_PIECE_EFFORT = 4.0
+# No bed built: every board but France (``laid_colors``).
+NOTHING_BUILT: Mapping[int, str] = MappingProxyType({})
 
 CostTable = list[float | None]
 
@@ -108,7 +116,8 @@ def route_costs(
     view: GameState, player: int, weights: Callable[[Game], Sequence[float]] = efforts
 ) -> CostTable:
     """The cost table for ``player``: own routes 0, open routes their weight
-    (``weights(game)``: one per route id, cached per game), others None."""
+    (``weights(game)``: one per route id, cached per game) and, on France,
+    the wait of a bed still to be built; others None."""
     weight = weights(view.game)
     costs: CostTable = []
     for route in view.game.board.routes:
@@ -116,10 +125,27 @@ def route_costs(
         if owner == player:
             costs.append(0.0)
         elif route_open_to(view, player, route):
-            costs.append(weight[route.id])
+            costs.append(weight[route.id] + bed_wait(view, route))
         else:
             costs.append(None)
     return costs
+
+
+def bed_wait(view: GameState, route: Route) -> float:
+    """The extra effort of a track bed no piece lies on yet (0 for any other
+    route, a built bed included): a claim must wait for a piece, and longer
+    when no piece of its length is left to lay."""
+    if route.color != TRACK_BED or trackbeds.laid_color(view, route.id) is not None:
+        return 0.0
+    if not any(length == route.length for _, length in trackbeds.supply(view)):
+        return UNBUILT_BED_EFFORT + NO_PIECE_EFFORT
+    return UNBUILT_BED_EFFORT
+
+
+def laid_colors(view: GameState) -> Mapping[int, str]:
+    """France: the colour of the piece on each built bed, by route id (what
+    ``missing_cards`` asks for there); empty on any other board."""
+    return view.track_beds.colors if view.track_beds is not None else NOTHING_BUILT
 
 
 def without(costs: CostTable, closed: Iterable[int]) -> CostTable:
@@ -335,12 +361,16 @@ def hand_of(view: GameState, player: int) -> Counter[str]:
     return counts
 
 
-def missing_cards(game: Game, routes: Iterable[int], hand: Mapping[str, int]) -> int:
+def missing_cards(
+    game: Game, routes: Iterable[int], hand: Mapping[str, int], built: Mapping[int, str] = NOTHING_BUILT
+) -> int:
     """How many more cards a hand needs to claim all of ``routes``.
 
-    Coloured routes ask for their colour; each gray route is given the colour
-    the hand has most to spare (longest gray routes first), and so is a track
-    bed (France: the bot may lay the piece of its choice there); a ferry's
+    Coloured routes ask for their colour, and so does a track bed built in
+    a colour (France: ``built``, the colour of the piece on each bed, from
+    ``laid_colors``); each gray route is given the colour the hand has most
+    to spare (longest gray routes first), and so is a bed no piece lies on
+    yet (the bot may lay the piece of its choice there); a ferry's
     locomotives must be locomotives; spare locomotives fill any gap.
     """
     demand: dict[str, int] = {}
@@ -350,10 +380,11 @@ def missing_cards(game: Game, routes: Iterable[int], hand: Mapping[str, int]) ->
     for r in routes:
         route = board.routes[r]
         ferry += route.ferry_locomotives
-        if route.color in (GRAY, TRACK_BED):
+        color = built.get(r, route.color)
+        if color in (GRAY, TRACK_BED):
             grays.append(route)
         else:
-            demand[route.color] = demand.get(route.color, 0) + route.length - route.ferry_locomotives
+            demand[color] = demand.get(color, 0) + route.length - route.ferry_locomotives
     grays.sort(key=lambda g: -g.length)
     for g in grays:
         color = max(board.colors, key=lambda c: hand.get(c, 0) - demand.get(c, 0))
@@ -364,13 +395,15 @@ def missing_cards(game: Game, routes: Iterable[int], hand: Mapping[str, int]) ->
     return max(0, short - spare) + max(0, ferry - locos)
 
 
-def card_gains(game: Game, routes: Sequence[int], hand: Counter[str]) -> dict[str, int]:
+def card_gains(
+    game: Game, routes: Sequence[int], hand: Counter[str], built: Mapping[int, str] = NOTHING_BUILT
+) -> dict[str, int]:
     """Per kind, by how many cards one more card of it shortens ``missing_cards``."""
-    base = missing_cards(game, routes, hand)
+    base = missing_cards(game, routes, hand, built)
     gains: dict[str, int] = {}
     for kind in all_kinds(game):
         hand[kind] += 1
-        gains[kind] = base - missing_cards(game, routes, hand)
+        gains[kind] = base - missing_cards(game, routes, hand, built)
         hand[kind] -= 1
     return gains
 
@@ -467,9 +500,11 @@ def rush_turns(view: GameState, player: int) -> float:
     return to_place / AVERAGE_CLAIM + max(0, to_place - len(ps.hand)) / 2
 
 
-def turns_needed(game: Game, routes: Sequence[int], hand: Mapping[str, int]) -> float:
+def turns_needed(
+    game: Game, routes: Sequence[int], hand: Mapping[str, int], built: Mapping[int, str] = NOTHING_BUILT
+) -> float:
     """About how many turns claiming ``routes`` takes: one per claim, plus the draws."""
-    return len(routes) + missing_cards(game, routes, hand) / CARDS_PER_DRAW_TURN
+    return len(routes) + missing_cards(game, routes, hand, built) / CARDS_PER_DRAW_TURN
 
 
 # ---------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from enum import Enum
 from functools import cache
 from typing import Any
 
-from .board import load_board, read_board_data
+from .board import load_board, places_in, read_board_data
 from .cards import Deck
 from .countrytickets import with_country_tickets
 from .game import Game, LocomotiveUse, Rules, TicketChoice, TicketDeal, Unkept
@@ -381,6 +381,12 @@ def rules_record(rules: Rules) -> dict[str, Any]:
 def every_game() -> tuple[Game, ...]:
     """Every board in every variant, the standard game first."""
     return tuple(load_game(name, variant) for name, entry in BOARDS.items() for variant in entry.variants)
+
+
+def every_place() -> frozenset[str]:
+    """The places of every board, read from the data files alone (no board is
+    built): what a city named before its game is known may be."""
+    return frozenset(place for entry in BOARDS.values() for place in places_in(read_board_data(entry.data_file)))
 
 
 def europe_game() -> Game:

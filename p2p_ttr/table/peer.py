@@ -255,27 +255,22 @@ class Peer:
 
     def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | None:
         """The proof of our step, once the log holds the step: the next seat
-        works on its step meanwhile (the relay's, once every step is in)."""
+        works on its step meanwhile."""
         need = self.table.chain_due()
         if not isinstance(need, (NeedShuffle, NeedRemask)):
             return None
         built = self.table.chains.get((need.deck, need.epoch))
         if built is None or self.seat >= len(built.steps) or self.seat in built.proven or self.seat in built.proofs:
             return None
-        if self.seat == self.table.relay and len(built.steps) < self.table.n:
-            # The relay proves once every step is in: proving holds its loop
-            # for a few tenths of a second, and each later seat's step passes
-            # through it on its way to the next seat (the set-up's critical path).
-            return None
         joint, me = self.table.joint, self.table.me
         assert joint is not None and me is not None
         step, inputs = self.table.chain_step(need, self.seat), built.step_input(self.seat)
         if isinstance(need, NeedShuffle):
             proof = prove_shuffle(joint, me.seed, step, inputs)
-            self.table.chains.vouch(need, proof)
+            self.table.chains.vouch(need, proof, me.seed)
             return ProveShuffle(proof)
         remask = prove_remask(joint, me.seed, step, inputs)
-        self.table.chains.vouch(need, remask)
+        self.table.chains.vouch(need, remask, me.seed)
         return ProveRemask(remask)
 
     def _decision(self, engine: GameState) -> Action | None:

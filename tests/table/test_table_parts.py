@@ -24,7 +24,6 @@ from p2p_ttr.table.errors import Malformed, NotExpected, Replay, UnknownHead, Wr
 from p2p_ttr.table.logchain import EMPTY_HEAD, LogChain, chain, genesis
 from p2p_ttr.table.messages import ProveShuffle, Seating, Shuffle, message_from_wire
 from p2p_ttr.table.obligations import Obligation, Owed, obligations
-from p2p_ttr.table.peer import Peer
 from p2p_ttr.table.table import Table
 
 
@@ -107,9 +106,13 @@ def _chain_messages(entries: list[bytes], n: int) -> tuple[list[Shuffle], list[S
 
 
 def _fold_chain(book: ChainBook, need: NeedShuffle | NeedRemask, steps: list[Shuffle],
-                proofs: list[ShuffleProof]) -> object:
+                proofs: list[ShuffleProof], vouched: ShuffleProof) -> object:
+    """The chain's steps, then ``vouched`` vouched for by its seat's replica, then the proofs."""
     for step in steps:
         book.add_step(need, step.step.seat, step.step.seat, step.step.ciphertexts)
+    me = game().peers[vouched.seat].table.me
+    assert me is not None
+    book.vouch(need, vouched, me.seed)
     return [book.add_proof(need, p.seat, p, 10 + p.seat) for p in proofs][-1]
 
 
@@ -128,8 +131,7 @@ def test_a_replica_checks_every_proof_of_a_chain_but_the_one_its_own_seat_made(
     monkeypatch.setattr(chains, "verify_shuffles", counted)
     book = ChainBook()
     book.start(table.n, table.joint)
-    book.vouch(need, proofs[1])  # seat 1's replica made it
-    assert _fold_chain(book, need, steps, proofs) == ChainDone()
+    assert _fold_chain(book, need, steps, proofs, proofs[1]) == ChainDone()  # seat 1's replica made it
     assert checked == [0] and book[(need.deck, need.epoch)].proven == {0, 1}
 
 
@@ -142,31 +144,9 @@ def test_a_false_proof_is_blamed_on_its_seat_beside_a_vouched_one_and_a_vouched_
     for vouched, sent in ((proofs[1], [forged, proofs[1]]), (proofs[0], [forged, proofs[1]])):
         book = ChainBook()
         book.start(table.n, table.joint)
-        book.vouch(need, vouched)
-        verdict = _fold_chain(book, need, steps, sent)
+        verdict = _fold_chain(book, need, steps, sent, vouched)
         assert isinstance(verdict, FalseStep) and (verdict.seat, verdict.entry) == (0, 10)
         assert "seat 0 sent a false proof" in verdict.reason
-
-
-def test_the_relay_proves_its_step_once_every_step_is_in_and_the_others_right_after_their_own() -> None:
-    """Proving holds a peer's loop for a few tenths of a second, and every
-    step on its way to the next seat passes through the relay: the relay's
-    proof waits for the chain's last step, another seat's does not."""
-    g = game()
-    first = next(i for i, raw in enumerate(g.log) if open_envelope(raw).kind == "shuffle")
-
-    def owed_kinds(seat: int, relay: int, upto: int) -> list[str]:
-        peer = Peer(seat, g.peers[seat].identity, g.peers[seat].decide)
-        peer.table = Table(g.peers[seat].table.me)
-        for raw in g.log[:upto]:
-            peer.table.receive(raw)
-        peer.table.relay, peer.seq = relay, peer.table.last_seq[seat]
-        return [open_envelope(raw).kind for raw in peer.outbox()]
-
-    assert open_envelope(g.log[first]).seat == 0 and open_envelope(g.log[first + 1]).kind == "shuffle"
-    assert owed_kinds(0, 0, first + 1) == []  # seat 1's step is still to come
-    assert owed_kinds(0, 0, first + 2) == ["shuffle_proof"]
-    assert owed_kinds(0, 1, first + 1) == ["shuffle_proof"]  # seat 1 relays: seat 0 proves at once
 
 
 def test_the_share_book_stores_only_owed_shares_once() -> None:

@@ -17,6 +17,7 @@ NOT_FOR_A_BOT_JOINER = (
     "prompt_toolkit",  # the full screen
     "p2p_ttr.bots.expert",  # a medium bot's seat
     "multiprocessing",  # ttr verify's pool
+    "asyncio",  # pyzmq's monitor helpers import it (net/reach.py reads the monitor's frames itself)
 )  # (importlib.metadata is not listed: gmpy2 imports it itself)
 
 # What a bot joiner's process has imported once it is ready to play: its

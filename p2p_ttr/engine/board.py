@@ -186,14 +186,19 @@ def fold_name(name: str) -> str:
     return plain.strip().casefold().replace(" ", "")
 
 
+def places_in(data: dict[str, Any]) -> tuple[str, ...]:
+    """The places of a board's data: its cities, then the places a route may
+    end at besides them, a zone's endpoints (Switzerland's flags)."""
+    endpoints = [e for zone in data.get("zones", {}).values() for e in zone["endpoints"]]
+    return tuple(data["cities"]) + tuple(endpoints)
+
+
 def board_from_dict(data: dict[str, Any], regular: list[dict[str, Any]] | None = None,
                     long: list[dict[str, Any]] | None = None) -> Board:
     """Build a Board from the JSON data, checking it is self-consistent. The
     tickets are ``regular`` and ``long`` where given (a variant's decks), else
     the data's ``tickets_regular`` and ``tickets_long``."""
-    # Places a route may end at besides the cities: a country's endpoints (Switzerland's flags).
-    endpoints = [e for zone in data.get("zones", {}).values() for e in zone["endpoints"]]
-    cities = tuple(data["cities"]) + tuple(endpoints)
+    cities = places_in(data)
     city_set = set(cities)
     if len(city_set) != len(cities):
         raise ValueError("duplicate city in map data")

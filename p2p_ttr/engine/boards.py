@@ -21,7 +21,7 @@ from enum import Enum
 from functools import cache
 from typing import Any
 
-from .board import load_board, read_board_data
+from .board import load_board, places_in, read_board_data
 from .cards import Deck
 from .countrytickets import with_country_tickets
 from .game import Game, LocomotiveUse, Rules, TicketChoice, TicketDeal, Unkept
@@ -459,6 +459,12 @@ def every_expanded_game() -> tuple[Game, ...]:
         for chosen in [(e,) for e in allowed] + ([allowed] if len(allowed) > 1 else []):
             games.append(load_game(name, join_variant("", chosen)))
     return tuple(games)
+
+
+def every_place() -> frozenset[str]:
+    """The places of every board, read from the data files alone (no board is
+    built): what a city named before its game is known may be."""
+    return frozenset(place for entry in BOARDS.values() for place in places_in(read_board_data(entry.data_file)))
 
 
 def europe_game() -> Game:

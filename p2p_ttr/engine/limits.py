@@ -8,15 +8,18 @@ holds, the cards a shuffle names, the tickets a re-masking carries). A
 message read before its game is known (a seating, a relay's first look at an
 entry) is held to :func:`any_game_limits`, the bounds every game we have
 fits, so a value one game allows is never refused before its game is known.
+Those are written down here (but the places, read from the data files), so
+that a process builds only the board it plays; tests check them against
+every game built from its data.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from .board import Route
-from .boards import every_game
+from .boards import every_game, every_place
 from .cards import Deck
 from .game import Game, Unkept
 
@@ -93,13 +96,43 @@ def most_cards_paid(game: Game, route: Route) -> int:
     return route.length
 
 
+# What every game we have fits, but its places (those come from the data files,
+# every_place). Written down: computed, they cost each process ~0.05 s of its
+# start building all thirteen games to read a dozen numbers.
+# tests/codec/test_game_limits.py checks them against every_game_limits, and
+# names the value a new board that widens one needs here.
+_ANY_GAME = GameLimits(
+    min_players=2,
+    max_players=6,  # Old West
+    deck_sizes=(116, 89, 101, 30),  # by Deck: the farthest card id + 1 of each kind in any game
+    first_ids=(0, 0, 0, 0),
+    routes=157,  # France
+    cities=frozenset(),  # every_place()
+    most_paid=40,  # the United Kingdom's claims
+    most_offered=7,  # Mega Europe: 2 long and 5 regular tickets
+    most_returned=3,
+    most_extra=3,
+    most_station=3,
+    companies=frozenset({"B&O", "BR&P", "ERIE", "JCL", "LV", "NYC", "PRR", "RDG", "WM"}),  # Pennsylvania
+    colors=frozenset({"black", "blue", "green", "orange", "purple", "red", "white", "yellow"}),
+    most_marker=2,  # Old West
+)
+
+
 @cache
 def any_game_limits() -> GameLimits:
     """Bounds every game we have fits: what a value is held to before its game
-    is known. Each deck's positions and card ids start from 0 and reach as far
-    as the farthest card id of that kind in any game (a long ticket's id
-    follows the regular tickets of its game, so it is bounded by the largest
-    such id, and so is its position)."""
+    is known (see :func:`every_game_limits`, which they equal)."""
+    return replace(_ANY_GAME, cities=every_place())
+
+
+def every_game_limits() -> GameLimits:
+    """Bounds every game we have fits, computed from every game (each board
+    built from its data): what :func:`any_game_limits` writes down. Each
+    deck's positions and card ids start from 0 and reach as far as the
+    farthest card id of that kind in any game (a long ticket's id follows the
+    regular tickets of its game, so it is bounded by the largest such id, and
+    so is its position)."""
     every = [GameLimits.of(game) for game in every_game()]
     return GameLimits(
         min_players=min(b.min_players for b in every),

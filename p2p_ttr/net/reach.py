@@ -21,15 +21,26 @@ restarting, and it waits for it (``--timeout``) as before.
 
 from __future__ import annotations
 
+import struct
 import time
 from collections.abc import Callable
 
 import zmq
-from zmq.utils.monitor import recv_monitor_message
 
 REFUSED_GRACE_S = 5.0
 HANDSHAKE_S = 3.0
 ANSWER_S = 10.0
+
+
+def _monitor_event(monitor: zmq.Socket[bytes]) -> int:
+    """The id of a socket monitor's next event (raises zmq.Again when none is
+    waiting). libzmq sends each event as two frames: a 16-bit event id and a
+    32-bit value, then the endpoint. Read here rather than through
+    zmq.utils.monitor, which imports asyncio: ~0.035 s of CPU in every
+    process start for one struct."""
+    frames = monitor.recv_multipart(zmq.NOBLOCK)
+    event_id, _value = struct.unpack("=Hi", frames[0])
+    return int(event_id)
 
 
 class Reach:
@@ -63,10 +74,9 @@ class Reach:
         assert self.monitor is not None
         while True:
             try:
-                event = recv_monitor_message(self.monitor, zmq.NOBLOCK)
+                kind = _monitor_event(self.monitor)
             except zmq.Again:
                 return
-            kind = event["event"]
             now = self.clock()
             if kind == zmq.EVENT_CONNECTED:
                 self.connected_at = now

@@ -266,8 +266,12 @@ class Peer:
         assert joint is not None and me is not None
         step, inputs = self.table.chain_step(need, self.seat), built.step_input(self.seat)
         if isinstance(need, NeedShuffle):
-            return ProveShuffle(prove_shuffle(joint, me.seed, step, inputs))
-        return ProveRemask(prove_remask(joint, me.seed, step, inputs))
+            proof = prove_shuffle(joint, me.seed, step, inputs)
+            self.table.chains.vouch(need, proof, me.seed)
+            return ProveShuffle(proof)
+        remask = prove_remask(joint, me.seed, step, inputs)
+        self.table.chains.vouch(need, remask, me.seed)
+        return ProveRemask(remask)
 
     def _decision(self, engine: GameState) -> Action | None:
         if self.table.pending_act is not None:

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import msgpack
 import pytest
 
 from p2p_ttr.engine.boards import every_game, load_game
-from p2p_ttr.engine.limits import GameLimits, any_game_limits
+from p2p_ttr.engine.limits import GameLimits, any_game_limits, every_game_limits
 from p2p_ttr.table.errors import Malformed
 from p2p_ttr.table.messages import Remask, Shuffle, message_from_wire
 
@@ -52,6 +54,25 @@ def test_the_limits_before_the_game_is_known_fit_every_game() -> None:
             assert getattr(own, name) <= getattr(anyone, name), (game.name, name)
     assert (anyone.max_players, anyone.routes, anyone.most_paid, anyone.most_offered, anyone.most_returned) == (
         6, 157, 40, 7, 3)  # (Old West seats 6, France has 157 routes, the UK's claims up to 40 cards; Mega Europe offers 2 long and 5 regular tickets)
+
+
+def test_the_limits_written_down_for_any_game_are_those_every_game_s_data_gives() -> None:
+    """any_game_limits writes its numbers down (so that a process builds only
+    the board it plays); a board that widens one shows here, value by value."""
+    written, computed = any_game_limits(), every_game_limits()
+    for field in dataclasses.fields(GameLimits):
+        assert getattr(written, field.name) == getattr(computed, field.name), field.name
+    assert written == computed
+
+
+def test_reading_the_limits_of_any_game_builds_no_board() -> None:
+    """Only the board a game plays is built: the bounds of any game come from
+    the numbers written down and the data files' places."""
+    code = ("from p2p_ttr.engine.board import load_board\n"
+            "from p2p_ttr.engine.limits import any_game_limits\n"
+            "any_game_limits()\n"
+            "assert load_board.cache_info().currsize == 0, load_board.cache_info()\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 @pytest.mark.parametrize(("kind", "index", "fewer"), [("remask", 1, {"most_returned": 1}),

@@ -4,6 +4,7 @@ book and the obligations, each against the contract its docstring states
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass, field
 
@@ -14,11 +15,14 @@ from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.state import GameState, NeedRemask, NeedShuffle
 from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
 from p2p_ttr.table.acts import PendingAct
-from p2p_ttr.table.chains import ChainBook, ChainDone
+from p2p_ttr.deck import JointKey, ShuffleProof
+from p2p_ttr.deck.shuffleproof import ShuffleClaim
+from p2p_ttr.table import chains
+from p2p_ttr.table.chains import ChainBook, ChainDone, FalseStep
 from p2p_ttr.table.envelope import open_envelope, seal
 from p2p_ttr.table.errors import Malformed, NotExpected, Replay, UnknownHead, WrongGame
 from p2p_ttr.table.logchain import EMPTY_HEAD, LogChain, chain, genesis
-from p2p_ttr.table.messages import Seating, Shuffle, message_from_wire
+from p2p_ttr.table.messages import ProveShuffle, Seating, Shuffle, message_from_wire
 from p2p_ttr.table.obligations import Obligation, Owed, obligations
 from p2p_ttr.table.table import Table
 
@@ -92,6 +96,57 @@ def test_the_deck_chains_take_each_seats_step_in_turn_then_its_proof() -> None:
     assert book.add_proof(need, 1, proof1, 9) == ChainDone()
     assert book[(need.deck, need.epoch)].proven == {0, 1}
     assert book.ciphertext(CardRef(need.deck, need.epoch, 0)) == second.step.ciphertexts[0]
+
+
+def _chain_messages(entries: list[bytes], n: int) -> tuple[list[Shuffle], list[ShuffleProof]]:
+    """The first chain's steps and proofs (the next chain starts once it is done)."""
+    messages = [message_from_wire(open_envelope(r).body) for r in entries]
+    steps = [m for m in messages if isinstance(m, Shuffle)]
+    return steps[:n], [m.proof for m in messages if isinstance(m, ProveShuffle)][:n]
+
+
+def _fold_chain(book: ChainBook, need: NeedShuffle | NeedRemask, steps: list[Shuffle],
+                proofs: list[ShuffleProof], vouched: ShuffleProof) -> object:
+    """The chain's steps, then ``vouched`` vouched for by its seat's replica, then the proofs."""
+    for step in steps:
+        book.add_step(need, step.step.seat, step.step.seat, step.step.ciphertexts)
+    me = game().peers[vouched.seat].table.me
+    assert me is not None
+    book.vouch(need, vouched, me.seed)
+    return [book.add_proof(need, p.seat, p, 10 + p.seat) for p in proofs][-1]
+
+
+def test_a_replica_checks_every_proof_of_a_chain_but_the_one_its_own_seat_made(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    table, need, entries = _at_first_shuffle()
+    steps, proofs = _chain_messages(entries, table.n)
+    assert table.joint is not None and len(proofs) == table.n == 2
+    checked: list[int] = []
+    check = chains.verify_shuffles
+
+    def counted(joint: JointKey, claims: list[ShuffleClaim]) -> None:
+        checked.extend(proof.seat for _, _, proof in claims)
+        check(joint, claims)
+
+    monkeypatch.setattr(chains, "verify_shuffles", counted)
+    book = ChainBook()
+    book.start(table.n, table.joint)
+    assert _fold_chain(book, need, steps, proofs, proofs[1]) == ChainDone()  # seat 1's replica made it
+    assert checked == [0] and book[(need.deck, need.epoch)].proven == {0, 1}
+
+
+def test_a_false_proof_is_blamed_on_its_seat_beside_a_vouched_one_and_a_vouched_proof_altered_is_checked() -> None:
+    table, need, entries = _at_first_shuffle()
+    steps, proofs = _chain_messages(entries, table.n)
+    assert table.joint is not None
+    s1, s2, s3, s4 = proofs[0].s
+    forged = dataclasses.replace(proofs[0], s=(s1 + 1, s2, s3, s4))
+    for vouched, sent in ((proofs[1], [forged, proofs[1]]), (proofs[0], [forged, proofs[1]])):
+        book = ChainBook()
+        book.start(table.n, table.joint)
+        verdict = _fold_chain(book, need, steps, sent, vouched)
+        assert isinstance(verdict, FalseStep) and (verdict.seat, verdict.entry) == (0, 10)
+        assert "seat 0 sent a false proof" in verdict.reason
 
 
 def test_the_share_book_stores_only_owed_shares_once() -> None:

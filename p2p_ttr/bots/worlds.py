@@ -14,8 +14,8 @@ more, such as the dealer's, is read only through what ``seat`` may see), so
 two games that differ only in what the seat cannot know give the same worlds.
 
 ``settle`` then plays chance inside such a world, as the dealer does in a
-real game: it shuffles (from the caller's generator), reveals and re-masks,
-until a player must decide.
+real game: it shuffles (from the caller's generator), reveals, re-masks and
+mixes, until a player must decide.
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 
 from p2p_ttr.engine.cards import CardRef, Deck
-from p2p_ttr.engine.events import Action, ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.events import (Action, ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets, Mixed, Remasked, Reveal,
+                                   Shuffled)
 from p2p_ttr.engine.depots import warehouse_cards
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.rules import apply
-from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle
+from p2p_ttr.engine.state import GameState, NeedMix, NeedRemask, NeedReveal, NeedShuffle
 from p2p_ttr.engine.view import own_cards
 
 # How a sampled ticket is weighed for an opponent: 1 plus this much times the
@@ -110,7 +111,8 @@ def determinize(
             if pick is not None:
                 faces[ref] = pick
                 free.discard(pick)
-    for pile in (view.ticket_pile, view.long_pile):
+    # The set-up's returns waiting to be mixed (state.returned) are as unknown as the piles.
+    for pile in (view.ticket_pile + view.returned, view.long_pile):
         hidden = [r for r in pile if r not in known]
         for deck in (Deck.TICKETS, Deck.LONG):
             of_deck = [r for r in hidden if r.deck is deck]
@@ -238,9 +240,13 @@ def settle(world: GameState, rng: random.Random, memo: Mapping[CardRef, int] | N
             world = apply(world, Shuffled(need.deck, need.epoch))
             world = _learn(world, {CardRef(need.deck, need.epoch, i): c for i, c in enumerate(cards)})
         else:
-            assert isinstance(need, NeedRemask)
+            assert isinstance(need, (NeedRemask, NeedMix))
             old = [memo[r] if memo and r in memo else _face(world, r) for r in need.refs]
-            world = apply(world, Remasked(need.deck, need.epoch))
+            if isinstance(need, NeedMix):
+                rng.shuffle(old)
+                world = apply(world, Mixed(need.deck, need.epoch))
+            else:
+                world = apply(world, Remasked(need.deck, need.epoch))
             world = _learn(world, {CardRef(need.deck, need.epoch, i): c for i, c in enumerate(old)})
     return world
 

@@ -70,8 +70,16 @@ def _table(rules: Rules) -> str:
             f"Tickets not kept go {where}.")
 
 
+_UNKEPT_WORDS = {
+    Unkept.BOX: "out of the game",
+    Unkept.BOTTOM: "under the pile",
+    Unkept.BOTTOM_SHUFFLED: "under the pile, every player's shuffled together",
+    Unkept.SHUFFLED_IN: "back into the pile, shuffled with all of it",
+}
+
+
 def _unkept(unkept: Unkept) -> str:
-    return "under the pile" if unkept is Unkept.BOTTOM else "out of the game"
+    return _UNKEPT_WORDS[unkept]
 
 
 def _drawing(rules: Rules) -> str:

@@ -274,6 +274,8 @@ _DOING = {
     Owed.REMASK: "to hide the returned tickets again",
     Owed.SHUFFLE_PROOF: "to show that their shuffle was fair",
     Owed.REMASK_PROOF: "to show that they hid the returned tickets fairly",
+    Owed.MIX: "to shuffle the returned tickets into the deck",
+    Owed.MIX_PROOF: "to show that they shuffled the returned tickets fairly",
     Owed.SHARES: "to add their share to the cards being turned",
     Owed.AUDIT: "to reveal their secrets for the audit",
     Owed.ESCROW: "to escrow their secrets with the others",

@@ -26,7 +26,9 @@ Protocol flow for a game ``game_id`` with seats ``0..n-1``:
    same chain. Returning cards under a deck (unkept tickets):
    ``RemaskCreation(deck, new_epoch, refs)`` and each seat in turn publishes
    ``remask_step(...)`` (re-randomised, same order), so the shares already
-   published for the old ciphertexts open nothing.
+   published for the old ciphertexts open nothing. Shuffling earlier cards
+   together (the set-up's returned tickets): ``MixCreation(deck, new_epoch,
+   refs)`` and the same chain of ``shuffle_step(...)`` on their ciphertexts.
    Every step comes with its proof, ``prove_shuffle`` / ``prove_remask``
    (made from the seed; the next seat need not wait for it), and everyone
    checks every proof (``verify_shuffles`` batches a chain's) before any
@@ -99,7 +101,7 @@ from .escrow import (
 from .fixedbase import g_pow
 from .group import G, P, Q, check_element, element_from_residue
 from .keys import JointKey, KeyAnnouncement, SecretKey, announce_key
-from .remask import RemaskCreation, RemaskStep, remask_step
+from .remask import MixCreation, RemaskCreation, RemaskStep, remask_step
 from .remaskproof import RemaskProof, prove_remask, verify_remask
 from .shares import (
     DecryptionShare,
@@ -171,6 +173,7 @@ __all__ = [
     "KeyCheck",
     "make_share",
     "MalformedWire",
+    "MixCreation",
     "move_to_bottom",
     "open_escrow_share",
     "open_played_card",

@@ -8,10 +8,12 @@ After the game every seat publishes a :class:`~.transcript.SecretReveal`
    seat's announced key;
 3. every shuffle and re-masking step: seats in order, one step per seat per
    deck epoch, and the published output equals what the revealed seed
-   produces from the previous output (bit for bit);
+   produces from the previous output (bit for bit); a mixed epoch's steps
+   are shuffle steps;
 4. every deck epoch: its final list decrypts (with ``X = sum x_j``) to
    exactly the cards the epoch was created with (a re-masked epoch: the
-   cards at its source references, in the same order); a step that did not
+   cards at its source references, in the same order; a mixed epoch: those
+   cards in any order); a step that did not
    reproduce is also decrypted to say what it did (dropped, duplicated or
    foreign cards);
 5. every published share equals ``a^x_j`` for the seat's revealed key
@@ -41,7 +43,7 @@ from .fixedbase import g_pow, multi_exp
 from .group import exp
 from .keys import JointKey, KeyAnnouncement
 from .shares import DecryptionShare, verify_share
-from .remask import RemaskCreation, RemaskStep, remask_step
+from .remask import MixCreation, RemaskCreation, RemaskStep, remask_step
 from .shuffle import ShuffleStep, shuffle_step
 from .transcript import CardOpening, SecretReveal, Transcript
 
@@ -224,11 +226,11 @@ class _Epoch:
     record: int
     deck: str
     epoch: int
-    kind: str  # "shuffle" (from a DeckCreation) or "remask" (from a RemaskCreation)
+    kind: str  # "shuffle" (from a DeckCreation), "remask" (a RemaskCreation) or "mix" (a MixCreation)
     current: tuple[Ciphertext, ...]  # the chain's input, then each published output
     universe: tuple[int, ...]  # every card that may legitimately appear
     created: tuple[int, ...] = ()  # a shuffled epoch's cards
-    sources: tuple[CardRef, ...] = ()  # a re-masked epoch's cards, in order
+    sources: tuple[CardRef, ...] = ()  # a re-masked or mixed epoch's cards, in order
     steps: list[tuple[int, ShuffleStep | RemaskStep, list[Ciphertext]]] = field(
         default_factory=list
     )
@@ -237,6 +239,11 @@ class _Epoch:
     @property
     def size(self) -> int:
         return len(self.created or self.sources)
+
+    @property
+    def step_kind(self) -> str:
+        """The kind of step its chain is made of: a mixed epoch's are shuffles."""
+        return "remask" if self.kind == "remask" else "shuffle"
 
     def codec(self) -> CardCodec:
         return CardCodec(self.deck, self.universe)
@@ -400,6 +407,7 @@ class _Auditor:
         return True
 
     def _remask_creation(self, index: int, record: RemaskCreation) -> None:
+        """A re-masked or mixed epoch (MixCreation is a RemaskCreation): made of earlier cards."""
         assert self.joint is not None
         inputs = []
         universe: set[int] = set()
@@ -421,7 +429,8 @@ class _Auditor:
             universe.update(source.universe)
         if self._new_epoch(index, record.deck, record.epoch):
             self.epochs[(record.deck, record.epoch)] = _Epoch(
-                index, record.deck, record.epoch, "remask", tuple(inputs), tuple(sorted(universe)),
+                index, record.deck, record.epoch, "mix" if isinstance(record, MixCreation) else "remask",
+                tuple(inputs), tuple(sorted(universe)),
                 sources=record.refs,
             )
 
@@ -440,7 +449,7 @@ class _Auditor:
 
         if epoch is None:
             return fail("unknown deck", f"{kind} of {step.deck}/{step.epoch}, never created")
-        if epoch.kind != kind:
+        if epoch.step_kind != kind:
             return fail("wrong step", f"a {kind} step in a {epoch.kind} epoch")
         done = len(epoch.steps)
         if done >= self.joint.seats:
@@ -572,7 +581,7 @@ class _Auditor:
         missing = tuple(sorted(c for c in wanted if c is not None and counts[c] < wanted[c]))
         duplicated = tuple(sorted(c for c, n in counts.items() if c is not None and n > wanted[c]))
         foreign = counts[None]
-        reordered = epoch.kind == "remask" and epoch.cards != expected
+        reordered = epoch.kind == "remask" and epoch.cards != expected  # a mix may reorder: that is its job
         if missing or duplicated or foreign or reordered:
             if not blamed:
                 self.deviate(None, epoch.record, "deck not a permutation", "with every step reproduced")

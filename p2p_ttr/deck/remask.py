@@ -12,13 +12,17 @@ their order, as at the table). Every ``r`` comes from the seat's committed
 seed, at DRBG address (game id, seat, deck, epoch; "remask", i), so the audit
 reproduces each step from the revealed seed, as for shuffles, and checks that
 the epoch decrypts to the returned cards in the same order.
+
+A mixed epoch (:class:`MixCreation`) starts the same way, from earlier
+cards' ciphertexts, but its chain is made of shuffle steps: the set-up's
+returned tickets shuffled together, so that nobody knows where they lie.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from .commit import Seed
 from .deckorder import CardRef
@@ -61,7 +65,7 @@ class RemaskCreation:
         return [self.deck, self.epoch, [ref.to_wire() for ref in self.refs]]
 
     @classmethod
-    def from_wire(cls, data: object) -> RemaskCreation:
+    def from_wire(cls, data: object) -> Self:
         deck, epoch, refs = expect_list(data, "remask creation", 3)
         refs = expect_list(refs, "remasked cards")
         if len(refs) > MAX_DECK_SIZE:
@@ -71,6 +75,15 @@ class RemaskCreation:
             expect_epoch(epoch),
             tuple(CardRef.from_wire(ref) for ref in refs),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class MixCreation(RemaskCreation):
+    """The start of a mixed epoch: earlier cards shuffled together (returned
+    tickets, with what is left of their deck). Its inputs are those cards'
+    current ciphertexts, as a re-masked epoch's; its steps are shuffle steps
+    (permuted and re-randomised, :func:`.shuffle.shuffle_step`), so its
+    final list holds the same cards in an order nobody knows. Same wire."""
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -9,6 +9,7 @@ order. Record types and their wire payloads:
 * ``shuffle``: :class:`ShuffleStep` ``[deck, epoch, seat, [[a, b], ...]]``
 * ``remask-deck``: :class:`RemaskCreation` ``[deck, epoch, [[deck, epoch, position], ...]]``
 * ``remask``: :class:`RemaskStep` ``[deck, epoch, seat, [[a, b], ...]]``
+* ``mix-deck``: :class:`MixCreation` ``[deck, epoch, [[deck, epoch, position], ...]]`` (then ``shuffle`` steps)
 * ``share``: :class:`DecryptionShare` ``[deck, epoch, position, seat, d, t1, t2, s]``
 * ``open``: :class:`CardOpening` ``[deck, epoch, position, card, claimant]``
 * ``reveal``: :class:`SecretReveal` ``[seat, seed, x]``
@@ -35,7 +36,7 @@ from .keys import (
     expect_secret_exponent,
     secret_exponent_to_bytes,
 )
-from .remask import RemaskCreation, RemaskStep
+from .remask import MixCreation, RemaskCreation, RemaskStep
 from .shares import DecryptionShare
 from .shuffle import ShuffleStep
 from .wire import (
@@ -127,6 +128,7 @@ Record: TypeAlias = (
     | ShuffleStep
     | RemaskCreation
     | RemaskStep
+    | MixCreation
     | DecryptionShare
     | CardOpening
     | SecretReveal
@@ -139,6 +141,7 @@ _TAGS: Final[dict[type[Record], str]] = {
     ShuffleStep: "shuffle",
     RemaskCreation: "remask-deck",
     RemaskStep: "remask",
+    MixCreation: "mix-deck",
     DecryptionShare: "share",
     CardOpening: "open",
     SecretReveal: "reveal",

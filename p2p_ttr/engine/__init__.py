@@ -6,9 +6,9 @@ re-exports nothing.
 State is data (``GameState``); ``apply(state, event)`` is the only way it
 changes, and raises an ``EngineError`` (state untouched) for anything the
 rules refuse. Events are player actions (``DrawBlind``, ``ClaimRoute``, ...)
-and chance events (``Shuffled``, ``Remasked``, ``Reveal``, ``Peek``): the
+and chance events (``Shuffled``, ``Remasked``, ``Mixed``, ``Reveal``, ``Peek``): the
 engine never shuffles; when it needs chance it says so in ``state.awaiting``
-(``NeedShuffle``, ``NeedRemask``, ``NeedReveal``) and waits.
+(``NeedShuffle``, ``NeedRemask``, ``NeedMix``, ``NeedReveal``) and waits.
 
 Cards are named by references ``CardRef(deck, epoch, pos)`` whose faces a
 state may or may not know: ``state.public`` (seen by all) and

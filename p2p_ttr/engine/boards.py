@@ -211,8 +211,9 @@ _FRANCE_RULES = replace(
     _USA_RULES,
     trains=40,
     cards_dealt=8,
-    # 5 dealt keep 3+ (the rest under the deck), draw 4 keep 1+ (the rest to the bottom).
-    setup_tickets=_choice(((Deck.TICKETS, 5),), 3, Unkept.BOTTOM),
+    # 5 dealt keep 3+, "shuffle all discards together and put on bottom of the deck";
+    # draw 4 keep 1+ (the rest to the bottom).
+    setup_tickets=_choice(((Deck.TICKETS, 5),), 3, Unkept.BOTTOM_SHUFFLED),
     draw_tickets=_choice(((Deck.TICKETS, 4),), 1, Unkept.BOTTOM),
     longest_path_bonus="Longest Route",
     globetrotter_points=15,
@@ -222,8 +223,8 @@ _OLD_WEST_RULES = replace(
     _USA_RULES,
     max_players=6,
     trains=40,
-    # 5 dealt keep 3; the rest under the deck (citymarkers.py's docstring on the shuffle).
-    setup_tickets=_choice(((Deck.TICKETS, 5),), 3, Unkept.BOTTOM),
+    # 5 dealt keep 3+; "Shuffle ALL discards into the deck before the game starts".
+    setup_tickets=_choice(((Deck.TICKETS, 5),), 3, Unkept.SHUFFLED_IN),
     draw_tickets=_choice(((Deck.TICKETS, 4),), 1, Unkept.BOTTOM),
     longest_path_bonus="",
     longest_path_points=0,

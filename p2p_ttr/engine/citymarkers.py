@@ -21,10 +21,10 @@ points they take (``Rules.city_markers``; rules summary, "Old West").
   claimer has a marker left, an end is free and their hand holds enough
   cards, so that a claim with nothing to decide ends the turn as anywhere.
 
-The tickets not kept at set-up go under the deck one player at a time, each
-player's re-masked as every board's returned tickets are (protocol.md §6):
-the rules shuffle them together first, which the deck protocol does not do
-yet, so a player knows where their own returned tickets lie under the deck.
+The tickets not kept at set-up are shuffled into the whole remaining deck
+(``Unkept.SHUFFLED_IN``: one mix of every player's returns with the deck's
+never-dealt tickets once the last player has chosen, ``state.NeedMix``), so
+nobody knows where a returned ticket lies, its returner included.
 
 This module owns its slice of the state (:class:`CityMarkers`,
 ``GameState.markers``) and who scores a claim; ``markerrules.py`` the

@@ -397,6 +397,15 @@ class Remasked:
 
 
 @dataclass(frozen=True, slots=True)
+class Mixed:
+    """The cards asked for by ``NeedMix`` are shuffled together as ``epoch``."""
+
+    deck: Annotated[Deck, DECK]
+    epoch: Annotated[int, EPOCH]
+    TAG: ClassVar[str] = "mixed"
+
+
+@dataclass(frozen=True, slots=True)
 class Reveal:
     """These cards are shown to everyone."""
 
@@ -413,7 +422,7 @@ class Peek:
     TAG: ClassVar[str] = "peek"
 
 
-Chance: TypeAlias = Shuffled | Remasked | Reveal | Peek
+Chance: TypeAlias = Shuffled | Remasked | Mixed | Reveal | Peek
 Event: TypeAlias = Action | Chance
 
 ACTION_TYPES: tuple[type[Action], ...] = (
@@ -441,7 +450,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     StockWarehouse,
     EmptyWarehouses,
 )
-CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Remasked, Reveal, Peek)
+CHANCE_TYPES: tuple[type[Chance], ...] = (Shuffled, Remasked, Mixed, Reveal, Peek)
 
 
 def is_action(event: Event) -> bool:

@@ -38,7 +38,11 @@ class Unkept(Enum):
     """Where tickets a player does not keep go."""
 
     BOX = "box"  # out of the game, unseen by anyone else
-    BOTTOM = "bottom"  # under their deck (re-masked: see state.NeedRemask)
+    BOTTOM = "bottom"  # under their deck, each player's in the order they chose (re-masked: see state.NeedRemask)
+    # Every player's returns gathered, then mixed (state.NeedMix) once nobody is
+    # still choosing: so nobody knows where their own returned tickets lie.
+    BOTTOM_SHUFFLED = "bottom shuffled"  # shuffled together under the deck (France's set-up)
+    SHUFFLED_IN = "shuffled in"  # shuffled into the whole remaining deck (Old West's set-up)
 
 
 @dataclass(frozen=True, slots=True)

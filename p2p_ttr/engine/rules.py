@@ -33,6 +33,7 @@ from .events import (
     FinishTurn,
     KeepTickets,
     LayTrack,
+    Mixed,
     MoveAlvin,
     MoveMonster,
     Pass,
@@ -72,6 +73,7 @@ from .startinglocos import first_shuffle, gifted_locomotives, gifts_of
 from .state import (
     FACE_UP_SLOTS,
     GameState,
+    NeedMix,
     NeedRemask,
     NeedReveal,
     NeedShuffle,
@@ -86,6 +88,7 @@ from .state import (
     StepEndTurn,
     StepFillRow,
     StepGameOver,
+    StepMix,
     StepRemask,
     StepShuffle,
     StepTunnelResolve,
@@ -155,7 +158,7 @@ def apply(state: GameState, event: Event) -> GameState:
         BadChance: a chance event that does not answer what the game waits for.
     """
     match event:
-        case Shuffled() | Remasked() | Reveal() | Peek():
+        case Shuffled() | Remasked() | Mixed() | Reveal() | Peek():
             state = _apply_chance(state, event)
         case _:
             state = _apply_action(state, event)
@@ -766,13 +769,23 @@ def _keep_tickets(state: GameState, p: int, keep: tuple[CardRef, ...], bottom: t
     choice = offer_rule(state)
     _refuse(choice.keep_problem(keep, ps.offered))
     ps = replace(ps, offered=(), tickets=ps.tickets + keep)
-    state = _forget(_with_player(state, p, ps), bottom)
+    state = _with_player(state, p, ps)
     # Returned tickets go under the deck re-encrypted (see NeedRemask): their
     # old references were opened for this player and must not be reused.
-    # Tickets that go to the box leave the game unseen.
+    # Tickets that go to the box leave the game unseen. Returns to be shuffled
+    # are gathered, and mixed once nobody is still choosing (NeedMix): their
+    # faces are forgotten when the mix is done, as a world still deals them.
     remask: tuple[Step, ...] = ()
+    if bottom and choice.unkept in (Unkept.BOTTOM_SHUFFLED, Unkept.SHUFFLED_IN):
+        state = state.evolve(returned=state.returned + bottom)
+    else:
+        state = _forget(state, bottom)
     if bottom and choice.unkept is Unkept.BOTTOM:
         remask = (StepRemask(Deck.TICKETS, bottom),)
+    if state.returned and not any(other.offered for other in state.players):
+        mixed = state.returned if choice.unkept is Unkept.BOTTOM_SHUFFLED else state.ticket_pile + state.returned
+        remask += (StepMix(Deck.TICKETS, mixed),)
+        state = state.evolve(returned=())
     if setup:
         if not any(other.offered for other in state.players):
             # Old West: the starting cities are placed first, from the last seat down.
@@ -839,7 +852,7 @@ def _finish(state: GameState) -> GameState:
 # Chance
 
 
-def _apply_chance(state: GameState, event: Shuffled | Remasked | Reveal | Peek) -> GameState:
+def _apply_chance(state: GameState, event: Shuffled | Remasked | Mixed | Reveal | Peek) -> GameState:
     match event:
         case Remasked(deck, epoch):
             need = state.awaiting
@@ -847,6 +860,15 @@ def _apply_chance(state: GameState, event: Shuffled | Remasked | Reveal | Peek) 
                 raise BadChance(f"no re-masking of {deck.name.lower()} epoch {epoch} was asked for")
             fresh = tuple(CardRef(deck, epoch, i) for i in range(len(need.refs)))
             return state.evolve(awaiting=None, ticket_pile=state.ticket_pile + fresh, ticket_epoch=epoch)
+        case Mixed(deck, epoch):
+            need = state.awaiting
+            if not isinstance(need, NeedMix) or (need.deck, need.epoch) != (deck, epoch):
+                raise BadChance(f"no mix of {deck.name.lower()} epoch {epoch} was asked for")
+            # The mixed cards leave the pile (Old West: all of it) and the new epoch goes under what is left.
+            mixed = set(need.refs)
+            fresh = tuple(CardRef(deck, epoch, i) for i in range(len(need.refs)))
+            pile = tuple(r for r in state.ticket_pile if r not in mixed) + fresh
+            return _forget(state, need.refs).evolve(awaiting=None, ticket_pile=pile, ticket_epoch=epoch)
         case Shuffled(deck, epoch):
             need = state.awaiting
             if not isinstance(need, NeedShuffle) or (need.deck, need.epoch) != (deck, epoch):
@@ -1078,6 +1100,8 @@ def _run_step(state: GameState, step: Step) -> GameState:
             return state.evolve(phase=Phase.OVER)
         case StepRemask(deck, refs):
             return state.evolve(awaiting=NeedRemask(deck, state.ticket_epoch + 1, refs))
+        case StepMix(deck, refs):
+            return state.evolve(awaiting=NeedMix(deck, state.ticket_epoch + 1, refs))
         case StepEndTurn():
             return _end_turn(state)
     raise AssertionError(f"unknown step {step!r}")

@@ -107,7 +107,21 @@ class NeedRemask:
     refs: tuple[CardRef, ...]
 
 
-ChanceRequest: TypeAlias = NeedShuffle | NeedReveal | NeedRemask
+@dataclass(frozen=True, slots=True)
+class NeedMix:
+    """Shuffle the hidden cards ``refs`` together as ``deck`` epoch ``epoch``:
+    each permuted and re-encrypted, so that nobody knows where any of them
+    lies and no earlier decryption share opens one. The set-up's returned
+    tickets (``Unkept.BOTTOM_SHUFFLED``, ``Unkept.SHUFFLED_IN``, with the
+    deck's remaining cards); the new epoch takes their place under what is
+    left of the deck."""
+
+    deck: Deck
+    epoch: int
+    refs: tuple[CardRef, ...]
+
+
+ChanceRequest: TypeAlias = NeedShuffle | NeedReveal | NeedRemask | NeedMix
 
 
 # --- the engine's internal to-do list ------------------------------------
@@ -187,6 +201,14 @@ class StepRemask:
 
 
 @dataclass(frozen=True, slots=True)
+class StepMix:
+    """Queued work: ask for ``refs`` to be shuffled together into a new epoch of their deck."""
+
+    deck: Deck
+    refs: tuple[CardRef, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class StepEndTurn:
     """Queued work: end the turn (after a tunnel or a ticket choice)."""
 
@@ -203,6 +225,7 @@ Step: TypeAlias = (
     | StepBeginTicketChoice
     | StepGameOver
     | StepRemask
+    | StepMix
     | StepEndTurn
 )
 
@@ -231,6 +254,8 @@ class GameState:
     ticket_epoch: int = 0  # latest epoch of the ticket deck (returned tickets start a new one)
     ticket_pile: tuple[CardRef, ...] = ()  # top first
     long_pile: tuple[CardRef, ...] = ()
+    # Tickets returned at the set-up, gathered until every player has chosen and then mixed (NeedMix).
+    returned: tuple[CardRef, ...] = ()
     route_owner: tuple[int | None, ...] = ()
     tunnel: Tunnel | None = None
     final_turns_left: int | None = None  # set when someone ends a turn with <= 2 trains
@@ -278,21 +303,20 @@ class GameState:
 
 
 _STATE_FIELDS = frozenset(f.name for f in fields(GameState))
-# Slices of the state added for one board's mechanics after the first
-# digests, hashed only in the games that play them (None elsewhere): the
-# public digest of every other game (which seeds the expert bot) stays what
-# it was before the slice existed.
-_HASHED_WHEN_PLAYED = frozenset({"shares", "technologies", "track_beds", "markers", "monsters", "depots"})
+# Fields added after the first digests (a board's slice of the state, the
+# set-up's gathered returns), hashed only while they differ from their
+# default (None, or nothing gathered): the public digest of every other game
+# (which seeds the expert bot) stays what it was before the field existed.
+_HASHED_WHEN_PLAYED = frozenset({"shares", "technologies", "track_beds", "markers", "monsters", "depots",
+                                 "returned"})
 
 
 def public_digest(state: GameState) -> str:
     """SHA-256 over the public state: equal on every peer that folded the same log."""
     h = hashlib.sha256()
     for f in fields(state):
-        if f.name == "private" or (f.name in _HASHED_WHEN_PLAYED and getattr(state, f.name) is None):
-            continue
         value = getattr(state, f.name)
-        if f.name in _HASHED_WHEN_PLAYED and value is None:
+        if f.name == "private" or (f.name in _HASHED_WHEN_PLAYED and value == f.default):
             continue
         if f.name == "public":
             value = sorted(value.items())

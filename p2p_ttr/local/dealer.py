@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 
 from p2p_ttr.engine.cards import CardRef
-from p2p_ttr.engine.events import Chance, Peek, Remasked, Reveal, Shuffled
-from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle
+from p2p_ttr.engine.events import Chance, Mixed, Peek, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.state import GameState, NeedMix, NeedRemask, NeedReveal, NeedShuffle
 
 
 class LocalDealer:
@@ -43,6 +43,12 @@ class LocalDealer:
             for pos, old in enumerate(need.refs):
                 self._faces[CardRef(need.deck, need.epoch, pos)] = self._faces[old]
             return Remasked(need.deck, need.epoch)
+        if isinstance(need, NeedMix):
+            faces = [self._faces[old] for old in need.refs]
+            self._rng.shuffle(faces)
+            for pos, card in enumerate(faces):
+                self._faces[CardRef(need.deck, need.epoch, pos)] = card
+            return Mixed(need.deck, need.epoch)
         if isinstance(need, NeedReveal):
             return Reveal(tuple((ref, self._faces[ref]) for ref in need.refs))
         return None

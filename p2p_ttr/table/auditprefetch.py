@@ -4,7 +4,8 @@ alone while `ttr verify` folds it (checkpool.py).
 The audit re-makes every chain step from its seat's revealed seed and opens
 every finished deck epoch with the joint secret. Both depend only on what
 the log says: each step message carries its output and names its chain's
-input (the cards a shuffle starts from, the cards a re-masking re-masks),
+input (the cards a shuffle starts from, the cards a re-masking or a mix
+takes),
 and the reveals carry the seeds. So a pass over the decoded log, before the
 fold, guesses each step's input (the previous step's output, or the chain's
 start) and has the workers compute ahead. The audit takes a result only for
@@ -23,7 +24,7 @@ from p2p_ttr.deck import Ciphertext, DeckCreation, Seed
 
 from .checkpool import CheckPool, JointId
 from .decoded import DecodedEntry
-from .messages import Audit, Forfeit, Keys, Remask, Seating, Shuffle
+from .messages import Audit, Forfeit, Keys, Mix, Remask, Seating, Shuffle
 
 T = TypeVar("T")
 StepKey = tuple[str, bytes, int, str, int, tuple[Ciphertext, ...]]  # kind, seed, seat, deck, epoch, inputs
@@ -55,8 +56,8 @@ class AuditPrefetch:
             match decoded.message:
                 case Shuffle(step, cards):
                     kind, first = "shuffle", DeckCreation(step.deck, step.epoch, cards).ciphertexts()
-                case Remask(step, sources):
-                    kind = "remask"
+                case Remask(step, sources) | Mix(step, sources):
+                    kind = "remask" if isinstance(decoded.message, Remask) else "shuffle"  # a mix's steps are shuffles
                     try:
                         first = tuple(outputs[(r.deck, r.epoch)][0][r.position] for r in sources)
                     except (KeyError, IndexError):

@@ -1,8 +1,11 @@
 """The deck chains: each deck epoch built by the seats in turn, step by step,
 each step proven (protocol.md §3, §6).
 
-A chain is a shuffle (a new deck epoch from known cards) or a re-masking
-(returned tickets re-encrypted in place). Seat 0 steps first, from the
+A chain is a shuffle (a new deck epoch from known cards), a re-masking
+(returned tickets re-encrypted in place) or a mix (hidden cards shuffled
+together: the set-up's returned tickets, with what is left of their deck).
+A mix starts from its cards' ciphertexts, as a re-masking does, and is made
+of shuffle steps with proofs of shuffle. Seat 0 steps first, from the
 chain's inputs; each later seat from the step before. A seat's proof of its
 step is owed once the step is in. The chain is done when every step is in
 and proven; its proofs are checked in one batch when the last one comes.
@@ -33,7 +36,8 @@ from p2p_ttr.deck import (
     verify_shuffles,
 )
 from p2p_ttr.engine.cards import CardRef, Deck
-from p2p_ttr.engine.state import NeedRemask, NeedShuffle
+from p2p_ttr.engine.events import Chance, Mixed, Remasked, Shuffled
+from p2p_ttr.engine.state import NeedMix, NeedRemask, NeedShuffle
 
 from .cards import DECK_NAMES, deck_ref
 from .errors import Malformed, NotExpected
@@ -41,7 +45,31 @@ from .errors import Malformed, NotExpected
 if TYPE_CHECKING:  # a pool is `ttr verify`'s; a player's process never loads multiprocessing
     from .checkpool import CheckPool
 
-Need = NeedShuffle | NeedRemask
+Need = NeedShuffle | NeedRemask | NeedMix
+CHAIN_NEEDS = (NeedShuffle, NeedRemask, NeedMix)
+# Each chain's kind: its step message's and its proof message's (messages.py).
+_KINDS: dict[type[Need], tuple[str, str]] = {
+    NeedShuffle: ("shuffle", "shuffle_proof"),
+    NeedRemask: ("remask", "remask_proof"),
+    NeedMix: ("mix", "mix_proof"),
+}
+
+
+def permutes(need: Need) -> bool:
+    """Whether the chain is made of shuffle steps, proven by proofs of shuffle (a shuffle, a mix)."""
+    return not isinstance(need, NeedRemask)
+
+
+def chain_kinds(need: Need) -> tuple[str, str]:
+    """The kinds of the messages that build ``need``'s chain: its step's, its proof's."""
+    return _KINDS[type(need)]
+
+
+def chain_done(need: Need) -> Chance:
+    """The chance event that tells the engine the chain is done."""
+    if isinstance(need, NeedShuffle):
+        return Shuffled(need.deck, need.epoch)
+    return Remasked(need.deck, need.epoch) if isinstance(need, NeedRemask) else Mixed(need.deck, need.epoch)
 
 
 @dataclass
@@ -88,7 +116,7 @@ def describe(need: Need) -> str:
 
 def check_source(need: Need, named: tuple[int, ...] | tuple[DeckRef, ...]) -> None:
     """A step names what its chain starts from (protocol.md §5): the card ids
-    a shuffle shuffles, or the cards a re-masking re-masks, in order. It must
+    a shuffle shuffles, or the cards a re-masking or a mix takes, in order. It must
     be what the game asks for, so that the log alone tells an auditor each
     epoch's input.
 
@@ -140,7 +168,7 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
         """What the first seat of that chain starts from."""
         if isinstance(need, NeedShuffle):
             return DeckCreation(DECK_NAMES[need.deck], need.epoch, need.cards).ciphertexts()
-        return tuple(self.ciphertext(ref) for ref in need.refs)
+        return tuple(self.ciphertext(ref) for ref in need.refs)  # a re-masking's or a mix's: their cards as they are
 
     def turn(self, need: Need) -> int:
         """The seat whose step is due next (n when every step is in)."""
@@ -157,7 +185,7 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
     def record(self, need: Need, seat: int) -> ShuffleStep | RemaskStep:
         """Seat's step of the chain, as the deck library's record."""
         built = self._chains[(need.deck, need.epoch)]
-        kind = ShuffleStep if isinstance(need, NeedShuffle) else RemaskStep
+        kind = ShuffleStep if permutes(need) else RemaskStep
         return kind(DECK_NAMES[need.deck], need.epoch, seat, built.steps[seat])
 
     # --------------------------------------------------------------- steps
@@ -185,7 +213,7 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
     def derive_step(self, need: Need, seat: int, seed: Seed) -> ShuffleStep | RemaskStep:
         """The step ``seat`` must make with ``seed``: exactly what an honest seat computes."""
         assert self.joint is not None
-        make = shuffle_step if isinstance(need, NeedShuffle) else remask_step
+        make = shuffle_step if permutes(need) else remask_step
         built = self._chains.get((need.deck, need.epoch))
         inputs = built.output if built else self.inputs(need)
         return make(self.joint, seed, seat, DECK_NAMES[need.deck], need.epoch, inputs)
@@ -204,10 +232,10 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
         built = self._chains.get((need.deck, need.epoch))
         if proof.seat != seat:
             raise Malformed("a proof names its author's seat")
-        if isinstance(need, NeedShuffle) != isinstance(proof, ShuffleProof):
+        if permutes(need) != isinstance(proof, ShuffleProof):
             # The checker is the chain's, whatever the proof claims to be: a
             # re-masking keeps the order, which a proof of shuffle never shows.
-            raise Malformed(f"{describe(need)} takes a proof of {'shuffle' if isinstance(need, NeedShuffle) else 're-masking'}")
+            raise Malformed(f"{describe(need)} takes a proof of {'shuffle' if permutes(need) else 're-masking'}")
         if built is None or seat >= len(built.steps) or seat in built.proven or seat in built.proofs:
             raise NotExpected(f"seat {seat} owes no proof of {describe(need)} now")
         if self._vouched.get((need.deck, need.epoch)) == proof:
@@ -247,7 +275,7 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
         """Whether seat's step in the log is the one ``seed`` makes from its input."""
         assert self.joint is not None
         built = self._chains[(need.deck, need.epoch)]
-        make = shuffle_step if isinstance(need, NeedShuffle) else remask_step
+        make = shuffle_step if permutes(need) else remask_step
         made = make(self.joint, seed, seat, DECK_NAMES[need.deck], need.epoch, built.step_input(seat))
         return made.ciphertexts == built.steps[seat]
 
@@ -288,7 +316,7 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
         With ``pool``, the proofs themselves go to its workers and a proof of
         the wrong kind still raises here."""
         assert self.joint is not None
-        if isinstance(need, NeedShuffle):  # the chain's kind chooses the checker, never the proof's
+        if permutes(need):  # the chain's kind chooses the checker, never the proof's
             shuffles = []
             for seat, proof in proofs:
                 if not isinstance(proof, ShuffleProof):

@@ -18,17 +18,17 @@ from p2p_ttr.engine.caretaker import caretaker_move
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.rules import actors
-from p2p_ttr.engine.state import GameState, NeedRemask, NeedShuffle
+from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
 
-from .chains import ChainBook
+from .chains import ChainBook, Need
 
 
 @dataclass(frozen=True)
 class DeriveStep:
     """The forfeited ``seat``'s step of the chain being built, computed from its seed."""
 
-    need: NeedShuffle | NeedRemask
+    need: Need
     seat: int
     step: ShuffleStep | RemaskStep
 
@@ -50,7 +50,7 @@ class CaretakerMove:
 Duty = DeriveStep | OpenCards | CaretakerMove
 
 
-def next_duty(engine: GameState, need: NeedShuffle | NeedRemask | None, chains: ChainBook,
+def next_duty(engine: GameState, need: Need | None, chains: ChainBook,
               seeds: Mapping[int, Seed], sharers: Callable[[CardRef], set[int]], n: int,
               safe_tunnels: bool = True) -> Duty | None:
     """The first duty of a forfeited seat due now, or None.

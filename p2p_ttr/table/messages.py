@@ -10,8 +10,11 @@
                                                              cards the chain shuffles
     remask  = ["remask", remask_step, [card_ref, ...]]       a seat's re-masking step, and the
                                                              cards the chain re-masks
+    mix     = ["mix", shuffle_step, [card_ref, ...]]         a seat's step of a mix (hidden cards
+                                                             shuffled together), and its cards
     shuffle_proof = ["shuffle_proof", shuffle_proof]         its proof, sent after the step
     remask_proof  = ["remask_proof", remask_proof]           the same for a re-masking step
+    mix_proof     = ["mix_proof", shuffle_proof]             the same for a mix step
     shares  = ["shares", [decryption_share, ...]]            shares the author owes
     act     = ["act", engine_action]                         a move; the author's shares of
                                                              the hidden cards it plays follow
@@ -274,6 +277,27 @@ class Remask(Body):
 
 
 @dataclass(frozen=True, slots=True)
+class Mix(Body):
+    """A seat's step of a mix: hidden cards (the set-up's returned tickets,
+    with what is left of their deck) permuted and re-encrypted together,
+    naming the cards the chain starts from, in order (each position's input
+    is that card's ciphertext). A shuffle step over ciphertexts, not over a
+    canonical deck: its own kind, so that a step and a proof always say
+    which chain they build (protocol.md §3)."""
+
+    step: Annotated[ShuffleStep, _deck(ShuffleStep, "shuffle_step")]
+    sources: Annotated[tuple[DeckRef, ...], List(_deck(DeckRef, "card_ref"), lambda g: g.largest_deck)]
+    KIND = "mix"
+
+    def validate(self, limits: GameLimits) -> None:
+        size = len(self.step.ciphertexts)
+        if len(self.sources) != size:
+            raise Malformed(f"a mix names one card per ciphertext: {size}, not {len(self.sources)}")
+        if len(set(self.sources)) != len(self.sources):
+            raise Malformed("a mix names each card once")
+
+
+@dataclass(frozen=True, slots=True)
 class ProveShuffle(Body):
     """A seat's proof that its shuffle step is a permutation and re-encryption of its input."""
 
@@ -287,6 +311,14 @@ class ProveRemask(Body):
 
     proof: Annotated[RemaskProof, _deck(RemaskProof, "remask_proof")]
     KIND = "remask_proof"
+
+
+@dataclass(frozen=True, slots=True)
+class ProveMix(Body):
+    """A seat's proof that its mix step is a permutation and re-encryption of its input."""
+
+    proof: Annotated[ShuffleProof, _deck(ShuffleProof, "shuffle_proof")]
+    KIND = "mix_proof"
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,11 +428,11 @@ class TakeOver(Body):
             raise Malformed("one follow request per seat")
 
 
-Message: TypeAlias = (Seating | Keys | Shuffle | Remask | ProveShuffle | ProveRemask | Shares | Act | Audit
-                      | Forfeit | Reach | TakeOver | Escrow | EscrowComplaint | CarryOn | EscrowReveal)
+Message: TypeAlias = (Seating | Keys | Shuffle | Remask | Mix | ProveShuffle | ProveRemask | ProveMix | Shares | Act
+                      | Audit | Forfeit | Reach | TakeOver | Escrow | EscrowComplaint | CarryOn | EscrowReveal)
 MESSAGES: Family[Message] = Family(
-    (Seating, Keys, Shuffle, Remask, ProveShuffle, ProveRemask, Shares, Act, Audit, Forfeit, Reach, TakeOver, Escrow,
-     EscrowComplaint, CarryOn, EscrowReveal), Malformed,
+    (Seating, Keys, Shuffle, Remask, Mix, ProveShuffle, ProveRemask, ProveMix, Shares, Act, Audit, Forfeit, Reach,
+     TakeOver, Escrow, EscrowComplaint, CarryOn, EscrowReveal), Malformed,
     unknown=lambda kind: f"unknown message kind {kind[:32]!r}", malformed=lambda kind, why: f"a {kind} message: {why}")
 
 
@@ -417,7 +449,7 @@ def _as_revision_6(body: list[Any]) -> list[Any]:
     is rewritten: signatures cover the bytes as logged."""
     if isinstance(body, list) and len(body) > 1 and body[0] == Seating.KIND:
         if body[1] == EUROPE_RULES_5:
-            return [Seating.KIND, RULES_6, game_fields(europe_game()), *body[2:]]
+            return [Seating.KIND, RULES_6, list(game_fields(europe_game())), *body[2:]]  # a list, as decoded
         if body[1] not in (RULES, RULES_6):  # the revision first, before anything it decides the shape of
             raise Malformed(f"unknown rules {str(body[1])[:32]!r}; this peer plays {RULES} "
                             f"(and reads {RULES_6}, {EUROPE_RULES_5})")

@@ -10,11 +10,11 @@ from typing import Protocol
 
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.rules import actors
-from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle
+from p2p_ttr.engine.state import GameState, NeedMix, NeedReveal, NeedShuffle
 
 from .acts import PendingAct
 from .cards import DECK_NAMES
-from .chains import ChainBook
+from .chains import ChainBook, Need
 from .escrowbook import EscrowBook
 
 
@@ -24,8 +24,10 @@ class Owed(Enum):
     KEYS = "keys"
     SHUFFLE = "shuffle"
     REMASK = "remask"
+    MIX = "mix"
     SHUFFLE_PROOF = "shuffle proof"
     REMASK_PROOF = "remask proof"
+    MIX_PROOF = "mix proof"
     SHARES = "shares"
     MOVE = "move"
     AUDIT = "audit"
@@ -98,7 +100,7 @@ class TableState(Protocol):
     @property
     def in_play(self) -> tuple[int, ...]: ...
 
-    def chain_due(self) -> NeedShuffle | NeedRemask | None: ...
+    def chain_due(self) -> Need | None: ...
 
 
 def owed_shares(t: TableState) -> dict[int, set[CardRef]]:
@@ -148,12 +150,13 @@ def obligations(t: TableState) -> list[Obligation]:
         out += [Obligation(seat, Owed.ESCROW_SHARE, target=target) for target in targets]
     need = t.chain_due()
     if need is not None:
-        shuffle = isinstance(need, NeedShuffle)
+        step, proof = ((Owed.SHUFFLE, Owed.SHUFFLE_PROOF) if isinstance(need, NeedShuffle)
+                       else (Owed.MIX, Owed.MIX_PROOF) if isinstance(need, NeedMix)
+                       else (Owed.REMASK, Owed.REMASK_PROOF))
         chain = (need.deck, need.epoch)
         turn = t.chains.turn(need)
         if turn < t.n:
-            out.append(Obligation(turn, Owed.SHUFFLE if shuffle else Owed.REMASK, chain))
-        proof = Owed.SHUFFLE_PROOF if shuffle else Owed.REMASK_PROOF
+            out.append(Obligation(turn, step, chain))
         out += [Obligation(s, proof, chain) for s in t.chains.unproven(need)]
     engine = t.engine
     assert engine is not None

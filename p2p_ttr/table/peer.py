@@ -33,7 +33,7 @@ from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.rules import actors
-from p2p_ttr.engine.state import GameState, NeedRemask, NeedShuffle
+from p2p_ttr.engine.state import GameState, NeedMix, NeedShuffle
 from p2p_ttr.engine.view import view_for
 
 from .envelope import GAME_ID_BYTES, open_envelope, seal
@@ -49,6 +49,8 @@ from .messages import (
     Forfeit,
     Keys,
     Message,
+    Mix,
+    ProveMix,
     ProveRemask,
     ProveShuffle,
     Reach,
@@ -236,9 +238,9 @@ class Peer:
         the old relay's ``receipt`` of our last entry and every other seat's request."""
         return self._seal(TakeOver(self.table.relay, receipt, tuple(sorted(requests, key=lambda r: r.seat))))
 
-    def _chain_step(self, engine: GameState) -> Shuffle | Remask | None:
+    def _chain_step(self, engine: GameState) -> Shuffle | Remask | Mix | None:
         need = self.table.chain_due()
-        if not isinstance(need, (NeedShuffle, NeedRemask)):
+        if need is None:
             return None
         built = self.table.chains.get((need.deck, need.epoch))
         turn = len(built.steps) if built else 0
@@ -251,13 +253,15 @@ class Peer:
         if isinstance(need, NeedShuffle):
             # Made from its input too (deck/shuffle.py): no factors can be made before the input is here.
             return Shuffle(shuffle_step(joint, seed, self.seat, deck, need.epoch, inputs), need.cards)
+        if isinstance(need, NeedMix):  # a shuffle step over the cards' ciphertexts
+            return Mix(shuffle_step(joint, seed, self.seat, deck, need.epoch, inputs), tuple(map(deck_ref, need.refs)))
         return Remask(remask_step(joint, seed, self.seat, deck, need.epoch, inputs), tuple(deck_ref(r) for r in need.refs))
 
-    def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | None:
+    def _chain_proof(self, engine: GameState) -> ProveShuffle | ProveRemask | ProveMix | None:
         """The proof of our step, once the log holds the step: the next seat
         works on its step meanwhile."""
         need = self.table.chain_due()
-        if not isinstance(need, (NeedShuffle, NeedRemask)):
+        if need is None:
             return None
         built = self.table.chains.get((need.deck, need.epoch))
         if built is None or self.seat >= len(built.steps) or self.seat in built.proven or self.seat in built.proofs:
@@ -269,6 +273,10 @@ class Peer:
             proof = prove_shuffle(joint, me.seed, step, inputs)
             self.table.chains.vouch(need, proof, me.seed)
             return ProveShuffle(proof)
+        if isinstance(need, NeedMix):
+            mixed = prove_shuffle(joint, me.seed, step, inputs)
+            self.table.chains.vouch(need, mixed, me.seed)
+            return ProveMix(mixed)
         remask = prove_remask(joint, me.seed, step, inputs)
         self.table.chains.vouch(need, remask, me.seed)
         return ProveRemask(remask)

@@ -42,15 +42,15 @@ from p2p_ttr.deck import CardCodec
 from p2p_ttr.deck import CardRef as DeckRef
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.errors import EngineError
-from p2p_ttr.engine.events import Event, Peek, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.events import Peek, Reveal
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.rules import apply, check_for_some_faces, clashes_with_private, concede, new_game
-from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, Phase, public_digest
+from p2p_ttr.engine.state import GameState, NeedReveal, Phase, public_digest
 from p2p_ttr.errorcodes import ErrorCode
 
 from .acts import CardMove, PendingAct, VoidedAct, hidden_cards
 from .cards import codec_for, engine_deck
-from .chains import ChainBook, ChainDone, FalseStep, Progress, check_source
+from .chains import CHAIN_NEEDS, ChainBook, ChainDone, FalseStep, Need, Progress, chain_done, chain_kinds, check_source
 from .decoded import DecodedEntry, decoded_for
 from .envelope import Envelope, open_envelope
 from .errors import BadProof, BadSignature, Cheating, Malformed, NotExpected, TableError
@@ -68,6 +68,8 @@ from .messages import (
     Forfeit,
     Keys,
     Message,
+    Mix,
+    ProveMix,
     ProveRemask,
     ProveShuffle,
     Reach,
@@ -156,7 +158,7 @@ class Table:
         self.escrowbook = EscrowBook()
         # Chain steps the fold derived for forfeited seats, with the chain
         # they extend, in order (verify hands them to the deck audit).
-        self.derived_steps: list[tuple[NeedShuffle | NeedRemask, ShuffleStep | RemaskStep]] = []
+        self.derived_steps: list[tuple[Need, ShuffleStep | RemaskStep]] = []
         # Set when the log leads somewhere no honest deck can (a card in two
         # places): the game stops, and only the secret reveals that let the
         # audit find the cheater are still accepted.
@@ -347,20 +349,20 @@ class Table:
         assert self.game is not None, "a card is opened only once the game is seated"
         return codec_for(self.game, deck)
 
-    def chain_due(self) -> NeedShuffle | NeedRemask | None:
-        """The deck epoch the seats are building now (a shuffle or a re-masking),
+    def chain_due(self) -> Need | None:
+        """The deck epoch the seats are building now (a shuffle, a re-masking or a mix),
         if any. In an escrow game none is before every seat in play dealt its
         escrow: no card exists until every seat can be carried on."""
         if self.escrowbook.missing_deals(self.in_play):
             return None
         need = self.engine.awaiting if self.engine else None
-        return need if isinstance(need, (NeedShuffle, NeedRemask)) else None
+        return need if isinstance(need, CHAIN_NEEDS) else None
 
-    def chain_inputs(self, need: NeedShuffle | NeedRemask) -> tuple[Ciphertext, ...]:
+    def chain_inputs(self, need: Need) -> tuple[Ciphertext, ...]:
         """What the first seat of that chain starts from."""
         return self.chains.inputs(need)
 
-    def chain_step(self, need: NeedShuffle | NeedRemask, seat: int) -> ShuffleStep | RemaskStep:
+    def chain_step(self, need: Need, seat: int) -> ShuffleStep | RemaskStep:
         """Seat's step of the chain being built, as the deck library's record."""
         return self.chains.record(need, seat)
 
@@ -466,14 +468,12 @@ class Table:
                 raise NotExpected("the game already has its seating")
             case Keys(key, commitment, seal):
                 self._keys(seat, key, commitment, seal)
-            case Shuffle(step, source) | Remask(step, source):
-                need = self._due(NeedShuffle if isinstance(message, Shuffle) else NeedRemask, message.KIND,
-                                 step.deck, step.epoch)
+            case Shuffle(step, source) | Remask(step, source) | Mix(step, source):
+                need = self._due(message.KIND, step.deck, step.epoch)
                 check_source(need, source)
                 self._progress(self.chains.add_step(need, seat, step.seat, step.ciphertexts))
-            case ProveShuffle(proof) | ProveRemask(proof):
-                need = self._due(NeedShuffle if isinstance(message, ProveShuffle) else NeedRemask, message.KIND,
-                                 proof.deck, proof.epoch)
+            case ProveShuffle(proof) | ProveRemask(proof) | ProveMix(proof):
+                need = self._due(message.KIND, proof.deck, proof.epoch)
                 # This entry's index: it is appended next.
                 self._progress(self.chains.add_proof(need, seat, proof, len(self.log)))
             case Shares(shares):
@@ -532,10 +532,10 @@ class Table:
             assert self.game is not None
             self.engine = new_game(self.game, self.n)
 
-    def _due(self, kind: type[NeedShuffle] | type[NeedRemask], what: str, deck: str,
-             epoch: int) -> NeedShuffle | NeedRemask:
+    def _due(self, what: str, deck: str, epoch: int) -> Need:
+        """The chain being built, if ``what`` (a step's or a proof's kind) builds it and it is that epoch."""
         need = self.chain_due()
-        if not isinstance(need, kind) or (need.deck, need.epoch) != (engine_deck(deck), epoch):
+        if need is None or what not in chain_kinds(need) or (need.deck, need.epoch) != (engine_deck(deck), epoch):
             raise NotExpected(f"no {what} of {deck} epoch {epoch} is due")
         return need
 
@@ -547,9 +547,7 @@ class Table:
             self._halt(progress.reason, progress.seat, progress.entry)
         elif isinstance(progress, ChainDone):
             assert self.engine is not None and need is not None
-            done: Event = Shuffled(need.deck, need.epoch) if isinstance(need, NeedShuffle) \
-                else Remasked(need.deck, need.epoch)
-            self.engine = apply(self.engine, done)
+            self.engine = apply(self.engine, chain_done(need))
 
     def _halt(self, reason: str, culprit: int | None, at: int | None = None) -> None:
         """Stop the game; ``at``: the entry that proves it (default: the one

@@ -6,8 +6,8 @@
    The first entry refused is the first deviation, blamed on the seat that
    signed it (or on nobody, when the signature itself is bad).
 2. The game must be complete: over, and every seat's secrets revealed.
-3. The deck audit re-executes every shuffle and re-masking from the revealed
-   seeds, decrypts every deck epoch with the revealed exponents, and checks
+3. The deck audit re-executes every shuffle, re-masking and mix from the
+   revealed seeds, decrypts every deck epoch with the revealed exponents, and checks
    every share and every card that became public.
 4. The final scores are recomputed from the folded game.
 
@@ -31,6 +31,7 @@ from p2p_ttr.deck import (
     AuditReport,
     CardOpening,
     DeckCreation,
+    MixCreation,
     Record,
     RemaskCreation,
     RemaskStep,
@@ -43,16 +44,17 @@ from p2p_ttr.deck import (
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.scoring import GameScore
-from p2p_ttr.engine.state import NeedRemask, NeedShuffle
+from p2p_ttr.engine.state import NeedMix, NeedShuffle
 from p2p_ttr.errorcodes import ErrorCode
 
 from .envelope import Envelope, check_signature, open_envelope, open_frame
 from .errors import BadProof, TableError
-from .messages import EUROPE_RULES_5, RULES, RULES_6, Audit, Forfeit, Keys, Message, Remask, Seating, Shares, Shuffle
+from .messages import EUROPE_RULES_5, RULES, RULES_6, Audit, Forfeit, Keys, Message, Mix, Remask, Seating, Shares, Shuffle
 from .cards import deck_ref
 from .auditprefetch import AuditPrefetch
 from .decoded import DecodedEntry, decode_entry
 from .checkpool import CheckPool, pool_for
+from .chains import Need
 from .table import Table
 
 
@@ -184,8 +186,8 @@ def _verify_pooled(entries: list[bytes], opened: list[DecodedEntry | None], secr
 
 
 def _largest_shuffle(opened: list[DecodedEntry | None]) -> int:
-    return max((len(d.message.cards) for d in opened if d is not None and isinstance(d.message, Shuffle)),
-               default=0)
+    return max((len(d.message.step.ciphertexts) for d in opened
+                if d is not None and isinstance(d.message, (Shuffle, Mix))), default=0)
 
 
 def _share_proofs_hold(table: Table) -> bool:
@@ -326,12 +328,12 @@ def _same_secrets(table: Table, secret: int) -> bool:
     return len(table.audits) == table.n and sum(a.secret.x for a in table.audits.values()) == secret
 
 
-def _deck_records(before: NeedShuffle | NeedRemask | None, message: Message) -> list[Record]:
+def _deck_records(before: Need | None, message: Message) -> list[Record]:
     """The deck-transcript records an accepted message contributes."""
     match message:
         case Keys(key, commitment):
             return [key, commitment]
-        case Shuffle(step) | Remask(step):
+        case Shuffle(step) | Remask(step) | Mix(step):
             assert before is not None
             return _chain_records(before, step)
         case Shares(shares):
@@ -341,13 +343,14 @@ def _deck_records(before: NeedShuffle | NeedRemask | None, message: Message) -> 
     return []
 
 
-def _chain_records(need: NeedShuffle | NeedRemask, step: ShuffleStep | RemaskStep) -> list[Record]:
+def _chain_records(need: Need, step: ShuffleStep | RemaskStep) -> list[Record]:
     """A chain step, preceded by what its chain starts from when it is the first."""
     if step.seat != 0:
         return [step]
     if isinstance(need, NeedShuffle):
         return [DeckCreation(step.deck, step.epoch, need.cards), step]
-    return [RemaskCreation(step.deck, step.epoch, tuple(deck_ref(r) for r in need.refs)), step]
+    start = MixCreation if isinstance(need, NeedMix) else RemaskCreation
+    return [start(step.deck, step.epoch, tuple(deck_ref(r) for r in need.refs)), step]
 
 
 def _other_rules(entries: list[bytes]) -> Finding | None:

@@ -64,8 +64,8 @@ def fuzz(examples: int) -> Any:
 
 # ------------------------------------------------------------- strategies
 
-WORDS = ["seating", "keys", "shuffle", "remask", "shuffle_proof", "remask_proof", "shares", "act", "audit", "forfeit",
-         "escrow", "escrow_complaint", "carry_on", "escrow_reveal", "key", "seed",
+WORDS = ["seating", "keys", "shuffle", "remask", "mix", "shuffle_proof", "remask_proof", "mix_proof", "shares", "act",
+         "audit", "forfeit", "escrow", "escrow_complaint", "carry_on", "escrow_reveal", "key", "seed",
          "train", "tickets", "long",
          "claim", "draw_blind", "draw_face_up", "pay_tunnel", "keep_tickets", "station", "pass", "reveal", "peek",
          "ttr-europe/1", "ttr-europe/2", "Paris", ""]

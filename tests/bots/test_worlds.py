@@ -92,3 +92,33 @@ def test_a_rollout_can_stop_after_some_turns() -> None:
     end = play_out(world, policy, rng, turns=3)
     assert end.turn == world.turn + 3 and not end.over
     assert policy.decisions >= 3
+
+
+def test_a_world_in_a_set_up_whose_returns_are_mixed_deals_them_and_plays_the_mix() -> None:
+    """France: a rival's returns wait, unseen, for the others' choices; a world
+    gives them faces, and once the seat's own choice is the last one the mix is
+    played in the world, leaving every ticket once, under the undealt ones."""
+    from p2p_ttr.bots.worlds import act
+    from p2p_ttr.engine.boards import load_game
+    from p2p_ttr.engine.events import KeepTickets
+    from p2p_ttr.engine.rules import apply, new_game
+    from p2p_ttr.local.dealer import LocalDealer
+
+    game = load_game("france")
+    dealer, state = LocalDealer(5), new_game(game, 2)
+    while (chance := dealer.answer(state)) is not None or state.phase is Phase.SETUP:
+        state = apply(state, chance) if chance is not None else apply(state, dealer.peeks(state)[0])
+    for peek in dealer.peeks(state):
+        state = apply(state, peek)
+    offered = state.players[0].offered
+    state = apply(state, KeepTickets(0, offered[:3], offered[3:]))
+    assert state.returned == offered[3:]
+    view = view_for(state, 1)
+    world = determinize(view, 1, random.Random(3))
+    assert all(world.face(r) is not None for r in view.returned)
+    mine = world.players[1].offered
+    after = act(world, KeepTickets(1, mine[:3], mine[3:]), random.Random(4))
+    assert after.returned == () and after.ticket_epoch == 1
+    faces = [after.face(r) for ps in after.players for r in ps.tickets] + [after.face(r) for r in after.ticket_pile]
+    assert Counter(faces) == Counter(game.card_ids(Deck.TICKETS))
+    assert [r.epoch for r in after.ticket_pile][-4:] == [1] * 4

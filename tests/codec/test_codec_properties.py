@@ -21,7 +21,7 @@ from p2p_ttr.net.frames import FrameError
 from p2p_ttr.table.errors import Malformed
 from p2p_ttr.table import messages
 from p2p_ttr.engine.limits import any_game_limits
-from p2p_ttr.table.messages import MESSAGES, Remask, Shuffle, message_from_wire
+from p2p_ttr.table.messages import MESSAGES, Mix, Remask, Shuffle, message_from_wire
 
 PINNED: dict[str, Any] = json.loads((Path(__file__).parent / "pinned_wire.json").read_text())
 BODIES = [msgpack.unpackb(bytes.fromhex(h), raw=False) for hexes in PINNED["messages"].values() for h in hexes]
@@ -102,9 +102,8 @@ def declared(cls: type[Any], limits: Any) -> st.SearchStrategy[Any]:
     return st.builds(cls, **{name: strategy(spec, limits) for name, spec in codec.specs(cls)})
 
 
-# A shuffle's and a re-masking's cards follow from their step: drawn from the pinned ones.
-WHOLE = {Shuffle: st.sampled_from([m for m in MESSAGE_SAMPLES if isinstance(m, Shuffle)]),
-         Remask: st.sampled_from([m for m in MESSAGE_SAMPLES if isinstance(m, Remask)])}
+# A shuffle's, a re-masking's and a mix's cards follow from their step: drawn from the pinned ones.
+WHOLE = {kind: st.sampled_from([m for m in MESSAGE_SAMPLES if isinstance(m, kind)]) for kind in (Shuffle, Remask, Mix)}
 ANY_FRAME = st.one_of(*(declared(t, None) for family in (frames.TO_HOST, frames.TO_PEER) for t in family.values()))
 ANY_MESSAGE = st.one_of(*(WHOLE[t] if t in WHOLE else declared(t, LIMITS) for t in MESSAGES.values()))
 

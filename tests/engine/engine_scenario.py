@@ -13,10 +13,10 @@ from dataclasses import replace
 from p2p_ttr.engine.board import LOCOMOTIVE, Board, Route
 from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.cards import CardRef, Deck
-from p2p_ttr.engine.events import Chance, KeepTickets, Remasked, Reveal, Shuffled
+from p2p_ttr.engine.events import Chance, KeepTickets, Mixed, Remasked, Reveal, Shuffled
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.rules import apply, new_game
-from p2p_ttr.engine.state import GameState, NeedRemask, NeedReveal, NeedShuffle, Phase, PlayerState
+from p2p_ttr.engine.state import GameState, NeedMix, NeedRemask, NeedReveal, NeedShuffle, Phase, PlayerState
 
 EUROPE = europe_game()
 BOARD = EUROPE.board
@@ -152,11 +152,14 @@ def position(
 
 class ScenarioDealer:
     """Answers the engine's chance requests for a hand-built position: reveals
-    from the card ids the references encode, and reshuffles in a given order."""
+    from the card ids the references encode, reshuffles in a given order, and
+    mixes cards by reversing them (a known order that is not theirs)."""
 
     def __init__(self, reshuffle_key: Callable[[int], int] | None = None) -> None:
         self.reshuffle_key = reshuffle_key  # orders a reshuffled deck (default: by card id)
         self.shuffled: list[NeedShuffle] = []
+        self.mixed: list[NeedMix] = []
+        self._remasked: dict[int, CardRef] = {}
 
     def answer(self, state: GameState) -> Chance | None:
         need = state.awaiting
@@ -165,6 +168,10 @@ class ScenarioDealer:
         if isinstance(need, NeedRemask):
             self._remasked = dict(zip(range(len(need.refs)), need.refs))
             return Remasked(need.deck, need.epoch)
+        if isinstance(need, NeedMix):
+            self.mixed.append(need)
+            self._remasked = dict(enumerate(reversed(need.refs)))
+            return Mixed(need.deck, need.epoch)
         if isinstance(need, NeedShuffle):
             self.shuffled.append(need)
             self._epoch_cards = sorted(need.cards, key=self.reshuffle_key)

@@ -94,8 +94,9 @@ def test_two_to_five_players_forty_trains_eight_cards_five_tickets_keep_three_un
     with pytest.raises(IllegalMove, match="at least 3 tickets"):
         apply(state, KeepTickets(0, offered[:2], offered[2:]))
     after = apply(state, KeepTickets(0, offered[:3], offered[3:]))
-    assert after.awaiting is not None  # the two returned go under the deck, re-masked
-    assert rules.setup_tickets.unkept is rules.draw_tickets.unkept is Unkept.BOTTOM
+    # The two returned wait for every other player's, to be shuffled together under the deck (test_setup_mix.py).
+    assert after.awaiting is None and after.returned == offered[3:]
+    assert rules.setup_tickets.unkept is Unkept.BOTTOM_SHUFFLED and rules.draw_tickets.unkept is Unkept.BOTTOM
     assert (rules.draw_tickets.size, rules.draw_tickets.keep_min) == (4, 1)
 
 

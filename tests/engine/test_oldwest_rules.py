@@ -28,7 +28,7 @@ from p2p_ttr.engine.moves import legal_actions
 from p2p_ttr.engine.outcome import final_score
 from p2p_ttr.engine.rules import apply, new_game
 from p2p_ttr.engine.scoring import PlayerClaims, score_game
-from p2p_ttr.engine.state import GameState, NeedRemask, Phase
+from p2p_ttr.engine.state import GameState, Phase
 
 OLD_WEST = load_game("oldwest")
 BOARD = OLD_WEST.board
@@ -105,14 +105,16 @@ def test_with_two_or_three_players_only_one_side_is_used() -> None:
         apply(state, ClaimRoute(1, green.id, state.players[1].hand))
 
 
-def test_five_tickets_dealt_three_kept_the_rest_under_the_deck() -> None:
+def test_five_tickets_dealt_three_kept_the_rest_shuffled_into_the_deck() -> None:
     state = play(new_game(OLD_WEST, 2), dealer=ScenarioDealer())
     offered = state.players[0].offered
     assert len(offered) == 5
     with pytest.raises(IllegalMove, match="at least 3 tickets"):
         apply(state, KeepTickets(0, offered[:2], offered[2:]))
     after = apply(state, KeepTickets(0, offered[:3], offered[3:]))
-    assert isinstance(after.awaiting, NeedRemask) and after.awaiting.refs == offered[3:]
+    # Gathered until the last choice, then the whole deck is shuffled again (test_setup_mix.py).
+    assert after.awaiting is None and after.returned == offered[3:]
+    assert OLD_WEST.rules.setup_tickets.unkept is Unkept.SHUFFLED_IN
 
 
 def test_in_game_four_tickets_drawn_one_kept() -> None:

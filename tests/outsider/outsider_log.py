@@ -66,7 +66,7 @@ class Step:
 
 @dataclass
 class Chain:
-    kind: str  # "shuffle" or "remask"
+    kind: str  # "shuffle", "remask" or "mix" (a shuffle of earlier cards' ciphertexts)
     deck: str
     epoch: int
     source: list[Any]  # card ids, or [deck, epoch, pos] references
@@ -190,6 +190,9 @@ class LogAudit:
     def on_remask(self, index: int, seat: int, body: list[Any]) -> None:
         self._step("remask", index, seat, body)
 
+    def on_mix(self, index: int, seat: int, body: list[Any]) -> None:
+        self._step("mix", index, seat, body)
+
     def _step(self, kind: str, index: int, seat: int, body: list[Any]) -> None:
         (deck, epoch, step_seat, pairs), source = body[1], body[2]
         if deck not in DECKS or step_seat != seat or len(source) != len(pairs):
@@ -210,7 +213,7 @@ class LogAudit:
         """The fold's own steps for seats that left, up to seat ``until`` (§3)."""
         while len(chain.steps) < until and len(chain.steps) in self.forfeited:
             seat = len(chain.steps)
-            make = shuffle_step if chain.kind == "shuffle" else remask_step
+            make = remask_step if chain.kind == "remask" else shuffle_step  # a mix's steps are shuffles
             assert self.joint is not None
             chain.steps.append(Step(seat, make(self.seeds[seat], self.game_id, seat, chain.deck, chain.epoch,
                                                self.joint, self.input(chain, seat)), None))
@@ -235,6 +238,9 @@ class LogAudit:
 
     def on_remask_proof(self, index: int, seat: int, body: list[Any]) -> None:
         self._proof(index, seat, body[1], remask_proof_holds)
+
+    def on_mix_proof(self, index: int, seat: int, body: list[Any]) -> None:
+        self._proof(index, seat, body[1], shuffle_proof_holds)
 
     def _proof(self, index: int, seat: int, proof: list[Any], holds: Any) -> None:
         deck, epoch = proof[0], proof[1]
@@ -286,7 +292,7 @@ class LogAudit:
         for (deck, epoch), chain in self.chains.items():  # log order: sources come first
             self.report.epochs += 1
             for step in chain.steps:
-                make = shuffle_step if chain.kind == "shuffle" else remask_step
+                make = remask_step if chain.kind == "remask" else shuffle_step
                 if step.entry is None:
                     continue
                 again = make(self.seeds[step.seat], self.game_id, step.seat, deck, epoch, self.joint,
@@ -299,7 +305,7 @@ class LogAudit:
                 self.find(None, len(chain.steps), f"{deck} epoch {epoch} was never finished")
                 continue
             # A shuffle holds the cards it names, in some order; a re-masking
-            # the cards at the references it names, in that order.
+            # the cards at the references it names, in that order; a mix those, in some order.
             wanted = chain.source if chain.kind == "shuffle" else [cards[(d, e)][pos] for d, e, pos in chain.source]
             table = {card(deck, c): c for c in wanted if c is not None}
             found = [table.get(decrypt(pair, secret_sum)) for pair in chain.steps[-1].output]

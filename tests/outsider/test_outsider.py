@@ -272,6 +272,29 @@ def test_a_real_game_log_checks_out_with_the_same_counts_as_ttr_verify(
     assert any(deck == "train" and epoch > 0 for deck, epoch in audit.chains)
 
 
+def test_an_old_west_log_whose_returns_are_mixed_checks_out_with_the_same_counts_as_ttr_verify(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A mix (§3: the set-up's returns shuffled into the deck) read from protocol.md alone."""
+    from p2p_ttr.cli.main import main
+
+    path = tmp_path / "oldwest.log"
+    assert main(["selfplay", "--crypto", "--board", "oldwest", "--log", str(path), "--players", "3", "--seed", "1",
+                 "--bot-level", "random"]) == 0
+    data = path.read_bytes()
+    capsys.readouterr()
+    verdict = verify_json(data, tmp_path, capsys)
+    audit = LogAudit(*read_log(data))
+    report = audit.run()
+    assert verdict["fair"] is True and report.findings == []
+    checked = verdict["checked"]
+    assert (report.kinds["mix"], report.kinds["mix_proof"]) == (3, 3)
+    assert report.steps + report.derived == checked["shuffles"] and report.reproduced == report.steps
+    assert (report.proofs + report.derived, report.epochs, report.shares) == (
+        checked["proofs"], checked["decks"], checked["shares"])
+    assert any(chain.kind == "mix" for chain in audit.chains.values())
+
+
 def test_a_doctored_log_is_blamed_where_ttr_verify_blames_it(
     game_log: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

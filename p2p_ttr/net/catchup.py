@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from p2p_ttr.client.netnotices import Door, DoorDetail, DoorKind, Refetched, Report, SentNone
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
@@ -26,7 +27,6 @@ from p2p_ttr.table.relaying import FollowRequest
 
 from . import frames
 from .admission import Admission
-from .console import Console
 from .droplog import DropLog
 from .exits import PeerExit
 from .replica import Replica
@@ -52,20 +52,20 @@ class CatchUp:
     """Entries sent to seats that lack them, and fetched from seats that hold more than we do."""
 
     def __init__(self, replica: Replica, router: Router, admission: Admission, identity: Identity,
-                 console: Console, followers: dict[int, FollowRequest], drops: DropLog | None = None) -> None:
+                 report: Report, followers: dict[int, FollowRequest], drops: DropLog | None = None) -> None:
         self.replica = replica
-        self.drops = drops or DropLog(console.say)
+        self.drops = drops or DropLog(report)
         self.router = router
         self.admission = admission
         self.identity = identity
-        self.console = console
+        self.report = report
         self.followers = followers  # the standby's follow requests (standby.py): seats that turned to us
         self.gated = False
         self.peer_len: dict[int, int] = {}  # seat -> the log length it last reported
         self.reported: dict[int, int] = {}  # seat -> the log length it reported in this run
         self.heads: dict[int, bytes | None] = {}  # seat -> its log head at that length, as it said it
         self._fetches: dict[int, tuple[int, int, float]] = {}  # seat -> (from index, times asked, when)
-        self.fetched: dict[str, list[int]] = {}  # name -> indices fetched from that seat
+        self.fetched: dict[int, list[int]] = {}  # seat -> indices fetched from it
         self.adopted: Callable[[bytes], None] = lambda raw: None  # the owner hears of each entry fetched
         self._backlogs: dict[bytes, Backlog] = {}  # connection -> what it is sent to catch up
         self._acked: dict[bytes, int] = {}  # connection -> the log length it last said it holds
@@ -160,7 +160,7 @@ class CatchUp:
             self.forget(rid)
         while len(self._backlogs) >= MAX_BACKLOGS:
             oldest = min(self._backlogs, key=lambda r: self._backlogs[r].rewound)
-            self.drops.drop("dropped the oldest catch-up under way (too many at once)")
+            self.drops.drop(DoorKind(Door.CATCH_UP_DROPPED))
             self.forget(oldest)
 
     def _sizes(self, length: int) -> list[int]:
@@ -219,8 +219,7 @@ class CatchUp:
         if tries > FETCH_TRIES and not self.replica.relaying:
             # A seat that turned to us says it holds more than it can send:
             # it has not turned to us after all (its request is dropped).
-            self.console.say(f"{who} said it holds {self.reported.get(seat)} entries but sent none: "
-                             "we do not count it as following us")
+            self.report(SentNone(seat, self.reported.get(seat)))
             self.followers.pop(seat, None)
             self.reported.pop(seat, None)
             self._fetches.pop(seat, None)
@@ -246,7 +245,7 @@ class CatchUp:
         relay = table.sequencer_of(raw)
         who = self.replica.who(seat)
         if not entry_signed(table.seats[relay].identity, table.game_id, index, table.head, raw, sig):
-            self.drops.drop(f"dropped an entry from {who} without its relay's signature", f"entry {index}")
+            self.drops.drop(DoorKind(Door.ENTRY_UNSIGNED, seat), DoorDetail(entry=index))
             return
         try:
             table.receive(raw)
@@ -254,14 +253,14 @@ class CatchUp:
             if relay != self.replica.seat:
                 # Signed by its own author (a relay entry it wrote itself), or
                 # by another relay: a seat's word, and a false one. Dropped.
-                self.drops.drop(f"dropped an entry from {who} that does not fold", f"entry {index}: {exc}")
+                self.drops.drop(DoorKind(Door.ENTRY_UNFOLDING, seat), DoorDetail(str(exc), entry=index))
                 return
             raise PeerExit(1, f"entry {index}, which we signed and {who} sent back, "
                                  f"does not fold ({exc}): our log and its differ; the game stops here") from None
         store.add_receipt(index, entry_hash(raw), sig)
         store.append(raw)
         self.adopted(raw)
-        self.fetched.setdefault(who, []).append(index)
+        self.fetched.setdefault(seat, []).append(index)
         if self.replica.relaying:
             self.router.queue([conn for conn in self.admission.seat_connections() if conn != rid],
                               frames.Entry(index, raw, sig))
@@ -274,9 +273,8 @@ class CatchUp:
         if missing or any(self.reported[s] > len(table.log) for s in seats):
             note(", ".join(self.replica.who(s) for s in missing or seats) + what)
             return False
-        for name, indices in self.fetched.items():
-            self.console.say(f"our log had lost entries {indices[0]}-{indices[-1]}: fetched them from {name}, "
-                             "with their relay's signature")
+        for seat, indices in self.fetched.items():
+            self.report(Refetched(seat, indices[0], indices[-1]))
         self.fetched.clear()
         return True
 

@@ -1,5 +1,9 @@
 """Where a networked command's notes go: stdout for a person, stderr when
-stdout is reserved for the final JSON."""
+stdout is reserved for the final JSON.
+
+The peer's parts report typed facts (client/netnotices.py), never
+sentences; here, where they reach the player, the client's words
+(client/networds.py) turn each into its line."""
 
 from __future__ import annotations
 
@@ -8,6 +12,9 @@ import sys
 import threading
 import time
 from typing import TextIO
+
+from p2p_ttr.client.netnotices import Notice
+from p2p_ttr.client.networds import word_notice
 
 from .history import History
 
@@ -20,6 +27,16 @@ class Console:
 
     def say(self, text: str) -> None:
         print(text, file=self.stream, flush=True)
+
+    def report(self, notice: Notice, names: tuple[str, ...]) -> None:
+        """A fact the peer reports, in words, naming seats by ``names``."""
+        self.say(word_notice(notice, names))
+
+    def last_words(self, told: str | Notice, names: tuple[str, ...]) -> str:
+        """Say why a run ends (a fact, or a sentence not yet made one) and return the words."""
+        words = told if isinstance(told, str) else word_notice(told, names)
+        self.say(words)
+        return words
 
     def waiting(self, text: str) -> None:
         """A note of whom the table waits for, repeated while it stalls; a

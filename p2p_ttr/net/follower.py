@@ -21,9 +21,9 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
-from p2p_ttr.client.giveup import Dialled, GaveUp, RelaySilence, gave_up_words
-from p2p_ttr.client.numbering import seat_number
-from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
+from p2p_ttr.client.giveup import Dialled, GaveUp, RelaySilence
+from p2p_ttr.client.netnotices import (Door, DoorDetail, DoorKind, Dropped, Dropping, GameStarts, LobbyNow, LobbySaid,
+                                       LobbyWord, NameTaken, OtherGaveUp, Report)
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import open_envelope
@@ -33,7 +33,6 @@ from p2p_ttr.table.table import Table
 
 from . import frames
 from .catchup import CatchUp
-from .console import Console
 from .exits import PeerExit
 from .frames import NET_VERSION, FrameError
 from .gaveupsig import gave_up_signed, sign_gave_up
@@ -81,7 +80,7 @@ class Follower:
     """Checks, folds and stores what the peer we follow sends."""
 
     def __init__(self, replica: Replica, uplink: Uplink, duties: SeatDuties, catchup: CatchUp,
-                 identity: Identity, name: str, console: Console, trace: Trace,
+                 identity: Identity, name: str, report: Report, trace: Trace,
                  ongoing: list[GameStore], hooks: FollowerHooks, presence: Presence, renames: bool = False,
                  host_key: bytes | None = None) -> None:
         self.replica = replica
@@ -90,7 +89,7 @@ class Follower:
         self.catchup = catchup
         self.identity = identity
         self.name = name
-        self.console = console
+        self.report = report
         self.trace = trace
         self.ongoing = ongoing  # our unfinished games with this host: we join no other while one is under way
         self.hooks = hooks
@@ -112,7 +111,7 @@ class Follower:
         try:
             frame = from_peer(raw)
         except FrameError as exc:
-            self.catchup.drops.drop("dropped a bad frame from the peer we follow", str(exc))
+            self.catchup.drops.drop(DoorKind(Door.BAD_FRAME_FOLLOWED), DoorDetail(str(exc)))
             return
         up.heard_now()
         table = self.replica.table
@@ -123,7 +122,7 @@ class Follower:
                 # Our name was no choice of the player's (the login name): take
                 # a distinct one rather than stop; a new hello on this connection.
                 new = another_name(self.name)
-                self.console.say(f"the name {self.name!r} is taken at this table: joining as {new!r}")
+                self.report(NameTaken(self.name, new))
                 self.name, up.challenge = new, None
                 up.send(frames.Hi(NET_VERSION))
             case frames.Refused(code, reason):
@@ -158,8 +157,7 @@ class Follower:
             case frames.LobbyNews(names, wanted, escrow):
                 if escrow and not self.told_escrow:
                     self.told_escrow = True
-                    self.console.say(f"this game uses escrow: {ESCROW_TRADE_OFF}; `end` leaves the lobby "
-                                     "if you do not agree")
+                    self.report(LobbySaid(LobbyWord.ESCROW_IN_LOBBY))
                 self.lobby_said(names, wanted)
                 # Answered at once: the host's roll call before the seating
                 # waits for every member's word (admission.all_answered).
@@ -196,16 +194,14 @@ class Follower:
                     if not gave_up_signed(table.seats[seat].identity, signature, table.game_id, news):
                         return  # the relay's, or the path's, word alone: it names nobody gone
                     self.presence.left(news)
-                    self.console.say(gave_up_words(news, self.replica.names, self.replica.seat))
+                    self.report(OtherGaveUp(news, self.replica.seat))
 
     def lobby_said(self, names: tuple[str, ...], wanted: int = 0) -> None:
         """Who is in the lobby, on our screen when it changes. Our name not
         among them: the lobby was full when we came, and we wait for a place
         (the host gives us the first that frees; lobby.py)."""
         if names != self.lobby_names:
-            where = ("in the lobby" if self.name in names else "the lobby is full: you wait for a place (one frees "
-                     "if a member leaves or goes silent); in it")
-            self.console.say(f"{where}: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
+            self.report(LobbyNow(names, self.name in names, wanted))
         self.lobby_names = names
 
     def give_up(self, news: GaveUp) -> None:
@@ -259,7 +255,7 @@ class Follower:
             try:
                 self.hooks.open_game(open_envelope(raw).game_id)
             except TableError:
-                self.console.say("dropped a malformed first entry from the host")
+                self.report(Dropped(Dropping.FIRST_MALFORMED))
                 return
         table, store = self.replica.table, self.replica.store
         assert table is not None and store is not None
@@ -274,7 +270,7 @@ class Follower:
         prev = table.head if table.log else EMPTY_HEAD
         key = self.signer(table, raw)
         if key is None or not entry_signed(key, game_id, index, prev, raw, sig):
-            self.catchup.drops.drop("dropped an entry whose relay's signature is not valid", f"entry {index}")
+            self.catchup.drops.drop(DoorKind(Door.ENTRY_RELAY_UNSIGNED), DoorDetail(entry=index))
             # The relay may have signed it after another prefix than ours: it
             # showed us a fork. Fetching the whole log again lets conflict()
             # find the two signed entries at one index (once per length).
@@ -293,7 +289,7 @@ class Follower:
         if self.replica.relaying and self.uplink.seat is not None:
             # A resumed relay's log lost this entry; the successor it looked
             # for sent it back under our own receipt (as a fetch would).
-            self.catchup.fetched.setdefault(self.replica.who(self.uplink.seat), []).append(index)
+            self.catchup.fetched.setdefault(self.uplink.seat, []).append(index)
         self.duties.sequenced(raw)
         self.trace.folded(table, self.replica.seat)
         self.uplink.length = max(self.uplink.length, len(table.log))
@@ -308,10 +304,9 @@ class Follower:
         """The seating (entry 0) is in: it names our seat, or the game started without us."""
         if self.replica.player is not None and self.replica.seat is None:
             raise PeerExit(1, "the game started without us")
-        seat, names = self.replica.seat, self.replica.names
+        seat = self.replica.seat
         if seat is not None:
-            self.console.say(f"the game starts: you are seat {seat_number(seat)} ({COLOURS[seat]}); "
-                             + ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(names)))
+            self.report(GameStarts(seat))
 
     def dialled(self) -> tuple[Dialled, int | None]:
         """Whom our DEALER reaches, and its seat (None: not known yet, before
@@ -367,7 +362,7 @@ class Follower:
             return
         key = table.seats[relay].identity
         if not entry_signed(key, table.game_id, index, prev, raw, sig):
-            self.console.say(f"dropped a conflicting entry {index} its relay did not sign")
+            self.report(Dropped(Dropping.CONFLICT_UNSIGNED, entry=index))
             return
         mine = store.receipts().get(index)
         if mine is None:
@@ -417,7 +412,7 @@ class Follower:
         if table is None or store is None or not start < len(table.log):
             return
         if not self.resends.may_resend():
-            self.catchup.drops.drop("dropped a fetch while our last answer to it is under way")
+            self.catchup.drops.drop(DoorKind(Door.FETCH_UNDER_WAY))
             return
         receipts = store.receipts()
         size = 0
@@ -440,7 +435,7 @@ class Follower:
         game_id = table.game_id if table is not None else None
         if up.public is None or up.challenge is None or not pause_signed(up.public, sig, up.challenge, game_id,
                                                                          length):
-            self.console.say("dropped a pause the host did not sign")
+            self.report(Dropped(Dropping.PAUSE_UNSIGNED))
             return
         if table is None or game_id is None:
             raise PeerExit(0, "the host closed its lobby before the game started")

@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from p2p_ttr.client.numbering import point_words
-from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
+from p2p_ttr.client.netnotices import (GameResumed, GameStarted, LobbySaid, LobbyWord, MetaRebuilt, MoreToJoin,
+                                       RelayElsewhere, StartFailed)
+from p2p_ttr.client.numbering import turn_number
 from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.game import Game
 from p2p_ttr.table.envelope import MAX_SEATS
@@ -68,7 +69,7 @@ class Host(Node):
         self.relay.admission.escrow = options.escrow
         self.relay.admission.game = options.game
         if options.escrow:
-            console.say(f"escrow is on: {ESCROW_TRADE_OFF}")
+            self.report(LobbySaid(LobbyWord.ESCROW_ON))
 
     @property
     def lobby(self) -> Lobby:
@@ -116,20 +117,20 @@ class Host(Node):
         if not meta:  # meta.json lost: the log says all it held
             store.save_meta({"role": "host", "name": table.seats[0].name, "port": self.port,
                              "finished": table.complete})
-            self.console.say(f"rebuilt {store.meta_path} from the log")
+            self.report(MetaRebuilt(store.meta_path))
         self.use_table(table, store)
         self.replica.lobby = None
         self.relay.catchup.gated = not table.complete and self.relaying
-        self.console.say(f"resumed game {game} {point_words(table.engine)}")
+        self.report(GameResumed(game, turn_number(table.engine) if table.engine is not None else None))
         self.console.resumed(history)
         if not self.relaying and not table.complete:
-            self.console.say(f"the relay moved to {self.names[table.relay]} in this game: connecting there")
+            self.report(RelayElsewhere(table.relay))
             self.succession.turn_to(table.relay)
 
     def start(self) -> None:
         if self.h.escrow and len(self.lobby.names) < 3:
             self.start_now = False
-            self.console.say("escrow needs at least 3 players: wait for one more")
+            self.report(LobbySaid(LobbyWord.ESCROW_NEEDS_THREE))
             return
         members = [Seat(self.h.name, self.identity.public)] + [Seat(n, pub) for n, pub in self.lobby.members]
         game_id = os.urandom(16)
@@ -143,8 +144,7 @@ class Host(Node):
         self.relay.flush()
         self.relay.admission.seated([m.identity for m in members])
         self.replica.lobby = None
-        seats = ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(self.names))
-        self.console.say(f"game {game_id.hex()} started: {seats}")
+        self.report(GameStarted(game_id))
 
     # ------------------------------------------------------------ the lobby
 
@@ -154,7 +154,7 @@ class Host(Node):
         if len(self.lobby.names) >= 2:
             self.start_now = True
         else:
-            self.console.say("a game needs at least 2 players: wait for someone to join")
+            self.report(LobbySaid(LobbyWord.NEEDS_TWO))
 
     def lobby_step(self) -> bool:
         if self.table is not None:
@@ -165,9 +165,7 @@ class Host(Node):
         if self.start_now and len(self.lobby.names) < members:
             # Someone asked to start with a member that is gone: ask again.
             self.start_now = False
-            self.console.say("the game did not start: press Enter to start with "
-                             + ", ".join(self.lobby.names) if len(self.lobby.names) >= 2
-                             else "the game did not start: wait for someone to join")
+            self.report(StartFailed(tuple(self.lobby.names)))
         wanted = self.h.players
         if self.start_now or (wanted and len(self.lobby.names) >= wanted):
             if not admission.all_answered():  # start only with members heard just now
@@ -175,7 +173,7 @@ class Host(Node):
             self.start()
             return False
         if wanted and len(self.lobby.names) < members:
-            self.console.say(f"waiting for {wanted - len(self.lobby.names)} more to join")
+            self.report(MoreToJoin(wanted - len(self.lobby.names)))
         self.progress.update(len(self.lobby.names))
         if self.o.scripted and self.progress.timed_out:
             self.relay.pause()  # its members hear that the lobby closed, at once
@@ -189,6 +187,6 @@ class Host(Node):
     def stop_for_now(self) -> int:
         if self.table is None or self.table.game_id is None:
             self.relay.pause()
-            self.console.say("closed the lobby: no game was started")
+            self.report(LobbySaid(LobbyWord.CLOSED))
             return 0
         return super().stop_for_now()

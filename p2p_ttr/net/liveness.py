@@ -22,7 +22,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from p2p_ttr.client.giveup import GaveUp, Stall, Waiting, Why, giving_up_words, silence_words, stalled_prompt
+from p2p_ttr.client.giveup import GaveUp, Stall, Waiting, Why, giving_up_words, silence_words
+from p2p_ttr.client.netnotices import Report, StalledAsk
 from p2p_ttr.table.obligations import Owed
 from p2p_ttr.table.table import Table
 
@@ -117,13 +118,13 @@ def silent_seats(presence: Presence, table: Table | None, me: int | None) -> tup
 class Progress:
     """Tracks the time since the log last grew, and says so at a gentle pace."""
 
-    def __init__(self, timeout: float, say: Callable[[str], None], waiting: Callable[[str], None] | None = None,
+    def __init__(self, timeout: float, report: Report, waiting: Callable[[str], None],
                  clock: Callable[[], float] = time.monotonic) -> None:
-        """``say``: what the player must read (the timeout's question);
+        """``report``: what the player must read (the timeout's question);
         ``waiting``: the repeated notes of whom the table waits for."""
         self.timeout = timeout
-        self.say = say
-        self.waiting = waiting or say
+        self.report = report
+        self.waiting = waiting
         self.clock = clock
         self.length = -1
         self.since = clock()
@@ -211,7 +212,7 @@ def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ..
     if not blamed:
         return None  # only people thinking (or seats not silent for long enough yet): wait on
     if not scripted:
-        progress.say(stalled_prompt(blamed, names, int(progress.stalled_for)))
+        progress.report(StalledAsk(tuple(blamed), int(progress.stalled_for)))
         progress.extend()
         return None
     withheld = [s for s in blamed if s.waiting is Waiting.WITHHOLDING]

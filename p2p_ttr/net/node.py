@@ -28,7 +28,8 @@ from pathlib import Path
 import zmq
 
 from p2p_ttr.client.giveup import GaveUp
-from p2p_ttr.client.numbering import point_words
+from p2p_ttr.client.netnotices import GameReloaded, Notice, RelayElsewhere, RelayingAgain, StoppedUnanswered
+from p2p_ttr.client.numbering import turn_number
 from p2p_ttr.client.outcomes import EndMeans
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
@@ -121,23 +122,23 @@ class Node:
         self.replica = Replica(self.identity, decide or self.input.choose, lobby=lobby)
         self.socket_lock = SocketLock()  # held for every use of our sockets (the heartbeat has a thread of its own)
         self.presence = Presence(relay_timeout=options.relay_timeout)  # who is alive: the relay's word (liveness.py)
-        self.relay = Relay(self.replica, self.identity, console, self.trace, players, self.socket_lock, self.presence)
+        self.relay = Relay(self.replica, self.identity, self.report, self.trace, players, self.socket_lock, self.presence)
         self.relay.silence_s = options.relay_timeout
-        self.progress = Progress(options.timeout, console.say, console.waiting)
+        self.progress = Progress(options.timeout, self.report, console.waiting)
         self.where = format_address(options.host, options.port)
         self.uplink = Uplink(self.where, options.timeout, self.socket_lock)
         self.heartbeat = Heartbeat(self.pulse)
-        self.duties = SeatDuties(self.replica, self.uplink, self.relay, console, self.trace, options.timeout,
+        self.duties = SeatDuties(self.replica, self.uplink, self.relay, self.report, self.trace, options.timeout,
                                  options.relay_timeout)
         self.duties.port = options.listen
         self.duties.advertise = self.relay.admission.front = options.advertise  # our reach; hellos dialled there pass
         held_s = max(4.0, 2 * options.relay_timeout)  # a message the relay holds back this long is shown to all
         line = RelayLine(self.replica, self.relay, self.uplink)
-        self.shown_to_us = ShownToUs(self.replica, console, held_s, line.forward, line.answers)
-        self.our_held_back = OurHeldBack(self.replica, self.duties, self.identity, options.name, console, held_s,
+        self.shown_to_us = ShownToUs(self.replica, self.report, held_s, line.forward, line.answers)
+        self.our_held_back = OurHeldBack(self.replica, self.duties, self.identity, options.name, self.report, held_s,
                                    self.socket_lock, line.answers, lambda raw: self.uplink.send(frames.Env(raw)))
         self.relay.on_witness = lambda rid, seat, raw: self.shown_to_us.received(seat, raw, rid)
-        self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, console, self.trace,
+        self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, self.report, self.trace,
                                      options.relay_timeout, self.progress.note, self.relay_holds_back)
         self.succession.moved = self.new_relay
         self.our_held_back.turned_request = lambda: self.succession.request  # shown once we turned alone
@@ -147,7 +148,7 @@ class Node:
             g for g in options.data.unfinished("peer") if self.where in (g.load_meta().get("host"),
                                                                           g.load_meta().get("relay"))]
         self.follower = Follower(self.replica, self.uplink, self.duties, self.relay.catchup, self.identity,
-                                 options.name, console, self.trace, self.ongoing, self, self.presence,
+                                 options.name, self.report, self.trace, self.ongoing, self, self.presence,
                                  renames=not options.name_chosen, host_key=options.host_key)
         self.duties.check_for_fork = self.follower.check_for_fork
         if options.data.path != default_data_dir():
@@ -175,6 +176,11 @@ class Node:
     @property
     def names(self) -> tuple[str, ...]:
         return self.replica.names
+
+    def report(self, notice: Notice) -> None:
+        """Every part's one way to tell our player a fact: worded by the
+        console, its seats named as our replica names them now."""
+        self.console.report(notice, self.replica.names)
 
     @property
     def seat(self) -> int | None:
@@ -214,7 +220,7 @@ class Node:
         if table.seats and public is not None and public not in {s.identity for s in table.seats}:
             raise NodeExit(1, "this host is not a seat of our game")
         if entries:
-            self.console.say(f"reloaded game {game_id.hex()[:8]} {point_words(table.engine)}")
+            self.report(GameReloaded(game_id, turn_number(table.engine) if table.engine is not None else None))
             self.console.resumed(history)
         if not entries or not store.load_meta():  # new, or meta.json lost: the log says the rest
             store.save_meta({"role": "peer", "name": self.follower.name, "host": self.where, "finished": table.complete})
@@ -315,8 +321,7 @@ class Node:
             self.heartbeat.start()
             return self._loop(player)
         except PeerExit as exc:
-            self.last_words = str(exc)
-            self.console.say(self.last_words)
+            self.last_words = self.console.last_words(exc.told, self.replica.names)
             return exc.code
         except Quit:  # our player stops for now (`end`): everything is kept to resume
             return self.stop_for_now()
@@ -351,12 +356,11 @@ class Node:
             table = self.table
             assert table is not None
             if table.seated and not table.complete and table.relay == self.seat:
-                self.console.say("we relayed this game when we stopped: relaying again, once every seat in play "
-                                 "says how much of the log it holds (or following the seat that relays now)")
+                self.report(RelayingAgain())
                 self.relay.catchup.gated = True
                 return
             if table.seated and table.relay != self.seat and table.relay in table.reach:
-                self.console.say(f"the relay moved to {self.names[table.relay]} in this game: connecting there")
+                self.report(RelayElsewhere(table.relay))
                 self.succession.turn_to(table.relay)
                 return
         self.uplink.connect(self.o.host, self.o.port, None, watch_reach=not self.ongoing,
@@ -366,8 +370,7 @@ class Node:
         if self.relaying:
             self.relay.pause()
         if self.table is None or self.table.game_id is None:
-            self.console.say("stopped before the host answered; our game is kept: the same command "
-                             "resumes it" if self.ongoing else "left the lobby before the game started")
+            self.report(StoppedUnanswered(bool(self.ongoing)))
             return 0
         self.note_relay()
         table = self.table

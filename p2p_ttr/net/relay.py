@@ -21,7 +21,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from p2p_ttr.client.giveup import GaveUp, gave_up_words
+from p2p_ttr.client.giveup import GaveUp
+from p2p_ttr.client.netnotices import Door, DoorDetail, DoorKind, OtherGaveUp, Report
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.relaying import FollowRequest
@@ -29,7 +30,6 @@ from p2p_ttr.table.relaying import FollowRequest
 from . import frames
 from .admission import Admission
 from .catchup import CatchUp
-from .console import Console
 from .droplog import DropLog
 from .frames import NET_VERSION, FrameError
 from .gaveupsig import gave_up_signed, sign_gave_up
@@ -48,18 +48,18 @@ from .watchers import Watchers
 class Relay:
     """Our ROUTER and the relay's duties on it (see the module docstring for its parts)."""
 
-    def __init__(self, replica: Replica, identity: Identity, console: Console, trace: Trace,
+    def __init__(self, replica: Replica, identity: Identity, report: Report, trace: Trace,
                  players: int = 0, socket_lock: SocketLock | None = None, presence: Presence | None = None) -> None:
         self.replica = replica
-        self.console = console
-        self.drops = DropLog(console.say)  # what our doors drop, said at a bounded pace
+        self.report = report
+        self.drops = DropLog(report)  # what our doors drop, said at a bounded pace
         self.router = Router(socket_lock)
-        self.admission = Admission(replica, self.router, console, players, self.drops)
+        self.admission = Admission(replica, self.router, report, players, self.drops)
         self.requests: dict[int, FollowRequest] = {}  # seat -> its follow request to us (we relay next)
-        self.catchup = CatchUp(replica, self.router, self.admission, identity, console, self.requests, self.drops)
-        self.sequencer = Sequencer(replica, self.router, self.admission, identity, console, trace, self.drops)
-        self.standby = Standby(replica, self.admission, self.catchup, self.sequencer, console, self.requests)
-        self.watchers = Watchers(replica, self.router, self.admission, console)
+        self.catchup = CatchUp(replica, self.router, self.admission, identity, report, self.requests, self.drops)
+        self.sequencer = Sequencer(replica, self.router, self.admission, identity, report, trace, self.drops)
+        self.standby = Standby(replica, self.admission, self.catchup, self.sequencer, report, self.requests)
+        self.watchers = Watchers(replica, self.router, self.admission, report)
         self.describer = Describer(identity, self.router, self.drops, self.admission.not_ours)  # vouch.py
         self.identity = identity
         self.since = time.monotonic()  # when this run, or our relaying, began (a seat never heard counts from then)
@@ -72,7 +72,7 @@ class Relay:
 
     def handle(self, parts: list[bytes]) -> None:
         if len(parts) != 2:
-            self.drops.drop("dropped a message of a wrong shape", f"{len(parts)} parts, not 2")
+            self.drops.drop(DoorKind(Door.WRONG_SHAPE), DoorDetail(parts=len(parts)))
             return
         rid, raw = parts
         if self.watchers.is_muted(rid):
@@ -80,7 +80,7 @@ class Relay:
         try:
             frame = frames.decode_to_host(raw)
         except FrameError as exc:
-            self.drops.drop("dropped a bad frame", str(exc))
+            self.drops.drop(DoorKind(Door.BAD_FRAME), DoorDetail(str(exc)))
             return
         if self.watchers.handle(rid, frame):
             return
@@ -189,7 +189,7 @@ class Relay:
         who left and why."""
         self.presence.left(news)
         if source is not None:
-            self.console.say(gave_up_words(news, self.replica.names, self.replica.seat))
+            self.report(OtherGaveUp(news, self.replica.seat))
         frame = frames.GaveUp(news.seat, news.why, news.about, news.seconds, signature)
         for rid in list(self.admission.connections.known):
             if rid != source:

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from p2p_ttr.client.netnotices import Dropped, Dropping, FollowsUs, Report
 from p2p_ttr.table.relaying import FollowRequest, follow_valid
 
 from .admission import Admission
 from .catchup import CatchUp
-from .console import Console
 from .exits import PeerExit
 from .replica import Replica
 from .sequencer import Sequencer
@@ -29,12 +29,12 @@ class Standby:
     """Follow requests to us, the successor, and our taking over."""
 
     def __init__(self, replica: Replica, admission: Admission, catchup: CatchUp, sequencer: Sequencer,
-                 console: Console, requests: dict[int, FollowRequest]) -> None:
+                 report: Report, requests: dict[int, FollowRequest]) -> None:
         self.replica = replica
         self.admission = admission
         self.catchup = catchup
         self.sequencer = sequencer
-        self.console = console
+        self.report = report
         self.requests = requests  # seat -> its follow request to us (shared with catch-up)
         self.signed: Callable[[int], None] = lambda seat: None  # a seat's signed word reached us (its request)
 
@@ -57,16 +57,15 @@ class Standby:
         if seat not in others:
             return True  # only a seat in play other than the relay asks (the fold takes no other request)
         assert me is not None
-        who = self.replica.who(seat)
         request = FollowRequest(seat, length, head, sig)
         if not follow_valid(table.seats[seat].identity, table.game_id, table.term, table.relay, me, request):
-            self.console.say(f"dropped a follow request from {who}: it is not its signature for this relay term")
+            self.report(Dropped(Dropping.FOLLOW_UNSIGNED, seat))
             return True
         if length <= len(table.log) and table.heads[length] != head:
-            self.console.say(f"dropped a follow request from {who}: its log is not a prefix of ours")
+            self.report(Dropped(Dropping.FOLLOW_NOT_PREFIX, seat))
             return True
         if seat not in self.requests:
-            self.console.say(f"{who} lost the relay ({self.replica.who(table.relay)}) and follows us now")
+            self.report(FollowsUs(seat, table.relay))
         self.requests[seat] = request
         # Its signed word, every heartbeat: the seat is alive, so we never
         # ask to carry it on while it follows us (seatduties.py).

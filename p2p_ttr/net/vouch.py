@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import zmq
 
+from p2p_ttr.client.netnotices import Door, DoorDetail, DoorKind
 from p2p_ttr.client.peerwords import words_shown
 from p2p_ttr.engine.boards import MAX_NAME as MAX_GAME_NAME
 from p2p_ttr.errorcodes import ErrorCode
@@ -94,10 +95,10 @@ class Describer:
             return
         game = self.game()
         if game is None:
-            self.drops.drop("dropped a describe: we announce no game")
+            self.drops.drop(DoorKind(Door.DESCRIBE_NO_GAME))
             return
         if not self.budget.take(1.0, self.clock()):
-            self.drops.drop("dropped a describe", f"more than {DESCRIBES_PER_S:.0f} a second")
+            self.drops.drop(DoorKind(Door.DESCRIBE), DoorDetail(per_s=DESCRIBES_PER_S))
             return
         dialled = (ask.dialled_ip, ask.dialled_port)
         problem = self.dialled_problem(dialled)

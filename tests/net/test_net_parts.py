@@ -420,21 +420,25 @@ def test_the_players_move_reaches_the_table_once_and_end_pauses(tmp_path: Path) 
 
 
 def test_drops_are_said_once_per_kind_then_counted() -> None:
+    from p2p_ttr.client.netnotices import Door, DoorDetail, DoorKind
+    from p2p_ttr.client.networds import word_notice
     from p2p_ttr.net.droplog import DropLog
 
     said: list[str] = []
     clock = [0.0]
-    drops = DropLog(said.append, every=10.0, clock=lambda: clock[0])
+    drops = DropLog(lambda notice: said.append(word_notice(notice, ("Ann",))), every=10.0, clock=lambda: clock[0])
     for _ in range(1000):
-        drops.drop("dropped a bad frame", "not msgpack")
-    drops.drop("refused a message from Ann (replay)", "seat 1 already sent message 4")
+        drops.drop(DoorKind(Door.BAD_FRAME), DoorDetail("not msgpack"))
+    drops.drop(DoorKind(Door.MESSAGE_REFUSED, 0, "replay"), DoorDetail("seat 1 already sent message 4"))
     assert len(said) == 2 and said[0].startswith("dropped a bad frame: not msgpack")
+    assert said[1] == ("refused a message from Ann (replay): seat 1 already sent message 4 (more like it are "
+                       "counted, and said every 10 s)")
     clock[0] = 10.5
     drops.tick()
     assert said[-1] == "dropped a bad frame: 999 more in the last 10 s" and len(said) == 3
     drops.tick()
     assert len(said) == 3  # nothing new: nothing said
-    drops.drop("dropped a bad frame", "not msgpack")
+    drops.drop(DoorKind(Door.BAD_FRAME), DoorDetail("not msgpack"))
     drops.flush_all()  # we stop before the next summary is due: it is said now
     assert said[-1] == "dropped a bad frame: 1 more in the last 0 s" and len(said) == 4
 

@@ -13,8 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from p2p_ttr.client.networds import word_notice
 from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
+from p2p_ttr.net.liveness import Progress
 from p2p_ttr.net.frames import MAX_FRAME_BYTES, NET_VERSION, FrameError, decode, encode
 from p2p_ttr.net.lobby import MAX_WAITING, Challenges, Lobby, Refusal, sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
@@ -321,17 +323,22 @@ def _table_where(owes: str) -> tuple[Table, int]:
     raise AssertionError(f"no moment where Bob owes only a {owes}")
 
 
+def _progress(said: list[str], now: list[float]) -> Progress:
+    """A Progress whose question and notes both land in ``said``, worded as a screen words them (Ann, Bob)."""
+    return Progress(30.0, lambda notice: said.append(word_notice(notice, ("Ann", "Bob"))), said.append,
+                    clock=lambda: now[0])
+
 def test_watch_never_gives_up_on_a_live_seat_that_thinks_over_a_move() -> None:
     """Liveness is not progress: Bob's heartbeats arrive (the relay does not
     call him silent) and he owes a move: a bot waits as long as it takes,
     and a person is never asked `wait` or `end`."""
-    from p2p_ttr.net.liveness import Presence, Progress, watch
+    from p2p_ttr.net.liveness import Presence, watch
 
     table, bob = _table_where("move")
     now = [0.0]
     said: list[str] = []
     presence = Presence(clock=lambda: now[0])
-    progress = Progress(30.0, said.append, clock=lambda: now[0])
+    progress = _progress(said, now)
     for t in range(0, 3600, 7):
         now[0] = float(t)
         presence.heard(())  # the relay's word each second: nobody is silent
@@ -344,13 +351,13 @@ def test_watch_gives_up_on_a_seat_that_withholds_a_duty_and_names_it() -> None:
     """Bob is alive but owes a duty his software does at once (his keys): at
     the timeout a person is asked (wait may help: it may be slow), a bot gives up naming him."""
     from p2p_ttr.client.giveup import Why
-    from p2p_ttr.net.liveness import Presence, Progress, watch
+    from p2p_ttr.net.liveness import Presence, watch
 
     table, bob = _table_where("duty")
     now = [0.0]
     said: list[str] = []
     presence = Presence(clock=lambda: now[0])
-    progress = Progress(30.0, said.append, clock=lambda: now[0])
+    progress = _progress(said, now)
     assert watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log") is None and said == []
     now[0] = 6.0
     watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log")
@@ -368,13 +375,13 @@ def test_watch_gives_up_on_a_silent_seat_only_after_the_timeout_of_silence() -> 
     """Bob owes a move but sends no heartbeat (the relay says he is silent):
     he is gone, and a bot gives up once he has been silent for the timeout."""
     from p2p_ttr.client.giveup import GaveUp, Why
-    from p2p_ttr.net.liveness import Presence, Progress, watch
+    from p2p_ttr.net.liveness import Presence, watch
 
     table, bob = _table_where("move")
     now = [0.0]
     said: list[str] = []
     presence = Presence(clock=lambda: now[0])
-    progress = Progress(30.0, said.append, clock=lambda: now[0])
+    progress = _progress(said, now)
     watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log")
     now[0] = 31.0
     presence.heard(((bob, 20),))  # silent for 20 s, says the relay: 20 < 30
@@ -407,13 +414,13 @@ def test_a_relay_that_claims_a_long_silence_cannot_hurry_a_give_up() -> None:
     but a scripted peer still gives up on him only once the table itself
     has stalled for its own --timeout, and says no more than a frame carries."""
     from p2p_ttr.net.frames import MAX_SECONDS
-    from p2p_ttr.net.liveness import Presence, Progress, watch
+    from p2p_ttr.net.liveness import Presence, watch
 
     table, bob = _table_where("move")
     now = [0.0]
     said: list[str] = []
     presence = Presence(clock=lambda: now[0])
-    progress = Progress(30.0, said.append, clock=lambda: now[0])
+    progress = _progress(said, now)
     watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log")
     for t in range(1, 30):
         now[0] = float(t)

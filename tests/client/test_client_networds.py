@@ -1,0 +1,173 @@
+"""What the peer reports to its player (client/netnotices.py), in the words
+networds.py gives it: one sample of every fact, worded as net/ wrote it
+before it handed up facts; and nothing a peer sent reaches a screen raw."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from p2p_ttr.client.giveup import GaveUp, Stall, Waiting, Why
+from p2p_ttr.client.netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, CarryOnTooLate, Door, DoorDetail,
+                                       DoorKind, Dropped, Dropping, EveryOtherLostRelay, FirstAtDoor, FollowsUs,
+                                       ForfeitConcedes, ForfeitSaid, ForfeitWord, GameReloaded, GameResumed,
+                                       GameStarted, GameStarts, HandOverWhileAway, JoinedLobby, LeftLobby, LobbyNow,
+                                       LobbySaid, LobbyWord, MetaRebuilt, MoreAtDoor, MoreToJoin, NameTaken, Notice,
+                                       OtherGaveUp, OursHeldBack, OwnMessageRefused, Refetched, RelayAnswersAgain,
+                                       RelayElsewhere, RelayHoldsBack, RelayingAgain, RelayLoss, RelayLost, RelayMoved,
+                                       RollCall, SeatBack, SentNone, StalledAsk, StartFailed, StoppedUnanswered,
+                                       TableRefused, Unreachable, WaitsForPlace, WatchedHandOver, WatchedSilent,
+                                       WatcherGone, WatcherJoined, WatcherLeft, WatchingFrom, WitnessRefused, WrongKey)
+from p2p_ttr.client.networds import word_notice
+from p2p_ttr.net.console import Console
+from p2p_ttr.table.escrowbook import Blocked
+from p2p_ttr.table.obligations import Owed
+
+NAMES = ("Ann", "Bob", "Cy")
+SAMPLES: list[tuple[Notice, str]] = [
+    (RelayLost(0, RelayLoss.LEFT, 1), "the relay (Ann) left the game: turning to Bob, who relays next"),
+    (RelayLost(0, RelayLoss.SILENT, 2, True, 20.0),
+     "the relay (Ann) has been silent for 20 s: we relay next, once every other seat in play turns to us"),
+    (RelayLost(0, RelayLoss.OUT_OF_REACH, 1, shown_by=2),
+     "the relay (Ann) is out of Cy's reach (Cy turned to Bob and showed us its signed request): turning to Bob, "
+     "who relays next"),
+    (RelayLost(0, RelayLoss.HOLDS_BACK, None), "the relay (Ann) holds back a seat's message and no seat is left to relay"),
+    (Unreachable(2), "Cy never said where it accepts connections: we cannot reach it"),
+    (EveryOtherLostRelay(0), "every other seat lost the relay (Ann): we relay next"),
+    (RelayAnswersAgain(0), "the relay (Ann) answers again: we go on with it"),
+    (RelayMoved(0, 1), "the relay moved from Ann to Bob"),
+    (RelayMoved(0, 1, True), "the relay moved from Ann to Bob: we relay from now on"),
+    (HandOverWhileAway(1, 40, 1), "the relay moved to Bob at entry 40 while we were away: our 1 later entry, which "
+                                  "no other seat held, is dropped; we play on from the hand-over"),
+    (HandOverWhileAway(1, 40, 3), "the relay moved to Bob at entry 40 while we were away: our 3 later entries, which "
+                                  "no other seat held, are dropped; we play on from the hand-over"),
+    (RelayElsewhere(1), "the relay moved to Bob in this game: connecting there"),
+    (RelayingAgain(), "we relayed this game when we stopped: relaying again, once every seat in play says how much "
+                      "of the log it holds (or following the seat that relays now)"),
+    (FollowsUs(2, 0), "Cy lost the relay (Ann) and follows us now"),
+    (SeatBack(1, True), "Bob is back"),
+    (SeatBack(1, False), "Bob reached us (we relay next if the relay is gone)"),
+    (WaitsForPlace("Dee", NAMES), "Dee waits for a place: the lobby is full (Ann, Bob, Cy)"),
+    (JoinedLobby("Bob", 2, 0), "Bob joined (2): press Enter to start"),
+    (JoinedLobby("Bob", 2, 3), "Bob joined (2 of 3)"),
+    (LeftLobby("Bob", ("Ann",)), "Bob left: 1 in the lobby (Ann)"),
+    (LeftLobby("Bob", ("Ann", "Dee"), 5.0, "Dee"),
+     "Bob left the lobby (silent for 5 s): 2 in the lobby (Ann, Dee), Dee took the place"),
+    (RollCall(5.0), "the lobby is full: the game starts once every member answers (one silent for 5 s is dropped)"),
+    (LobbyNow(("Ann", "Bob"), True, 3), "in the lobby: Ann, Bob (starting at 3)"),
+    (LobbyNow(("Ann", "Bob"), False), "the lobby is full: you wait for a place (one frees if a member leaves or goes "
+                                      "silent); in it: Ann, Bob"),
+    (NameTaken("Root", "Root2"), "the name 'Root' is taken at this table: joining as 'Root2'"),
+    (LobbySaid(LobbyWord.ESCROW_NEEDS_THREE), "escrow needs at least 3 players: wait for one more"),
+    (LobbySaid(LobbyWord.NEEDS_TWO), "a game needs at least 2 players: wait for someone to join"),
+    (LobbySaid(LobbyWord.CLOSED), "closed the lobby: no game was started"),
+    (StartFailed(("Ann", "Bob")), "the game did not start: press Enter to start with Ann, Bob"),
+    (StartFailed(("Ann",)), "the game did not start: wait for someone to join"),
+    (MoreToJoin(2), "waiting for 2 more to join"),
+    (GameStarted(bytes(16)), f"game {'0' * 32} started: Ann (red), Bob (blue), Cy (green)"),
+    (GameStarts(1), "the game starts: you are seat 2 (blue); Ann (red), Bob (blue), Cy (green)"),
+    (GameStarts(None), "the game starts: Ann, Bob, Cy"),
+    (GameResumed("ab" * 16, 29), f"resumed game {'ab' * 16} at turn 29"),
+    (GameReloaded(bytes.fromhex("3fa2c1d0") + bytes(12), None), "reloaded game 3fa2c1d0 before the first turn"),
+    (MetaRebuilt(Path("games/x/meta.json")), "rebuilt games/x/meta.json from the log"),
+    (StoppedUnanswered(True), "stopped before the host answered; our game is kept: the same command resumes it"),
+    (StoppedUnanswered(False), "left the lobby before the game started"),
+    (Refetched(1, 3, 5), "our log had lost entries 3-5: fetched them from Bob, with their relay's signature"),
+    (SentNone(1, 12), "Bob said it holds 12 entries but sent none: we do not count it as following us"),
+    (OwnMessageRefused("replay", "seat 1 already sent message 4"),
+     "our own message was refused (replay): seat 1 already sent message 4"),
+    (TableRefused("unknown_head", "no such head"), "the table refused our message (unknown_head): no such head"),
+    (CarryOnTooLate("it is back"), "our request to carry a seat on came too late (it is back)"),
+    (CarriedOnUs(17), "your seat was carried on by the others at entry 17: the others had not heard it for the relay "
+                      "timeout (it was away, or cut off from the relay), so they opened its key from escrow and the "
+                      "table plays it now; you watch the rest of the game"),
+    (AskingCarryOn(1, 20.0), "Bob has been silent for 20 s: asking the others to carry their seat on (escrow)"),
+    (CannotGoOn(Blocked((1, 2), None, None)),
+     "the game cannot go on for now: Bob and Cy are silent at once, and carrying a seat on takes every other seat in "
+     "play (escrow), so none of them can be while another is silent; it goes on if they come back (`end` stops "
+     "here; `ttr verify` on the log audits what was played)"),
+    (CannotGoOn(Blocked((1,), 2, 30)),
+     "the game cannot go on for now: Bob is silent and cannot be carried on: Cy left the game at entry 30, taking "
+     "its share of every seat's escrowed key with it (nobody else can open it); it goes on if that player comes "
+     "back (`end` stops here; `ttr verify` on the log audits what was played)"),
+    (ForfeitSaid(ForfeitWord.TOO_LATE), "the game is over before our forfeit went out: nothing to forfeit"),
+    (ForfeitSaid(ForfeitWord.GAME_OVER), "the game is over: there is nothing to forfeit"),
+    (ForfeitSaid(ForfeitWord.GOES_ON, True), "forfeiting: publishing our secrets so the game goes on; from now on "
+                                             "the table plays our seat and the next seat relays"),
+    (ForfeitConcedes(1), "forfeiting: publishing our secrets; that leaves Bob alone in play, so the game ends, "
+                         "conceded to them"),
+    (ForfeitConcedes(None), "forfeiting: publishing our secrets; that leaves nobody in play, so the game ends"),
+    (WitnessRefused(1, "stale"), "the relay refused the message Bob showed us directly (stale): it was not the "
+                                 "relay holding the game back"),
+    (RelayHoldsBack(0, 1, 8.4, True), "the relay (Ann) holds back Bob's message: Bob sent it to us directly 8 s ago, "
+                                      "and the relay, which answers, has not sequenced it: the game waits for the "
+                                      "relay, not for Bob; the relay counts as gone (escrow): we turn to the next seat"),
+    (OursHeldBack(0, 12.0), "the relay (Ann) has not sequenced our message for 12 s though it answers: we show it to "
+                            "the other seats directly, so that they see it is the relay that holds the game back"),
+    (WatcherJoined(2), "a watcher joined (2 watching)"),
+    (WatcherLeft(WatcherGone.FLOODED, 20.0, 1), "a watcher sent more than 20 frames a second: it is no longer sent "
+                                                "the game (1 watching)"),
+    (WatcherLeft(WatcherGone.IDLE, 12.0, 16), "a watcher read nothing for 12 s and gave its place to a new watcher: "
+                                              "it is no longer sent the game (16 watching)"),
+    (WatcherLeft(WatcherGone.SILENT, 10.0, 0), "a watcher was silent for 10 s: it is no longer sent the game "
+                                               "(0 watching)"),
+    (WatchingFrom(1, True), "watching from Bob, who relays next"),
+    (WatchedSilent("10.0.0.2:7311", 2), "10.0.0.2:7311 is silent: trying Cy"),
+    (WrongKey("10.0.0.2:7311", 1), "10.0.0.2:7311 answers with a key that is not Bob's: trying another seat"),
+    (WatchedHandOver(1, 40, 2), "the relay moved to Bob at entry 40: the 2 later entries we had, which no seat held, "
+                                "are dropped"),
+    (Dropped(Dropping.FOLLOW_UNSIGNED, 2), "dropped a follow request from Cy: it is not its signature for this "
+                                           "relay term"),
+    (Dropped(Dropping.CONFLICT_UNSIGNED, entry=7), "dropped a conflicting entry 7 its relay did not sign"),
+    (Dropped(Dropping.FIRST_NO_SEATING, reason="bad body"), "dropped a first entry that is no seating (bad body)"),
+    (FirstAtDoor(DoorKind(Door.HELLO_REFUSED, code="name_taken"), DoorDetail("taken", "Bob"), 10.0),
+     "refused a hello (name_taken): 'Bob': taken (more like it are counted, and said every 10 s)"),
+    (FirstAtDoor(DoorKind(Door.ENTRY_UNFOLDING, 1), DoorDetail("no", entry=9), 10.0),
+     "dropped an entry from Bob that does not fold: entry 9: no (more like it are counted, and said every 10 s)"),
+    (FirstAtDoor(DoorKind(Door.WRONG_SHAPE), DoorDetail(parts=3), 10.0),
+     "dropped a message of a wrong shape: 3 parts, not 2 (more like it are counted, and said every 10 s)"),
+    (FirstAtDoor(DoorKind(Door.DESCRIBE), DoorDetail(per_s=20.0), 10.0),
+     "dropped a describe: more than 20 a second (more like it are counted, and said every 10 s)"),
+    (MoreAtDoor(DoorKind(Door.BAD_FRAME), 12345, 10.2), "dropped a bad frame: 12,345 more in the last 10 s"),
+    (OtherGaveUp(GaveUp(1, Why.SILENT, (2,), 30), 2),
+     "Bob gave up on the game and left: no heartbeat came from you for 30 seconds"),
+    (StalledAsk((Stall(1, Waiting.THINKING, (Owed.MOVE,), 40),), 40),
+     "no progress for 40 seconds: Bob is thinking over a move. Type `wait` to keep waiting, or `end` to stop for now"),
+]
+
+
+@pytest.mark.parametrize(("notice", "words"), SAMPLES)
+def test_each_fact_reads_as_the_peer_said_it(notice: Notice, words: str) -> None:
+    assert word_notice(notice, NAMES) == words
+
+
+def test_every_fact_of_the_vocabulary_has_a_sample() -> None:
+    """A fact added to ``Notice`` without a sample here fails (mypy's assert_never fails one without words)."""
+    assert {type(n) for n, _ in SAMPLES} == set(get_args(Notice))
+
+
+HOSTILE = "Eve\x1b]0;owned\x07\x1b[2J\u202eevil"
+
+
+@pytest.mark.parametrize("notice", [
+    JoinedLobby(HOSTILE, 2, 0),  # a name a joiner sent
+    LobbyNow((HOSTILE, "Ann"), True),  # names the host sent
+    TableRefused("x", HOSTILE),  # a reason the relay sent
+    FirstAtDoor(DoorKind(Door.BAD_FRAME), DoorDetail(HOSTILE), 10.0),  # an error quoting a frame, a fact inside a fact
+    Dropped(Dropping.BAD_FRAME, reason=HOSTILE),
+    WrongKey(HOSTILE, 0),  # an address from the log
+    RelayMoved(0, 1),  # the names looked up (a lobby's, before the seating's checks)
+])
+def test_nothing_a_peer_sent_reaches_the_screen_raw(notice: Notice, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every string a fact carries, and every name it is worded with, shows
+    its controls and format characters escaped (peerwords.shown), through the
+    console that prints it as through the words alone."""
+    names = (HOSTILE, HOSTILE)
+    words = word_notice(notice, names)
+    Console(quiet_stdout=False).report(notice, names)
+    printed = capsys.readouterr().out
+    for text in (words, printed):
+        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+        assert "\\x1b]0;owned\\x07\\x1b[2J\\u202eevil" in text

@@ -9,18 +9,80 @@ and the words look its name up; a string in a notice is a peer's own words
 
 They are declared here, below net/ in the layer line, because the words
 that read them (client) may not import net/, and net/ may import this.
+So is ``Why``, which is also a field of the ``give_up`` and ``gave_up``
+frames (net/frames.py): one declaration, read by the frames and worded by
+giveup.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from pathlib import Path
 
 from p2p_ttr.table.escrowbook import Blocked
+from p2p_ttr.table.obligations import Owed
 
-from .giveup import GaveUp, Stall
+# ------------------------------------------------- liveness: who holds the table
+
+
+class Why(StrEnum):
+    """Why a peer gave up on the game (its value is the string on the wire)."""
+
+    SILENT = "silent"  # the seats it waited for sent no heartbeat for its timeout
+    WITHHELD = "withheld"  # they were connected, but withheld a duty their software does at once
+
+
+class Waiting(Enum):
+    """What a seat the table waits for is doing, as this peer can tell."""
+
+    THINKING = "thinking"  # alive, owes only a move: a person's decision takes what it takes
+    WITHHOLDING = "withholding"  # alive, owes a duty its software does at once
+    SILENT = "silent"  # no heartbeat reaches the relay from it
+    GAVE_UP = "gave up"  # it said it gave up on the game, and left
+
+
+@dataclass(frozen=True)
+class Stall:
+    """One seat the table waits for: what it is doing, what it owes, and for how
+    many seconds (silent for, or the table stalled for)."""
+
+    seat: int
+    waiting: Waiting
+    owed: tuple[Owed, ...]
+    seconds: int
+
+
+@dataclass(frozen=True)
+class SeatGaveUp:
+    """``seat`` gave up on the game after ``seconds``, ``why``, waiting for ``about``."""
+
+    seat: int
+    why: Why
+    about: tuple[int, ...]
+    seconds: int
+
+
+class Dialled(Enum):
+    """Whom a seat's connection reaches: the host (no hand-over yet), the
+    relay after a hand-over, or the seat that relays next (standing by)."""
+
+    HOST = "host"
+    RELAY = "relay"
+    NEXT_RELAY = "next relay"
+
+
+@dataclass(frozen=True)
+class RelaySilence:
+    """The peer we follow has sent nothing, heartbeats included, for
+    ``seconds``: the table cannot move (it sequences every move), whatever
+    the status line would say of whose turn it is."""
+
+    dialled: Dialled
+    seat: int | None  # None: not known yet (before the seating)
+    seconds: int
+
 
 # ----------------------------------------------------------- the relay moves
 
@@ -523,7 +585,7 @@ class MoreAtDoor:
 class OtherGaveUp:
     """Another peer gave up on the game (its signed word, passed on by the relay); ``me``: our seat."""
 
-    news: GaveUp
+    news: SeatGaveUp
     me: int | None
 
 

@@ -74,7 +74,7 @@ CARRIED_ON_US = ("your seat was carried on by the others at entry {entry}: the o
                  "table plays it now; you watch the rest of the game")
 
 
-def who(seat: int | None, names: tuple[str, ...]) -> str:
+def peer_name(seat: int | None, names: tuple[str, ...]) -> str:
     """A seat's name, or 'a peer' for a seat the names do not hold."""
     return names[seat] if seat is not None and 0 <= seat < len(names) else "a peer"
 
@@ -109,30 +109,30 @@ def _words(notice: Notice, names: tuple[str, ...]) -> str:  # noqa: C901 - one c
             return ("stopped before the host answered; our game is kept: the same command resumes it" if ongoing
                     else "left the lobby before the game started")
         case Refetched(seat, first, last):
-            return (f"our log had lost entries {first}-{last}: fetched them from {who(seat, names)}, "
+            return (f"our log had lost entries {first}-{last}: fetched them from {peer_name(seat, names)}, "
                     "with their relay's signature")
         case SentNone(seat, said):
-            return f"{who(seat, names)} said it holds {said} entries but sent none: we do not count it as following us"
+            return f"{peer_name(seat, names)} said it holds {said} entries but sent none: we do not count it as following us"
         case OwnMessageRefused() | TableRefused() | CarryOnTooLate() | CarriedOnUs() | AskingCarryOn() \
                 | CannotGoOn() | ForfeitSaid() | ForfeitConcedes():
             return _our_words(notice, names)
         case WitnessRefused(author, code):
-            return (f"the relay refused the message {who(author, names)} showed us directly ({code}): it was not "
+            return (f"the relay refused the message {peer_name(author, names)} showed us directly ({code}): it was not "
                     "the relay holding the game back")
         case RelayHoldsBack(relay, author, seconds, escrow):
-            by = who(author, names)
-            return (f"the relay ({who(relay, names)}) holds back {by}'s message: {by} sent it to us directly "
+            by = peer_name(author, names)
+            return (f"the relay ({peer_name(relay, names)}) holds back {by}'s message: {by} sent it to us directly "
                     f"{seconds:.0f} s ago, and the relay, which answers, has not sequenced it: the game waits for "
                     f"the relay, not for {by}" + ("; the relay counts as gone (escrow): we turn to the next seat"
                                                   if escrow else ""))
         case OursHeldBack(relay, seconds):
-            return (f"the relay ({who(relay, names)}) has not sequenced our message for {seconds:.0f} s though it "
+            return (f"the relay ({peer_name(relay, names)}) has not sequenced our message for {seconds:.0f} s though it "
                     "answers: we show it to the other seats directly, so that they see it is the relay that holds "
                     "the game back")
         case WatcherJoined() | WatcherLeft() | WatchingFrom() | WatchedSilent() | WrongKey() | WatchedHandOver():
             return _watch_words(notice, names)
         case Dropped(what, seat, entry, reason):
-            return DROPPINGS[what].format(who=who(seat, names), entry=entry, reason=reason)
+            return DROPPINGS[what].format(who=peer_name(seat, names), entry=entry, reason=reason)
         case FirstAtDoor(kind, detail, every_s):
             why = _door_detail(detail)
             return (f"{_door(kind, names)}{': ' + why[:MAX_DETAIL] if why else ''} (more like it are counted, "
@@ -156,36 +156,36 @@ def _relay_words(notice: RelayLost | Unreachable | EveryOtherLostRelay | RelayAn
                  names: tuple[str, ...]) -> str:
     match notice:
         case RelayLost(relay, why, successor, we_relay_next, silent_s, shown_by):
-            lost = f"the relay ({who(relay, names)}) {_loss_words(why, silent_s, shown_by, successor, names)}"
+            lost = f"the relay ({peer_name(relay, names)}) {_loss_words(why, silent_s, shown_by, successor, names)}"
             if successor is None:
                 return f"{lost} and no seat is left to relay"
             if we_relay_next:
                 return f"{lost}: we relay next, once every other seat in play turns to us"
-            return f"{lost}: turning to {who(successor, names)}, who relays next"
+            return f"{lost}: turning to {peer_name(successor, names)}, who relays next"
         case Unreachable(seat):
-            return f"{who(seat, names)} never said where it accepts connections: we cannot reach it"
+            return f"{peer_name(seat, names)} never said where it accepts connections: we cannot reach it"
         case EveryOtherLostRelay(relay):
-            return f"every other seat lost the relay ({who(relay, names)}): we relay next"
+            return f"every other seat lost the relay ({peer_name(relay, names)}): we relay next"
         case RelayAnswersAgain(relay):
-            return f"the relay ({who(relay, names)}) answers again: we go on with it"
+            return f"the relay ({peer_name(relay, names)}) answers again: we go on with it"
         case RelayMoved(old, new, ours):
-            return f"the relay moved from {who(old, names)} to {who(new, names)}" + (
+            return f"the relay moved from {peer_name(old, names)} to {peer_name(new, names)}" + (
                 ": we relay from now on" if ours else "")
         case HandOverWhileAway(relay, index, dropped):
             one = dropped == 1
-            return (f"the relay moved to {who(relay, names)} at entry {index} while we were away: our {dropped} "
+            return (f"the relay moved to {peer_name(relay, names)} at entry {index} while we were away: our {dropped} "
                     f"later entr{'y' if one else 'ies'}, which no other seat held, {'is' if one else 'are'} dropped; "
                     "we play on from the hand-over")
         case RelayElsewhere(relay):
-            return f"the relay moved to {who(relay, names)} in this game: connecting there"
+            return f"the relay moved to {peer_name(relay, names)} in this game: connecting there"
         case RelayingAgain():
             return ("we relayed this game when we stopped: relaying again, once every seat in play says how much "
                     "of the log it holds (or following the seat that relays now)")
         case FollowsUs(seat, relay):
-            return f"{who(seat, names)} lost the relay ({who(relay, names)}) and follows us now"
+            return f"{peer_name(seat, names)} lost the relay ({peer_name(relay, names)}) and follows us now"
         case SeatBack(seat, relaying):
-            return (f"{who(seat, names)} is back" if relaying
-                    else f"{who(seat, names)} reached us (we relay next if the relay is gone)")
+            return (f"{peer_name(seat, names)} is back" if relaying
+                    else f"{peer_name(seat, names)} reached us (we relay next if the relay is gone)")
         case _:
             assert_never(notice)
 
@@ -200,8 +200,8 @@ def _loss_words(why: RelayLoss, silent_s: float, shown_by: int, successor: int |
         case RelayLoss.SILENT:
             return f"has been silent for {silent_s:.0f} s"
         case RelayLoss.OUT_OF_REACH:
-            by = who(shown_by, names)
-            return f"is out of {by}'s reach ({by} turned to {who(successor, names)} and showed us its signed request)"
+            by = peer_name(shown_by, names)
+            return f"is out of {by}'s reach ({by} turned to {peer_name(successor, names)} and showed us its signed request)"
         case _:
             assert_never(why)
 
@@ -249,17 +249,17 @@ def _our_words(notice: OwnMessageRefused | TableRefused | CarryOnTooLate | Carri
         case CarriedOnUs(entry):
             return CARRIED_ON_US.format(entry=entry)
         case AskingCarryOn(seat, silent_s):
-            return (f"{who(seat, names)} has been silent for {silent_s:.0f} s: asking the others to carry their "
+            return (f"{peer_name(seat, names)} has been silent for {silent_s:.0f} s: asking the others to carry their "
                     "seat on (escrow)")
         case CannotGoOn(blocked):
-            silent = " and ".join(who(s, names) for s in blocked.silent)
+            silent = " and ".join(peer_name(s, names) for s in blocked.silent)
             many = len(blocked.silent) > 1
             if blocked.gone is None:
                 why = (f"{silent} are silent at once, and carrying a seat on takes every other seat in play "
                        "(escrow), so none of them can be while another is silent")
             else:
                 why = (f"{silent} {'are' if many else 'is'} silent and cannot be carried on: "
-                       f"{who(blocked.gone, names)} left the game at entry {blocked.gone_at}, taking its share of "
+                       f"{peer_name(blocked.gone, names)} left the game at entry {blocked.gone_at}, taking its share of "
                        "every seat's escrowed key with it (nobody else can open it)")
             return (f"the game cannot go on for now: {why}; it goes on if {'they come' if many else 'that player comes'}"
                     " back (`end` stops here; `ttr verify` on the log audits what was played)")
@@ -267,7 +267,7 @@ def _our_words(notice: OwnMessageRefused | TableRefused | CarryOnTooLate | Carri
             return _forfeit_words(word, relaying)
         case ForfeitConcedes(alone):
             return "forfeiting: publishing our secrets; that leaves " + (
-                f"{who(alone, names)} alone in play, so the game ends, conceded to them" if alone is not None
+                f"{peer_name(alone, names)} alone in play, so the game ends, conceded to them" if alone is not None
                 else "nobody in play, so the game ends")
         case _:
             assert_never(notice)
@@ -294,13 +294,13 @@ def _watch_words(notice: WatcherJoined | WatcherLeft | WatchingFrom | WatchedSil
         case WatcherLeft(why, limit, count):
             return f"a watcher {_gone_words(why, limit)}: it is no longer sent the game ({count} watching)"
         case WatchingFrom(seat, next_):
-            return f"watching from {who(seat, names)}, who relays" + (" next" if next_ else "")
+            return f"watching from {peer_name(seat, names)}, who relays" + (" next" if next_ else "")
         case WatchedSilent(dialled, seat):
-            return f"{dialled} is silent: trying {who(seat, names)}"
+            return f"{dialled} is silent: trying {peer_name(seat, names)}"
         case WrongKey(dialled, seat):
-            return f"{dialled} answers with a key that is not {who(seat, names)}'s: trying another seat"
+            return f"{dialled} answers with a key that is not {peer_name(seat, names)}'s: trying another seat"
         case WatchedHandOver(relay, index, dropped):
-            return (f"the relay moved to {who(relay, names)} at entry {index}: the {dropped} later entries we had, "
+            return (f"the relay moved to {peer_name(relay, names)} at entry {index}: the {dropped} later entries we had, "
                     "which no seat held, are dropped")
         case _:
             assert_never(notice)
@@ -319,7 +319,7 @@ def _gone_words(why: WatcherGone, limit: float) -> str:
 
 
 def _door(kind: DoorKind, names: tuple[str, ...]) -> str:
-    return DOORS[kind.door].format(who=who(kind.seat, names), code=kind.code)
+    return DOORS[kind.door].format(who=peer_name(kind.seat, names), code=kind.code)
 
 
 def _door_detail(detail: DoorDetail) -> str:

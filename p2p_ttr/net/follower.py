@@ -21,9 +21,8 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
-from p2p_ttr.client.giveup import Dialled, GaveUp, RelaySilence
-from p2p_ttr.client.netnotices import (Door, DoorDetail, DoorKind, Dropped, Dropping, GameStarts, LobbyNow, LobbySaid,
-                                       LobbyWord, NameTaken, OtherGaveUp, Report)
+from p2p_ttr.client.netnotices import (Dialled, Door, DoorDetail, DoorKind, Dropped, Dropping, GameStarts, LobbyNow,
+                                       LobbySaid, LobbyWord, NameTaken, OtherGaveUp, RelaySilence, Report, SeatGaveUp)
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import open_envelope
@@ -190,7 +189,7 @@ class Follower:
                     self.presence.heard(silence)
             case frames.GaveUp(seat, why, about, seconds, signature):
                 if table is not None and table.seated and seat < table.n and all(s < table.n for s in about):
-                    news = GaveUp(seat, why, about, seconds)
+                    news = SeatGaveUp(seat, why, about, seconds)
                     if not gave_up_signed(table.seats[seat].identity, signature, table.game_id, news):
                         return  # the relay's, or the path's, word alone: it names nobody gone
                     self.presence.left(news)
@@ -204,7 +203,7 @@ class Follower:
             self.report(LobbyNow(names, self.name in names, wanted))
         self.lobby_names = names
 
-    def give_up(self, news: GaveUp) -> None:
+    def give_up(self, news: SeatGaveUp) -> None:
         """Our own seat gives up on the game: we tell the relay, signed, and it tells every screen."""
         table = self.replica.table
         signature = sign_gave_up(self.identity, table.game_id if table is not None else None, news)

@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from p2p_ttr.client.giveup import GaveUp, Stall, Waiting, Why, giving_up_words, silence_words
-from p2p_ttr.client.netnotices import Report, StalledAsk
+from p2p_ttr.client.giveup import giving_up_words, silence_words
+from p2p_ttr.client.netnotices import Report, SeatGaveUp, StalledAsk, Stall, Waiting, Why
 from p2p_ttr.table.obligations import Owed
 from p2p_ttr.table.table import Table
 
@@ -50,7 +50,7 @@ class Presence:
     def __init__(self, clock: Callable[[], float] = time.monotonic, relay_timeout: float = 20.0) -> None:
         self.clock = clock
         self.silent_since: dict[int, float] = {}  # seat -> since when it has been silent
-        self.gave_up: dict[int, GaveUp] = {}  # seat -> its word when it gave up (in this run)
+        self.gave_up: dict[int, SeatGaveUp] = {}  # seat -> its word when it gave up (in this run)
         self.gave_up_at: dict[int, float] = {}  # seat -> when we were told
         # A seat that gave up leaves: the relay's word calls it silent within
         # its relay timeout (and the word's own delay). Heard past that, it is back.
@@ -76,7 +76,7 @@ class Presence:
                 del self.silent_since[seat]
         self._news_at = now
 
-    def left(self, news: GaveUp) -> None:
+    def left(self, news: SeatGaveUp) -> None:
         self.gave_up[news.seat] = news
         self.gave_up_at[news.seat] = self.clock()
 

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import zmq
 
-from p2p_ttr.client.giveup import GaveUp
-from p2p_ttr.client.netnotices import GameReloaded, Notice, RelayElsewhere, RelayingAgain, StoppedUnanswered
+from p2p_ttr.client.netnotices import (GameReloaded, Notice, RelayElsewhere, RelayingAgain, SeatGaveUp,
+                                       StoppedUnanswered)
 from p2p_ttr.client.numbering import turn_number
 from p2p_ttr.client.outcomes import EndMeans
 from p2p_ttr.table.envelope import open_envelope
@@ -480,7 +480,7 @@ class Node:
             self.progress.extend()
             return
         if self.seat is not None:
-            news = GaveUp(self.seat, verdict.why, verdict.about, verdict.seconds)
+            news = SeatGaveUp(self.seat, verdict.why, verdict.about, verdict.seconds)
             (self.relay if self.relaying else self.follower).give_up(news)
         raise NodeExit(1, verdict.message)
 

@@ -21,8 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from p2p_ttr.client.giveup import GaveUp
-from p2p_ttr.client.netnotices import Door, DoorDetail, DoorKind, OtherGaveUp, Report
+from p2p_ttr.client.netnotices import Door, DoorDetail, DoorKind, OtherGaveUp, Report, SeatGaveUp
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.relaying import FollowRequest
@@ -129,7 +128,7 @@ class Relay:
                 seat = c.seat_of(rid)
                 table = self.replica.table
                 if seat >= 0 and table is not None and table.seated and all(s < table.n for s in about):
-                    news = GaveUp(seat, why, about, seconds)
+                    news = SeatGaveUp(seat, why, about, seconds)
                     # Passed on only with its seat's own signature: every peer
                     # checks it, so an unsigned word would be dropped downstream.
                     if gave_up_signed(table.seats[seat].identity, signature, table.game_id, news):
@@ -177,12 +176,12 @@ class Relay:
         for rid in list(self.admission.connections.known):
             self.router.send(rid, silent)
 
-    def give_up(self, news: GaveUp) -> None:
+    def give_up(self, news: SeatGaveUp) -> None:
         """Our own seat gives up on the game: said, signed, to every connection."""
         table = self.replica.table
         self.gave_up(news, sign_gave_up(self.identity, table.game_id if table is not None else None, news))
 
-    def gave_up(self, news: GaveUp, signature: bytes, source: bytes | None = None) -> None:
+    def gave_up(self, news: SeatGaveUp, signature: bytes, source: bytes | None = None) -> None:
         """A seat gave up on the game, ``signature`` its own (checked by the
         caller; ``source``: its connection; None: our own seat): said here,
         and passed on to every other connection, so that every screen says

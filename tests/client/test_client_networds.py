@@ -9,7 +9,6 @@ from typing import get_args
 
 import pytest
 
-from p2p_ttr.client.giveup import GaveUp, Stall, Waiting, Why
 from p2p_ttr.client.netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, CarryOnTooLate, Door, DoorDetail,
                                        DoorKind, Dropped, Dropping, EveryOtherLostRelay, FirstAtDoor, FollowsUs,
                                        ForfeitConcedes, ForfeitSaid, ForfeitWord, GameReloaded, GameResumed,
@@ -20,6 +19,7 @@ from p2p_ttr.client.netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, C
                                        RollCall, SeatBack, SentNone, StalledAsk, StartFailed, StoppedUnanswered,
                                        TableRefused, Unreachable, WaitsForPlace, WatchedHandOver, WatchedSilent,
                                        WatcherGone, WatcherJoined, WatcherLeft, WatchingFrom, WitnessRefused, WrongKey)
+from p2p_ttr.client.netnotices import SeatGaveUp, Stall, Waiting, Why
 from p2p_ttr.client.networds import word_notice
 from p2p_ttr.net.console import Console
 from p2p_ttr.table.escrowbook import Blocked
@@ -131,7 +131,7 @@ SAMPLES: list[tuple[Notice, str]] = [
     (FirstAtDoor(DoorKind(Door.DESCRIBE), DoorDetail(per_s=20.0), 10.0),
      "dropped a describe: more than 20 a second (more like it are counted, and said every 10 s)"),
     (MoreAtDoor(DoorKind(Door.BAD_FRAME), 12345, 10.2), "dropped a bad frame: 12,345 more in the last 10 s"),
-    (OtherGaveUp(GaveUp(1, Why.SILENT, (2,), 30), 2),
+    (OtherGaveUp(SeatGaveUp(1, Why.SILENT, (2,), 30), 2),
      "Bob gave up on the game and left: no heartbeat came from you for 30 seconds"),
     (StalledAsk((Stall(1, Waiting.THINKING, (Owed.MOVE,), 40),), 40),
      "no progress for 40 seconds: Bob is thinking over a move. Type `wait` to keep waiting, or `end` to stop for now"),

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from p2p_ttr.bots.random_bot import RandomBot
-from p2p_ttr.client.giveup import Dialled, GaveUp, RelaySilence, Why
+from p2p_ttr.client.netnotices import Dialled, RelaySilence, SeatGaveUp, Why
 from p2p_ttr.engine.events import DrawBlind
 from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
 from p2p_ttr.net import frames, sequencer
@@ -273,11 +273,11 @@ def test_the_relay_says_who_is_silent_in_every_game_and_passes_on_who_gave_up(
     del node.relay.admission.connections.heard[b"\0b"]
     node.relay.beat()
     assert router.to(b"\0b", "silent")[-1] == [[[1, int(30 * node.relay.silence_s)]]]
-    boris = sign_gave_up(game().peers[1].identity, node.table.game_id, GaveUp(1, Why.WITHHELD, (0,), 30))
+    boris = sign_gave_up(game().peers[1].identity, node.table.game_id, SeatGaveUp(1, Why.WITHHELD, (0,), 30))
     node.relay.handle([b"\0c", frames.encode_frame(frames.GiveUp(Why.WITHHELD, (0,), 30, boris))])  # not admitted
     assert router.to(b"\0c", "challenge") and 1 not in node.presence.gave_up
     node.relay.handle([b"\0b", frames.encode_frame(frames.GiveUp(Why.WITHHELD, (0,), 30, boris))])
-    assert node.presence.gave_up[1] == GaveUp(1, Why.WITHHELD, (0,), 30)
+    assert node.presence.gave_up[1] == SeatGaveUp(1, Why.WITHHELD, (0,), 30)
     assert "Boris gave up on the game and left: you stayed connected but withheld for 30 seconds" \
         in capsys.readouterr().err
     assert router.to(b"\0b", "gave_up") == []  # not echoed to the seat that left
@@ -285,7 +285,7 @@ def test_the_relay_says_who_is_silent_in_every_game_and_passes_on_who_gave_up(
         node.give_up(Verdict(Why.SILENT, (1,), 40, "no progress: giving up"))
     [[*ours, signature]] = router.to(b"\0b", "gave_up")
     assert ours == [0, "silent", [1], 40]
-    assert gave_up_signed(node.identity.public, signature, node.table.game_id, GaveUp(0, Why.SILENT, (1,), 40))
+    assert gave_up_signed(node.identity.public, signature, node.table.game_id, SeatGaveUp(0, Why.SILENT, (1,), 40))
 
 
 def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
@@ -294,7 +294,7 @@ def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
     node.follower.handle(frames.encode_frame(frames.Silent(((0, 45),))))
     assert int(node.presence.silent_for(0) or 0) == 45 and node.duties.silent[0] == (0,)
     assert node.table is not None
-    news = GaveUp(0, Why.SILENT, (1,), 121)
+    news = SeatGaveUp(0, Why.SILENT, (1,), 121)
     anna = sign_gave_up(game().peers[0].identity, node.table.game_id, news)
     node.follower.handle(frames.encode_frame(frames.GaveUp(0, Why.SILENT, (1,), 121, anna)))
     assert node.presence.gave_up[0] == news
@@ -305,7 +305,7 @@ def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
         node.give_up(Verdict(Why.WITHHELD, (0,), 30, "giving up"))
     kind, [*ours, signature] = dealer.sent[-1]
     assert (kind, ours) == ("give_up", ["withheld", [0], 30])
-    assert gave_up_signed(node.identity.public, signature, node.table.game_id, GaveUp(1, Why.WITHHELD, (0,), 30))
+    assert gave_up_signed(node.identity.public, signature, node.table.game_id, SeatGaveUp(1, Why.WITHHELD, (0,), 30))
 
 
 def test_a_follower_says_when_the_peer_it_follows_sends_nothing(tmp_path: Path) -> None:

@@ -350,7 +350,7 @@ def test_watch_never_gives_up_on_a_live_seat_that_thinks_over_a_move() -> None:
 def test_watch_gives_up_on_a_seat_that_withholds_a_duty_and_names_it() -> None:
     """Bob is alive but owes a duty his software does at once (his keys): at
     the timeout a person is asked (wait may help: it may be slow), a bot gives up naming him."""
-    from p2p_ttr.client.giveup import Why
+    from p2p_ttr.client.netnotices import Why
     from p2p_ttr.net.liveness import Presence, watch
 
     table, bob = _table_where("duty")
@@ -374,7 +374,7 @@ def test_watch_gives_up_on_a_seat_that_withholds_a_duty_and_names_it() -> None:
 def test_watch_gives_up_on_a_silent_seat_only_after_the_timeout_of_silence() -> None:
     """Bob owes a move but sends no heartbeat (the relay says he is silent):
     he is gone, and a bot gives up once he has been silent for the timeout."""
-    from p2p_ttr.client.giveup import GaveUp, Why
+    from p2p_ttr.client.netnotices import SeatGaveUp, Why
     from p2p_ttr.net.liveness import Presence, watch
 
     table, bob = _table_where("move")
@@ -395,7 +395,7 @@ def test_watch_gives_up_on_a_silent_seat_only_after_the_timeout_of_silence() -> 
     assert watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log") is None
     assert "Bob has sent no heartbeat for 30 seconds" in said[-1] and "`wait`" in said[-1]
     # Once he said he gave up, waiting cannot help: only `end` is offered.
-    presence.left(GaveUp(bob, Why.SILENT, (0,), 120))
+    presence.left(SeatGaveUp(bob, Why.SILENT, (0,), 120))
     now[0] = 80.0
     presence.heard(((bob, 69),))
     watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log")
@@ -545,7 +545,7 @@ def test_a_forfeit_asked_after_the_end_is_dropped_not_a_crash(tmp_path: Path) ->
 
 
 def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused() -> None:
-    from p2p_ttr.client.giveup import Why
+    from p2p_ttr.client.netnotices import Why
     from p2p_ttr.net import frames as f
 
     sig, key, digest, gid = b"s" * 64, b"k" * 32, b"d" * 32, b"g" * 16

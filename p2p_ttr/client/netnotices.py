@@ -84,6 +84,39 @@ class RelaySilence:
     seconds: int
 
 
+class Awaited(Enum):
+    """What the table, or our taking over or resuming as relay, waits for the seats named to do."""
+
+    PLAY = "play"  # their move, or a duty the table says they owe
+    TURN_TO_US = "turn to us"  # turn to us, the successor (the relay is gone)
+    SEND_HELD = "send held"  # send us the entries they hold
+    CATCH_UP = "catch up"  # catch up with our log and ask again
+    SAY_HELD = "say held"  # say how much of the log they hold (a resumed relay goes on only then)
+    HOLD_OUR_LOG = "hold our log"  # hold our log, theirs differing (the relay may have moved on)
+
+
+@dataclass(frozen=True)
+class WaitingFor:
+    """A repeated note while the table waits: ``seats`` to do ``awaited``, for
+    ``seconds``; ``silent``: those of them with no heartbeat, and for how long."""
+
+    seats: tuple[int, ...]
+    awaited: Awaited
+    seconds: int
+    silent: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class WaitingForFollowed:
+    """A repeated note while the peer we follow (``dialled``, at ``seat``; None:
+    not known yet) at ``address`` has been silent for ``seconds``."""
+
+    dialled: Dialled
+    seat: int | None
+    address: str
+    seconds: int
+
+
 # ----------------------------------------------------------- the relay moves
 
 
@@ -608,6 +641,6 @@ Notice = (RelayLost | Unreachable | EveryOtherLostRelay | RelayAnswersAgain | Re
           | WitnessRefused | RelayHoldsBack | OursHeldBack
           | WatcherJoined | WatcherLeft | WatchingFrom | WatchedSilent | WrongKey | WatchedHandOver
           | Dropped | FirstAtDoor | MoreAtDoor
-          | OtherGaveUp | StalledAsk)
+          | OtherGaveUp | StalledAsk | WaitingFor | WaitingForFollowed)
 
 Report = Callable[[Notice], None]  # how a part of the peer tells its player a fact

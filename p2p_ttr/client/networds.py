@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from .giveup import gave_up_words, stalled_prompt
-from .netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, CarryOnTooLate, Door, DoorDetail, DoorKind,
-                         Dropped, Dropping, EveryOtherLostRelay, FirstAtDoor, FollowsUs, ForfeitConcedes, ForfeitSaid,
-                         ForfeitWord, GameReloaded, GameResumed, GameStarted, GameStarts, HandOverWhileAway,
-                         JoinedLobby, LeftLobby, LobbyNow, LobbySaid, LobbyWord, MetaRebuilt, MoreAtDoor, MoreToJoin,
-                         NameTaken, Notice, OtherGaveUp, OursHeldBack, OwnMessageRefused, Refetched, RelayAnswersAgain,
-                         RelayElsewhere, RelayHoldsBack, RelayingAgain, RelayLoss, RelayLost, RelayMoved, RollCall,
-                         SeatBack, SentNone, StalledAsk, StartFailed, StoppedUnanswered, TableRefused, Unreachable,
-                         WaitsForPlace, WatchedHandOver, WatchedSilent, WatcherGone, WatcherJoined, WatcherLeft,
-                         WatchingFrom, WitnessRefused, WrongKey)
+from .giveup import gave_up_words, silence_words, stalled_prompt
+from .netnotices import (AskingCarryOn, Awaited, CannotGoOn, CarriedOnUs, CarryOnTooLate, Dialled, Door, DoorDetail,
+                         DoorKind, Dropped, Dropping, EveryOtherLostRelay, FirstAtDoor, FollowsUs, ForfeitConcedes,
+                         ForfeitSaid, ForfeitWord, GameReloaded, GameResumed, GameStarted, GameStarts,
+                         HandOverWhileAway, JoinedLobby, LeftLobby, LobbyNow, LobbySaid, LobbyWord, MetaRebuilt,
+                         MoreAtDoor, MoreToJoin, NameTaken, Notice, OtherGaveUp, OursHeldBack, OwnMessageRefused,
+                         Refetched, RelayAnswersAgain, RelayElsewhere, RelayHoldsBack, RelayLoss, RelayLost, RelayMoved,
+                         RelayingAgain, RollCall, SeatBack, SentNone, StalledAsk, StartFailed, StoppedUnanswered,
+                         TableRefused, Unreachable, WaitingFor, WaitingForFollowed, WaitsForPlace, WatchedHandOver,
+                         WatchedSilent, WatcherGone, WatcherJoined, WatcherLeft, WatchingFrom, WitnessRefused, WrongKey)
 from .numbering import seat_number, turn_point_words
 from .peerwords import shown, words_shown
 from .words import COLOURS, ESCROW_TRADE_OFF
@@ -143,8 +143,48 @@ def _words(notice: Notice, names: tuple[str, ...]) -> str:  # noqa: C901 - one c
             return gave_up_words(news, names, me)
         case StalledAsk(stalls, seconds):
             return stalled_prompt(list(stalls), names, seconds)
+        case WaitingFor(seats, awaited, seconds, silent):
+            aside = silence_words(silent, names)
+            return ((f"{aside}; " if aside else "") + f"waiting for {', '.join(peer_name(s, names) for s in seats)}"
+                    f"{_awaited_words(awaited, len(seats))} ({seconds} s)")
+        case WaitingForFollowed(dialled, seat, address, seconds):
+            return f"waiting for {followed_words(dialled, seat, names)} at {address} ({seconds} s)"
         case _:
             assert_never(notice)
+
+
+def followed_words(dialled: Dialled, seat: int | None, names: tuple[str, ...]) -> str:
+    """Whom our DEALER reaches: 'the host', 'the host (Ann)', 'the relay (Bob)', 'Cy (who relays next)'."""
+    if seat is None:
+        return "the host"
+    match dialled:
+        case Dialled.NEXT_RELAY:
+            return f"{peer_name(seat, names)} (who relays next)"
+        case Dialled.RELAY:
+            return f"the relay ({peer_name(seat, names)})"
+        case Dialled.HOST:
+            return f"the host ({peer_name(seat, names)})" if names else "the host"
+        case _:
+            assert_never(dialled)
+
+
+def _awaited_words(awaited: Awaited, count: int) -> str:
+    match awaited:
+        case Awaited.PLAY:
+            return ""
+        case Awaited.TURN_TO_US:
+            return " to turn to us (the relay is gone; we relay next)"
+        case Awaited.SEND_HELD:
+            return " to send us the entries they hold"
+        case Awaited.CATCH_UP:
+            return " to catch up with our log and ask again"
+        case Awaited.SAY_HELD:
+            return " to say how much of the log they hold (a resumed host goes on only then)"
+        case Awaited.HOLD_OUR_LOG:
+            return (" to hold our log: " + ("its log differs" if count == 1 else "their logs differ")
+                    + " from ours (the relay may have moved on)")
+        case _:
+            assert_never(awaited)
 
 
 def _coloured(names: tuple[str, ...]) -> str:

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from p2p_ttr.client.netnotices import Door, DoorDetail, DoorKind, Refetched, Report, SentNone
+from p2p_ttr.client.netnotices import Awaited, Door, DoorDetail, DoorKind, Refetched, Report, SentNone
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
@@ -38,6 +38,8 @@ FETCH_TRIES = 5
 WINDOW_BYTES = 8 << 20  # entries in flight to one connection beyond what it said it holds
 REWIND_S = 2.0  # a connection's catch-up moves back (another `sync` from earlier) at most this often
 MAX_BACKLOGS = 64  # connections catching up at once (seats, watchers, each reconnection)
+
+Note = Callable[[tuple[int, ...], Awaited], None]  # whom we wait for, and to do what (liveness.Progress.note)
 
 
 @dataclass
@@ -265,20 +267,20 @@ class CatchUp:
             self.router.queue([conn for conn in self.admission.seat_connections() if conn != rid],
                               frames.Entry(index, raw, sig))
 
-    def caught_up_with_all(self, seats: list[int], what: str, note: Callable[[str], None]) -> bool:
+    def caught_up_with_all(self, seats: list[int], awaited: Awaited, note: Note) -> bool:
         """Every seat in ``seats`` said how much of the log it holds, and none holds more than we do."""
         table = self.replica.table
         assert table is not None
         missing = [s for s in seats if s not in self.reported]
         if missing or any(self.reported[s] > len(table.log) for s in seats):
-            note(", ".join(self.replica.who(s) for s in missing or seats) + what)
+            note(tuple(missing or seats), awaited)
             return False
         for seat, indices in self.fetched.items():
             self.report(Refetched(seat, indices[0], indices[-1]))
         self.fetched.clear()
         return True
 
-    def gate_opens(self, note: Callable[[str], None]) -> bool:
+    def gate_opens(self, note: Note) -> bool:
         """Whether a resumed relay may sequence again: every seat in play has
         said how much of the log it holds, and none holds more than we do.
         True once, when it opens (the caller then sequences what it held back)."""
@@ -287,8 +289,7 @@ class CatchUp:
         if not self.gated:
             return False
         live = [s for s in table.in_play if s != self.replica.seat]
-        if not self.caught_up_with_all(live, " to say how much of the log they hold (a resumed host goes on only "
-                                             "then)", note):
+        if not self.caught_up_with_all(live, Awaited.SAY_HELD, note):
             return False
         other = [s for s in live if self.reported[s] and self.heads.get(s) != table.prev_head(self.reported[s])]
         if other:
@@ -296,9 +297,7 @@ class CatchUp:
             # signed where we hold ours, a later term (a hand-over we have not
             # seen). Sequencing now would write our old term past it: we wait
             # to find the hand-over through the successor we reach (follower.py).
-            note(", ".join(self.replica.who(s) for s in other) + " to hold our log: "
-                 + ("its log differs" if len(other) == 1 else "their logs differ") + " from ours (the relay may have "
-                 "moved on)")
+            note(tuple(other), Awaited.HOLD_OUR_LOG)
             return False
         self.gated = False
         return True

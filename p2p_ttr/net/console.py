@@ -11,6 +11,7 @@ import queue
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 from p2p_ttr.client.netnotices import Notice
@@ -38,16 +39,32 @@ class Console:
         self.say(words)
         return words
 
-    def waiting(self, text: str) -> None:
+    def waiting(self, notice: Notice, names: tuple[str, ...]) -> None:
         """A note of whom the table waits for, repeated while it stalls; a
         front with a status line that says it already may drop it."""
-        self.say(text)
+        self.report(notice, names)
 
     def resumed(self, history: History) -> None:
         """The game so far, on resuming it: its last lines (a screen also
         takes each seat's last turn from it)."""
         for line in history.told():
             self.say(line)
+
+
+class Reporter:
+    """How a peer's parts tell its player a fact: the console, naming seats
+    as the game names them when it is told (the seating's, or the lobby's)."""
+
+    def __init__(self, console: Console, names: Callable[[], tuple[str, ...]]) -> None:
+        self.console = console
+        self.names = names
+
+    def report(self, notice: Notice) -> None:
+        self.console.report(notice, self.names())
+
+    def waiting(self, notice: Notice) -> None:
+        """A repeated note of whom we wait for (a front with a status line drops it)."""
+        self.console.waiting(notice, self.names())
 
 
 class LineReader:

@@ -320,6 +320,11 @@ class Follower:
             return (Dialled.RELAY if table.handovers else Dialled.HOST), seat
         return Dialled.NEXT_RELAY, seat
 
+    def followed(self) -> tuple[Dialled, int | None]:
+        """Whom our DEALER reaches, as the player is told: its seat None until a hand-over names one."""
+        dialled, seat = self.dialled()
+        return dialled, seat if self.uplink.seat is not None else None
+
     def dialled_name(self) -> str:
         """Who our DEALER reaches, for the player: the host, the relay, or the seat that relays next."""
         dialled, seat = self.dialled()

@@ -24,8 +24,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from p2p_ttr.client.netnotices import (EveryOtherLostRelay, HandOverWhileAway, RelayAnswersAgain, RelayLoss, RelayLost,
-                                       RelayMoved, Report, Unreachable)
+from p2p_ttr.client.netnotices import (EveryOtherLostRelay, HandOverWhileAway, RelayAnswersAgain, RelayLoss,
+                                       RelayLost, RelayMoved, Report, Unreachable)
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
@@ -34,6 +34,7 @@ from p2p_ttr.table.messages import message_from_wire
 from p2p_ttr.table.relaying import FollowRequest, follow_valid
 
 from . import frames
+from .catchup import Note
 from .exits import PeerExit
 from .relay import Relay
 from .replica import Replica, fold_log
@@ -47,7 +48,7 @@ class Succession:
     """Who relays next, as this peer sees it, and the moves that change it."""
 
     def __init__(self, replica: Replica, uplink: Uplink, relay: Relay, duties: SeatDuties, report: Report,
-                 trace: Trace, relay_timeout: float, note: Callable[[str], None],
+                 trace: Trace, relay_timeout: float, note: Note,
                  held_back: Callable[[float], bool] = lambda now: False) -> None:
         self.replica = replica
         self.uplink = uplink

@@ -69,7 +69,7 @@ class Host(Node):
         self.relay.admission.escrow = options.escrow
         self.relay.admission.game = options.game
         if options.escrow:
-            self.report(LobbySaid(LobbyWord.ESCROW_ON))
+            self.told.report(LobbySaid(LobbyWord.ESCROW_ON))
 
     @property
     def lobby(self) -> Lobby:
@@ -117,20 +117,20 @@ class Host(Node):
         if not meta:  # meta.json lost: the log says all it held
             store.save_meta({"role": "host", "name": table.seats[0].name, "port": self.port,
                              "finished": table.complete})
-            self.report(MetaRebuilt(store.meta_path))
+            self.told.report(MetaRebuilt(store.meta_path))
         self.use_table(table, store)
         self.replica.lobby = None
         self.relay.catchup.gated = not table.complete and self.relaying
-        self.report(GameResumed(game, turn_number(table.engine) if table.engine is not None else None))
+        self.told.report(GameResumed(game, turn_number(table.engine) if table.engine is not None else None))
         self.console.resumed(history)
         if not self.relaying and not table.complete:
-            self.report(RelayElsewhere(table.relay))
+            self.told.report(RelayElsewhere(table.relay))
             self.succession.turn_to(table.relay)
 
     def start(self) -> None:
         if self.h.escrow and len(self.lobby.names) < 3:
             self.start_now = False
-            self.report(LobbySaid(LobbyWord.ESCROW_NEEDS_THREE))
+            self.told.report(LobbySaid(LobbyWord.ESCROW_NEEDS_THREE))
             return
         members = [Seat(self.h.name, self.identity.public)] + [Seat(n, pub) for n, pub in self.lobby.members]
         game_id = os.urandom(16)
@@ -144,7 +144,7 @@ class Host(Node):
         self.relay.flush()
         self.relay.admission.seated([m.identity for m in members])
         self.replica.lobby = None
-        self.report(GameStarted(game_id))
+        self.told.report(GameStarted(game_id))
 
     # ------------------------------------------------------------ the lobby
 
@@ -154,7 +154,7 @@ class Host(Node):
         if len(self.lobby.names) >= 2:
             self.start_now = True
         else:
-            self.report(LobbySaid(LobbyWord.NEEDS_TWO))
+            self.told.report(LobbySaid(LobbyWord.NEEDS_TWO))
 
     def lobby_step(self) -> bool:
         if self.table is not None:
@@ -165,7 +165,7 @@ class Host(Node):
         if self.start_now and len(self.lobby.names) < members:
             # Someone asked to start with a member that is gone: ask again.
             self.start_now = False
-            self.report(StartFailed(tuple(self.lobby.names)))
+            self.told.report(StartFailed(tuple(self.lobby.names)))
         wanted = self.h.players
         if self.start_now or (wanted and len(self.lobby.names) >= wanted):
             if not admission.all_answered():  # start only with members heard just now
@@ -173,7 +173,7 @@ class Host(Node):
             self.start()
             return False
         if wanted and len(self.lobby.names) < members:
-            self.report(MoreToJoin(wanted - len(self.lobby.names)))
+            self.told.report(MoreToJoin(wanted - len(self.lobby.names)))
         self.progress.update(len(self.lobby.names))
         if self.o.scripted and self.progress.timed_out:
             self.relay.pause()  # its members hear that the lobby closed, at once
@@ -187,6 +187,6 @@ class Host(Node):
     def stop_for_now(self) -> int:
         if self.table is None or self.table.game_id is None:
             self.relay.pause()
-            self.report(LobbySaid(LobbyWord.CLOSED))
+            self.told.report(LobbySaid(LobbyWord.CLOSED))
             return 0
         return super().stop_for_now()

@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from p2p_ttr.client.giveup import giving_up_words, silence_words
-from p2p_ttr.client.netnotices import Report, SeatGaveUp, StalledAsk, Stall, Waiting, Why
+from p2p_ttr.client.giveup import giving_up_words
+from p2p_ttr.client.netnotices import Awaited, Report, SeatGaveUp, StalledAsk, Stall, Waiting, WaitingFor, Why
 from p2p_ttr.table.obligations import Owed
 from p2p_ttr.table.table import Table
 
@@ -118,7 +118,7 @@ def silent_seats(presence: Presence, table: Table | None, me: int | None) -> tup
 class Progress:
     """Tracks the time since the log last grew, and says so at a gentle pace."""
 
-    def __init__(self, timeout: float, report: Report, waiting: Callable[[str], None],
+    def __init__(self, timeout: float, report: Report, waiting: Report,
                  clock: Callable[[], float] = time.monotonic) -> None:
         """``report``: what the player must read (the timeout's question);
         ``waiting``: the repeated notes of whom the table waits for."""
@@ -144,12 +144,12 @@ class Progress:
     def timed_out(self) -> bool:
         return self.stalled_for >= self.timeout
 
-    def note(self, what: str, aside: str = "") -> None:
-        """Say ``waiting for <what> (N s)`` every few seconds while stalled,
-        after ``aside`` (which of them send no heartbeat), as the status line does."""
+    def note(self, seats: tuple[int, ...], awaited: Awaited, silent: tuple[tuple[int, int], ...] = ()) -> None:
+        """Note that we wait for ``seats`` to do ``awaited`` every few seconds
+        while stalled, with those ``silent`` (no heartbeat), as the status line does."""
         now = self.clock()
         if now >= self._next_note:
-            self.waiting((f"{aside}; " if aside else "") + f"waiting for {what} ({int(now - self.since)} s)")
+            self.waiting(WaitingFor(seats, awaited, int(now - self.since), silent))
             self._next_note = now + (5.0 if now - self.since < 30 else 15.0)
 
     def extend(self) -> None:
@@ -201,8 +201,7 @@ def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ..
     if not waiting:
         return None
     silent = dict(silent_seats(presence, table, me))
-    progress.note(", ".join(names[s] for s in waiting), silence_words([(s, silent[s]) for s in waiting if s in silent],
-                                                                      names))
+    progress.note(tuple(waiting), Awaited.PLAY, tuple((s, silent[s]) for s in waiting if s in silent))
     if not progress.timed_out:
         return None
     timeout = progress.timeout

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import zmq
 
-from p2p_ttr.client.netnotices import (GameReloaded, Notice, RelayElsewhere, RelayingAgain, SeatGaveUp,
-                                       StoppedUnanswered)
+from p2p_ttr.client.netnotices import (GameReloaded, RelayElsewhere, RelayingAgain, SeatGaveUp, StoppedUnanswered,
+                                       WaitingForFollowed)
 from p2p_ttr.client.numbering import turn_number
 from p2p_ttr.client.outcomes import EndMeans
 from p2p_ttr.table.envelope import open_envelope
@@ -37,7 +37,7 @@ from p2p_ttr.table.peer import Decider
 from p2p_ttr.table.table import Table
 
 from . import frames
-from .console import Console, Quit
+from .console import Console, Quit, Reporter
 from .exits import PeerExit
 from .follower import Follower
 from .frames import NET_VERSION
@@ -120,25 +120,27 @@ class Node:
         self.trace = Trace(options.trace)
         self.input = SeatInput(self.start_requested, self.forfeit)
         self.replica = Replica(self.identity, decide or self.input.choose, lobby=lobby)
+        self.told = Reporter(console, lambda: self.replica.names)  # every part's one way to tell our player a fact
+        report = self.told.report
         self.socket_lock = SocketLock()  # held for every use of our sockets (the heartbeat has a thread of its own)
         self.presence = Presence(relay_timeout=options.relay_timeout)  # who is alive: the relay's word (liveness.py)
-        self.relay = Relay(self.replica, self.identity, self.report, self.trace, players, self.socket_lock, self.presence)
+        self.relay = Relay(self.replica, self.identity, report, self.trace, players, self.socket_lock, self.presence)
         self.relay.silence_s = options.relay_timeout
-        self.progress = Progress(options.timeout, self.report, console.waiting)
+        self.progress = Progress(options.timeout, report, self.told.waiting)
         self.where = format_address(options.host, options.port)
         self.uplink = Uplink(self.where, options.timeout, self.socket_lock)
         self.heartbeat = Heartbeat(self.pulse)
-        self.duties = SeatDuties(self.replica, self.uplink, self.relay, self.report, self.trace, options.timeout,
+        self.duties = SeatDuties(self.replica, self.uplink, self.relay, report, self.trace, options.timeout,
                                  options.relay_timeout)
         self.duties.port = options.listen
         self.duties.advertise = self.relay.admission.front = options.advertise  # our reach; hellos dialled there pass
         held_s = max(4.0, 2 * options.relay_timeout)  # a message the relay holds back this long is shown to all
         line = RelayLine(self.replica, self.relay, self.uplink)
-        self.shown_to_us = ShownToUs(self.replica, self.report, held_s, line.forward, line.answers)
-        self.our_held_back = OurHeldBack(self.replica, self.duties, self.identity, options.name, self.report, held_s,
+        self.shown_to_us = ShownToUs(self.replica, report, held_s, line.forward, line.answers)
+        self.our_held_back = OurHeldBack(self.replica, self.duties, self.identity, options.name, report, held_s,
                                    self.socket_lock, line.answers, lambda raw: self.uplink.send(frames.Env(raw)))
         self.relay.on_witness = lambda rid, seat, raw: self.shown_to_us.received(seat, raw, rid)
-        self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, self.report, self.trace,
+        self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, report, self.trace,
                                      options.relay_timeout, self.progress.note, self.relay_holds_back)
         self.succession.moved = self.new_relay
         self.our_held_back.turned_request = lambda: self.succession.request  # shown once we turned alone
@@ -148,7 +150,7 @@ class Node:
             g for g in options.data.unfinished("peer") if self.where in (g.load_meta().get("host"),
                                                                           g.load_meta().get("relay"))]
         self.follower = Follower(self.replica, self.uplink, self.duties, self.relay.catchup, self.identity,
-                                 options.name, self.report, self.trace, self.ongoing, self, self.presence,
+                                 options.name, report, self.trace, self.ongoing, self, self.presence,
                                  renames=not options.name_chosen, host_key=options.host_key)
         self.duties.check_for_fork = self.follower.check_for_fork
         if options.data.path != default_data_dir():
@@ -176,11 +178,6 @@ class Node:
     @property
     def names(self) -> tuple[str, ...]:
         return self.replica.names
-
-    def report(self, notice: Notice) -> None:
-        """Every part's one way to tell our player a fact: worded by the
-        console, its seats named as our replica names them now."""
-        self.console.report(notice, self.replica.names)
 
     @property
     def seat(self) -> int | None:
@@ -220,7 +217,7 @@ class Node:
         if table.seats and public is not None and public not in {s.identity for s in table.seats}:
             raise NodeExit(1, "this host is not a seat of our game")
         if entries:
-            self.report(GameReloaded(game_id, turn_number(table.engine) if table.engine is not None else None))
+            self.told.report(GameReloaded(game_id, turn_number(table.engine) if table.engine is not None else None))
             self.console.resumed(history)
         if not entries or not store.load_meta():  # new, or meta.json lost: the log says the rest
             store.save_meta({"role": "peer", "name": self.follower.name, "host": self.where, "finished": table.complete})
@@ -356,11 +353,11 @@ class Node:
             table = self.table
             assert table is not None
             if table.seated and not table.complete and table.relay == self.seat:
-                self.report(RelayingAgain())
+                self.told.report(RelayingAgain())
                 self.relay.catchup.gated = True
                 return
             if table.seated and table.relay != self.seat and table.relay in table.reach:
-                self.report(RelayElsewhere(table.relay))
+                self.told.report(RelayElsewhere(table.relay))
                 self.succession.turn_to(table.relay)
                 return
         self.uplink.connect(self.o.host, self.o.port, None, watch_reach=not self.ongoing,
@@ -370,7 +367,7 @@ class Node:
         if self.relaying:
             self.relay.pause()
         if self.table is None or self.table.game_id is None:
-            self.report(StoppedUnanswered(bool(self.ongoing)))
+            self.told.report(StoppedUnanswered(bool(self.ongoing)))
             return 0
         self.note_relay()
         table = self.table
@@ -539,7 +536,7 @@ class Node:
         who = self.follower.dialled_name()
         if now >= self._host_note:
             self._host_note = now + 5.0
-            self.console.waiting(f"waiting for {who} at {self.dialed()} ({int(silent)} s)")  # a status line says it
+            self.told.waiting(WaitingForFollowed(*self.follower.followed(), self.dialed(), int(silent)))
         if silent > self.o.timeout:
             if self.table is None and not self.ongoing:
                 # The same words as the reach check's, which may come a moment later.

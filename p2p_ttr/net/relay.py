@@ -28,7 +28,7 @@ from p2p_ttr.table.relaying import FollowRequest
 
 from . import frames
 from .admission import Admission
-from .catchup import CatchUp
+from .catchup import CatchUp, Note
 from .droplog import DropLog
 from .frames import NET_VERSION, FrameError
 from .gaveupsig import gave_up_signed, sign_gave_up
@@ -252,7 +252,7 @@ class Relay:
 
     # ------------------------------------------------------------ the gate
 
-    def open_gate(self, note: Callable[[str], None]) -> bool:
+    def open_gate(self, note: Note) -> bool:
         """Whether we may sequence (a resumed relay: once every seat in play
         said how much it holds); on opening, what was held back is sequenced."""
         if self.catchup.gate_opens(note):

@@ -17,8 +17,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from p2p_ttr.client.netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, CarryOnTooLate, ForfeitConcedes, ForfeitSaid,
-                                       ForfeitWord, Report, TableRefused)
+from p2p_ttr.client.netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, CarryOnTooLate, ForfeitConcedes,
+                                       ForfeitSaid, ForfeitWord, Report, TableRefused)
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.escrowbook import Blocked

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from p2p_ttr.client.netnotices import Dropped, Dropping, FollowsUs, Report
+from p2p_ttr.client.netnotices import Awaited, Dropped, Dropping, FollowsUs, Report
 from p2p_ttr.table.relaying import FollowRequest, follow_valid
 
 from .admission import Admission
-from .catchup import CatchUp
+from .catchup import CatchUp, Note
 from .exits import PeerExit
 from .replica import Replica
 from .sequencer import Sequencer
@@ -79,7 +79,7 @@ class Standby:
         others = self._successor_others()
         return bool(others) and all(s in self.requests for s in others or ())
 
-    def ready_to_take_over(self, note: Callable[[str], None]) -> bool:
+    def ready_to_take_over(self, note: Note) -> bool:
         """Every other seat in play follows us, and our log holds every entry any of them holds."""
         others = self._successor_others()
         table = self.replica.table
@@ -87,16 +87,16 @@ class Standby:
             return False
         missing = [s for s in others if s not in self.requests]
         if missing:
-            note(", ".join(self.replica.who(s) for s in missing) + " to turn to us (the relay is gone; we relay next)")
+            note(tuple(missing), Awaited.TURN_TO_US)
             return False
-        if not self.catchup.caught_up_with_all(others, " to send us the entries they hold", note):
+        if not self.catchup.caught_up_with_all(others, Awaited.SEND_HELD, note):
             return False
         # A request counts only for a hand-over at exactly its length (the
         # fold's rule): a seat whose log is shorter than ours catches up from
         # us (our ROUTER answers its sync) and asks again at our length.
         behind = [s for s in others if self.requests[s].length != len(table.log)]
         if behind:
-            note(", ".join(self.replica.who(s) for s in behind) + " to catch up with our log and ask again")
+            note(tuple(behind), Awaited.CATCH_UP)
             return False
         return True
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import zmq
 
-from p2p_ttr.client.netnotices import (Dropped, Dropping, GameStarts, Notice, RelayMoved, WatchedHandOver, WatchedSilent,
-                                       WatchingFrom, WrongKey)
+from p2p_ttr.client.netnotices import (Dropped, Dropping, GameStarts, Notice, RelayMoved, WatchedHandOver,
+                                       WatchedSilent, WatchingFrom, WrongKey)
 from p2p_ttr.client.outcomes import Leave
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.envelope import open_envelope

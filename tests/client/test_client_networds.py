@@ -9,17 +9,17 @@ from typing import get_args
 
 import pytest
 
-from p2p_ttr.client.netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, CarryOnTooLate, Door, DoorDetail,
-                                       DoorKind, Dropped, Dropping, EveryOtherLostRelay, FirstAtDoor, FollowsUs,
-                                       ForfeitConcedes, ForfeitSaid, ForfeitWord, GameReloaded, GameResumed,
+from p2p_ttr.client.netnotices import (AskingCarryOn, Awaited, CannotGoOn, CarriedOnUs, CarryOnTooLate, Dialled, Door,
+                                       DoorDetail, DoorKind, Dropped, Dropping, EveryOtherLostRelay, FirstAtDoor,
+                                       FollowsUs, ForfeitConcedes, ForfeitSaid, ForfeitWord, GameReloaded, GameResumed,
                                        GameStarted, GameStarts, HandOverWhileAway, JoinedLobby, LeftLobby, LobbyNow,
                                        LobbySaid, LobbyWord, MetaRebuilt, MoreAtDoor, MoreToJoin, NameTaken, Notice,
                                        OtherGaveUp, OursHeldBack, OwnMessageRefused, Refetched, RelayAnswersAgain,
-                                       RelayElsewhere, RelayHoldsBack, RelayingAgain, RelayLoss, RelayLost, RelayMoved,
-                                       RollCall, SeatBack, SentNone, StalledAsk, StartFailed, StoppedUnanswered,
-                                       TableRefused, Unreachable, WaitsForPlace, WatchedHandOver, WatchedSilent,
-                                       WatcherGone, WatcherJoined, WatcherLeft, WatchingFrom, WitnessRefused, WrongKey)
-from p2p_ttr.client.netnotices import SeatGaveUp, Stall, Waiting, Why
+                                       RelayElsewhere, RelayHoldsBack, RelayLoss, RelayLost, RelayMoved, RelayingAgain,
+                                       RollCall, SeatBack, SeatGaveUp, SentNone, Stall, StalledAsk, StartFailed,
+                                       StoppedUnanswered, TableRefused, Unreachable, Waiting, WaitingFor,
+                                       WaitingForFollowed, WaitsForPlace, WatchedHandOver, WatchedSilent, WatcherGone,
+                                       WatcherJoined, WatcherLeft, WatchingFrom, Why, WitnessRefused, WrongKey)
 from p2p_ttr.client.networds import word_notice
 from p2p_ttr.net.console import Console
 from p2p_ttr.table.escrowbook import Blocked
@@ -133,6 +133,20 @@ SAMPLES: list[tuple[Notice, str]] = [
     (MoreAtDoor(DoorKind(Door.BAD_FRAME), 12345, 10.2), "dropped a bad frame: 12,345 more in the last 10 s"),
     (OtherGaveUp(SeatGaveUp(1, Why.SILENT, (2,), 30), 2),
      "Bob gave up on the game and left: no heartbeat came from you for 30 seconds"),
+    (WaitingFor((1,), Awaited.PLAY, 6), "waiting for Bob (6 s)"),
+    (WaitingFor((1, 2), Awaited.PLAY, 31, ((1, 20),)), "no heartbeat from Bob (20 s); waiting for Bob, Cy (31 s)"),
+    (WaitingFor((1,), Awaited.TURN_TO_US, 9), "waiting for Bob to turn to us (the relay is gone; we relay next) (9 s)"),
+    (WaitingFor((1,), Awaited.SEND_HELD, 9), "waiting for Bob to send us the entries they hold (9 s)"),
+    (WaitingFor((1,), Awaited.CATCH_UP, 9), "waiting for Bob to catch up with our log and ask again (9 s)"),
+    (WaitingFor((1, 2), Awaited.SAY_HELD, 9),
+     "waiting for Bob, Cy to say how much of the log they hold (a resumed host goes on only then) (9 s)"),
+    (WaitingFor((1,), Awaited.HOLD_OUR_LOG, 9),
+     "waiting for Bob to hold our log: its log differs from ours (the relay may have moved on) (9 s)"),
+    (WaitingForFollowed(Dialled.HOST, None, "10.0.0.1:7311", 4), "waiting for the host at 10.0.0.1:7311 (4 s)"),
+    (WaitingForFollowed(Dialled.HOST, 0, "10.0.0.1:7311", 4), "waiting for the host (Ann) at 10.0.0.1:7311 (4 s)"),
+    (WaitingForFollowed(Dialled.RELAY, 1, "10.0.0.2:7311", 4), "waiting for the relay (Bob) at 10.0.0.2:7311 (4 s)"),
+    (WaitingForFollowed(Dialled.NEXT_RELAY, 2, "10.0.0.3:7311", 4),
+     "waiting for Cy (who relays next) at 10.0.0.3:7311 (4 s)"),
     (StalledAsk((Stall(1, Waiting.THINKING, (Owed.MOVE,), 40),), 40),
      "no progress for 40 seconds: Bob is thinking over a move. Type `wait` to keep waiting, or `end` to stop for now"),
 ]

@@ -15,6 +15,7 @@ from prompt_toolkit.output import DummyOutput
 
 from p2p_ttr.cli.tui.app import Client
 from p2p_ttr.cli.tui.bridge import Bridge, TuiConsole
+from p2p_ttr.client.netnotices import Awaited, Dialled, GameReloaded, WaitingFor, WaitingForFollowed
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.events import DrawBlind, DrawFaceUp
 from p2p_ttr.client.outcomes import Leave, Start
@@ -107,12 +108,13 @@ def test_pages_paths_and_the_end(session: None) -> None:
 def test_the_console_keeps_the_status_line_for_waiting() -> None:
     publisher = Publisher("join")
     console = TuiConsole(publisher)
-    console.waiting("waiting for Bob (5 s)")  # the status line says it
-    console.waiting("waiting for the host at 10.0.0.1:7311 (4 s)")  # 'no word from the host (4 s)' there
-    console.say("resumed game 3fa2c1d0 at turn 29")
+    names = ("Ann", "Bob")
+    console.waiting(WaitingFor((1,), Awaited.PLAY, 5), names)  # the status line says it
+    console.waiting(WaitingForFollowed(Dialled.HOST, None, "10.0.0.1:7311", 4), names)  # 'no word from the host (4 s)'
+    console.report(GameReloaded(bytes.fromhex("3fa2c1d0") + bytes(12), 29), names)
     console.say("two\nlines")
     publisher.update(None, None, ())
-    assert [t for _, t in publisher.snapshot.log] == ["resumed game 3fa2c1d0 at turn 29", "two", "lines"]
+    assert [t for _, t in publisher.snapshot.log] == ["reloaded game 3fa2c1d0 at turn 29", "two", "lines"]
 
 
 def test_start_in_the_lobby_then_the_lobby_words_go(session: None) -> None:

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from p2p_ttr.client.netnotices import Notice
 from p2p_ttr.client.networds import word_notice
 from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
@@ -325,8 +326,10 @@ def _table_where(owes: str) -> tuple[Table, int]:
 
 def _progress(said: list[str], now: list[float]) -> Progress:
     """A Progress whose question and notes both land in ``said``, worded as a screen words them (Ann, Bob)."""
-    return Progress(30.0, lambda notice: said.append(word_notice(notice, ("Ann", "Bob"))), said.append,
-                    clock=lambda: now[0])
+    def worded(notice: Notice) -> None:
+        said.append(word_notice(notice, ("Ann", "Bob")))
+
+    return Progress(30.0, worded, worded, clock=lambda: now[0])
 
 def test_watch_never_gives_up_on_a_live_seat_that_thinks_over_a_move() -> None:
     """Liveness is not progress: Bob's heartbeats arrive (the relay does not

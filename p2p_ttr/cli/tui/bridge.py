@@ -14,6 +14,7 @@ import queue
 from collections.abc import Callable
 
 from p2p_ttr.client.explain import stale_move_problem
+from p2p_ttr.client.netnotices import Notice
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.events import Action
 from p2p_ttr.net.console import Console
@@ -32,7 +33,7 @@ class TuiConsole(Console):
         for line in text.splitlines():
             self.publisher.note(line)
 
-    def waiting(self, text: str) -> None:
+    def waiting(self, notice: Notice, names: tuple[str, ...]) -> None:
         """The status line already says whom the table waits for, to the second."""
 
     def resumed(self, history: History) -> None:

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from p2p_ttr.client.netnotices import Awaited, Door, DoorDetail, DoorKind, Refetched, Report, SentNone
+from p2p_ttr.client.peerexits import LogLacksEntries, SignedEntryUnfolding
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
@@ -217,7 +218,6 @@ class CatchUp:
         if start == len(table.log) and now - when < FETCH_EVERY_S:
             return
         tries = tries + 1 if start == len(table.log) else 1
-        who = self.replica.who(seat)
         if tries > FETCH_TRIES and not self.replica.relaying:
             # A seat that turned to us says it holds more than it can send:
             # it has not turned to us after all (its request is dropped).
@@ -228,10 +228,7 @@ class CatchUp:
             return
         if tries > FETCH_TRIES:
             store = self.replica.store
-            raise PeerExit(1, f"our log ({store.log_path if store else '-'}) lacks entries from "
-                                 f"{len(table.log)} on, which {who} holds, but {who} "
-                                 "cannot send them with their relay's signature: this log cannot go on; a joiner's "
-                                 "copy of the game's game.log can replace it")
+            raise PeerExit(1, LogLacksEntries(store.log_path if store else None, len(table.log), seat))
         self._fetches[seat] = (len(table.log), tries, now)
         self.router.send(rid, frames.Fetch(len(table.log)))
 
@@ -245,7 +242,6 @@ class CatchUp:
             return
         assert table.game_id is not None
         relay = table.sequencer_of(raw)
-        who = self.replica.who(seat)
         if not entry_signed(table.seats[relay].identity, table.game_id, index, table.head, raw, sig):
             self.drops.drop(DoorKind(Door.ENTRY_UNSIGNED, seat), DoorDetail(entry=index))
             return
@@ -257,8 +253,7 @@ class CatchUp:
                 # by another relay: a seat's word, and a false one. Dropped.
                 self.drops.drop(DoorKind(Door.ENTRY_UNFOLDING, seat), DoorDetail(str(exc), entry=index))
                 return
-            raise PeerExit(1, f"entry {index}, which we signed and {who} sent back, "
-                                 f"does not fold ({exc}): our log and its differ; the game stops here") from None
+            raise PeerExit(1, SignedEntryUnfolding(index, seat, str(exc))) from None
         store.add_receipt(index, entry_hash(raw), sig)
         store.append(raw)
         self.adopted(raw)

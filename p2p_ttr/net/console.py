@@ -14,8 +14,10 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from p2p_ttr.client.exitwords import last_words
 from p2p_ttr.client.netnotices import Notice
 from p2p_ttr.client.networds import word_notice
+from p2p_ttr.client.peerexits import PeerEnd
 
 from .history import History
 
@@ -33,9 +35,9 @@ class Console:
         """A fact the peer reports, in words, naming seats by ``names``."""
         self.say(word_notice(notice, names))
 
-    def last_words(self, told: str | Notice, names: tuple[str, ...]) -> str:
-        """Say why a run ends (a fact, or a sentence not yet made one) and return the words."""
-        words = told if isinstance(told, str) else word_notice(told, names)
+    def last_words(self, told: str | Notice | PeerEnd, names: tuple[str, ...]) -> str:
+        """Say why a run ends (a fact; words only from an error below) and return the words."""
+        words = last_words(told, names)
         self.say(words)
         return words
 

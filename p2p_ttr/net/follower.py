@@ -23,6 +23,8 @@ from typing import Protocol
 
 from p2p_ttr.client.netnotices import (Dialled, Door, DoorDetail, DoorKind, Dropped, Dropping, GameStarts, LobbyNow,
                                        LobbySaid, LobbyWord, NameTaken, OtherGaveUp, RelaySilence, Report, SeatGaveUp)
+from p2p_ttr.client.peerexits import (CannotPlayThere, DifferentHost, Equivocated, HostRefusedUs, LobbyClosedByHost,
+                                      OtherGameOpened, OtherProtocol, RefusedRelayEntry, StartedWithoutUs)
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import open_envelope
@@ -125,9 +127,8 @@ class Follower:
                 self.name, up.challenge = new, None
                 up.send(frames.Hi(NET_VERSION))
             case frames.Refused(code, reason):
-                hint = (f"; to follow it without a seat: ttr watch {self.uplink.where}"
-                        if code == ErrorCode.STARTED and self.replica.table is None else "")
-                raise PeerExit(1, f"the host refused us: {reason}{hint}")
+                started = code == ErrorCode.STARTED and self.replica.table is None
+                raise PeerExit(1, HostRefusedUs(reason, self.uplink.where if started else None))
             case frames.Welcome(_, game_id, log_len, names):
                 up.welcomed = True
                 up.length = max(up.length, log_len)
@@ -136,7 +137,7 @@ class Follower:
                     self.lobby_said(names)  # a welcome and the lobby's news may say the same
                 else:
                     if table is not None and table.game_id != game_id:
-                        raise PeerExit(1, self.other_game(f"game {game_id.hex()[:8]}"))
+                        raise PeerExit(1, self.other_game(game_id))
                     self.hooks.open_game(game_id)
                     assert self.replica.table is not None
                     if self.replica.relaying or self.holds_less(log_len):
@@ -215,15 +216,15 @@ class Follower:
         it is the peer we expect and the game we play, and a game we can play."""
         up, table = self.uplink, self.replica.table
         if version != NET_VERSION:
-            raise PeerExit(1, f"the host speaks LAN protocol {version}, we speak {NET_VERSION}: update ttr")
-        if (why := frames.unplayable(game)) is not None:  # before our hello: we never take a lobby place
-            raise PeerExit(1, f"cannot join the host at {up.where}: {why}")
+            raise PeerExit(1, OtherProtocol(version, NET_VERSION))
+        if game is not None and (why := frames.unplayable(game)) is not None:  # before our hello: no lobby place
+            raise PeerExit(1, CannotPlayThere(up.where, game[0], game[1], why))
         ours = {g.game_id for g in self.ongoing} | ({table.game_id} if table is not None else set())
         if ours and game_id not in ours:  # never join another game while ours is under way: say why
-            raise PeerExit(1, self.other_game("a new game" if game_id is None else f"game {game_id.hex()[:8]}"))
+            raise PeerExit(1, self.other_game(game_id))
         expected = self.expected_key()
         if expected is not None and public != expected:
-            raise PeerExit(1, "a different host answers at this address")
+            raise PeerExit(1, DifferentHost())
         if challenge != up.challenge:  # a new connection's: answer it once (a repeat is the same one)
             up.challenge, up.public, up.welcomed = challenge, public, False
             up.send(hello_for(self.identity, self.name, public, challenge, (up.address, up.port)))
@@ -279,8 +280,7 @@ class Follower:
         try:
             table.receive(raw)
         except (TableError, EngineError) as exc:
-            raise PeerExit(1, f"{self.relay_name()} sequenced entry {index}, which our table refuses "
-                              f"({exc.code}: {exc}): the host misbehaved; the game stops")
+            raise PeerExit(1, RefusedRelayEntry(*self.relay_seat(), index, str(exc.code), str(exc)))
         if index == 0:
             self.seated()
         store.add_receipt(index, entry_hash(raw), sig)
@@ -302,7 +302,7 @@ class Follower:
     def seated(self) -> None:
         """The seating (entry 0) is in: it names our seat, or the game started without us."""
         if self.replica.player is not None and self.replica.seat is None:
-            raise PeerExit(1, "the game started without us")
+            raise PeerExit(1, StartedWithoutUs())
         seat = self.replica.seat
         if seat is not None:
             self.report(GameStarts(seat))
@@ -325,15 +325,6 @@ class Follower:
         dialled, seat = self.dialled()
         return dialled, seat if self.uplink.seat is not None else None
 
-    def dialled_name(self) -> str:
-        """Who our DEALER reaches, for the player: the host, the relay, or the seat that relays next."""
-        dialled, seat = self.dialled()
-        if self.uplink.seat is None or seat is None:
-            return "the host"
-        if dialled is Dialled.NEXT_RELAY:
-            return f"{self.replica.who(seat)} (who relays next)"
-        return self.relay_name()
-
     def relay_silence(self) -> RelaySilence | None:
         """The peer we follow, once it has sent nothing for HOST_SILENT_S (the
         status line says so first); None while it talks, or while we relay."""
@@ -346,12 +337,12 @@ class Follower:
         dialled, seat = self.dialled()
         return RelaySilence(dialled, seat, int(silent))
 
-    def relay_name(self) -> str:
-        table, names = self.replica.table, self.replica.names
-        seat = self.uplink.seat if self.uplink.seat is not None else 0
-        if names and table is not None and table.handovers:
-            return f"the relay ({names[seat]})"
-        return f"the host ({names[0]})" if names else "the host"
+    def relay_seat(self) -> tuple[int, bool]:
+        """The seat that sequences what we follow, and whether a hand-over moved
+        the relay there (else it is the host), for the words of its misdeeds."""
+        table = self.replica.table
+        return (self.uplink.seat if self.uplink.seat is not None else 0,
+                table is not None and bool(table.handovers))
 
     # ---------------------------------------------------------------- forks
 
@@ -374,8 +365,7 @@ class Follower:
         proof = EquivocationProof(key, table.game_id, index, prev, table.log[index], mine[1], raw, sig)
         if proof.valid():
             path = store.save_proof(index, proof.to_bytes())
-            raise PeerExit(1, f"{self.relay_name()} signed two different entries at index {index}: "
-                              f"it equivocated; the proof is in {path}")
+            raise PeerExit(1, Equivocated(*self.relay_seat(), index, path))
 
     def check_for_fork(self) -> None:
         """Fetch the whole log again: a conflicting entry in it shows a fork
@@ -442,7 +432,7 @@ class Follower:
             self.report(Dropped(Dropping.PAUSE_UNSIGNED))
             return
         if table is None or game_id is None:
-            raise PeerExit(0, "the host closed its lobby before the game started")
+            raise PeerExit(0, LobbyClosedByHost())
         self.hooks.paused_by_host(paused_at(table, ours=False))
 
     def not_a_new_game(self) -> None:
@@ -450,15 +440,11 @@ class Follower:
         game of ours with it is under way (the host restarted without it)."""
         if self.replica.table is not None or self.ongoing:
             self.uplink.send(frames.Leave())
-            raise PeerExit(1, self.other_game("a new game"))
+            raise PeerExit(1, self.other_game(None))
 
-    def other_game(self, what: str) -> str:
+    def other_game(self, opened: bytes | None) -> OtherGameOpened:
+        """The host opened ``opened`` (None: a new game) while ours with it is under way."""
         table = self.replica.table
         mine = (table.game_id if table is not None and table.game_id is not None
                 else self.ongoing[0].game_id if self.ongoing else None)
-        ours = f"game {mine.hex()[:8]}" if mine is not None else "our game"
-        where = self.uplink.where
-        return (f"the host at {where} opened {what}, but {ours} with it is not finished: it was restarted "
-                f"without it. Ask the host to resume it (`ttr host` in the same data directory resumes it, or "
-                f"`ttr host --resume {ours.split()[-1]}`); our copy is kept. `ttr join {where} --new"
-                f"{self.data_flag}` joins the new game instead")
+        return OtherGameOpened(self.uplink.where, opened, mine, self.data_flag)

@@ -189,14 +189,15 @@ class Challenge:
 
 
 def unplayable(game: tuple[str, str, bytes] | None) -> str | None:
-    """Why this peer cannot play the game a challenge names (None: it can, or none is named)."""
+    """Why this peer cannot play the game a challenge names, in the engine's
+    words (None: it can, or none is named)."""
     if game is None:
         return None
     board, variant, digest = game
     try:
         playable_game(board, variant, digest)
     except UnknownGame as exc:
-        return f"its game, {board}{f' {variant}' if variant else ''}, cannot be played here: {exc}"
+        return str(exc)
     return None
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from p2p_ttr.client.netnotices import (EveryOtherLostRelay, HandOverWhileAway, RelayAnswersAgain, RelayLoss,
                                        RelayLost, RelayMoved, Report, Unreachable)
+from p2p_ttr.client.peerexits import HidEntries, NoReceipt
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
@@ -183,7 +184,7 @@ class Succession:
         assert table.game_id is not None
         if not entry_signed(table.seats[table.relay].identity, table.game_id, last, table.prev_head(last),
                             table.log[last], receipt):
-            raise PeerExit(1, f"we hold no receipt of entry {last} from the relay: we cannot take over")
+            raise PeerExit(1, NoReceipt(last))
         if not player.ready():
             return
         assert player.peer is not None
@@ -238,7 +239,7 @@ class Succession:
         we relayed entries there that no seat in play holds (every one of them
         signed a follow request from a shorter log), so nobody else saw them.
         Our log is cut back to ``index`` and goes on from the hand-over."""
-        table, store, names = self.replica.table, self.replica.store, self.replica.names
+        table, store = self.replica.table, self.replica.store
         assert table is not None and store is not None and table.game_id is not None
         try:
             envelope = open_envelope(raw)
@@ -264,9 +265,7 @@ class Succession:
                 # the log than it claims to hold: it hid entries from the
                 # hand-over. (One it wrote before, sequenced by us and never
                 # relayed when we crashed, is honest: it comes again.)
-                raise PeerExit(1, f"{names[written.seat]} took part in a hand-over at entry {index} "
-                                  f"while it held entries after it (it wrote one at entry {seen}): it hid them; "
-                                  f"the game stops here (our log: {store.log_path})")
+                raise PeerExit(1, HidEntries(written.seat, index, seen, store.log_path))
         prefix, _ = fold_log(store, table.log[:index])
         try:
             prefix.receive(raw)

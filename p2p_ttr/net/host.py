@@ -17,6 +17,7 @@ from pathlib import Path
 from p2p_ttr.client.netnotices import (GameResumed, GameStarted, LobbySaid, LobbyWord, MetaRebuilt, MoreToJoin,
                                        RelayElsewhere, StartFailed)
 from p2p_ttr.client.numbering import turn_number
+from p2p_ttr.client.peerexits import TooFewJoined
 from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.game import Game
 from p2p_ttr.table.envelope import MAX_SEATS
@@ -177,7 +178,7 @@ class Host(Node):
         self.progress.update(len(self.lobby.names))
         if self.o.scripted and self.progress.timed_out:
             self.relay.pause()  # its members hear that the lobby closed, at once
-            raise NodeExit(1, f"only {len(self.lobby.names)} of {wanted} players joined in {self.o.timeout:.0f} s")
+            raise NodeExit(1, TooFewJoined(len(self.lobby.names), wanted, self.o.timeout))
         return True
 
     def resume_hint(self) -> str:

@@ -30,6 +30,7 @@ import zmq
 from p2p_ttr.client.netnotices import (GameReloaded, RelayElsewhere, RelayingAgain, SeatGaveUp, StoppedUnanswered,
                                        WaitingForFollowed)
 from p2p_ttr.client.numbering import turn_number
+from p2p_ttr.client.peerexits import FollowedSilent, HostNotSeated, HostSwitched, NothingAnswered
 from p2p_ttr.client.outcomes import EndMeans
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
@@ -201,7 +202,7 @@ class Node:
         """Set up (or reload) our replica of ``game_id``."""
         if self.table is not None:
             if self.table.game_id != game_id:
-                raise NodeExit(1, "the host switched to another game")
+                raise NodeExit(1, HostSwitched())
             return
         store = self.o.data.game(game_id)
         refetch = ("; delete that file (only it: the secrets beside it exist nowhere else) and run the same "
@@ -215,7 +216,7 @@ class Node:
         table, history = self.replay(store, entries, refetch)
         public = self.uplink.public
         if table.seats and public is not None and public not in {s.identity for s in table.seats}:
-            raise NodeExit(1, "this host is not a seat of our game")
+            raise NodeExit(1, HostNotSeated())
         if entries:
             self.told.report(GameReloaded(game_id, turn_number(table.engine) if table.engine is not None else None))
             self.console.resumed(history)
@@ -533,17 +534,14 @@ class Node:
         silent = self.uplink.silent_for(now)
         if silent <= HOST_SILENT_S:
             return False
-        who = self.follower.dialled_name()
         if now >= self._host_note:
             self._host_note = now + 5.0
             self.told.waiting(WaitingForFollowed(*self.follower.followed(), self.dialed(), int(silent)))
         if silent > self.o.timeout:
             if self.table is None and not self.ongoing:
                 # The same words as the reach check's, which may come a moment later.
-                raise NodeExit(1, f"nothing answered at {self.where} in {self.o.timeout:.0f} s: "
-                                  "is `ttr host` running there, on that port?")
-            raise NodeExit(1, f"{who} at {self.dialed()} has been silent "
-                              f"for {self.o.timeout:.0f} s; run the same command again to resume")
+                raise NodeExit(1, NothingAnswered(self.where, self.o.timeout))
+            raise NodeExit(1, FollowedSilent(*self.follower.followed(), self.dialed(), self.o.timeout))
         return True
 
     def dialed(self) -> str:

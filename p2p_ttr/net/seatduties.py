@@ -18,7 +18,8 @@ import time
 from collections.abc import Callable
 
 from p2p_ttr.client.netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, CarryOnTooLate, ForfeitConcedes,
-                                       ForfeitSaid, ForfeitWord, Report, TableRefused)
+                                       ForfeitSaid, ForfeitWord, Report, StoppedUnanswered, TableRefused)
+from p2p_ttr.client.peerexits import ForfeitedEnded, ForfeitedGoesOn, KeepsRefusing
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.escrowbook import Blocked
@@ -126,7 +127,7 @@ class SeatDuties:
         if code == ErrorCode.UNKNOWN_HEAD:
             self.check_for_fork()  # we wrote on a log the host's table never had
         if self.refusals >= MAX_REFUSALS:
-            raise PeerExit(1, "the host keeps refusing our messages; stopping")
+            raise PeerExit(1, KeepsRefusing())
         self.recheck_outbox = True
         return True
 
@@ -192,7 +193,7 @@ class SeatDuties:
                     and now - self._left_at < self.timeout:
                 return  # we relayed: the others must hear of our forfeit from us before we go
             store.mark_left()
-            raise PeerExit(0, "you forfeited this game; the others play on")  # the ending names the log
+            raise PeerExit(0, ForfeitedGoesOn())  # the ending names the log
         if self.forfeiting and table.finished:
             # The game ended (or halted) before our forfeit went out: nothing to
             # forfeit now; our duties (the final reveal) go on as usual.
@@ -253,9 +254,8 @@ class SeatDuties:
             # Our last words: the relay waits for us to hold the end (up to
             # its --timeout), and our next heartbeat would come too late.
             self.uplink.send(frames.reporting(len(table.log), table.head))
-            raise PeerExit(0, "you forfeited this game, and it ended with that")  # the ending names the log
-        raise PeerExit(0, f"you forfeited this game, and it ended with that; the end never reached us in "
-                          f"{self.timeout:.0f} s, so our log stops short of it")
+            raise PeerExit(0, ForfeitedEnded())  # the ending names the log
+        raise PeerExit(0, ForfeitedEnded(self.timeout))
 
     def waits_for_the_last_to_leave(self, waited: float) -> bool:
         """We relay the end of a game conceded by a seat's forfeit: that seat
@@ -322,7 +322,7 @@ class SeatDuties:
         table, seat = self.replica.table, self.replica.seat
         if table is None or table.game_id is None or seat is None:
             self.uplink.send(frames.Leave())
-            raise PeerExit(0, "left the lobby before the game started")
+            raise PeerExit(0, StoppedUnanswered(ongoing=False))
         if table.finished:
             self.report(ForfeitSaid(ForfeitWord.GAME_OVER))
             return

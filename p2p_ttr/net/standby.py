@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from p2p_ttr.client.netnotices import Awaited, Dropped, Dropping, FollowsUs, Report
+from p2p_ttr.client.peerexits import OwnHandOverRefused
 from p2p_ttr.table.relaying import FollowRequest, follow_valid
 
 from .admission import Admission
@@ -103,6 +104,6 @@ class Standby:
     def take_over(self, handover: bytes) -> None:
         """Sequence our ``relay`` entry: from it on we relay."""
         if not self.sequencer.sequence(handover, None):
-            raise PeerExit(1, "our own hand-over entry was refused: we cannot relay")
+            raise PeerExit(1, OwnHandOverRefused())
         self.requests.clear()
         self.sequencer.release()

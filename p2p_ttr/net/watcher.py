@@ -28,6 +28,8 @@ import zmq
 from p2p_ttr.client.netnotices import (Dropped, Dropping, GameStarts, Notice, RelayMoved, WatchedHandOver,
                                        WatchedSilent, WatchingFrom, WrongKey)
 from p2p_ttr.client.outcomes import Leave
+from p2p_ttr.client.peerexits import (CannotPlayThere, DifferentHost, LobbyClosedByHost, NoSeatAnswers, NotASeat,
+                                      OtherProtocol, PlayingAnother, WatchedEntryUnfolding, WatchRefused)
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
@@ -144,8 +146,7 @@ class Watcher:
                 self.beat()
             self.follow_relay(now)
             if now - self._heard > self.o.timeout:
-                raise PeerExit(1, f"no seat of the game has answered for {self.o.timeout:.0f} s "
-                                  f"(last tried: {self.dialed()})")
+                raise PeerExit(1, NoSeatAnswers(self.o.timeout, self.dialed()))
 
     def _received(self) -> bytes | None:
         sock = self.uplink.sock
@@ -184,7 +185,7 @@ class Watcher:
                 self.uplink.length = max(self.uplink.length, length)
                 self.sync(len(self.table.log) if self.table is not None else 0, now=True)
             case frames.Refused(_, reason):
-                raise PeerExit(1, f"{self.dialed()} refused us: {reason}")
+                raise PeerExit(1, WatchRefused(self.dialed(), reason))
             case frames.Entry(index, envelope, signature):
                 if self.admitted:
                     self.entry(index, envelope, signature)
@@ -204,12 +205,12 @@ class Watcher:
         is the seat we meant to reach and the game we watch, and a game we can fold."""
         up, table = self.uplink, self.table
         if version != NET_VERSION:
-            raise PeerExit(1, f"the host speaks LAN protocol {version}, we speak {NET_VERSION}: update ttr")
-        if (why := frames.unplayable(game)) is not None:
-            raise PeerExit(1, f"cannot watch {self.dialed()}: {why}")
+            raise PeerExit(1, OtherProtocol(version, NET_VERSION))
+        if game is not None and (why := frames.unplayable(game)) is not None:
+            raise PeerExit(1, CannotPlayThere(self.dialed(), game[0], game[1], why, watching=True))
         self.same_game(game_id)
         if (table is None or not table.seated) and self.o.host_key not in (None, public):
-            raise PeerExit(1, f"a different host answers at {self.dialed()} than the one its beacon named")
+            raise PeerExit(1, DifferentHost(self.dialed()))
         if table is not None and table.seated:
             seats = [s for s, seat in enumerate(table.seats) if seat.identity == public]
             if up.seat is not None and seats != [up.seat]:
@@ -221,7 +222,7 @@ class Watcher:
                 return
             if up.seat is None:
                 if not seats:
-                    raise PeerExit(1, f"{self.where} is not a seat of the game we watch")
+                    raise PeerExit(1, NotASeat(self.where))
                 self.given = up.seat = seats[0]
         if challenge != up.challenge:
             up.challenge, up.public, up.welcomed = challenge, public, False
@@ -231,8 +232,7 @@ class Watcher:
     def same_game(self, game_id: bytes | None) -> None:
         table = self.table
         if table is not None and table.game_id is not None and game_id != table.game_id:
-            raise PeerExit(1, f"{self.dialed()} is playing another game now; the one we watched "
-                              f"({table.game_id.hex()[:8]}) stopped there")
+            raise PeerExit(1, PlayingAnother(self.dialed(), table.game_id))
 
     def host_paused(self, length: int, signature: bytes) -> None:
         """The relay stops for now: signed over the challenge we answered."""
@@ -243,7 +243,7 @@ class Watcher:
             self.report(Dropped(Dropping.PAUSE_UNSIGNED))
             return
         if table is None or game_id is None:
-            raise PeerExit(0, "the host closed its lobby before the game started")
+            raise PeerExit(0, LobbyClosedByHost())
         self.paused = paused_at(table, ours=False)
 
     # -------------------------------------------------------------- entries
@@ -277,8 +277,7 @@ class Watcher:
         try:
             table.receive(raw)
         except (TableError, EngineError) as exc:
-            raise PeerExit(1, f"entry {index}, sequenced by {table.seats[relay].name}, does not fold "
-                              f"({exc}): the relay misbehaved; we stop watching") from None
+            raise PeerExit(1, WatchedEntryUnfolding(index, relay, str(exc))) from None
         if table.relay != relay:
             self.report(RelayMoved(relay, table.relay))
 

@@ -20,7 +20,14 @@ from p2p_ttr.client.netnotices import (AskingCarryOn, Awaited, CannotGoOn, Carri
                                        StoppedUnanswered, TableRefused, Unreachable, Waiting, WaitingFor,
                                        WaitingForFollowed, WaitsForPlace, WatchedHandOver, WatchedSilent, WatcherGone,
                                        WatcherJoined, WatcherLeft, WatchingFrom, Why, WitnessRefused, WrongKey)
+from p2p_ttr.client.exitwords import word_end
 from p2p_ttr.client.networds import word_notice
+from p2p_ttr.client.peerexits import (CannotPlayThere, DifferentHost, Equivocated, FollowedSilent, ForfeitedEnded,
+                                      ForfeitedGoesOn, HidEntries, HostNotSeated, HostRefusedUs, HostSwitched,
+                                      KeepsRefusing, LobbyClosedByHost, LogLacksEntries, NoReceipt, NoSeatAnswers,
+                                      NotASeat, NothingAnswered, OtherGameOpened, OtherProtocol, OwnHandOverRefused,
+                                      PeerEnd, PlayingAnother, RefusedRelayEntry, SignedEntryUnfolding,
+                                      StartedWithoutUs, TooFewJoined, WatchedEntryUnfolding, WatchRefused)
 from p2p_ttr.net.console import Console
 from p2p_ttr.table.escrowbook import Blocked
 from p2p_ttr.table.obligations import Owed
@@ -185,3 +192,74 @@ def test_nothing_a_peer_sent_reaches_the_screen_raw(notice: Notice, capsys: pyte
     for text in (words, printed):
         assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
         assert "\\x1b]0;owned\\x07\\x1b[2J\\u202eevil" in text
+
+
+END_SAMPLES: list[tuple[PeerEnd, str]] = [
+    (HostRefusedUs("no room"), "the host refused us: no room"),
+    (HostRefusedUs("started", "10.0.0.1:7311"),
+     "the host refused us: started; to follow it without a seat: ttr watch 10.0.0.1:7311"),
+    (OtherGameOpened("10.0.0.1:7311", None, bytes.fromhex("3fa2c1d0") + bytes(12), " --data-dir d"),
+     "the host at 10.0.0.1:7311 opened a new game, but game 3fa2c1d0 with it is not finished: it was restarted "
+     "without it. Ask the host to resume it (`ttr host` in the same data directory resumes it, or `ttr host --resume "
+     "3fa2c1d0`); our copy is kept. `ttr join 10.0.0.1:7311 --new --data-dir d` joins the new game instead"),
+    (OtherProtocol(3, 4), "the host speaks LAN protocol 3, we speak 4: update ttr"),
+    (CannotPlayThere("10.0.0.1:7311", "usa", "1910", "unknown"),
+     "cannot join the host at 10.0.0.1:7311: its game, usa 1910, cannot be played here: unknown"),
+    (CannotPlayThere("10.0.0.2:7311", "mars", "", "unknown", watching=True),
+     "cannot watch 10.0.0.2:7311: its game, mars, cannot be played here: unknown"),
+    (DifferentHost(), "a different host answers at this address"),
+    (DifferentHost("10.0.0.2:7311"), "a different host answers at 10.0.0.2:7311 than the one its beacon named"),
+    (StartedWithoutUs(), "the game started without us"),
+    (LobbyClosedByHost(), "the host closed its lobby before the game started"),
+    (HostSwitched(), "the host switched to another game"),
+    (HostNotSeated(), "this host is not a seat of our game"),
+    (TooFewJoined(1, 3, 60.0), "only 1 of 3 players joined in 60 s"),
+    (NothingAnswered("10.0.0.1:7311", 30.0),
+     "nothing answered at 10.0.0.1:7311 in 30 s: is `ttr host` running there, on that port?"),
+    (RefusedRelayEntry(0, False, 12, "bad_move", "not your turn"),
+     "the host (Ann) sequenced entry 12, which our table refuses (bad_move: not your turn): the host misbehaved; "
+     "the game stops"),
+    (Equivocated(1, True, 12, Path("proof.json")),
+     "the relay (Bob) signed two different entries at index 12: it equivocated; the proof is in proof.json"),
+    (HidEntries(2, 40, 42, Path("game.log")), "Cy took part in a hand-over at entry 40 while it held entries after it "
+                                              "(it wrote one at entry 42): it hid them; the game stops here (our log: "
+                                              "game.log)"),
+    (NoReceipt(9), "we hold no receipt of entry 9 from the relay: we cannot take over"),
+    (OwnHandOverRefused(), "our own hand-over entry was refused: we cannot relay"),
+    (KeepsRefusing(), "the host keeps refusing our messages; stopping"),
+    (LogLacksEntries(None, 30, 1), "our log (-) lacks entries from 30 on, which Bob holds, but Bob cannot send them "
+                                   "with their relay's signature: this log cannot go on; a joiner's copy of the "
+                                   "game's game.log can replace it"),
+    (SignedEntryUnfolding(5, 1, "bad"), "entry 5, which we signed and Bob sent back, does not fold (bad): our log "
+                                        "and its differ; the game stops here"),
+    (FollowedSilent(Dialled.RELAY, 1, "10.0.0.2:7311", 120.0),
+     "the relay (Bob) at 10.0.0.2:7311 has been silent for 120 s; run the same command again to resume"),
+    (ForfeitedGoesOn(), "you forfeited this game; the others play on"),
+    (ForfeitedEnded(), "you forfeited this game, and it ended with that"),
+    (ForfeitedEnded(60.0), "you forfeited this game, and it ended with that; the end never reached us in 60 s, so "
+                           "our log stops short of it"),
+    (NoSeatAnswers(120.0, "10.0.0.2:7311"), "no seat of the game has answered for 120 s (last tried: 10.0.0.2:7311)"),
+    (WatchRefused("10.0.0.2:7311", "full"), "10.0.0.2:7311 refused us: full"),
+    (NotASeat("10.0.0.9:7311"), "10.0.0.9:7311 is not a seat of the game we watch"),
+    (PlayingAnother("10.0.0.2:7311", bytes.fromhex("3fa2c1d0") + bytes(12)),
+     "10.0.0.2:7311 is playing another game now; the one we watched (3fa2c1d0) stopped there"),
+    (WatchedEntryUnfolding(7, 0, "bad"), "entry 7, sequenced by Ann, does not fold (bad): the relay misbehaved; we "
+                                         "stop watching"),
+]
+
+
+@pytest.mark.parametrize(("end", "words"), END_SAMPLES)
+def test_each_end_reads_as_the_peer_said_it(end: PeerEnd, words: str) -> None:
+    assert word_end(end, NAMES) == words
+
+
+def test_every_end_has_a_sample() -> None:
+    assert {type(e) for e, _ in END_SAMPLES} == set(get_args(PeerEnd))
+
+
+def test_the_last_words_of_a_run_are_worded_and_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    """A run that ends early says why once, and keeps the same words (``Seen.last_words``), unsafe text shown safely."""
+    console = Console(quiet_stdout=False)
+    assert console.last_words(WatchRefused("10.0.0.2:7311", HOSTILE), NAMES) == capsys.readouterr().out.rstrip("\n")
+    words = console.last_words(RelayLost(0, RelayLoss.LEFT, None), (HOSTILE,))
+    assert words == "the relay (Eve\\x1b]0;owned\\x07\\x1b[2J\\u202eevil) left the game and no seat is left to relay"

@@ -64,7 +64,7 @@ class Host(Node):
                                      relay_timeout=options.relay_timeout, advertise=options.advertise),
                          decide, console, Lobby(options.name, options.data.identity().public,
                                                 options.players or options.game.rules.max_players), options.players)
-        self.h = options
+        self.host_options = options
         self.on_port = on_port
         self.start_now = False
         self.relay.admission.escrow = options.escrow
@@ -83,12 +83,12 @@ class Host(Node):
         """Our ROUTER is up: say where, and resume a game if asked to."""
         if self.on_port is not None:
             self.on_port(self.port)
-        if self.h.resume:
+        if self.host_options.resume:
             self.resume()
 
     def resume(self) -> None:
-        assert self.h.resume is not None
-        store = self.o.data.find_game(self.h.resume)
+        assert self.host_options.resume is not None
+        store = self.options.data.find_game(self.host_options.resume)
         game = store.game_id.hex()
         meta = store.load_meta()
         if meta.get("role", "host") != "host":
@@ -113,7 +113,7 @@ class Host(Node):
         if not table.seats:
             raise StoreError(f"{store.log_path} holds no entry of game {game[:8]}; {from_a_joiner}")
         if table.seats[0].identity != self.identity.public:
-            raise StoreError(f"the identity in {self.o.data.path} is not the host of game {game[:8]} "
+            raise StoreError(f"the identity in {self.options.data.path} is not the host of game {game[:8]} "
                              f"(that is {table.seats[0].name}'s)")
         if not meta:  # meta.json lost: the log says all it held
             store.save_meta({"role": "host", "name": table.seats[0].name, "port": self.port,
@@ -129,19 +129,19 @@ class Host(Node):
             self.succession.turn_to(table.relay)
 
     def start(self) -> None:
-        if self.h.escrow and len(self.lobby.names) < 3:
+        if self.host_options.escrow and len(self.lobby.names) < 3:
             self.start_now = False
             self.told.report(LobbySaid(LobbyWord.ESCROW_NEEDS_THREE))
             return
-        members = [Seat(self.h.name, self.identity.public)] + [Seat(n, pub) for n, pub in self.lobby.members]
+        members = [Seat(self.host_options.name, self.identity.public)] + [Seat(n, pub) for n, pub in self.lobby.members]
         game_id = os.urandom(16)
-        store = self.o.data.game(game_id)
+        store = self.options.data.game(game_id)
         store.open()
-        store.save_meta({"role": "host", "name": self.h.name, "port": self.port, "finished": False})
+        store.save_meta({"role": "host", "name": self.host_options.name, "port": self.port, "finished": False})
         self.use_table(Table(), store)
         opener = Peer(0, self.identity, self.replica.decide)
-        self.relay.sequencer.sequence(opener.open_game(tuple(members), game_id, escrow=self.h.escrow,
-                                                       game=self.h.game), None)
+        self.relay.sequencer.sequence(opener.open_game(tuple(members), game_id, escrow=self.host_options.escrow,
+                                                       game=self.host_options.game), None)
         self.relay.flush()
         self.relay.admission.seated([m.identity for m in members])
         self.replica.lobby = None
@@ -167,7 +167,7 @@ class Host(Node):
             # Someone asked to start with a member that is gone: ask again.
             self.start_now = False
             self.told.report(StartFailed(tuple(self.lobby.names)))
-        wanted = self.h.players
+        wanted = self.host_options.players
         if self.start_now or (wanted and len(self.lobby.names) >= wanted):
             if not admission.all_answered():  # start only with members heard just now
                 return True
@@ -176,9 +176,9 @@ class Host(Node):
         if wanted and len(self.lobby.names) < members:
             self.told.report(MoreToJoin(wanted - len(self.lobby.names)))
         self.progress.update(len(self.lobby.names))
-        if self.o.scripted and self.progress.timed_out:
+        if self.options.scripted and self.progress.timed_out:
             self.relay.pause()  # its members hear that the lobby closed, at once
-            raise NodeExit(1, TooFewJoined(len(self.lobby.names), wanted, self.o.timeout))
+            raise NodeExit(1, TooFewJoined(len(self.lobby.names), wanted, self.options.timeout))
         return True
 
     def resume_hint(self) -> str:

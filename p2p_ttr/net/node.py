@@ -115,7 +115,7 @@ class Node:
                  players: int = 0) -> None:
         """``decide``: a bot's Decider; None when a person plays through the
         ``PlayerChannel`` given to ``run`` (their moves wait in ``input``)."""
-        self.o = options
+        self.options = options
         self.console = console
         self.identity = options.data.identity()
         self.trace = Trace(options.trace)
@@ -204,7 +204,7 @@ class Node:
             if self.table.game_id != game_id:
                 raise NodeExit(1, HostSwitched())
             return
-        store = self.o.data.game(game_id)
+        store = self.options.data.game(game_id)
         refetch = ("; delete that file (only it: the secrets beside it exist nowhere else) and run the same "
                    "command again: the host sends the whole log again")
         try:
@@ -304,7 +304,7 @@ class Node:
     def run(self, player: PlayerChannel | None = None) -> int:
         """Play until the game ends, the player leaves, or it cannot go on; the exit code."""
         try:
-            self.o.data.claim()
+            self.options.data.claim()
         except StoreError as exc:
             self.last_words = str(exc)
             self.console.say(self.last_words)
@@ -313,7 +313,7 @@ class Node:
         self.uplink.context = context
         self.our_held_back.context = context
         try:
-            self.relay.router.sock = router(context, self.o.bind, self.o.listen)
+            self.relay.router.sock = router(context, self.options.bind, self.options.listen)
             self.duties.port = bound_port(self.relay.router.sock)
             self.begin()
             self.heartbeat.start()
@@ -361,7 +361,7 @@ class Node:
                 self.told.report(RelayElsewhere(table.relay))
                 self.succession.turn_to(table.relay)
                 return
-        self.uplink.connect(self.o.host, self.o.port, None, watch_reach=not self.ongoing,
+        self.uplink.connect(self.options.host, self.options.port, None, watch_reach=not self.ongoing,
                             our_length=len(self.table.log) if self.table is not None else 0)
 
     def stop_for_now(self) -> int:
@@ -374,7 +374,7 @@ class Node:
         table = self.table
         away = (table.escrow and table.seated and not table.finished and not self.relaying
                 and self.seat in table.in_play)
-        self.paused = paused_at(table, ours=True, carried_on_after=self.o.relay_timeout if away else None)
+        self.paused = paused_at(table, ours=True, carried_on_after=self.options.relay_timeout if away else None)
         return 0
 
     def _loop(self, player: PlayerChannel | None) -> int:
@@ -457,15 +457,15 @@ class Node:
                 continue
             if gate:
                 self.progress.update(len(table.log))
-                if self.o.scripted and self.progress.timed_out:
+                if self.options.scripted and self.progress.timed_out:
                     away = tuple(s for s in table.in_play if s != self.seat and s not in self.relay.catchup.reported)
                     self.give_up(not_back_verdict(away, self.progress, self.resume_hint()))
                 continue
             if not self.relaying and self.wait_for_host(now):
                 continue
-            if self.o.scripted and self.relay_holds_back(now) and self.progress.timed_out:
+            if self.options.scripted and self.relay_holds_back(now) and self.progress.timed_out:
                 self.give_up(held_back_verdict(table.relay, self.names, self.progress))
-            stop = watch(self.progress, table, self.seat, self.names, self.o.scripted, self.presence,
+            stop = watch(self.progress, table, self.seat, self.names, self.options.scripted, self.presence,
                          str(self.store.log_path if self.store else "-"), self.resume_hint())
             if stop is not None:
                 self.give_up(stop)
@@ -474,7 +474,7 @@ class Node:
         """A scripted peer stops waiting: it says so to every screen (through
         the relay, or, relaying, to every connection itself), then stops; a
         bot whose host still runs waits another timeout instead."""
-        if host_decides(self.o.host_pid):
+        if host_decides(self.options.host_pid):
             self.progress.extend()
             return
         if self.seat is not None:
@@ -537,11 +537,11 @@ class Node:
         if now >= self._host_note:
             self._host_note = now + 5.0
             self.told.waiting(WaitingForFollowed(*self.follower.followed(), self.dialed(), int(silent)))
-        if silent > self.o.timeout:
+        if silent > self.options.timeout:
             if self.table is None and not self.ongoing:
                 # The same words as the reach check's, which may come a moment later.
-                raise NodeExit(1, NothingAnswered(self.where, self.o.timeout))
-            raise NodeExit(1, FollowedSilent(*self.follower.followed(), self.dialed(), self.o.timeout))
+                raise NodeExit(1, NothingAnswered(self.where, self.options.timeout))
+            raise NodeExit(1, FollowedSilent(*self.follower.followed(), self.dialed(), self.options.timeout))
         return True
 
     def dialed(self) -> str:

@@ -67,7 +67,7 @@ class Watcher:
     """Follows one game's public log from whichever seat relays it."""
 
     def __init__(self, options: WatchOptions, console: Console) -> None:
-        self.o = options
+        self.options = options
         self.console = console
         self.where = format_address(options.host, options.port)
         self.uplink = Uplink(self.where, options.timeout)
@@ -101,7 +101,7 @@ class Watcher:
         context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
         self.uplink.context = context
         try:
-            self.uplink.connect(self.o.host, self.o.port, None, watch_reach=True, our_length=0)
+            self.uplink.connect(self.options.host, self.options.port, None, watch_reach=True, our_length=0)
             return self._loop(channel)
         except PeerExit as exc:
             self.console.last_words(exc.told, self.names)
@@ -145,8 +145,8 @@ class Watcher:
                 next_beat = now + BEAT_S
                 self.beat()
             self.follow_relay(now)
-            if now - self._heard > self.o.timeout:
-                raise PeerExit(1, NoSeatAnswers(self.o.timeout, self.dialed()))
+            if now - self._heard > self.options.timeout:
+                raise PeerExit(1, NoSeatAnswers(self.options.timeout, self.dialed()))
 
     def _received(self) -> bytes | None:
         sock = self.uplink.sock
@@ -209,7 +209,7 @@ class Watcher:
         if game is not None and (why := frames.unplayable(game)) is not None:
             raise PeerExit(1, CannotPlayThere(self.dialed(), game[0], game[1], why, watching=True))
         self.same_game(game_id)
-        if (table is None or not table.seated) and self.o.host_key not in (None, public):
+        if (table is None or not table.seated) and self.options.host_key not in (None, public):
             raise PeerExit(1, DifferentHost(self.dialed()))
         if table is not None and table.seated:
             seats = [s for s, seat in enumerate(table.seats) if seat.identity == public]
@@ -334,7 +334,7 @@ class Watcher:
         table = self.table
         known = dict(table.reach) if table is not None else {}
         if self.given is not None:
-            known.setdefault(self.given, (self.o.host, self.o.port))
+            known.setdefault(self.given, (self.options.host, self.options.port))
         return {s: a for s, a in known.items() if a not in self.bad}
 
     def wanted(self) -> int | None:

@@ -242,7 +242,7 @@ def running_host() -> Host:
     host.relay.router.sock = FakeSocket()  # type: ignore[assignment]
     table = base(0, 195)
     assert table.game_id is not None
-    store = host.o.data.game(table.game_id)
+    store = host.options.data.game(table.game_id)
     store.open()
     host.use_table(table, store)
     host.relay.admission.connections.admit(SEAT1_CONN, game.peers[1].identity.public, 1, b"c" * 32)

@@ -29,7 +29,7 @@ from . import frames
 from .droplog import DropLog
 from .frames import NET_VERSION, clip
 from .hellobind import dialled_problem, listening_on
-from .lobby import Challenges, Dialled, Lobby, Refusal, hello_statement
+from .lobby import Challenges, Dialled, Lobby, HelloRefusal, hello_statement
 from .replica import Replica
 from .router import Router
 
@@ -114,17 +114,17 @@ class Admission:
                               MAX_SEATS + 1)
                 probe.join(version, name, public, challenge, sig, dialled)  # version and signature checks
                 if seat is None or seat == me:
-                    raise Refusal(ErrorCode.STARTED, "the game has already started")
+                    raise HelloRefusal(ErrorCode.STARTED, "the game has already started")
                 self.connections.admit(rid, public, seat, challenge)
                 self.router.send(rid, frames.Welcome(seat, table.game_id, len(table.log), self.replica.names))
                 self.report(SeatBack(seat, self.replica.relaying))
                 return
             if lobby is None:
-                raise Refusal(ErrorCode.STARTED, "no game here yet")
+                raise HelloRefusal(ErrorCode.STARTED, "no game here yet")
             new = lobby.join(version, name, public, challenge, sig, dialled)
-        except Refusal as refusal:
+        except HelloRefusal as refusal:
             self.drops.drop(DoorKind(Door.HELLO_REFUSED, code=str(refusal.code)), DoorDetail(refusal.reason, name))
-            self.router.send(rid, frames.Refused(refusal.code, clip(refusal.reason)))
+            self.router.send(rid, frames.NotAdmitted(refusal.code, clip(refusal.reason)))
             return
         self.connections.admit(rid, public, -1, challenge)
         # A waiting joiner is welcomed too (it is told the lobby's names, its
@@ -147,7 +147,7 @@ class Admission:
             return  # refused by the lobby's own checks, with their words
         problem = self.not_ours(dialled)
         if problem is not None:
-            raise Refusal(ErrorCode.RELAYED, problem)
+            raise HelloRefusal(ErrorCode.RELAYED, problem)
 
     def not_ours(self, dialled: Dialled) -> str | None:
         """Why ``dialled`` is not our ROUTER's address nor our player's front
@@ -182,7 +182,7 @@ class Admission:
             if rid is not None and rid in self.connections.known:
                 self.connections.known[rid] = seat
         for rid in [rid for rid, seat in self.connections.known.items() if seat == -1]:
-            self.router.send(rid, frames.Refused(ErrorCode.STARTED, "the game started before a place freed"))
+            self.router.send(rid, frames.NotAdmitted(ErrorCode.STARTED, "the game started before a place freed"))
             self.connections.forget(rid)
 
     def left(self, rid: bytes) -> None:

@@ -119,14 +119,14 @@ class Follower:
         match frame:
             case frames.Challenge(version, public, challenge, game_id, game):
                 self.challenged(version, public, challenge, game_id, game)
-            case frames.Refused(code, reason) if code == ErrorCode.NAME_TAKEN and self.renames and table is None:
+            case frames.NotAdmitted(code, reason) if code == ErrorCode.NAME_TAKEN and self.renames and table is None:
                 # Our name was no choice of the player's (the login name): take
                 # a distinct one rather than stop; a new hello on this connection.
                 new = another_name(self.name)
                 self.report(NameTaken(self.name, new))
                 self.name, up.challenge = new, None
                 up.send(frames.Hi(NET_VERSION))
-            case frames.Refused(code, reason):
+            case frames.NotAdmitted(code, reason):
                 started = code == ErrorCode.STARTED and self.replica.table is None
                 raise PeerExit(1, HostRefusedUs(reason, self.uplink.where if started else None))
             case frames.Welcome(_, game_id, log_len, names):
@@ -439,7 +439,7 @@ class Follower:
         """The host put us in its lobby: fine for a first join, never while a
         game of ours with it is under way (the host restarted without it)."""
         if self.replica.table is not None or self.ongoing:
-            self.uplink.send(frames.Leave())
+            self.uplink.send(frames.LeaveLobby())
             raise PeerExit(1, self.other_game(None))
 
     def other_game(self, opened: bytes | None) -> OtherGameOpened:

@@ -11,7 +11,7 @@ seat that owes only a move. Only two things end a wait:
   misbehaves, and is named.
 
 ``Presence`` keeps what we know of who is alive; ``watch`` looks at a
-stalled table and returns a ``Verdict`` when a scripted peer must give up
+stalled table and returns a ``GiveUpVerdict`` when a scripted peer must give up
 (a person is asked instead, and only offered `wait` where it can help).
 """
 
@@ -157,7 +157,7 @@ class Progress:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class GiveUpVerdict:
     """A scripted peer gives up: why, on which seats, after how long, and its last words."""
 
     why: Why
@@ -188,7 +188,7 @@ def stalls(table: Table, me: int | None, presence: Presence, stalled_for: float)
 
 
 def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ...], scripted: bool,
-          presence: Presence, log: str, then: str = "") -> Verdict | None:
+          presence: Presence, log: str, then: str = "") -> GiveUpVerdict | None:
     """One look at a running game, the same for the relay and a follower: say
     whom the table waits for while it is stalled; once it has stalled for the
     timeout, a scripted peer gives up (the verdict) on a seat silent that
@@ -220,7 +220,7 @@ def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ..
     about = tuple(s.seat for s in chosen)
     seconds = min(max(s.seconds for s in chosen), MAX_SECONDS)  # what a give_up frame can carry
     who = ", ".join(names[s] for s in waiting)
-    return Verdict(why, about, seconds, f"no progress for {timeout:.0f} s (waiting for {who}): "
+    return GiveUpVerdict(why, about, seconds, f"no progress for {timeout:.0f} s (waiting for {who}): "
                                         f"{giving_up_words(why, about, seconds, names)}; the log so far is {log}{then}")
 
 
@@ -232,15 +232,15 @@ def host_decides(host_pid: int | None) -> bool:
     return host_pid is not None and os.getppid() == host_pid
 
 
-def held_back_verdict(relay: int, names: tuple[str, ...], progress: Progress) -> Verdict:
+def held_back_verdict(relay: int, names: tuple[str, ...], progress: Progress) -> GiveUpVerdict:
     """A scripted peer gives up on a live relay that holds back a message its
     author showed us directly (witness.py): the relay withholds, nobody else."""
-    return Verdict(Why.WITHHELD, (relay,), int(progress.stalled_for),
+    return GiveUpVerdict(Why.WITHHELD, (relay,), int(progress.stalled_for),
                    f"no progress for {progress.timeout:.0f} s: the relay ({names[relay]}) holds back a seat's "
                    "message that seat showed us directly; the game cannot go on without a relay that sequences it")
 
 
-def not_back_verdict(away: tuple[int, ...], progress: Progress, then: str) -> Verdict:
+def not_back_verdict(away: tuple[int, ...], progress: Progress, then: str) -> GiveUpVerdict:
     """A resumed relay gives up on the seats that never came back to say what they hold."""
-    return Verdict(Why.SILENT, away, int(progress.stalled_for),
+    return GiveUpVerdict(Why.SILENT, away, int(progress.stalled_for),
                    f"no progress for {progress.timeout:.0f} s: not every seat came back after the restart{then}")

@@ -45,7 +45,7 @@ from .frames import NET_VERSION
 from .handover import Succession
 from .heartbeat import Heartbeat
 from .history import History
-from .liveness import (HEARTBEAT_S, HOST_SILENT_S, Presence, Progress, Verdict, held_back_verdict,
+from .liveness import (HEARTBEAT_S, HOST_SILENT_S, Presence, Progress, GiveUpVerdict, held_back_verdict,
                        host_decides, not_back_verdict, watch)
 from .lobby import Lobby
 from .pause import Paused, end_means_now, paused_at, relay_address, remember_relay
@@ -328,7 +328,7 @@ class Node:
             self.relay.drops.flush_all()
             if self.uplink.sock is not None and self.uplink.welcomed and (self.table is None
                                                                           or self.table.game_id is None):
-                self.uplink.send(frames.Leave())  # in the lobby: free our place at once (a killed joiner is dropped when silent)
+                self.uplink.send(frames.LeaveLobby())  # in the lobby: free our place at once (a killed joiner is dropped when silent)
             self.uplink.stop_watching()
             try:
                 if self.store is not None:
@@ -470,7 +470,7 @@ class Node:
             if stop is not None:
                 self.give_up(stop)
 
-    def give_up(self, verdict: Verdict) -> None:
+    def give_up(self, verdict: GiveUpVerdict) -> None:
         """A scripted peer stops waiting: it says so to every screen (through
         the relay, or, relaying, to every connection itself), then stops; a
         bot whose host still runs waits another timeout instead."""

@@ -87,7 +87,7 @@ class Relay:
         match frame:
             case frames.Hi(version):
                 if version != NET_VERSION:  # told in a frame every version reads: a challenge's shape may differ
-                    self.router.send(rid, frames.Refused(ErrorCode.VERSION, frames.other_version_words(version)))
+                    self.router.send(rid, frames.NotAdmitted(ErrorCode.VERSION, frames.other_version_words(version)))
                 elif rid not in c.known:
                     self.admission.challenge(rid)
             case frames.Hello() as hello:
@@ -114,7 +114,7 @@ class Relay:
                     self.catchup.acknowledged(rid, seat, length, self.sequencer.flush, head)
                     if self.catchup.may_fetch_from(seat):
                         self.catchup.fetch(rid, seat)
-            case frames.Leave():
+            case frames.LeaveLobby():
                 self.admission.left(rid)
             case frames.Have(index, envelope, signature):
                 self.catchup.adopt(rid, index, envelope, signature)

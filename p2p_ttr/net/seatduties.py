@@ -321,7 +321,7 @@ class SeatDuties:
         to forfeit."""
         table, seat = self.replica.table, self.replica.seat
         if table is None or table.game_id is None or seat is None:
-            self.uplink.send(frames.Leave())
+            self.uplink.send(frames.LeaveLobby())
             raise PeerExit(0, StoppedUnanswered(ongoing=False))
         if table.finished:
             self.report(ForfeitSaid(ForfeitWord.GAME_OVER))

@@ -91,7 +91,7 @@ class Describer:
 
     def answer(self, rid: bytes, ask: frames.Describe) -> None:
         if ask.version != NET_VERSION:
-            self.router.send(rid, frames.Refused(ErrorCode.VERSION, frames.other_version_words(ask.version)))
+            self.router.send(rid, frames.NotAdmitted(ErrorCode.VERSION, frames.other_version_words(ask.version)))
             return
         game = self.game()
         if game is None:
@@ -103,7 +103,7 @@ class Describer:
         dialled = (ask.dialled_ip, ask.dialled_port)
         problem = self.dialled_problem(dialled)
         if problem is not None:  # a relay passes the ask on: we sign nothing it could show as ours
-            self.router.send(rid, frames.Refused(ErrorCode.RELAYED, frames.clip(problem)))
+            self.router.send(rid, frames.NotAdmitted(ErrorCode.RELAYED, frames.clip(problem)))
             return
         self.router.send(rid, description(self.identity, ask.nonce, dialled, game))
 

@@ -184,7 +184,7 @@ class Watcher:
                 self.admitted = self.uplink.welcomed = True
                 self.uplink.length = max(self.uplink.length, length)
                 self.sync(len(self.table.log) if self.table is not None else 0, now=True)
-            case frames.Refused(_, reason):
+            case frames.NotAdmitted(_, reason):
                 raise PeerExit(1, WatchRefused(self.dialed(), reason))
             case frames.Entry(index, envelope, signature):
                 if self.admitted:

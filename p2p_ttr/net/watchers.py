@@ -181,11 +181,11 @@ class Watchers:
             self.admission.challenge(rid)
             return
         if version != NET_VERSION:
-            self.router.send(rid, frames.Refused(ErrorCode.VERSION, frames.other_version_words(version)))
+            self.router.send(rid, frames.NotAdmitted(ErrorCode.VERSION, frames.other_version_words(version)))
             return
         now = self.clock()
         if len(self.conns) >= MAX_WATCHERS and not self.free_idlest(now):
-            self.router.send(rid, frames.Refused(ErrorCode.FULL, f"this table has {MAX_WATCHERS} watchers already"))
+            self.router.send(rid, frames.NotAdmitted(ErrorCode.FULL, f"this table has {MAX_WATCHERS} watchers already"))
             return
         c.heard.pop(rid, None)  # its `hi` was heard as a connection's: a watcher is none of the seats' business
         table = self.replica.table

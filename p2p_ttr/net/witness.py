@@ -63,7 +63,7 @@ LINK_S = 30.0  # how long a connection to show our message stays up without news
 
 
 @dataclass
-class Record:
+class ShownEnvelope:
     """An envelope a seat showed us: its author, when we first saw it, whether we said it is held back."""
 
     author: int
@@ -108,7 +108,7 @@ class ShownToUs:
         self.held_s = held_s
         self.forward = forward
         self.relay_alive = relay_alive
-        self.records: dict[bytes, Record] = {}
+        self.records: dict[bytes, ShownEnvelope] = {}
 
     def received(self, seat: int, raw: bytes, rid: bytes | None = None) -> None:
         """``seat`` (on its admitted connection ``rid``) shows us ``raw``."""
@@ -127,7 +127,7 @@ class ShownToUs:
             return
         if raw in table.log[-200:] or envelope.seq <= table.last_seq.get(seat, 0):
             return  # in our log already (or older than what is)
-        self.records[digest] = Record(seat, raw, time.monotonic())
+        self.records[digest] = ShownEnvelope(seat, raw, time.monotonic())
         self.forward(raw, rid)
 
     def refused(self, digest: bytes, code: str) -> bool:
@@ -162,7 +162,7 @@ class ShownToUs:
             record.since, record.told = now, False
             self.forward(record.raw, None)
 
-    def overdue(self, record: Record, now: float) -> bool:
+    def overdue(self, record: ShownEnvelope, now: float) -> bool:
         return now - record.since > self.held_s and self.relay_alive(now)
 
     def relay_holds_back(self, now: float) -> bool:

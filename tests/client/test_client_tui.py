@@ -19,7 +19,7 @@ from p2p_ttr.client.netnotices import Awaited, Dialled, GameReloaded, WaitingFor
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.events import DrawBlind, DrawFaceUp
 from p2p_ttr.client.outcomes import Leave, Start
-from p2p_ttr.net.playerinput import Move, Seen
+from p2p_ttr.net.playerinput import PlayerMove, Seen
 
 
 @pytest.fixture
@@ -40,7 +40,7 @@ def test_a_typed_move_reaches_the_loop_as_a_move(session: None) -> None:
     bridge.publish()
     client.run_line("draw 2")
     assert client.echo.text.startswith("taking blue from slot 2")
-    assert bridge.take() == Move(DrawFaceUp(0, 1))  # checked on the loop's thread, handed over typed
+    assert bridge.take() == PlayerMove(DrawFaceUp(0, 1))  # checked on the loop's thread, handed over typed
     assert bridge.take() is None
 
 
@@ -48,7 +48,7 @@ def test_a_stale_move_is_not_sent(session: None) -> None:
     state, _ = position(3, current=1)
     table = FakeTable(state)
     bridge = bridge_for(table)
-    bridge.send(Move(DrawBlind(0)))
+    bridge.send(PlayerMove(DrawBlind(0)))
     assert bridge.take() is None  # not our turn any more: not handed to the loop
     bridge.publish()
     assert "your move was not sent" in bridge.publisher.snapshot.log[-1][1]

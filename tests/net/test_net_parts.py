@@ -25,11 +25,11 @@ from p2p_ttr.net.exits import PeerExit
 from p2p_ttr.net.frames import NET_VERSION, encode
 from p2p_ttr.net.gaveupsig import gave_up_signed, sign_gave_up
 from p2p_ttr.net.host import Host, HostOptions
-from p2p_ttr.net.liveness import HOST_SILENT_S, Verdict
+from p2p_ttr.net.liveness import HOST_SILENT_S, GiveUpVerdict
 from p2p_ttr.net.lobby import sign_hello
 from p2p_ttr.net.node import Node, NodeOptions
 from p2p_ttr.client.outcomes import Leave
-from p2p_ttr.net.playerinput import InputClosed, Move
+from p2p_ttr.net.playerinput import InputClosed, PlayerMove
 from p2p_ttr.net.seqsig import EMPTY_HEAD, entry_hash, sign_entry
 from p2p_ttr.net.store import DataDir
 from p2p_ttr.table.relaying import sign_follow
@@ -282,7 +282,7 @@ def test_the_relay_says_who_is_silent_in_every_game_and_passes_on_who_gave_up(
         in capsys.readouterr().err
     assert router.to(b"\0b", "gave_up") == []  # not echoed to the seat that left
     with pytest.raises(PeerExit, match="giving up"):
-        node.give_up(Verdict(Why.SILENT, (1,), 40, "no progress: giving up"))
+        node.give_up(GiveUpVerdict(Why.SILENT, (1,), 40, "no progress: giving up"))
     [[*ours, signature]] = router.to(b"\0b", "gave_up")
     assert ours == [0, "silent", [1], 40]
     assert gave_up_signed(node.identity.public, signature, node.table.game_id, SeatGaveUp(0, Why.SILENT, (1,), 40))
@@ -302,7 +302,7 @@ def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
     node.follower.handle(frames.encode("gave_up", 3, "silent", [1], 5, anna))  # no such seat: said nowhere
     assert 3 not in node.presence.gave_up
     with pytest.raises(PeerExit):
-        node.give_up(Verdict(Why.WITHHELD, (0,), 30, "giving up"))
+        node.give_up(GiveUpVerdict(Why.WITHHELD, (0,), 30, "giving up"))
     kind, [*ours, signature] = dealer.sent[-1]
     assert (kind, ours) == ("give_up", ["withheld", [0], 30])
     assert gave_up_signed(node.identity.public, signature, node.table.game_id, SeatGaveUp(1, Why.WITHHELD, (0,), 30))
@@ -400,7 +400,7 @@ def test_silence_moves_the_relay_only_in_an_escrow_game(tmp_path: Path) -> None:
 
 def test_the_players_move_reaches_the_table_once_and_end_pauses(tmp_path: Path) -> None:
     node, _, _ = seat(tmp_path, 1, 5)
-    given: list[object] = [Move(DrawBlind(1)), None, InputClosed()]
+    given: list[object] = [PlayerMove(DrawBlind(1)), None, InputClosed()]
 
     class Channel:
         def take(self) -> object:

@@ -19,7 +19,7 @@ from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.liveness import Progress
 from p2p_ttr.net.frames import MAX_FRAME_BYTES, NET_VERSION, FrameError, decode, encode
-from p2p_ttr.net.lobby import MAX_WAITING, Challenges, Lobby, Refusal, sign_hello
+from p2p_ttr.net.lobby import MAX_WAITING, Challenges, Lobby, HelloRefusal, sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
 from p2p_ttr.net.seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head, sign_entry
 from p2p_ttr.net.store import DataDir, StoreError
@@ -259,13 +259,13 @@ def test_lobby_rules() -> None:
                   sign_hello(b, "B", Identity.generate().public, nonce, HERE),  # for another host
                   sign_hello(b, "Bee", host.public, nonce, HERE),  # another name
                   sign_hello(b, "B", host.public, nonce, ("127.0.0.1", 7312))):  # another address dialled
-        with pytest.raises(Refusal) as exc:
+        with pytest.raises(HelloRefusal) as exc:
             lobby.join(v, "B", b.public, nonce, wrong, HERE)
         assert exc.value.code == "bad_hello"
-    with pytest.raises(Refusal) as exc:
+    with pytest.raises(HelloRefusal) as exc:
         lobby.join(v, "A", b.public, nonce, sign_hello(b, "A", host.public, nonce, HERE), HERE)
     assert exc.value.code == "name_taken"
-    with pytest.raises(Refusal) as exc:
+    with pytest.raises(HelloRefusal) as exc:
         lobby.join(v + 1, "B", b.public, nonce, sign_hello(b, "B", host.public, nonce, HERE), HERE)
     assert exc.value.code == "version"
     assert lobby.join(v, "B", b.public, nonce, sign_hello(b, "B", host.public, nonce, HERE), HERE)
@@ -276,10 +276,10 @@ def test_lobby_rules() -> None:
         w = Identity.generate()
         assert lobby.join(v, f"W{i}", w.public, nonce, sign_hello(w, f"W{i}", host.public, nonce, HERE), HERE)
     d = Identity.generate()
-    with pytest.raises(Refusal) as exc:
+    with pytest.raises(HelloRefusal) as exc:
         lobby.join(v, "D", d.public, nonce, sign_hello(d, "D", host.public, nonce, HERE), HERE)
     assert exc.value.code == "full"
-    with pytest.raises(Refusal) as exc:  # a waiting name is taken too
+    with pytest.raises(HelloRefusal) as exc:  # a waiting name is taken too
         lobby.join(v, "C", d.public, nonce, sign_hello(d, "C", host.public, nonce, HERE), HERE)
     assert exc.value.code == "name_taken"
     assert lobby.take_waiting() is None  # no place free
@@ -553,11 +553,11 @@ def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused()
 
     sig, key, digest, gid = b"s" * 64, b"k" * 32, b"d" * 32, b"g" * 16
     to_host = [f.Hi(4), f.Hello(4, "Ann", key, b"c" * 32, "10.0.0.2", 7311, sig), f.Env(b"envelope"), f.Sync(3),
-               f.Ping(7), f.Leave(), f.Have(2, b"envelope", sig), f.Follow(40, digest, sig),
+               f.Ping(7), f.LeaveLobby(), f.Have(2, b"envelope", sig), f.Follow(40, digest, sig),
                f.GiveUp(Why.WITHHELD, (2,), 120, sig), f.GiveUp(Why.SILENT, (0, 3), 0, sig)]
     to_peer = [f.Challenge(4, key, b"c" * 32, None), f.Challenge(4, key, b"c" * 32, gid),
                f.Welcome(-1, None, 0, ("Host", "Ann")), f.Welcome(1, gid, 12, ("Host", "Ann")),
-               f.LobbyNews(("Host",), 3, False), f.LobbyNews(("Host",), 0, True), f.Refused("full", "the game is full"), f.Entry(5, b"envelope", sig),
+               f.LobbyNews(("Host",), 3, False), f.LobbyNews(("Host",), 0, True), f.NotAdmitted("full", "the game is full"), f.Entry(5, b"envelope", sig),
                f.Rejected(digest, "replay", "seat 1 already sent message 3"), f.Ping(9), f.Fetch(4), f.Pause(12, sig),
                f.Silent(()), f.Silent(((0, 21), (3, 400))), f.GaveUp(1, Why.SILENT, (0,), 121, sig)]
     for frame in to_host:

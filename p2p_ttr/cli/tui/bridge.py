@@ -3,7 +3,7 @@
 The network loop (``Node.run``) owns the table and runs on a worker thread;
 the prompt_toolkit app runs on the main thread. They share nothing mutable:
 the worker publishes immutable snapshots (``Publisher``), the screen sends
-the loop's own typed inputs (``Start``, ``Move``, ``Leave``) through a
+the loop's own typed inputs (``Start``, ``PlayerMove``, ``Leave``) through a
 queue, and the bridge is the loop's ``PlayerChannel``: the loop takes each
 input on its own thread, where reading the table is safe.
 """
@@ -20,7 +20,7 @@ from p2p_ttr.engine.events import Action
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.history import History
 from p2p_ttr.client.outcomes import Leave
-from p2p_ttr.net.playerinput import Input, Move, Seen
+from p2p_ttr.net.playerinput import Input, PlayerMove, Seen
 
 class TuiConsole(Console):
     """The loop's notes go to the screen's log, not to a terminal it owns."""
@@ -80,7 +80,7 @@ class Bridge:
         match given:
             case Leave(forfeit=True) if table is None or table.engine is None:
                 return Leave()
-            case Move(action) if not self._still_legal(action):
+            case PlayerMove(action) if not self._still_legal(action):
                 return None
         return given
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from .giveup import giving_up_words
 from .netnotices import Notice
 from .networds import followed_words, peer_name, word_notice
 from .peerexits import (CannotPlayThere, DifferentHost, Equivocated, FollowedSilent, ForfeitedEnded, ForfeitedGoesOn,
-                        HidEntries, HostNotSeated, HostRefusedUs, HostSwitched, KeepsRefusing, LobbyClosedByHost,
-                        LogLacksEntries, NoReceipt, NoSeatAnswers, NotASeat, NothingAnswered, OtherGameOpened,
-                        OtherProtocol, OwnHandOverRefused, PeerEnd, PlayingAnother, RefusedRelayEntry,
-                        SignedEntryUnfolding, StartedWithoutUs, TooFewJoined, WatchedEntryUnfolding, WatchRefused)
+                        GaveUpHeldBack, GaveUpNotBack, GaveUpStalled, HidEntries, HostNotSeated, HostRefusedUs,
+                        HostResume, HostSwitched, KeepsRefusing, LobbyClosedByHost, LogLacksEntries, NoReceipt,
+                        NoSeatAnswers, NotASeat, NothingAnswered, OtherGameOpened, OtherProtocol, OwnHandOverRefused,
+                        PeerEnd, PlayingAnother, RefusedRelayEntry, SignedEntryUnfolding, StartedWithoutUs,
+                        TooFewJoined, WatchRefused, WatchedEntryUnfolding)
 from .peerwords import shown, words_shown
 
 
@@ -26,6 +28,12 @@ def last_words(told: str | Notice | PeerEnd, names: tuple[str, ...]) -> str:
     if isinstance(told, str):
         return told
     return word_notice(told, names) if isinstance(told, Notice) else word_end(told, names)
+
+
+def _resume_words(resume: HostResume | None) -> str:
+    if resume is None:
+        return ""
+    return f"; resume it with `ttr host --resume {resume.game_id.hex()[:8] if resume.game_id else '?'}`"
 
 
 def _relay_named(relay: int, moved: bool, names: tuple[str, ...]) -> str:
@@ -93,6 +101,14 @@ def _words(end: PeerEnd, names: tuple[str, ...]) -> str:  # noqa: C901 - one cas
         case FollowedSilent(dialled, seat, address, timeout_s):
             return (f"{followed_words(dialled, seat, names)} at {address} has been silent for {timeout_s:.0f} s; "
                     "run the same command again to resume")
+        case GaveUpStalled(timeout_s, waiting, why, about, seconds, log, resume):
+            return (f"no progress for {timeout_s:.0f} s (waiting for {', '.join(peer_name(s, names) for s in waiting)}):"
+                    f" {giving_up_words(why, about, seconds, names)}; the log so far is {log}{_resume_words(resume)}")
+        case GaveUpHeldBack(timeout_s, relay):
+            return (f"no progress for {timeout_s:.0f} s: the relay ({peer_name(relay, names)}) holds back a seat's "
+                    "message that seat showed us directly; the game cannot go on without a relay that sequences it")
+        case GaveUpNotBack(timeout_s, resume):
+            return f"no progress for {timeout_s:.0f} s: not every seat came back after the restart{_resume_words(resume)}"
         case ForfeitedGoesOn():
             return "you forfeited this game; the others play on"
         case ForfeitedEnded(short_s):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .netnotices import Dialled
+from .netnotices import Dialled, Why
 
 # ------------------------------------------------------------ joining a game
 
@@ -183,6 +183,46 @@ class FollowedSilent:
     timeout_s: float
 
 
+# ---------------------------------------------------- a scripted peer gives up
+
+
+@dataclass(frozen=True)
+class HostResume:
+    """How the host resumes the game: ``ttr host --resume GAME`` (``game_id`` None: not known yet)."""
+
+    game_id: bytes | None
+
+
+@dataclass(frozen=True)
+class GaveUpStalled:
+    """No progress for ``timeout_s`` waiting for ``waiting``: we give up, ``why``,
+    on ``about`` (for ``seconds``); our log is ``log``; ``resume``: how the host resumes."""
+
+    timeout_s: float
+    waiting: tuple[int, ...]
+    why: Why
+    about: tuple[int, ...]
+    seconds: int
+    log: str
+    resume: HostResume | None = None
+
+
+@dataclass(frozen=True)
+class GaveUpHeldBack:
+    """No progress for ``timeout_s``: the relay (``relay``) holds back a message its author showed us."""
+
+    timeout_s: float
+    relay: int
+
+
+@dataclass(frozen=True)
+class GaveUpNotBack:
+    """No progress for ``timeout_s``: not every seat came back after our restart as relay."""
+
+    timeout_s: float
+    resume: HostResume | None = None
+
+
 # ------------------------------------------------------------------ leaving
 
 
@@ -245,6 +285,6 @@ class WatchedEntryUnfolding:
 PeerEnd = (HostRefusedUs | OtherGameOpened | OtherProtocol | CannotPlayThere | DifferentHost | StartedWithoutUs
            | LobbyClosedByHost | HostSwitched | HostNotSeated | TooFewJoined | NothingAnswered
            | RefusedRelayEntry | Equivocated | HidEntries | NoReceipt | OwnHandOverRefused | KeepsRefusing
-           | LogLacksEntries | SignedEntryUnfolding | FollowedSilent
+           | LogLacksEntries | SignedEntryUnfolding | FollowedSilent | GaveUpStalled | GaveUpHeldBack | GaveUpNotBack
            | ForfeitedGoesOn | ForfeitedEnded
            | NoSeatAnswers | WatchRefused | NotASeat | PlayingAnother | WatchedEntryUnfolding)

@@ -17,7 +17,7 @@ from pathlib import Path
 from p2p_ttr.client.netnotices import (GameResumed, GameStarted, LobbySaid, LobbyWord, MetaRebuilt, MoreToJoin,
                                        RelayElsewhere, StartFailed)
 from p2p_ttr.client.numbering import turn_number
-from p2p_ttr.client.peerexits import TooFewJoined
+from p2p_ttr.client.peerexits import HostResume, TooFewJoined
 from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.game import Game
 from p2p_ttr.table.envelope import MAX_SEATS
@@ -181,9 +181,9 @@ class Host(Node):
             raise NodeExit(1, TooFewJoined(len(self.lobby.names), wanted, self.options.timeout))
         return True
 
-    def resume_hint(self) -> str:
+    def resume_hint(self) -> HostResume | None:
         table = self.table
-        return f"; resume it with `ttr host --resume {table.game_id.hex()[:8] if table and table.game_id else '?'}`"
+        return HostResume(table.game_id if table is not None else None)
 
     def stop_for_now(self) -> int:
         if self.table is None or self.table.game_id is None:

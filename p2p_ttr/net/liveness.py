@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from p2p_ttr.client.giveup import giving_up_words
 from p2p_ttr.client.netnotices import Awaited, Report, SeatGaveUp, StalledAsk, Stall, Waiting, WaitingFor, Why
+from p2p_ttr.client.peerexits import GaveUpHeldBack, GaveUpNotBack, GaveUpStalled, HostResume, PeerEnd
 from p2p_ttr.table.obligations import Owed
 from p2p_ttr.table.table import Table
 
@@ -163,7 +163,7 @@ class GiveUpVerdict:
     why: Why
     about: tuple[int, ...]
     seconds: int
-    message: str
+    told: PeerEnd  # our last words
 
 
 def stalls(table: Table, me: int | None, presence: Presence, stalled_for: float) -> list[Stall]:
@@ -188,12 +188,12 @@ def stalls(table: Table, me: int | None, presence: Presence, stalled_for: float)
 
 
 def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ...], scripted: bool,
-          presence: Presence, log: str, then: str = "") -> GiveUpVerdict | None:
+          presence: Presence, log: str, then: HostResume | None = None) -> GiveUpVerdict | None:
     """One look at a running game, the same for the relay and a follower: say
     whom the table waits for while it is stalled; once it has stalled for the
     timeout, a scripted peer gives up (the verdict) on a seat silent that
     long or alive and withholding a duty, never on one thinking over a move;
-    a person is asked instead (``then``: what to do next, for the last words)."""
+    a person is asked instead (``then``: how the host resumes, for the last words)."""
     progress.update(len(table.log))
     if progress.stalled_for <= STALL_NOTE_S:
         return None
@@ -219,9 +219,7 @@ def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ..
     chosen = withheld or blamed
     about = tuple(s.seat for s in chosen)
     seconds = min(max(s.seconds for s in chosen), MAX_SECONDS)  # what a give_up frame can carry
-    who = ", ".join(names[s] for s in waiting)
-    return GiveUpVerdict(why, about, seconds, f"no progress for {timeout:.0f} s (waiting for {who}): "
-                                        f"{giving_up_words(why, about, seconds, names)}; the log so far is {log}{then}")
+    return GiveUpVerdict(why, about, seconds, GaveUpStalled(timeout, tuple(waiting), why, about, seconds, log, then))
 
 
 def host_decides(host_pid: int | None) -> bool:
@@ -232,15 +230,12 @@ def host_decides(host_pid: int | None) -> bool:
     return host_pid is not None and os.getppid() == host_pid
 
 
-def held_back_verdict(relay: int, names: tuple[str, ...], progress: Progress) -> GiveUpVerdict:
+def held_back_verdict(relay: int, progress: Progress) -> GiveUpVerdict:
     """A scripted peer gives up on a live relay that holds back a message its
     author showed us directly (witness.py): the relay withholds, nobody else."""
-    return GiveUpVerdict(Why.WITHHELD, (relay,), int(progress.stalled_for),
-                   f"no progress for {progress.timeout:.0f} s: the relay ({names[relay]}) holds back a seat's "
-                   "message that seat showed us directly; the game cannot go on without a relay that sequences it")
+    return GiveUpVerdict(Why.WITHHELD, (relay,), int(progress.stalled_for), GaveUpHeldBack(progress.timeout, relay))
 
 
-def not_back_verdict(away: tuple[int, ...], progress: Progress, then: str) -> GiveUpVerdict:
+def not_back_verdict(away: tuple[int, ...], progress: Progress, then: HostResume | None) -> GiveUpVerdict:
     """A resumed relay gives up on the seats that never came back to say what they hold."""
-    return GiveUpVerdict(Why.SILENT, away, int(progress.stalled_for),
-                   f"no progress for {progress.timeout:.0f} s: not every seat came back after the restart{then}")
+    return GiveUpVerdict(Why.SILENT, away, int(progress.stalled_for), GaveUpNotBack(progress.timeout, then))

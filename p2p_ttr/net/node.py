@@ -30,7 +30,7 @@ import zmq
 from p2p_ttr.client.netnotices import (GameReloaded, RelayElsewhere, RelayingAgain, SeatGaveUp, StoppedUnanswered,
                                        WaitingForFollowed)
 from p2p_ttr.client.numbering import turn_number
-from p2p_ttr.client.peerexits import FollowedSilent, HostNotSeated, HostSwitched, NothingAnswered
+from p2p_ttr.client.peerexits import FollowedSilent, HostNotSeated, HostResume, HostSwitched, NothingAnswered
 from p2p_ttr.client.outcomes import EndMeans
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
@@ -296,8 +296,9 @@ class Node:
         """Before the game (the host's lobby): True while there is no game to play yet."""
         return False
 
-    def resume_hint(self) -> str:
-        return ""
+    def resume_hint(self) -> HostResume | None:
+        """How the game resumes, for our last words (a joiner: the same command, said already)."""
+        return None
 
     # ----------------------------------------------------------------- loop
 
@@ -464,7 +465,7 @@ class Node:
             if not self.relaying and self.wait_for_host(now):
                 continue
             if self.options.scripted and self.relay_holds_back(now) and self.progress.timed_out:
-                self.give_up(held_back_verdict(table.relay, self.names, self.progress))
+                self.give_up(held_back_verdict(table.relay, self.progress))
             stop = watch(self.progress, table, self.seat, self.names, self.options.scripted, self.presence,
                          str(self.store.log_path if self.store else "-"), self.resume_hint())
             if stop is not None:
@@ -480,7 +481,7 @@ class Node:
         if self.seat is not None:
             news = SeatGaveUp(self.seat, verdict.why, verdict.about, verdict.seconds)
             (self.relay if self.relaying else self.follower).give_up(news)
-        raise NodeExit(1, verdict.message)
+        raise NodeExit(1, verdict.told)
 
     def received(self, sock: zmq.Socket[bytes] | None) -> list[bytes] | None:
         """The next message waiting on ``sock`` (None: nothing, or no socket)."""

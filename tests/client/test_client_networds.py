@@ -23,11 +23,12 @@ from p2p_ttr.client.netnotices import (AskingCarryOn, Awaited, CannotGoOn, Carri
 from p2p_ttr.client.exitwords import word_end
 from p2p_ttr.client.networds import word_notice
 from p2p_ttr.client.peerexits import (CannotPlayThere, DifferentHost, Equivocated, FollowedSilent, ForfeitedEnded,
-                                      ForfeitedGoesOn, HidEntries, HostNotSeated, HostRefusedUs, HostSwitched,
-                                      KeepsRefusing, LobbyClosedByHost, LogLacksEntries, NoReceipt, NoSeatAnswers,
-                                      NotASeat, NothingAnswered, OtherGameOpened, OtherProtocol, OwnHandOverRefused,
-                                      PeerEnd, PlayingAnother, RefusedRelayEntry, SignedEntryUnfolding,
-                                      StartedWithoutUs, TooFewJoined, WatchedEntryUnfolding, WatchRefused)
+                                      ForfeitedGoesOn, GaveUpHeldBack, GaveUpNotBack, GaveUpStalled, HidEntries,
+                                      HostNotSeated, HostRefusedUs, HostResume, HostSwitched, KeepsRefusing,
+                                      LobbyClosedByHost, LogLacksEntries, NoReceipt, NoSeatAnswers, NotASeat,
+                                      NothingAnswered, OtherGameOpened, OtherProtocol, OwnHandOverRefused, PeerEnd,
+                                      PlayingAnother, RefusedRelayEntry, SignedEntryUnfolding, StartedWithoutUs,
+                                      TooFewJoined, WatchRefused, WatchedEntryUnfolding)
 from p2p_ttr.net.console import Console
 from p2p_ttr.table.escrowbook import Blocked
 from p2p_ttr.table.obligations import Owed
@@ -234,6 +235,13 @@ END_SAMPLES: list[tuple[PeerEnd, str]] = [
                                         "and its differ; the game stops here"),
     (FollowedSilent(Dialled.RELAY, 1, "10.0.0.2:7311", 120.0),
      "the relay (Bob) at 10.0.0.2:7311 has been silent for 120 s; run the same command again to resume"),
+    (GaveUpStalled(30.0, (1, 2), Why.WITHHELD, (1,), 31, "game.log", HostResume(bytes.fromhex("3fa2c1d0") + bytes(12))),
+     "no progress for 30 s (waiting for Bob, Cy): Bob stayed connected but withheld for 31 seconds what its software "
+     "sends at once: giving up on the game; the log so far is game.log; resume it with `ttr host --resume 3fa2c1d0`"),
+    (GaveUpHeldBack(30.0, 0), "no progress for 30 s: the relay (Ann) holds back a seat's message that seat showed us "
+                              "directly; the game cannot go on without a relay that sequences it"),
+    (GaveUpNotBack(30.0, HostResume(None)),
+     "no progress for 30 s: not every seat came back after the restart; resume it with `ttr host --resume ?`"),
     (ForfeitedGoesOn(), "you forfeited this game; the others play on"),
     (ForfeitedEnded(), "you forfeited this game, and it ended with that"),
     (ForfeitedEnded(60.0), "you forfeited this game, and it ended with that; the end never reached us in 60 s, so "

@@ -16,6 +16,7 @@ import pytest
 
 from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.client.netnotices import Dialled, RelaySilence, SeatGaveUp, Why
+from p2p_ttr.client.peerexits import GaveUpHeldBack, GaveUpStalled
 from p2p_ttr.engine.events import DrawBlind
 from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
 from p2p_ttr.net import frames, sequencer
@@ -282,7 +283,7 @@ def test_the_relay_says_who_is_silent_in_every_game_and_passes_on_who_gave_up(
         in capsys.readouterr().err
     assert router.to(b"\0b", "gave_up") == []  # not echoed to the seat that left
     with pytest.raises(PeerExit, match="giving up"):
-        node.give_up(GiveUpVerdict(Why.SILENT, (1,), 40, "no progress: giving up"))
+        node.give_up(GiveUpVerdict(Why.SILENT, (1,), 40, GaveUpStalled(40.0, (1,), Why.SILENT, (1,), 40, "game.log")))
     [[*ours, signature]] = router.to(b"\0b", "gave_up")
     assert ours == [0, "silent", [1], 40]
     assert gave_up_signed(node.identity.public, signature, node.table.game_id, SeatGaveUp(0, Why.SILENT, (1,), 40))
@@ -302,7 +303,7 @@ def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
     node.follower.handle(frames.encode("gave_up", 3, "silent", [1], 5, anna))  # no such seat: said nowhere
     assert 3 not in node.presence.gave_up
     with pytest.raises(PeerExit):
-        node.give_up(GiveUpVerdict(Why.WITHHELD, (0,), 30, "giving up"))
+        node.give_up(GiveUpVerdict(Why.WITHHELD, (0,), 30, GaveUpHeldBack(30.0, 0)))
     kind, [*ours, signature] = dealer.sent[-1]
     assert (kind, ours) == ("give_up", ["withheld", [0], 30])
     assert gave_up_signed(node.identity.public, signature, node.table.game_id, SeatGaveUp(1, Why.WITHHELD, (0,), 30))

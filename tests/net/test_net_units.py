@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2p_ttr.client.netnotices import Notice
+from p2p_ttr.client.exitwords import word_end
 from p2p_ttr.client.networds import word_notice
 from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
@@ -371,7 +372,8 @@ def test_watch_gives_up_on_a_seat_that_withholds_a_duty_and_names_it() -> None:
     now[0] = 62.0
     stop = watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log")
     assert stop is not None and stop.why is Why.WITHHELD and stop.about == (bob,)
-    assert "no progress for 30 s (waiting for Bob)" in stop.message and "game.log" in stop.message
+    words = word_end(stop.told, ("Ann", "Bob"))
+    assert "no progress for 30 s (waiting for Bob)" in words and "game.log" in words
 
 
 def test_watch_gives_up_on_a_silent_seat_only_after_the_timeout_of_silence() -> None:

@@ -153,6 +153,17 @@ def _words(notice: Notice, names: tuple[str, ...]) -> str:  # noqa: C901 - one c
             assert_never(notice)
 
 
+def pauser_words(relay_name: str | None) -> str:
+    """Who paused the game: 'the host', or 'the relay (Bob)' once the relay moved."""
+    return "the host" if relay_name is None else f"the relay ({shown(relay_name)})"
+
+
+def history_head(shown_lines: int, total: int) -> str:
+    """The line before the game so far, on resuming: how much of it is shown."""
+    return "the game so far" + (f" (the last {shown_lines} of {total} lines; `ttr verify` reads the whole log):"
+                                if total > shown_lines else ":")
+
+
 def followed_words(dialled: Dialled, seat: int | None, names: tuple[str, ...]) -> str:
     """Whom our DEALER reaches: 'the host', 'the host (Ann)', 'the relay (Bob)', 'Cy (who relays next)'."""
     if seat is None:

@@ -16,7 +16,7 @@ from typing import TextIO
 
 from p2p_ttr.client.exitwords import last_words
 from p2p_ttr.client.netnotices import Notice
-from p2p_ttr.client.networds import word_notice
+from p2p_ttr.client.networds import history_head, word_notice
 from p2p_ttr.client.peerexits import PeerEnd
 
 from .history import History
@@ -49,7 +49,9 @@ class Console:
     def resumed(self, history: History) -> None:
         """The game so far, on resuming it: its last lines (a screen also
         takes each seat's last turn from it)."""
-        for line in history.told():
+        if history.total:
+            self.say(history_head(len(history.lines), history.total))
+        for line in history.lines:
             self.say(line)
 
 

@@ -21,7 +21,7 @@ from p2p_ttr.client.netnotices import (AskingCarryOn, Awaited, CannotGoOn, Carri
                                        WaitingForFollowed, WaitsForPlace, WatchedHandOver, WatchedSilent, WatcherGone,
                                        WatcherJoined, WatcherLeft, WatchingFrom, Why, WitnessRefused, WrongKey)
 from p2p_ttr.client.exitwords import word_end
-from p2p_ttr.client.networds import word_notice
+from p2p_ttr.client.networds import history_head, pauser_words, word_notice
 from p2p_ttr.client.peerexits import (CannotPlayThere, DifferentHost, Equivocated, FollowedSilent, ForfeitedEnded,
                                       ForfeitedGoesOn, GaveUpHeldBack, GaveUpNotBack, GaveUpStalled, HidEntries,
                                       HostNotSeated, HostRefusedUs, HostResume, HostSwitched, KeepsRefusing,
@@ -271,3 +271,10 @@ def test_the_last_words_of_a_run_are_worded_and_kept(capsys: pytest.CaptureFixtu
     assert console.last_words(WatchRefused("10.0.0.2:7311", HOSTILE), NAMES) == capsys.readouterr().out.rstrip("\n")
     words = console.last_words(RelayLost(0, RelayLoss.LEFT, None), (HOSTILE,))
     assert words == "the relay (Eve\\x1b]0;owned\\x07\\x1b[2J\\u202eevil) left the game and no seat is left to relay"
+
+
+def test_who_paused_and_the_game_so_far_in_words() -> None:
+    assert pauser_words(None) == "the host" and pauser_words("Bob") == "the relay (Bob)"
+    assert pauser_words(HOSTILE) == "the relay (Eve\\x1b]0;owned\\x07\\x1b[2J\\u202eevil)"
+    assert history_head(3, 3) == "the game so far:"
+    assert history_head(200, 250) == "the game so far (the last 200 of 250 lines; `ttr verify` reads the whole log):"

@@ -15,7 +15,6 @@ ROOT = Path(__file__).resolve().parents[1] / "p2p_ttr"
 WAITING = {
     "CardRef": {"engine/cards.py", "deck/deckorder.py"},
     "UnknownCard": {"engine/errors.py", "deck/errors.py"},
-    "Command": {"cli/registry.py", "client/commands.py"},
     "Reach": {"net/reach.py", "table/messages.py"},
 }
 

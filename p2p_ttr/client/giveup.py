@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from p2p_ttr.table.obligations import Owed
 
-from .netnotices import Dialled, RelaySilence, SeatGaveUp, Stall, Waiting, Why
+from .livenessfacts import Dialled, RelaySilence, SeatGaveUp, Stall, Waiting, Why
 from .numbering import seat_number
 from .words import plural
 

@@ -9,113 +9,22 @@ and the words look its name up; a string in a notice is a peer's own words
 
 They are declared here, below net/ in the layer line, because the words
 that read them (client) may not import net/, and net/ may import this.
-So is ``Why``, which is also a field of the ``give_up`` and ``gave_up``
-frames (net/frames.py): one declaration, read by the frames and worded by
-giveup.py.
+Two families have modules of their own: who holds the game up
+(livenessfacts.py) and what a peer drops (doorfacts.py); ``Notice`` is the
+union of them all.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum, StrEnum
+from enum import Enum
 from pathlib import Path
 
 from p2p_ttr.table.escrowbook import Blocked
-from p2p_ttr.table.obligations import Owed
 
-# ------------------------------------------------- liveness: who holds the table
-
-
-class Why(StrEnum):
-    """Why a peer gave up on the game (its value is the string on the wire)."""
-
-    SILENT = "silent"  # the seats it waited for sent no heartbeat for its timeout
-    WITHHELD = "withheld"  # they were connected, but withheld a duty their software does at once
-
-
-class Waiting(Enum):
-    """What a seat the table waits for is doing, as this peer can tell."""
-
-    THINKING = "thinking"  # alive, owes only a move: a person's decision takes what it takes
-    WITHHOLDING = "withholding"  # alive, owes a duty its software does at once
-    SILENT = "silent"  # no heartbeat reaches the relay from it
-    GAVE_UP = "gave up"  # it said it gave up on the game, and left
-
-
-@dataclass(frozen=True)
-class Stall:
-    """One seat the table waits for: what it is doing, what it owes, and for how
-    many seconds (silent for, or the table stalled for)."""
-
-    seat: int
-    waiting: Waiting
-    owed: tuple[Owed, ...]
-    seconds: int
-
-
-@dataclass(frozen=True)
-class SeatGaveUp:
-    """``seat`` gave up on the game after ``seconds``, ``why``, waiting for ``about``."""
-
-    seat: int
-    why: Why
-    about: tuple[int, ...]
-    seconds: int
-
-
-class Dialled(Enum):
-    """Whom a seat's connection reaches: the host (no hand-over yet), the
-    relay after a hand-over, or the seat that relays next (standing by)."""
-
-    HOST = "host"
-    RELAY = "relay"
-    NEXT_RELAY = "next relay"
-
-
-@dataclass(frozen=True)
-class RelaySilence:
-    """The peer we follow has sent nothing, heartbeats included, for
-    ``seconds``: the table cannot move (it sequences every move), whatever
-    the status line would say of whose turn it is."""
-
-    dialled: Dialled
-    seat: int | None  # None: not known yet (before the seating)
-    seconds: int
-
-
-class Awaited(Enum):
-    """What the table, or our taking over or resuming as relay, waits for the seats named to do."""
-
-    PLAY = "play"  # their move, or a duty the table says they owe
-    TURN_TO_US = "turn to us"  # turn to us, the successor (the relay is gone)
-    SEND_HELD = "send held"  # send us the entries they hold
-    CATCH_UP = "catch up"  # catch up with our log and ask again
-    SAY_HELD = "say held"  # say how much of the log they hold (a resumed relay goes on only then)
-    HOLD_OUR_LOG = "hold our log"  # hold our log, theirs differing (the relay may have moved on)
-
-
-@dataclass(frozen=True)
-class WaitingFor:
-    """A repeated note while the table waits: ``seats`` to do ``awaited``, for
-    ``seconds``; ``silent``: those of them with no heartbeat, and for how long."""
-
-    seats: tuple[int, ...]
-    awaited: Awaited
-    seconds: int
-    silent: tuple[tuple[int, int], ...] = ()
-
-
-@dataclass(frozen=True)
-class WaitingForFollowed:
-    """A repeated note while the peer we follow (``dialled``, at ``seat``; None:
-    not known yet) at ``address`` has been silent for ``seconds``."""
-
-    dialled: Dialled
-    seat: int | None
-    address: str
-    seconds: int
-
+from .doorfacts import Dropped, FirstAtDoor, MoreAtDoor
+from .livenessfacts import OtherGaveUp, StalledAsk, WaitingFor, WaitingForFollowed
 
 # ----------------------------------------------------------- the relay moves
 
@@ -519,115 +428,6 @@ class WatchedHandOver:
     relay: int
     index: int
     dropped: int
-
-
-# -------------------------------------------------------- what a peer drops
-
-
-class Dropping(Enum):
-    """Something a peer dropped, said each time (what comes rarely, or from the one peer we follow)."""
-
-    WATCH_ON_SEAT = "watch on seat"  # a watch sent on a seat's connection
-    WATCH_UNANSWERED = "watch unanswered"  # a watch that does not answer its challenge
-    FOLLOW_UNSIGNED = "follow unsigned"  # a follow request not signed for this relay term
-    FOLLOW_NOT_PREFIX = "follow not prefix"  # a follow request from a log that is no prefix of ours
-    PAUSE_UNSIGNED = "pause unsigned"  # a pause the host did not sign
-    FIRST_MALFORMED = "first malformed"  # a first entry from the host that does not open
-    FIRST_NO_SEATING = "first no seating"  # (watching) a first entry that is no seating
-    SEATING_UNSIGNED = "seating unsigned"  # (watching) a seating its host did not sign
-    ENTRY_UNSIGNED = "entry unsigned"  # (watching) an entry whose relay's signature is not valid
-    CONFLICT = "conflict"  # (watching) another entry at an index we hold, no hand-over
-    CONFLICT_UNSIGNED = "conflict unsigned"  # another entry at an index we hold, its relay's signature not valid
-    HANDOVER_UNFOLDING = "hand-over unfolding"  # (watching) a hand-over that does not fold
-    BAD_FRAME = "bad frame"  # (watching) a frame that does not decode
-
-
-@dataclass(frozen=True)
-class Dropped:
-    """We dropped ``what`` (``seat``: whose; ``entry``: at that index; ``reason``: the error's own words)."""
-
-    what: Dropping
-    seat: int = -1
-    entry: int = -1
-    reason: str = ""
-
-
-class Door(Enum):
-    """What a peer's doors drop or refuse, counted (drops.py): a flood of one is said once."""
-
-    BAD_FRAME = "bad frame"
-    WRONG_SHAPE = "wrong shape"  # a message of other than two parts
-    BAD_FRAME_FOLLOWED = "bad frame followed"  # from the peer we follow
-    SECOND_HELLO = "second hello"
-    HELLO_UNANSWERED = "hello unanswered"  # a hello that does not answer its connection's challenge
-    HELLO_REFUSED = "hello refused"  # (code)
-    MESSAGE_REFUSED = "message refused"  # a seat's message our table refused (seat, code)
-    DESCRIBE_NO_GAME = "describe no game"
-    DESCRIBE = "describe"  # (too many a second)
-    FETCH_UNDER_WAY = "fetch under way"
-    CATCH_UP_DROPPED = "catch-up dropped"  # the oldest catch-up under way: too many at once
-    ENTRY_UNSIGNED = "entry unsigned"  # (seat) an entry without its relay's signature
-    ENTRY_RELAY_UNSIGNED = "entry relay unsigned"  # from the peer we follow, its relay's signature not valid
-    ENTRY_UNFOLDING = "entry unfolding"  # (seat) an entry that does not fold
-    ELSE = "else"  # past the kinds counted: everything else, together
-
-
-@dataclass(frozen=True)
-class DoorKind:
-    """What ``DropLog`` counts by: the door, and whose or which code where the words name it."""
-
-    door: Door
-    seat: int = -1
-    code: str = ""
-
-
-@dataclass(frozen=True)
-class DoorDetail:
-    """Why, the first time: ``reason`` (an error's or a peer's own words), ``name`` (a hello's),
-    ``entry`` (an index), ``parts`` (a message's), ``per_s`` (a rate passed); each -1 or "" when not said."""
-
-    reason: str = ""
-    name: str | None = None
-    entry: int = -1
-    parts: int = -1
-    per_s: float = -1.0
-
-
-@dataclass(frozen=True)
-class FirstAtDoor:
-    """The first ``kind`` dropped, said with ``detail``; more like it are counted and said every ``every_s``."""
-
-    kind: DoorKind
-    detail: DoorDetail
-    every_s: float
-
-
-@dataclass(frozen=True)
-class MoreAtDoor:
-    """``count`` more of ``kind`` in the last ``span_s``."""
-
-    kind: DoorKind
-    count: int
-    span_s: float
-
-
-# ------------------------------------------------------------- giving up
-
-
-@dataclass(frozen=True)
-class OtherGaveUp:
-    """Another peer gave up on the game (its signed word, passed on by the relay); ``me``: our seat."""
-
-    news: SeatGaveUp
-    me: int | None
-
-
-@dataclass(frozen=True)
-class StalledAsk:
-    """The table has not moved for ``seconds``, held by ``stalls``: the player is asked to wait or end."""
-
-    stalls: tuple[Stall, ...]
-    seconds: int
 
 
 Notice = (RelayLost | Unreachable | EveryOtherLostRelay | RelayAnswersAgain | RelayMoved | HandOverWhileAway

@@ -12,15 +12,16 @@ from __future__ import annotations
 from typing import assert_never
 
 from .giveup import gave_up_words, silence_words, stalled_prompt
-from .netnotices import (AskingCarryOn, Awaited, CannotGoOn, CarriedOnUs, CarryOnTooLate, Dialled, Door, DoorDetail,
-                         DoorKind, Dropped, Dropping, EveryOtherLostRelay, FirstAtDoor, FollowsUs, ForfeitConcedes,
-                         ForfeitSaid, ForfeitWord, GameReloaded, GameResumed, GameStarted, GameStarts,
-                         HandOverWhileAway, JoinedLobby, LeftLobby, LobbyNow, LobbySaid, LobbyWord, MetaRebuilt,
-                         MoreAtDoor, MoreToJoin, NameTaken, Notice, OtherGaveUp, OursHeldBack, OwnMessageRefused,
-                         Refetched, RelayAnswersAgain, RelayElsewhere, RelayHoldsBack, RelayLoss, RelayLost, RelayMoved,
-                         RelayingAgain, RollCall, SeatBack, SentNone, StalledAsk, StartFailed, StoppedUnanswered,
-                         TableRefused, Unreachable, WaitingFor, WaitingForFollowed, WaitsForPlace, WatchedHandOver,
-                         WatchedSilent, WatcherGone, WatcherJoined, WatcherLeft, WatchingFrom, WitnessRefused, WrongKey)
+from .doorfacts import Door, DoorDetail, DoorKind, Dropped, Dropping, FirstAtDoor, MoreAtDoor
+from .livenessfacts import Awaited, Dialled, OtherGaveUp, StalledAsk, WaitingFor, WaitingForFollowed
+from .netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, CarryOnTooLate, EveryOtherLostRelay, FollowsUs,
+                         ForfeitConcedes, ForfeitSaid, ForfeitWord, GameReloaded, GameResumed, GameStarted,
+                         GameStarts, HandOverWhileAway, JoinedLobby, LeftLobby, LobbyNow, LobbySaid, LobbyWord,
+                         MetaRebuilt, MoreToJoin, NameTaken, Notice, OursHeldBack, OwnMessageRefused, Refetched,
+                         RelayAnswersAgain, RelayElsewhere, RelayHoldsBack, RelayLoss, RelayLost, RelayMoved,
+                         RelayingAgain, RollCall, SeatBack, SentNone, StartFailed, StoppedUnanswered, TableRefused,
+                         Unreachable, WaitsForPlace, WatchedHandOver, WatchedSilent, WatcherGone, WatcherJoined,
+                         WatcherLeft, WatchingFrom, WitnessRefused, WrongKey)
 from .numbering import seat_number, turn_point_words
 from .peerwords import shown, words_shown
 from .words import COLOURS, ESCROW_TRADE_OFF

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .netnotices import Dialled, Why
+from .livenessfacts import Dialled, Why
 
 # ------------------------------------------------------------ joining a game
 

@@ -42,7 +42,7 @@ from .explain import keep_least, long_most
 from .laying import LaidPiece, laid_words, what_to_lay
 from .markerfacts import AlvinTaken, Marked, PointsMoved
 from .markerwords import marker_now, marker_waiting
-from .netnotices import RelaySilence
+from .livenessfacts import RelaySilence
 from .numbering import seat_number
 from .stocks import share_prompt, took_words
 from .words import DASH, color_words, plural, route_name, route_points, ticket_name, who, whose

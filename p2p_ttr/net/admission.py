@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import zmq
 
-from p2p_ttr.client.netnotices import (Door, DoorDetail, DoorKind, JoinedLobby, LeftLobby, Report, RollCall, SeatBack,
-                                       WaitsForPlace)
+from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind
+from p2p_ttr.client.netnotices import JoinedLobby, LeftLobby, Report, RollCall, SeatBack, WaitsForPlace
 from p2p_ttr.engine.game import Game
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import MAX_SEATS

@@ -19,7 +19,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from p2p_ttr.client.netnotices import Awaited, Door, DoorDetail, DoorKind, Refetched, Report, SentNone
+from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind
+from p2p_ttr.client.livenessfacts import Awaited
+from p2p_ttr.client.netnotices import Refetched, Report, SentNone
 from p2p_ttr.client.peerexits import LogLacksEntries, SignedEntryUnfolding
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.errors import TableError

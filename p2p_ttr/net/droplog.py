@@ -14,7 +14,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from p2p_ttr.client.netnotices import Door, DoorDetail, DoorKind, FirstAtDoor, MoreAtDoor, Report
+from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind, FirstAtDoor, MoreAtDoor
+from p2p_ttr.client.netnotices import Report
 
 SUMMARY_S = 10.0
 MAX_KINDS = 64  # distinct kinds summed up (a door, and whose or which code: never a peer's bytes)

@@ -21,8 +21,9 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
-from p2p_ttr.client.netnotices import (Dialled, Door, DoorDetail, DoorKind, Dropped, Dropping, GameStarts, LobbyNow,
-                                       LobbySaid, LobbyWord, NameTaken, OtherGaveUp, RelaySilence, Report, SeatGaveUp)
+from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind, Dropped, Dropping
+from p2p_ttr.client.livenessfacts import Dialled, OtherGaveUp, RelaySilence, SeatGaveUp
+from p2p_ttr.client.netnotices import GameStarts, LobbyNow, LobbySaid, LobbyWord, NameTaken, Report
 from p2p_ttr.client.peerexits import (CannotPlayThere, DifferentHost, Equivocated, HostRefusedUs, LobbyClosedByHost,
                                       OtherGameOpened, OtherProtocol, RefusedRelayEntry, StartedWithoutUs)
 from p2p_ttr.engine.errors import EngineError

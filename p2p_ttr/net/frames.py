@@ -14,7 +14,7 @@ from typing import Annotated, Any, ClassVar
 
 import msgpack
 
-from p2p_ttr.client.netnotices import Why
+from p2p_ttr.client.livenessfacts import Why
 from p2p_ttr.codec import Bool, Bytes, EnumValue, Family, Int, List, Optional, Str, Trailing, Tuple, same
 from p2p_ttr.engine.boards import MAX_NAME as MAX_GAME_NAME
 from p2p_ttr.engine.boards import UnknownGame, playable_game

@@ -10,7 +10,7 @@ mark a thinking seat as gone and make every screen accuse it (issue 42, 6).
 
 from __future__ import annotations
 
-from p2p_ttr.client.netnotices import SeatGaveUp
+from p2p_ttr.client.livenessfacts import SeatGaveUp
 from p2p_ttr.table.envelope import pack
 from p2p_ttr.table.identity import Identity, signature_valid
 

@@ -22,7 +22,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from p2p_ttr.client.netnotices import Awaited, Report, SeatGaveUp, StalledAsk, Stall, Waiting, WaitingFor, Why
+from p2p_ttr.client.livenessfacts import Awaited, SeatGaveUp, Stall, StalledAsk, Waiting, WaitingFor, Why
+from p2p_ttr.client.netnotices import Report
 from p2p_ttr.client.peerexits import GaveUpHeldBack, GaveUpNotBack, GaveUpStalled, HostResume, PeerEnd
 from p2p_ttr.table.obligations import Owed
 from p2p_ttr.table.table import Table

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import zmq
 
-from p2p_ttr.client.netnotices import (GameReloaded, RelayElsewhere, RelayingAgain, SeatGaveUp, StoppedUnanswered,
-                                       WaitingForFollowed)
+from p2p_ttr.client.livenessfacts import SeatGaveUp, WaitingForFollowed
+from p2p_ttr.client.netnotices import GameReloaded, RelayElsewhere, RelayingAgain, StoppedUnanswered
 from p2p_ttr.client.numbering import turn_number
 from p2p_ttr.client.peerexits import FollowedSilent, HostNotSeated, HostResume, HostSwitched, NothingAnswered
 from p2p_ttr.client.outcomes import EndMeans

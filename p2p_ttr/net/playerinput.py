@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from p2p_ttr.client.netnotices import RelaySilence
+from p2p_ttr.client.livenessfacts import RelaySilence
 from p2p_ttr.client.outcomes import EndMeans, Leave, Start
 from p2p_ttr.client.words import ENDED
 from p2p_ttr.engine.events import Action

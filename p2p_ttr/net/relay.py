@@ -21,7 +21,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from p2p_ttr.client.netnotices import Door, DoorDetail, DoorKind, OtherGaveUp, Report, SeatGaveUp
+from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind
+from p2p_ttr.client.livenessfacts import OtherGaveUp, SeatGaveUp
+from p2p_ttr.client.netnotices import Report
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.relaying import FollowRequest

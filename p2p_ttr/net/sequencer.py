@@ -15,7 +15,8 @@ It never decides when we relay, nor admits anyone.
 
 from __future__ import annotations
 
-from p2p_ttr.client.netnotices import Door, DoorDetail, DoorKind, OwnMessageRefused, Report
+from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind
+from p2p_ttr.client.netnotices import OwnMessageRefused, Report
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.errors import TableError

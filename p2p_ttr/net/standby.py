@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from p2p_ttr.client.netnotices import Awaited, Dropped, Dropping, FollowsUs, Report
+from p2p_ttr.client.doorfacts import Dropped, Dropping
+from p2p_ttr.client.livenessfacts import Awaited
+from p2p_ttr.client.netnotices import FollowsUs, Report
 from p2p_ttr.client.peerexits import OwnHandOverRefused
 from p2p_ttr.table.relaying import FollowRequest, follow_valid
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import zmq
 
-from p2p_ttr.client.netnotices import Door, DoorDetail, DoorKind
+from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind
 from p2p_ttr.client.peerwords import words_shown
 from p2p_ttr.engine.boards import MAX_NAME as MAX_GAME_NAME
 from p2p_ttr.errorcodes import ErrorCode

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 
 import zmq
 
-from p2p_ttr.client.netnotices import (Dropped, Dropping, GameStarts, Notice, RelayMoved, WatchedHandOver,
-                                       WatchedSilent, WatchingFrom, WrongKey)
+from p2p_ttr.client.doorfacts import Dropped, Dropping
+from p2p_ttr.client.netnotices import (GameStarts, Notice, RelayMoved, WatchedHandOver, WatchedSilent, WatchingFrom,
+                                       WrongKey)
 from p2p_ttr.client.outcomes import Leave
 from p2p_ttr.client.peerexits import (CannotPlayThere, DifferentHost, LobbyClosedByHost, NoSeatAnswers, NotASeat,
                                       OtherProtocol, PlayingAnother, WatchedEntryUnfolding, WatchRefused)

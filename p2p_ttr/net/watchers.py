@@ -42,7 +42,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from p2p_ttr.client.netnotices import Dropped, Dropping, Report, WatcherGone, WatcherJoined, WatcherLeft
+from p2p_ttr.client.doorfacts import Dropped, Dropping
+from p2p_ttr.client.netnotices import Report, WatcherGone, WatcherJoined, WatcherLeft
 from p2p_ttr.errorcodes import ErrorCode
 
 from . import frames

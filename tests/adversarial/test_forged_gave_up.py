@@ -16,7 +16,7 @@ import pytest
 
 from test_net_parts import admit, game, seat
 
-from p2p_ttr.client.netnotices import SeatGaveUp, Why
+from p2p_ttr.client.livenessfacts import SeatGaveUp, Why
 from p2p_ttr.net import frames
 from p2p_ttr.net.gaveupsig import gave_up_statement, sign_gave_up
 from p2p_ttr.table.identity import Identity

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from test_net_parts import game, seat
 
-from p2p_ttr.client.netnotices import SeatGaveUp, Waiting, Why
+from p2p_ttr.client.livenessfacts import SeatGaveUp, Waiting, Why
 from p2p_ttr.net import frames
 from p2p_ttr.net.gaveupsig import sign_gave_up
 from p2p_ttr.net.liveness import stalls

@@ -9,17 +9,19 @@ from typing import get_args
 
 import pytest
 
-from p2p_ttr.client.netnotices import (AskingCarryOn, Awaited, CannotGoOn, CarriedOnUs, CarryOnTooLate, Dialled, Door,
-                                       DoorDetail, DoorKind, Dropped, Dropping, EveryOtherLostRelay, FirstAtDoor,
-                                       FollowsUs, ForfeitConcedes, ForfeitSaid, ForfeitWord, GameReloaded, GameResumed,
-                                       GameStarted, GameStarts, HandOverWhileAway, JoinedLobby, LeftLobby, LobbyNow,
-                                       LobbySaid, LobbyWord, MetaRebuilt, MoreAtDoor, MoreToJoin, NameTaken, Notice,
-                                       OtherGaveUp, OursHeldBack, OwnMessageRefused, Refetched, RelayAnswersAgain,
-                                       RelayElsewhere, RelayHoldsBack, RelayLoss, RelayLost, RelayMoved, RelayingAgain,
-                                       RollCall, SeatBack, SeatGaveUp, SentNone, Stall, StalledAsk, StartFailed,
-                                       StoppedUnanswered, TableRefused, Unreachable, Waiting, WaitingFor,
-                                       WaitingForFollowed, WaitsForPlace, WatchedHandOver, WatchedSilent, WatcherGone,
-                                       WatcherJoined, WatcherLeft, WatchingFrom, Why, WitnessRefused, WrongKey)
+from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind, Dropped, Dropping, FirstAtDoor, MoreAtDoor
+from p2p_ttr.client.livenessfacts import (Awaited, Dialled, OtherGaveUp, SeatGaveUp, Stall, StalledAsk, Waiting,
+                                          WaitingFor, WaitingForFollowed, Why)
+from p2p_ttr.client.netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, CarryOnTooLate, EveryOtherLostRelay,
+                                       FollowsUs, ForfeitConcedes, ForfeitSaid, ForfeitWord, GameReloaded,
+                                       GameResumed, GameStarted, GameStarts, HandOverWhileAway, JoinedLobby,
+                                       LeftLobby, LobbyNow, LobbySaid, LobbyWord, MetaRebuilt, MoreToJoin, NameTaken,
+                                       Notice, OursHeldBack, OwnMessageRefused, Refetched, RelayAnswersAgain,
+                                       RelayElsewhere, RelayHoldsBack, RelayLoss, RelayLost, RelayMoved,
+                                       RelayingAgain, RollCall, SeatBack, SentNone, StartFailed, StoppedUnanswered,
+                                       TableRefused, Unreachable, WaitsForPlace, WatchedHandOver, WatchedSilent,
+                                       WatcherGone, WatcherJoined, WatcherLeft, WatchingFrom, WitnessRefused,
+                                       WrongKey)
 from p2p_ttr.client.exitwords import word_end
 from p2p_ttr.client.networds import history_head, pauser_words, word_notice
 from p2p_ttr.client.peerexits import (CannotPlayThere, DifferentHost, Equivocated, FollowedSilent, ForfeitedEnded,

@@ -15,7 +15,8 @@ from prompt_toolkit.output import DummyOutput
 
 from p2p_ttr.cli.tui.app import Client
 from p2p_ttr.cli.tui.bridge import Bridge, TuiConsole
-from p2p_ttr.client.netnotices import Awaited, Dialled, GameReloaded, WaitingFor, WaitingForFollowed
+from p2p_ttr.client.livenessfacts import Awaited, Dialled, WaitingFor, WaitingForFollowed
+from p2p_ttr.client.netnotices import GameReloaded
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.events import DrawBlind, DrawFaceUp
 from p2p_ttr.client.outcomes import Leave, Start

@@ -4,7 +4,7 @@ declared: the bytes of each must never change by accident)."""
 
 from __future__ import annotations
 
-from p2p_ttr.client.netnotices import Why
+from p2p_ttr.client.livenessfacts import Why
 from p2p_ttr.net import frames as f
 
 SIG = bytes(range(64))

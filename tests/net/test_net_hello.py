@@ -16,7 +16,7 @@ import pytest
 import zmq
 
 from p2p_ttr.net import frames
-from p2p_ttr.client.netnotices import Door, DoorKind
+from p2p_ttr.client.doorfacts import Door, DoorKind
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.frames import NET_VERSION, encode
 from p2p_ttr.net.host import Host, HostOptions

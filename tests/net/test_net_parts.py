@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from p2p_ttr.bots.random_bot import RandomBot
-from p2p_ttr.client.netnotices import Dialled, RelaySilence, SeatGaveUp, Why
+from p2p_ttr.client.livenessfacts import Dialled, RelaySilence, SeatGaveUp, Why
 from p2p_ttr.client.peerexits import GaveUpHeldBack, GaveUpStalled
 from p2p_ttr.engine.events import DrawBlind
 from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
@@ -421,7 +421,7 @@ def test_the_players_move_reaches_the_table_once_and_end_pauses(tmp_path: Path) 
 
 
 def test_drops_are_said_once_per_kind_then_counted() -> None:
-    from p2p_ttr.client.netnotices import Door, DoorDetail, DoorKind
+    from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind
     from p2p_ttr.client.networds import word_notice
     from p2p_ttr.net.droplog import DropLog
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from p2p_ttr.client.netnotices import Awaited, WaitingFor
+from p2p_ttr.client.livenessfacts import Awaited, WaitingFor
 from p2p_ttr.client.networds import word_notice
 from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console

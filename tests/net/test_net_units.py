@@ -354,7 +354,7 @@ def test_watch_never_gives_up_on_a_live_seat_that_thinks_over_a_move() -> None:
 def test_watch_gives_up_on_a_seat_that_withholds_a_duty_and_names_it() -> None:
     """Bob is alive but owes a duty his software does at once (his keys): at
     the timeout a person is asked (wait may help: it may be slow), a bot gives up naming him."""
-    from p2p_ttr.client.netnotices import Why
+    from p2p_ttr.client.livenessfacts import Why
     from p2p_ttr.net.liveness import Presence, watch
 
     table, bob = _table_where("duty")
@@ -379,7 +379,7 @@ def test_watch_gives_up_on_a_seat_that_withholds_a_duty_and_names_it() -> None:
 def test_watch_gives_up_on_a_silent_seat_only_after_the_timeout_of_silence() -> None:
     """Bob owes a move but sends no heartbeat (the relay says he is silent):
     he is gone, and a bot gives up once he has been silent for the timeout."""
-    from p2p_ttr.client.netnotices import SeatGaveUp, Why
+    from p2p_ttr.client.livenessfacts import SeatGaveUp, Why
     from p2p_ttr.net.liveness import Presence, watch
 
     table, bob = _table_where("move")
@@ -550,7 +550,7 @@ def test_a_forfeit_asked_after_the_end_is_dropped_not_a_crash(tmp_path: Path) ->
 
 
 def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused() -> None:
-    from p2p_ttr.client.netnotices import Why
+    from p2p_ttr.client.livenessfacts import Why
     from p2p_ttr.net import frames as f
 
     sig, key, digest, gid = b"s" * 64, b"k" * 32, b"d" * 32, b"g" * 16

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from .giveup import gave_up_words, silence_words, stalled_prompt
 from .doorfacts import Door, DoorDetail, DoorKind, Dropped, Dropping, FirstAtDoor, MoreAtDoor
+from .giveup import gave_up_words, silence_words, stalled_prompt
 from .livenessfacts import Awaited, Dialled, OtherGaveUp, StalledAsk, WaitingFor, WaitingForFollowed
 from .netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, CarryOnTooLate, EveryOtherLostRelay, FollowsUs,
                          ForfeitConcedes, ForfeitSaid, ForfeitWord, GameReloaded, GameResumed, GameStarted,

@@ -23,7 +23,7 @@ from p2p_ttr.client.netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, C
                                        WatcherGone, WatcherJoined, WatcherLeft, WatchingFrom, WitnessRefused,
                                        WrongKey)
 from p2p_ttr.client.exitwords import word_end
-from p2p_ttr.client.networds import history_head, pauser_words, word_notice
+from p2p_ttr.client.networds import DOORS, DROPPINGS, LOBBY_WORDS, history_head, pauser_words, word_notice
 from p2p_ttr.client.peerexits import (CannotPlayThere, DifferentHost, Equivocated, FollowedSilent, ForfeitedEnded,
                                       ForfeitedGoesOn, GaveUpHeldBack, GaveUpNotBack, GaveUpStalled, HidEntries,
                                       HostNotSeated, HostRefusedUs, HostResume, HostSwitched, KeepsRefusing,
@@ -280,3 +280,8 @@ def test_who_paused_and_the_game_so_far_in_words() -> None:
     assert pauser_words(HOSTILE) == "the relay (Eve\\x1b]0;owned\\x07\\x1b[2J\\u202eevil)"
     assert history_head(3, 3) == "the game so far:"
     assert history_head(200, 250) == "the game so far (the last 200 of 250 lines; `ttr verify` reads the whole log):"
+
+
+def test_every_member_of_the_fixed_words_has_them() -> None:
+    """The tables of fixed words (a door, a drop, the lobby's) miss no member, so no fact is unsayable."""
+    assert set(DOORS) == set(Door) and set(DROPPINGS) == set(Dropping) and set(LOBBY_WORDS) == set(LobbyWord)

@@ -20,6 +20,7 @@ from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.table.obligations import Obligation, Owed
 
 from .giveup import relay_silence_words, silence_words
+from .livenessfacts import RelaySilence
 from .happened import (
     SETUP,
     Built,
@@ -42,7 +43,6 @@ from .explain import keep_least, long_most
 from .laying import LaidPiece, laid_words, what_to_lay
 from .markerfacts import AlvinTaken, Marked, PointsMoved
 from .markerwords import marker_now, marker_waiting
-from .livenessfacts import RelaySilence
 from .numbering import seat_number
 from .stocks import share_prompt, took_words
 from .words import DASH, color_words, plural, route_name, route_points, ticket_name, who, whose

@@ -152,7 +152,7 @@ class Str(Spec):
 
 
 @dataclasses.dataclass(frozen=True)
-class Choice(Spec):
+class EnumValue(Spec):
     """A member of an enum, written as its value."""
 
     members: type[enum.Enum]

@@ -25,7 +25,7 @@ from p2p_ttr.engine.view import view_for
 from p2p_ttr.table.table import Table
 
 from p2p_ttr.net.console import LineReader
-from p2p_ttr.net.playerinput import Input, InputClosed, Move, Seen
+from p2p_ttr.net.playerinput import Input, InputClosed, PlayerMove, Seen
 
 
 PAGE_SIZE = (100, 24)  # help and the rules are laid out at the terminal's width; this, when there is none
@@ -121,7 +121,7 @@ class Human:
         match outcome:
             case outcomes.Play(action, text):
                 self.say(text)
-                return Move(action)
+                return PlayerMove(action)
             case outcomes.Start() as start:
                 return start
             case outcomes.Refuse(reason) | outcomes.Note(reason):

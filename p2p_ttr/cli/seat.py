@@ -11,6 +11,7 @@ from pathlib import Path
 
 from p2p_ttr.cli.front import Front
 from p2p_ttr.client.endgame import breakdown
+from p2p_ttr.client.networds import pauser_words
 from p2p_ttr.local.summary import GameSummary, game_summary
 from p2p_ttr.net.console import Console, Quit
 from p2p_ttr.net.playerinput import RunLoop, Seen
@@ -106,9 +107,10 @@ def pause_page(paused: Paused, resume: str, log: Path | None) -> tuple[str, list
         title = "Paused"
         lines = [f"paused at {at} (game {game}): nothing is lost", f"resume with: {resume}"]
     else:
-        title = f"{paused.by_name[0].upper()}{paused.by_name[1:]} paused the game"
-        lines = [f"{paused.by_name} paused the game at {at} (game {game}); it resumes with: {resume}",
-                 f"(once {paused.by_name} has resumed it; your cards and the log are kept here)"]
+        by = pauser_words(paused.relay_name)
+        title = f"{by[0].upper()}{by[1:]} paused the game"
+        lines = [f"{by} paused the game at {at} (game {game}); it resumes with: {resume}",
+                 f"(once {by} has resumed it; your cards and the log are kept here)"]
     return title, lines + ([f"the signed log so far: {log}"] if log is not None else [])
 
 

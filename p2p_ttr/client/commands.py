@@ -66,7 +66,7 @@ class Registry:
         found = [v for v in self.verbs if v.name.startswith(key) and not v.whole]
         return found[0] if len(found) == 1 else None
 
-    def parse(self, line: str) -> Command | None:
+    def parse(self, line: str) -> ParsedCommand | None:
         """The command on ``line`` (None for an empty line).
 
         Raises:
@@ -79,7 +79,7 @@ class Registry:
         if verb is None:
             raise ParseError(f"unknown command {words[0]!r} (help lists the commands)")
         rest = words[1].strip() if len(words) > 1 else ""
-        return Command(verb, tuple(tokens(rest)), rest)
+        return ParsedCommand(verb, tuple(tokens(rest)), rest)
 
 
 # Cards may be written "2 red 1 loco", "2red", "red+loco": split numbers from words.
@@ -91,7 +91,7 @@ class ParseError(ValueError):
 
 
 @dataclass(frozen=True)
-class Command:
+class ParsedCommand:
     """A parsed line: the verb, the words after it, and those as typed (for a refusal to quote)."""
 
     verb: Verb

@@ -7,57 +7,20 @@ owing a duty its software does at once (keys, a shuffle, a proof, shares,
 the audit: withheld that long, it misbehaves), silent (no heartbeat: gone,
 for now at least), or gone after saying it gave up. The network carries
 these as typed values (``give_up`` and ``gave_up`` frames, protocol.md §9)
-and the peer's liveness decides (net/liveness.py); this module only words
-them, the same on every front.
+and the peer's liveness decides (net/liveness.py); the values are declared
+with the peer's other facts (netnotices.py); this module only words them,
+the same on every front.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from enum import Enum, StrEnum
 
 from p2p_ttr.table.obligations import Owed
 
+from .livenessfacts import Dialled, RelaySilence, SeatGaveUp, Stall, Waiting, Why
 from .numbering import seat_number
 from .words import plural
-
-
-class Why(StrEnum):
-    """Why a peer gave up on the game (its value is the string on the wire)."""
-
-    SILENT = "silent"  # the seats it waited for sent no heartbeat for its timeout
-    WITHHELD = "withheld"  # they were connected, but withheld a duty their software does at once
-
-
-class Waiting(Enum):
-    """What a seat the table waits for is doing, as this peer can tell."""
-
-    THINKING = "thinking"  # alive, owes only a move: a person's decision takes what it takes
-    WITHHOLDING = "withholding"  # alive, owes a duty its software does at once
-    SILENT = "silent"  # no heartbeat reaches the relay from it
-    GAVE_UP = "gave up"  # it said it gave up on the game, and left
-
-
-@dataclass(frozen=True)
-class Stall:
-    """One seat the table waits for: what it is doing, what it owes, and for how
-    many seconds (silent for, or the table stalled for)."""
-
-    seat: int
-    waiting: Waiting
-    owed: tuple[Owed, ...]
-    seconds: int
-
-
-@dataclass(frozen=True)
-class GaveUp:
-    """``seat`` gave up on the game after ``seconds``, ``why``, waiting for ``about``."""
-
-    seat: int
-    why: Why
-    about: tuple[int, ...]
-    seconds: int
 
 
 def _name(seat: int, names: tuple[str, ...], me: int | None = None) -> str:
@@ -76,26 +39,6 @@ def _names(seats: tuple[int, ...] | list[int], names: tuple[str, ...], me: int |
 def _owed(owed: tuple[Owed, ...]) -> str:
     duties = sorted({o.value for o in owed if o is not Owed.MOVE})
     return " and ".join(duties) or "move"
-
-
-class Dialled(Enum):
-    """Whom a seat's connection reaches: the host (no hand-over yet), the
-    relay after a hand-over, or the seat that relays next (standing by)."""
-
-    HOST = "host"
-    RELAY = "relay"
-    NEXT_RELAY = "next relay"
-
-
-@dataclass(frozen=True)
-class RelaySilence:
-    """The peer we follow has sent nothing, heartbeats included, for
-    ``seconds``: the table cannot move (it sequences every move), whatever
-    the status line would say of whose turn it is."""
-
-    dialled: Dialled
-    seat: int | None  # None: not known yet (before the seating)
-    seconds: int
 
 
 def relay_silence_words(silence: RelaySilence | None, names: tuple[str, ...]) -> str:
@@ -157,7 +100,7 @@ def giving_up_words(why: Why, about: tuple[int, ...], seconds: int, names: tuple
     return f"{who} sent no heartbeat for {plural(seconds, 'second')}: giving up on the game"
 
 
-def gave_up_words(news: GaveUp, names: tuple[str, ...], me: int | None) -> str:
+def gave_up_words(news: SeatGaveUp, names: tuple[str, ...], me: int | None) -> str:
     """Another peer gave up on the game (the relay passed its word on)."""
     who = _name(news.seat, names, me)
     about = _names(news.about, names, me)

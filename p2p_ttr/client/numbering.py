@@ -23,7 +23,12 @@ def turn_number(state: GameState) -> int:
 def point_words(state: GameState | None) -> str:
     """Where a game stands, for a person: 'at turn 29', 'before the first
     turn' (not the log's count of entries, which only the log reads)."""
-    return f"at turn {turn_number(state)}" if state is not None else "before the first turn"
+    return turn_point_words(turn_number(state) if state is not None else None)
+
+
+def turn_point_words(turn: int | None) -> str:
+    """``point_words`` from the turn a person reads (None: before the first turn)."""
+    return f"at turn {turn}" if turn is not None else "before the first turn"
 
 
 def seat_words(seat: int, names: tuple[str, ...] = ()) -> str:

@@ -12,7 +12,9 @@ its escape (``\\x1b``, ``\\u202e``), visible and inert; everything else, any
 printable Unicode, passes unchanged.
 
 The net layer applies it where frames from a peer are decoded
-(``net/peerdoor.py``), so no print needs to think of it. Display only: the
+(``net/peerdoor.py``), and the words of what a peer reports to its player
+apply it again to every string a notice carries (``networds.py``: an
+error's text may quote what a peer sent), so no print needs to think of it. Display only: the
 running Python's Unicode is fine here (names in the seating are judged by
 Unicode 3.2.0, in ``table/messages.py``, and are already printable).
 """
@@ -50,12 +52,15 @@ def _shown_value(value: Any) -> Any:
         return shown(value)
     if isinstance(value, tuple):
         return tuple(_shown_value(v) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return words_shown(value)  # a typed fact inside another (netnotices.py), shown the same
     return value
 
 
 def words_shown(frame: T) -> T:
-    """``frame`` (a frozen dataclass off the wire) with every string in it,
-    in tuples too, passed through ``shown``; any other value kept."""
+    """``frame`` (a frozen dataclass off the wire, or a notice for the
+    player) with every string in it, in tuples and in dataclasses inside it
+    too, passed through ``shown``; any other value kept."""
     if not dataclasses.is_dataclass(frame) or isinstance(frame, type):
         return frame
     changes = {}

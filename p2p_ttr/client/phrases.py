@@ -19,7 +19,8 @@ from p2p_ttr.engine.rules import pass_problem
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.table.obligations import Obligation, Owed
 
-from .giveup import RelaySilence, relay_silence_words, silence_words
+from .giveup import relay_silence_words, silence_words
+from .livenessfacts import RelaySilence
 from .happened import (
     SETUP,
     Built,

@@ -38,7 +38,7 @@ class Move:
 
 
 @dataclass(frozen=True)
-class Replay:
+class LogReplay:
     """Every move of a game's log, and what the log says of its end."""
 
     moves: tuple[Move, ...]
@@ -85,7 +85,7 @@ class Replay:
         return f"move {at + 1} of {len(self.moves)} · entry {self.moves[at].entry + 1} of {self.entries}"
 
 
-def replay(entries: list[bytes]) -> Replay:
+def replay(entries: list[bytes]) -> LogReplay:
     """Fold ``entries`` into the moves of a replay. A log that stops folding
     is replayed up to the entry it refuses (``stopped`` says why).
 
@@ -116,4 +116,4 @@ def replay(entries: list[bytes]) -> Replay:
             moves.append(Move(index, snap))
             told = snap.noted
     faces = OpenFaces(table, secret) if secret is not None and table.complete else None
-    return Replay(tuple(moves), len(entries), table, stopped, faces)
+    return LogReplay(tuple(moves), len(entries), table, stopped, faces)

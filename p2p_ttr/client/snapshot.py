@@ -20,7 +20,7 @@ from p2p_ttr.table.table import Table
 
 from .outcomes import EndMeans
 from .lastturn import LastTurns
-from .giveup import RelaySilence
+from .livenessfacts import RelaySilence
 from .phrases import Kind, carry_on_asks, forfeits, status_of, told
 from .styled import Fragment
 

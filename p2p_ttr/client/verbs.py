@@ -12,7 +12,7 @@ from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.sharemoves import plays_shares
 
-from .commands import Command, ParseError, Registry, Verb, tokens
+from .commands import ParseError, ParsedCommand, Registry, Verb, tokens
 from .complete import (
     Suggestion,
     claim_args,
@@ -194,7 +194,7 @@ def find_verb(word: str) -> Verb | None:
     return VERBS.find(word)
 
 
-def parse(line: str) -> Command | None:
+def parse(line: str) -> ParsedCommand | None:
     """The command on ``line`` (None for an empty line).
 
     Raises:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeAlias
 
-from p2p_ttr.codec import Bound, Checked, Choice, Family, Int, List, Mapped, Refusal, Str, Tuple, same
+from p2p_ttr.codec import Bound, Checked, EnumValue, Family, Int, List, Mapped, Refusal, Str, Tuple, same
 
 from .cards import MAX_EPOCH, CardRef, Deck
 from .errors import MalformedEvent
@@ -72,7 +72,7 @@ def _face_ref(face: tuple[CardRef, int]) -> CardRef:
 
 
 Player = Annotated[int, Int(0, _last_seat)]
-DECK = Checked(Choice(Deck), _deck_in_game)  # a deck the game uses
+DECK = Checked(EnumValue(Deck), _deck_in_game)  # a deck the game uses
 EPOCH = Int(0, MAX_EPOCH)
 # A card reference, [deck, epoch, pos] (protocol.md's "ref"): its position below its own deck's size.
 REF_FIELDS = Tuple((("deck", DECK), ("epoch", EPOCH), ("pos", Int(0, _last_position))))

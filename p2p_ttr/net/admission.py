@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 import zmq
 
+from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind
+from p2p_ttr.client.netnotices import JoinedLobby, LeftLobby, Report, RollCall, SeatBack, WaitsForPlace
 from p2p_ttr.engine.game import Game
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import MAX_SEATS
@@ -24,11 +26,10 @@ from p2p_ttr.table.identity import signature_valid
 from p2p_ttr.table.messages import game_fields
 
 from . import frames
-from .console import Console
 from .droplog import DropLog
 from .frames import NET_VERSION, clip
 from .hellobind import dialled_problem, listening_on
-from .lobby import Challenges, Dialled, Lobby, Refusal, hello_statement
+from .lobby import Challenges, Dialled, Lobby, HelloRefusal, hello_statement
 from .replica import Replica
 from .router import Router
 
@@ -68,12 +69,12 @@ class Connections:
 class Admission:
     """Challenges, hellos and the lobby on our ROUTER."""
 
-    def __init__(self, replica: Replica, router: Router, console: Console, players: int = 0,
+    def __init__(self, replica: Replica, router: Router, report: Report, players: int = 0,
                  drops: DropLog | None = None) -> None:
         self.replica = replica
-        self.drops = drops or DropLog(console.say)
+        self.drops = drops or DropLog(report)
         self.router = router
-        self.console = console
+        self.report = report
         self.players = players  # the lobby starts when this many are in (0: when the host says)
         self.escrow = False  # the host's game will escrow every seat's key (told in the lobby)
         self.game: Game | None = None  # the host's game before its seating (named in every challenge)
@@ -95,13 +96,13 @@ class Admission:
             hello.signature
         dialled = (hello.dialled_ip, hello.dialled_port)
         if rid in self.connections.known:
-            self.drops.drop("dropped a second hello on an admitted connection")
+            self.drops.drop(DoorKind(Door.SECOND_HELLO))
             return
         if not self.connections.challenges.take(rid, challenge):
             # Not the challenge this connection was sent (a hello recorded on
             # another connection, or one sent before a restart): it admits
             # nobody; the connection gets its own challenge to answer.
-            self.drops.drop("dropped a hello that does not answer its connection's challenge")
+            self.drops.drop(DoorKind(Door.HELLO_UNANSWERED))
             self.challenge(rid)
             return
         table, lobby, me = self.replica.table, self.replica.lobby, self.replica.seat
@@ -113,31 +114,26 @@ class Admission:
                               MAX_SEATS + 1)
                 probe.join(version, name, public, challenge, sig, dialled)  # version and signature checks
                 if seat is None or seat == me:
-                    raise Refusal(ErrorCode.STARTED, "the game has already started")
+                    raise HelloRefusal(ErrorCode.STARTED, "the game has already started")
                 self.connections.admit(rid, public, seat, challenge)
                 self.router.send(rid, frames.Welcome(seat, table.game_id, len(table.log), self.replica.names))
-                self.console.say(f"{self.replica.who(seat)} is back" if self.replica.relaying
-                                 else f"{self.replica.who(seat)} reached us (we relay next if the relay is gone)")
+                self.report(SeatBack(seat, self.replica.relaying))
                 return
             if lobby is None:
-                raise Refusal(ErrorCode.STARTED, "no game here yet")
+                raise HelloRefusal(ErrorCode.STARTED, "no game here yet")
             new = lobby.join(version, name, public, challenge, sig, dialled)
-        except Refusal as refusal:
-            self.drops.drop(f"refused a hello ({refusal.code})", f"{name!r}: {refusal.reason}")
-            self.router.send(rid, frames.Refused(refusal.code, clip(refusal.reason)))
+        except HelloRefusal as refusal:
+            self.drops.drop(DoorKind(Door.HELLO_REFUSED, code=str(refusal.code)), DoorDetail(refusal.reason, name))
+            self.router.send(rid, frames.NotAdmitted(refusal.code, clip(refusal.reason)))
             return
         self.connections.admit(rid, public, -1, challenge)
         # A waiting joiner is welcomed too (it is told the lobby's names, its
         # own not among them: its screen says it waits for a place).
         self.router.send(rid, frames.Welcome(-1, None, 0, tuple(lobby.names)))
         if new and any(pub == public for _, pub in lobby.waiting):
-            self.console.say(f"{name} waits for a place: the lobby is full ({', '.join(lobby.names)})")
+            self.report(WaitsForPlace(name, tuple(lobby.names)))
         elif new:
-            wanted = self.players
-            self.console.say(
-                f"{name} joined ({len(lobby.names)}" + (f" of {wanted})" if wanted else ")")
-                + ("" if wanted else ": press Enter to start")
-            )
+            self.report(JoinedLobby(name, len(lobby.names), self.players))
             self.lobby_news()
 
     def came_straight(self, version: int, name: str, public: bytes, challenge: bytes, sig: bytes,
@@ -151,7 +147,7 @@ class Admission:
             return  # refused by the lobby's own checks, with their words
         problem = self.not_ours(dialled)
         if problem is not None:
-            raise Refusal(ErrorCode.RELAYED, problem)
+            raise HelloRefusal(ErrorCode.RELAYED, problem)
 
     def not_ours(self, dialled: Dialled) -> str | None:
         """Why ``dialled`` is not our ROUTER's address nor our player's front
@@ -186,16 +182,16 @@ class Admission:
             if rid is not None and rid in self.connections.known:
                 self.connections.known[rid] = seat
         for rid in [rid for rid, seat in self.connections.known.items() if seat == -1]:
-            self.router.send(rid, frames.Refused(ErrorCode.STARTED, "the game started before a place freed"))
+            self.router.send(rid, frames.NotAdmitted(ErrorCode.STARTED, "the game started before a place freed"))
             self.connections.forget(rid)
 
     def left(self, rid: bytes) -> None:
         """A lobby member said it leaves (before the start)."""
         if self.connections.seat_of(rid) == -1 and self.replica.table is None:
-            self.drop_member(rid, "left")
+            self.drop_member(rid)
 
-    def drop_member(self, rid: bytes, why: str) -> None:
-        """A lobby member left, or went silent: free its place and tell the others."""
+    def drop_member(self, rid: bytes, silent_s: float = 0.0) -> None:
+        """A lobby member left (or went silent for ``silent_s``): free its place and tell the others."""
         public = next((pub for pub, conn in self.connections.conn.items() if conn == rid), None)
         self.connections.forget(rid)
         self.roll_call = None  # the lobby changed: call the roll again when it is full
@@ -207,8 +203,7 @@ class Admission:
         if name is None:
             return
         taken = lobby.take_waiting()
-        self.console.say(f"{name} {why}: {len(lobby.names)} in the lobby ({', '.join(lobby.names)})"
-                         + (f", {taken} took the place" if taken else ""))
+        self.report(LeftLobby(name, tuple(lobby.names), silent_s, taken))
         self.lobby_news()  # the one who took the place reads its name among them
 
     def all_answered(self) -> bool:
@@ -222,8 +217,7 @@ class Admission:
         nothing hidden is dealt yet and the lobby simply waits again."""
         if self.roll_call is None:
             self.roll_call = time.monotonic()
-            self.console.say("the lobby is full: the game starts once every member answers (one silent for "
-                             f"{LOBBY_SILENT_S:.0f} s is dropped)")
+            self.report(RollCall(LOBBY_SILENT_S))
             self.lobby_news()
         since, lobby = self.roll_call, self.replica.lobby
         waiting = {self.connections.conn.get(public) for _, public in lobby.waiting} if lobby is not None else set()
@@ -234,4 +228,4 @@ class Admission:
         now = time.monotonic()
         for rid, seat in list(self.connections.known.items()):
             if seat == -1 and now - self.connections.heard.get(rid, now) > LOBBY_SILENT_S:
-                self.drop_member(rid, f"left the lobby (silent for {LOBBY_SILENT_S:.0f} s)")
+                self.drop_member(rid, LOBBY_SILENT_S)

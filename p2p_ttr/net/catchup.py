@@ -19,6 +19,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind
+from p2p_ttr.client.livenessfacts import Awaited
+from p2p_ttr.client.netnotices import Refetched, Report, SentNone
+from p2p_ttr.client.peerexits import LogLacksEntries, SignedEntryUnfolding
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
@@ -26,7 +30,6 @@ from p2p_ttr.table.relaying import FollowRequest
 
 from . import frames
 from .admission import Admission
-from .console import Console
 from .droplog import DropLog
 from .exits import PeerExit
 from .replica import Replica
@@ -38,6 +41,8 @@ FETCH_TRIES = 5
 WINDOW_BYTES = 8 << 20  # entries in flight to one connection beyond what it said it holds
 REWIND_S = 2.0  # a connection's catch-up moves back (another `sync` from earlier) at most this often
 MAX_BACKLOGS = 64  # connections catching up at once (seats, watchers, each reconnection)
+
+Note = Callable[[tuple[int, ...], Awaited], None]  # whom we wait for, and to do what (liveness.Progress.note)
 
 
 @dataclass
@@ -52,20 +57,20 @@ class CatchUp:
     """Entries sent to seats that lack them, and fetched from seats that hold more than we do."""
 
     def __init__(self, replica: Replica, router: Router, admission: Admission, identity: Identity,
-                 console: Console, followers: dict[int, FollowRequest], drops: DropLog | None = None) -> None:
+                 report: Report, followers: dict[int, FollowRequest], drops: DropLog | None = None) -> None:
         self.replica = replica
-        self.drops = drops or DropLog(console.say)
+        self.drops = drops or DropLog(report)
         self.router = router
         self.admission = admission
         self.identity = identity
-        self.console = console
+        self.report = report
         self.followers = followers  # the standby's follow requests (standby.py): seats that turned to us
         self.gated = False
         self.peer_len: dict[int, int] = {}  # seat -> the log length it last reported
         self.reported: dict[int, int] = {}  # seat -> the log length it reported in this run
         self.heads: dict[int, bytes | None] = {}  # seat -> its log head at that length, as it said it
         self._fetches: dict[int, tuple[int, int, float]] = {}  # seat -> (from index, times asked, when)
-        self.fetched: dict[str, list[int]] = {}  # name -> indices fetched from that seat
+        self.fetched: dict[int, list[int]] = {}  # seat -> indices fetched from it
         self.adopted: Callable[[bytes], None] = lambda raw: None  # the owner hears of each entry fetched
         self._backlogs: dict[bytes, Backlog] = {}  # connection -> what it is sent to catch up
         self._acked: dict[bytes, int] = {}  # connection -> the log length it last said it holds
@@ -160,7 +165,7 @@ class CatchUp:
             self.forget(rid)
         while len(self._backlogs) >= MAX_BACKLOGS:
             oldest = min(self._backlogs, key=lambda r: self._backlogs[r].rewound)
-            self.drops.drop("dropped the oldest catch-up under way (too many at once)")
+            self.drops.drop(DoorKind(Door.CATCH_UP_DROPPED))
             self.forget(oldest)
 
     def _sizes(self, length: int) -> list[int]:
@@ -215,22 +220,17 @@ class CatchUp:
         if start == len(table.log) and now - when < FETCH_EVERY_S:
             return
         tries = tries + 1 if start == len(table.log) else 1
-        who = self.replica.who(seat)
         if tries > FETCH_TRIES and not self.replica.relaying:
             # A seat that turned to us says it holds more than it can send:
             # it has not turned to us after all (its request is dropped).
-            self.console.say(f"{who} said it holds {self.reported.get(seat)} entries but sent none: "
-                             "we do not count it as following us")
+            self.report(SentNone(seat, self.reported.get(seat)))
             self.followers.pop(seat, None)
             self.reported.pop(seat, None)
             self._fetches.pop(seat, None)
             return
         if tries > FETCH_TRIES:
             store = self.replica.store
-            raise PeerExit(1, f"our log ({store.log_path if store else '-'}) lacks entries from "
-                                 f"{len(table.log)} on, which {who} holds, but {who} "
-                                 "cannot send them with their relay's signature: this log cannot go on; a joiner's "
-                                 "copy of the game's game.log can replace it")
+            raise PeerExit(1, LogLacksEntries(store.log_path if store else None, len(table.log), seat))
         self._fetches[seat] = (len(table.log), tries, now)
         self.router.send(rid, frames.Fetch(len(table.log)))
 
@@ -244,9 +244,8 @@ class CatchUp:
             return
         assert table.game_id is not None
         relay = table.sequencer_of(raw)
-        who = self.replica.who(seat)
         if not entry_signed(table.seats[relay].identity, table.game_id, index, table.head, raw, sig):
-            self.drops.drop(f"dropped an entry from {who} without its relay's signature", f"entry {index}")
+            self.drops.drop(DoorKind(Door.ENTRY_UNSIGNED, seat), DoorDetail(entry=index))
             return
         try:
             table.receive(raw)
@@ -254,33 +253,31 @@ class CatchUp:
             if relay != self.replica.seat:
                 # Signed by its own author (a relay entry it wrote itself), or
                 # by another relay: a seat's word, and a false one. Dropped.
-                self.drops.drop(f"dropped an entry from {who} that does not fold", f"entry {index}: {exc}")
+                self.drops.drop(DoorKind(Door.ENTRY_UNFOLDING, seat), DoorDetail(str(exc), entry=index))
                 return
-            raise PeerExit(1, f"entry {index}, which we signed and {who} sent back, "
-                                 f"does not fold ({exc}): our log and its differ; the game stops here") from None
+            raise PeerExit(1, SignedEntryUnfolding(index, seat, str(exc))) from None
         store.add_receipt(index, entry_hash(raw), sig)
         store.append(raw)
         self.adopted(raw)
-        self.fetched.setdefault(who, []).append(index)
+        self.fetched.setdefault(seat, []).append(index)
         if self.replica.relaying:
             self.router.queue([conn for conn in self.admission.seat_connections() if conn != rid],
                               frames.Entry(index, raw, sig))
 
-    def caught_up_with_all(self, seats: list[int], what: str, note: Callable[[str], None]) -> bool:
+    def caught_up_with_all(self, seats: list[int], awaited: Awaited, note: Note) -> bool:
         """Every seat in ``seats`` said how much of the log it holds, and none holds more than we do."""
         table = self.replica.table
         assert table is not None
         missing = [s for s in seats if s not in self.reported]
         if missing or any(self.reported[s] > len(table.log) for s in seats):
-            note(", ".join(self.replica.who(s) for s in missing or seats) + what)
+            note(tuple(missing or seats), awaited)
             return False
-        for name, indices in self.fetched.items():
-            self.console.say(f"our log had lost entries {indices[0]}-{indices[-1]}: fetched them from {name}, "
-                             "with their relay's signature")
+        for seat, indices in self.fetched.items():
+            self.report(Refetched(seat, indices[0], indices[-1]))
         self.fetched.clear()
         return True
 
-    def gate_opens(self, note: Callable[[str], None]) -> bool:
+    def gate_opens(self, note: Note) -> bool:
         """Whether a resumed relay may sequence again: every seat in play has
         said how much of the log it holds, and none holds more than we do.
         True once, when it opens (the caller then sequences what it held back)."""
@@ -289,8 +286,7 @@ class CatchUp:
         if not self.gated:
             return False
         live = [s for s in table.in_play if s != self.replica.seat]
-        if not self.caught_up_with_all(live, " to say how much of the log they hold (a resumed host goes on only "
-                                             "then)", note):
+        if not self.caught_up_with_all(live, Awaited.SAY_HELD, note):
             return False
         other = [s for s in live if self.reported[s] and self.heads.get(s) != table.prev_head(self.reported[s])]
         if other:
@@ -298,9 +294,7 @@ class CatchUp:
             # signed where we hold ours, a later term (a hand-over we have not
             # seen). Sequencing now would write our old term past it: we wait
             # to find the hand-over through the successor we reach (follower.py).
-            note(", ".join(self.replica.who(s) for s in other) + " to hold our log: "
-                 + ("its log differs" if len(other) == 1 else "their logs differ") + " from ours (the relay may have "
-                 "moved on)")
+            note(tuple(other), Awaited.HOLD_OUR_LOG)
             return False
         self.gated = False
         return True

@@ -1,5 +1,9 @@
 """Where a networked command's notes go: stdout for a person, stderr when
-stdout is reserved for the final JSON."""
+stdout is reserved for the final JSON.
+
+The peer's parts report typed facts (client/netnotices.py), never
+sentences; here, where they reach the player, the client's words
+(client/networds.py) turn each into its line."""
 
 from __future__ import annotations
 
@@ -7,7 +11,13 @@ import queue
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import TextIO
+
+from p2p_ttr.client.exitwords import last_words
+from p2p_ttr.client.netnotices import Notice
+from p2p_ttr.client.networds import history_head, word_notice
+from p2p_ttr.client.peerexits import PeerEnd
 
 from .history import History
 
@@ -21,16 +31,44 @@ class Console:
     def say(self, text: str) -> None:
         print(text, file=self.stream, flush=True)
 
-    def waiting(self, text: str) -> None:
+    def report(self, notice: Notice, names: tuple[str, ...]) -> None:
+        """A fact the peer reports, in words, naming seats by ``names``."""
+        self.say(word_notice(notice, names))
+
+    def last_words(self, told: str | Notice | PeerEnd, names: tuple[str, ...]) -> str:
+        """Say why a run ends (a fact; words only from an error below) and return the words."""
+        words = last_words(told, names)
+        self.say(words)
+        return words
+
+    def waiting(self, notice: Notice, names: tuple[str, ...]) -> None:
         """A note of whom the table waits for, repeated while it stalls; a
         front with a status line that says it already may drop it."""
-        self.say(text)
+        self.report(notice, names)
 
     def resumed(self, history: History) -> None:
         """The game so far, on resuming it: its last lines (a screen also
         takes each seat's last turn from it)."""
-        for line in history.told():
+        if history.total:
+            self.say(history_head(len(history.lines), history.total))
+        for line in history.lines:
             self.say(line)
+
+
+class Reporter:
+    """How a peer's parts tell its player a fact: the console, naming seats
+    as the game names them when it is told (the seating's, or the lobby's)."""
+
+    def __init__(self, console: Console, names: Callable[[], tuple[str, ...]]) -> None:
+        self.console = console
+        self.names = names
+
+    def report(self, notice: Notice) -> None:
+        self.console.report(notice, self.names())
+
+    def waiting(self, notice: Notice) -> None:
+        """A repeated note of whom we wait for (a front with a status line drops it)."""
+        self.console.waiting(notice, self.names())
 
 
 class LineReader:

@@ -21,9 +21,11 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
-from p2p_ttr.client.giveup import Dialled, GaveUp, RelaySilence, gave_up_words
-from p2p_ttr.client.numbering import seat_number
-from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
+from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind, Dropped, Dropping
+from p2p_ttr.client.livenessfacts import Dialled, OtherGaveUp, RelaySilence, SeatGaveUp
+from p2p_ttr.client.netnotices import GameStarts, LobbyNow, LobbySaid, LobbyWord, NameTaken, Report
+from p2p_ttr.client.peerexits import (CannotPlayThere, DifferentHost, Equivocated, HostRefusedUs, LobbyClosedByHost,
+                                      OtherGameOpened, OtherProtocol, RefusedRelayEntry, StartedWithoutUs)
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import open_envelope
@@ -33,7 +35,6 @@ from p2p_ttr.table.table import Table
 
 from . import frames
 from .catchup import CatchUp
-from .console import Console
 from .exits import PeerExit
 from .frames import NET_VERSION, FrameError
 from .gaveupsig import gave_up_signed, sign_gave_up
@@ -81,7 +82,7 @@ class Follower:
     """Checks, folds and stores what the peer we follow sends."""
 
     def __init__(self, replica: Replica, uplink: Uplink, duties: SeatDuties, catchup: CatchUp,
-                 identity: Identity, name: str, console: Console, trace: Trace,
+                 identity: Identity, name: str, report: Report, trace: Trace,
                  ongoing: list[GameStore], hooks: FollowerHooks, presence: Presence, renames: bool = False,
                  host_key: bytes | None = None) -> None:
         self.replica = replica
@@ -90,7 +91,7 @@ class Follower:
         self.catchup = catchup
         self.identity = identity
         self.name = name
-        self.console = console
+        self.report = report
         self.trace = trace
         self.ongoing = ongoing  # our unfinished games with this host: we join no other while one is under way
         self.hooks = hooks
@@ -112,24 +113,23 @@ class Follower:
         try:
             frame = from_peer(raw)
         except FrameError as exc:
-            self.catchup.drops.drop("dropped a bad frame from the peer we follow", str(exc))
+            self.catchup.drops.drop(DoorKind(Door.BAD_FRAME_FOLLOWED), DoorDetail(str(exc)))
             return
         up.heard_now()
         table = self.replica.table
         match frame:
             case frames.Challenge(version, public, challenge, game_id, game):
                 self.challenged(version, public, challenge, game_id, game)
-            case frames.Refused(code, reason) if code == ErrorCode.NAME_TAKEN and self.renames and table is None:
+            case frames.NotAdmitted(code, reason) if code == ErrorCode.NAME_TAKEN and self.renames and table is None:
                 # Our name was no choice of the player's (the login name): take
                 # a distinct one rather than stop; a new hello on this connection.
                 new = another_name(self.name)
-                self.console.say(f"the name {self.name!r} is taken at this table: joining as {new!r}")
+                self.report(NameTaken(self.name, new))
                 self.name, up.challenge = new, None
                 up.send(frames.Hi(NET_VERSION))
-            case frames.Refused(code, reason):
-                hint = (f"; to follow it without a seat: ttr watch {self.uplink.where}"
-                        if code == ErrorCode.STARTED and self.replica.table is None else "")
-                raise PeerExit(1, f"the host refused us: {reason}{hint}")
+            case frames.NotAdmitted(code, reason):
+                started = code == ErrorCode.STARTED and self.replica.table is None
+                raise PeerExit(1, HostRefusedUs(reason, self.uplink.where if started else None))
             case frames.Welcome(_, game_id, log_len, names):
                 up.welcomed = True
                 up.length = max(up.length, log_len)
@@ -138,7 +138,7 @@ class Follower:
                     self.lobby_said(names)  # a welcome and the lobby's news may say the same
                 else:
                     if table is not None and table.game_id != game_id:
-                        raise PeerExit(1, self.other_game(f"game {game_id.hex()[:8]}"))
+                        raise PeerExit(1, self.other_game(game_id))
                     self.hooks.open_game(game_id)
                     assert self.replica.table is not None
                     if self.replica.relaying or self.holds_less(log_len):
@@ -158,8 +158,7 @@ class Follower:
             case frames.LobbyNews(names, wanted, escrow):
                 if escrow and not self.told_escrow:
                     self.told_escrow = True
-                    self.console.say(f"this game uses escrow: {ESCROW_TRADE_OFF}; `end` leaves the lobby "
-                                     "if you do not agree")
+                    self.report(LobbySaid(LobbyWord.ESCROW_IN_LOBBY))
                 self.lobby_said(names, wanted)
                 # Answered at once: the host's roll call before the seating
                 # waits for every member's word (admission.all_answered).
@@ -192,23 +191,21 @@ class Follower:
                     self.presence.heard(silence)
             case frames.GaveUp(seat, why, about, seconds, signature):
                 if table is not None and table.seated and seat < table.n and all(s < table.n for s in about):
-                    news = GaveUp(seat, why, about, seconds)
+                    news = SeatGaveUp(seat, why, about, seconds)
                     if not gave_up_signed(table.seats[seat].identity, signature, table.game_id, news):
                         return  # the relay's, or the path's, word alone: it names nobody gone
                     self.presence.left(news)
-                    self.console.say(gave_up_words(news, self.replica.names, self.replica.seat))
+                    self.report(OtherGaveUp(news, self.replica.seat))
 
     def lobby_said(self, names: tuple[str, ...], wanted: int = 0) -> None:
         """Who is in the lobby, on our screen when it changes. Our name not
         among them: the lobby was full when we came, and we wait for a place
         (the host gives us the first that frees; lobby.py)."""
         if names != self.lobby_names:
-            where = ("in the lobby" if self.name in names else "the lobby is full: you wait for a place (one frees "
-                     "if a member leaves or goes silent); in it")
-            self.console.say(f"{where}: {', '.join(names)}" + (f" (starting at {wanted})" if wanted else ""))
+            self.report(LobbyNow(names, self.name in names, wanted))
         self.lobby_names = names
 
-    def give_up(self, news: GaveUp) -> None:
+    def give_up(self, news: SeatGaveUp) -> None:
         """Our own seat gives up on the game: we tell the relay, signed, and it tells every screen."""
         table = self.replica.table
         signature = sign_gave_up(self.identity, table.game_id if table is not None else None, news)
@@ -220,15 +217,15 @@ class Follower:
         it is the peer we expect and the game we play, and a game we can play."""
         up, table = self.uplink, self.replica.table
         if version != NET_VERSION:
-            raise PeerExit(1, f"the host speaks LAN protocol {version}, we speak {NET_VERSION}: update ttr")
-        if (why := frames.unplayable(game)) is not None:  # before our hello: we never take a lobby place
-            raise PeerExit(1, f"cannot join the host at {up.where}: {why}")
+            raise PeerExit(1, OtherProtocol(version, NET_VERSION))
+        if game is not None and (why := frames.unplayable(game)) is not None:  # before our hello: no lobby place
+            raise PeerExit(1, CannotPlayThere(up.where, game[0], game[1], why))
         ours = {g.game_id for g in self.ongoing} | ({table.game_id} if table is not None else set())
         if ours and game_id not in ours:  # never join another game while ours is under way: say why
-            raise PeerExit(1, self.other_game("a new game" if game_id is None else f"game {game_id.hex()[:8]}"))
+            raise PeerExit(1, self.other_game(game_id))
         expected = self.expected_key()
         if expected is not None and public != expected:
-            raise PeerExit(1, "a different host answers at this address")
+            raise PeerExit(1, DifferentHost())
         if challenge != up.challenge:  # a new connection's: answer it once (a repeat is the same one)
             up.challenge, up.public, up.welcomed = challenge, public, False
             up.send(hello_for(self.identity, self.name, public, challenge, (up.address, up.port)))
@@ -259,7 +256,7 @@ class Follower:
             try:
                 self.hooks.open_game(open_envelope(raw).game_id)
             except TableError:
-                self.console.say("dropped a malformed first entry from the host")
+                self.report(Dropped(Dropping.FIRST_MALFORMED))
                 return
         table, store = self.replica.table, self.replica.store
         assert table is not None and store is not None
@@ -274,7 +271,7 @@ class Follower:
         prev = table.head if table.log else EMPTY_HEAD
         key = self.signer(table, raw)
         if key is None or not entry_signed(key, game_id, index, prev, raw, sig):
-            self.catchup.drops.drop("dropped an entry whose relay's signature is not valid", f"entry {index}")
+            self.catchup.drops.drop(DoorKind(Door.ENTRY_RELAY_UNSIGNED), DoorDetail(entry=index))
             # The relay may have signed it after another prefix than ours: it
             # showed us a fork. Fetching the whole log again lets conflict()
             # find the two signed entries at one index (once per length).
@@ -284,8 +281,7 @@ class Follower:
         try:
             table.receive(raw)
         except (TableError, EngineError) as exc:
-            raise PeerExit(1, f"{self.relay_name()} sequenced entry {index}, which our table refuses "
-                              f"({exc.code}: {exc}): the host misbehaved; the game stops")
+            raise PeerExit(1, RefusedRelayEntry(*self.relay_seat(), index, str(exc.code), str(exc)))
         if index == 0:
             self.seated()
         store.add_receipt(index, entry_hash(raw), sig)
@@ -293,7 +289,7 @@ class Follower:
         if self.replica.relaying and self.uplink.seat is not None:
             # A resumed relay's log lost this entry; the successor it looked
             # for sent it back under our own receipt (as a fetch would).
-            self.catchup.fetched.setdefault(self.replica.who(self.uplink.seat), []).append(index)
+            self.catchup.fetched.setdefault(self.uplink.seat, []).append(index)
         self.duties.sequenced(raw)
         self.trace.folded(table, self.replica.seat)
         self.uplink.length = max(self.uplink.length, len(table.log))
@@ -307,11 +303,10 @@ class Follower:
     def seated(self) -> None:
         """The seating (entry 0) is in: it names our seat, or the game started without us."""
         if self.replica.player is not None and self.replica.seat is None:
-            raise PeerExit(1, "the game started without us")
-        seat, names = self.replica.seat, self.replica.names
+            raise PeerExit(1, StartedWithoutUs())
+        seat = self.replica.seat
         if seat is not None:
-            self.console.say(f"the game starts: you are seat {seat_number(seat)} ({COLOURS[seat]}); "
-                             + ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(names)))
+            self.report(GameStarts(seat))
 
     def dialled(self) -> tuple[Dialled, int | None]:
         """Whom our DEALER reaches, and its seat (None: not known yet, before
@@ -326,14 +321,10 @@ class Follower:
             return (Dialled.RELAY if table.handovers else Dialled.HOST), seat
         return Dialled.NEXT_RELAY, seat
 
-    def dialled_name(self) -> str:
-        """Who our DEALER reaches, for the player: the host, the relay, or the seat that relays next."""
+    def followed(self) -> tuple[Dialled, int | None]:
+        """Whom our DEALER reaches, as the player is told: its seat None until a hand-over names one."""
         dialled, seat = self.dialled()
-        if self.uplink.seat is None or seat is None:
-            return "the host"
-        if dialled is Dialled.NEXT_RELAY:
-            return f"{self.replica.who(seat)} (who relays next)"
-        return self.relay_name()
+        return dialled, seat if self.uplink.seat is not None else None
 
     def relay_silence(self) -> RelaySilence | None:
         """The peer we follow, once it has sent nothing for HOST_SILENT_S (the
@@ -347,12 +338,12 @@ class Follower:
         dialled, seat = self.dialled()
         return RelaySilence(dialled, seat, int(silent))
 
-    def relay_name(self) -> str:
-        table, names = self.replica.table, self.replica.names
-        seat = self.uplink.seat if self.uplink.seat is not None else 0
-        if names and table is not None and table.handovers:
-            return f"the relay ({names[seat]})"
-        return f"the host ({names[0]})" if names else "the host"
+    def relay_seat(self) -> tuple[int, bool]:
+        """The seat that sequences what we follow, and whether a hand-over moved
+        the relay there (else it is the host), for the words of its misdeeds."""
+        table = self.replica.table
+        return (self.uplink.seat if self.uplink.seat is not None else 0,
+                table is not None and bool(table.handovers))
 
     # ---------------------------------------------------------------- forks
 
@@ -367,7 +358,7 @@ class Follower:
             return
         key = table.seats[relay].identity
         if not entry_signed(key, table.game_id, index, prev, raw, sig):
-            self.console.say(f"dropped a conflicting entry {index} its relay did not sign")
+            self.report(Dropped(Dropping.CONFLICT_UNSIGNED, entry=index))
             return
         mine = store.receipts().get(index)
         if mine is None:
@@ -375,8 +366,7 @@ class Follower:
         proof = EquivocationProof(key, table.game_id, index, prev, table.log[index], mine[1], raw, sig)
         if proof.valid():
             path = store.save_proof(index, proof.to_bytes())
-            raise PeerExit(1, f"{self.relay_name()} signed two different entries at index {index}: "
-                              f"it equivocated; the proof is in {path}")
+            raise PeerExit(1, Equivocated(*self.relay_seat(), index, path))
 
     def check_for_fork(self) -> None:
         """Fetch the whole log again: a conflicting entry in it shows a fork
@@ -417,7 +407,7 @@ class Follower:
         if table is None or store is None or not start < len(table.log):
             return
         if not self.resends.may_resend():
-            self.catchup.drops.drop("dropped a fetch while our last answer to it is under way")
+            self.catchup.drops.drop(DoorKind(Door.FETCH_UNDER_WAY))
             return
         receipts = store.receipts()
         size = 0
@@ -440,26 +430,22 @@ class Follower:
         game_id = table.game_id if table is not None else None
         if up.public is None or up.challenge is None or not pause_signed(up.public, sig, up.challenge, game_id,
                                                                          length):
-            self.console.say("dropped a pause the host did not sign")
+            self.report(Dropped(Dropping.PAUSE_UNSIGNED))
             return
         if table is None or game_id is None:
-            raise PeerExit(0, "the host closed its lobby before the game started")
+            raise PeerExit(0, LobbyClosedByHost())
         self.hooks.paused_by_host(paused_at(table, ours=False))
 
     def not_a_new_game(self) -> None:
         """The host put us in its lobby: fine for a first join, never while a
         game of ours with it is under way (the host restarted without it)."""
         if self.replica.table is not None or self.ongoing:
-            self.uplink.send(frames.Leave())
-            raise PeerExit(1, self.other_game("a new game"))
+            self.uplink.send(frames.LeaveLobby())
+            raise PeerExit(1, self.other_game(None))
 
-    def other_game(self, what: str) -> str:
+    def other_game(self, opened: bytes | None) -> OtherGameOpened:
+        """The host opened ``opened`` (None: a new game) while ours with it is under way."""
         table = self.replica.table
         mine = (table.game_id if table is not None and table.game_id is not None
                 else self.ongoing[0].game_id if self.ongoing else None)
-        ours = f"game {mine.hex()[:8]}" if mine is not None else "our game"
-        where = self.uplink.where
-        return (f"the host at {where} opened {what}, but {ours} with it is not finished: it was restarted "
-                f"without it. Ask the host to resume it (`ttr host` in the same data directory resumes it, or "
-                f"`ttr host --resume {ours.split()[-1]}`); our copy is kept. `ttr join {where} --new"
-                f"{self.data_flag}` joins the new game instead")
+        return OtherGameOpened(self.uplink.where, opened, mine, self.data_flag)

@@ -14,8 +14,8 @@ from typing import Annotated, Any, ClassVar
 
 import msgpack
 
-from p2p_ttr.client.giveup import Why
-from p2p_ttr.codec import Bool, Bytes, Choice, Family, Int, List, Optional, Str, Trailing, Tuple, same
+from p2p_ttr.client.livenessfacts import Why
+from p2p_ttr.codec import Bool, Bytes, EnumValue, Family, Int, List, Optional, Str, Trailing, Tuple, same
 from p2p_ttr.engine.boards import MAX_NAME as MAX_GAME_NAME
 from p2p_ttr.engine.boards import UnknownGame, playable_game
 from p2p_ttr.table.envelope import GAME_ID_BYTES, HASH_BYTES, MAX_ENVELOPE_BYTES, MAX_SEATS, pack
@@ -78,7 +78,7 @@ Reason = Annotated[str, Str(1, MAX_REASON)]
 SEAT_NUMBER = Int(0, MAX_SEATS - 1)
 SeatNumber = Annotated[int, SEAT_NUMBER]
 SeatNumbers = Annotated["tuple[int, ...]", List(SEAT_NUMBER, MAX_SEATS, unique=same, name="seat")]
-WhyGiven = Annotated["Why", Choice(Why)]
+WhyGiven = Annotated["Why", EnumValue(Why)]
 
 
 def _first(pair: tuple[int, int]) -> int:
@@ -147,7 +147,7 @@ def reporting(length: int, head: bytes) -> Ping:
 
 
 @dataclass(frozen=True)
-class Leave:
+class LeaveLobby:
     """A lobby member goes: free its place now."""
 
     KIND: ClassVar[str] = "leave"
@@ -189,14 +189,15 @@ class Challenge:
 
 
 def unplayable(game: tuple[str, str, bytes] | None) -> str | None:
-    """Why this peer cannot play the game a challenge names (None: it can, or none is named)."""
+    """Why this peer cannot play the game a challenge names, in the engine's
+    words (None: it can, or none is named)."""
     if game is None:
         return None
     board, variant, digest = game
     try:
         playable_game(board, variant, digest)
     except UnknownGame as exc:
-        return f"its game, {board}{f' {variant}' if variant else ''}, cannot be played here: {exc}"
+        return str(exc)
     return None
 
 
@@ -224,7 +225,7 @@ class LobbyNews:
 
 
 @dataclass(frozen=True)
-class Refused:
+class NotAdmitted:
     """The host will not admit this connection: a code and a reason."""
 
     code: Code
@@ -361,9 +362,9 @@ class Watching:
     KIND: ClassVar[str] = "watching"
 
 
-ToHost = Hi | Hello | Env | Sync | Ping | Leave | Have | Follow | Witness | GiveUp | Watch | Describe
-ToPeer = (Challenge | Welcome | LobbyNews | Refused | Entry | Rejected | Ping | Fetch | Pause | Silent | GaveUp | Watching
-          | Described)
+ToHost = Hi | Hello | Env | Sync | Ping | LeaveLobby | Have | Follow | Witness | GiveUp | Watch | Describe
+ToPeer = (Challenge | Welcome | LobbyNews | NotAdmitted | Entry | Rejected | Ping | Fetch | Pause | Silent | GaveUp
+          | Watching | Described)
 Frame = ToHost | ToPeer
 
 
@@ -374,9 +375,9 @@ def _family(types: tuple[type[Any], ...]) -> Family[Any]:
 
 # What a peer sends to the host, and what the host sends to a peer: each a
 # mapping from kind to frame type.
-TO_HOST: Family[ToHost] = _family((Hi, Hello, Env, Sync, Ping, Leave, Have, Follow, Witness, GiveUp, Watch,
+TO_HOST: Family[ToHost] = _family((Hi, Hello, Env, Sync, Ping, LeaveLobby, Have, Follow, Witness, GiveUp, Watch,
                                    Describe))
-TO_PEER: Family[ToPeer] = _family((Challenge, Welcome, LobbyNews, Refused, Entry, Rejected, Ping, Fetch, Pause,
+TO_PEER: Family[ToPeer] = _family((Challenge, Welcome, LobbyNews, NotAdmitted, Entry, Rejected, Ping, Fetch, Pause,
                                    Silent, GaveUp, Watching, Described))
 
 

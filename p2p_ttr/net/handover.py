@@ -24,6 +24,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from p2p_ttr.client.netnotices import (EveryOtherLostRelay, HandOverWhileAway, RelayAnswersAgain, RelayLoss,
+                                       RelayLost, RelayMoved, Report, Unreachable)
+from p2p_ttr.client.peerexits import HidEntries, NoReceipt
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
@@ -32,7 +35,7 @@ from p2p_ttr.table.messages import message_from_wire
 from p2p_ttr.table.relaying import FollowRequest, follow_valid
 
 from . import frames
-from .console import Console
+from .catchup import Note
 from .exits import PeerExit
 from .relay import Relay
 from .replica import Replica, fold_log
@@ -45,14 +48,14 @@ from .uplink import Uplink
 class Succession:
     """Who relays next, as this peer sees it, and the moves that change it."""
 
-    def __init__(self, replica: Replica, uplink: Uplink, relay: Relay, duties: SeatDuties, console: Console,
-                 trace: Trace, relay_timeout: float, note: Callable[[str], None],
+    def __init__(self, replica: Replica, uplink: Uplink, relay: Relay, duties: SeatDuties, report: Report,
+                 trace: Trace, relay_timeout: float, note: Note,
                  held_back: Callable[[float], bool] = lambda now: False) -> None:
         self.replica = replica
         self.uplink = uplink
         self.relay = relay
         self.duties = duties
-        self.console = console
+        self.report = report
         self.trace = trace
         self.relay_timeout = relay_timeout
         self.note = note  # says whom we wait for, at a gentle pace
@@ -83,27 +86,26 @@ class Succession:
         return (table.escrow and self.uplink.seat in (None, table.relay)
                 and (self.uplink.silent_for(now) > self.relay_timeout or self.held_back(now)))
 
-    def turn(self, why: str = "") -> None:
-        """The relay is gone: turn to its successor (or become it)."""
-        table, names = self.replica.table, self.replica.names
+    def turn(self, shown_by: int = -1) -> None:
+        """The relay is gone: turn to its successor (or become it); ``shown_by``:
+        the seat that showed us its request to the successor (-1: we lost it ourselves)."""
+        table = self.replica.table
         assert table is not None
         new = table.successor
-        old = names[table.relay]
-        why = why or ("left the game" if table.relay_gone
-                      else "holds back a seat's message"
-                      if self.uplink.silent_for(time.monotonic()) <= self.relay_timeout
-                      else f"has been silent for {self.relay_timeout:.0f} s")
+        why = (RelayLoss.OUT_OF_REACH if shown_by >= 0 else RelayLoss.LEFT if table.relay_gone
+               else RelayLoss.HOLDS_BACK if self.uplink.silent_for(time.monotonic()) <= self.relay_timeout
+               else RelayLoss.SILENT)
+        lost = RelayLost(table.relay, why, new, new == self.replica.seat, self.relay_timeout, shown_by)
         if new is None:
-            raise PeerExit(1, f"the relay ({old}) {why} and no seat is left to relay")
+            raise PeerExit(1, lost)
         self.turned = True
         self.heard_when_turned = self.uplink.heard
         self.trace.event("relay_lost", seat=self.replica.seat, relay=table.relay, forfeited=table.relay_gone)
+        self.report(lost)
         if new == self.replica.seat:
             # We sign nothing by turning, so we keep listening to the old
             # relay: if it answers again before we take over, we go on with it.
-            self.console.say(f"the relay ({old}) {why}: we relay next, once every other seat in play turns to us")
             return
-        self.console.say(f"the relay ({old}) {why}: turning to {names[new]}, who relays next")
         self.turn_to(new)
         self.sign_request()  # our promise from now on, shown to the others even before the successor answers
 
@@ -113,8 +115,7 @@ class Succession:
         assert table is not None
         where = table.reach.get(seat)
         if where is None:
-            self.console.say(f"{self.replica.who(seat)} never said where it accepts connections: "
-                             "we cannot reach it")
+            self.report(Unreachable(seat))
             self.uplink.disconnect()
             self.uplink.seat = seat
             return
@@ -155,9 +156,7 @@ class Succession:
                             request):
             return
         self.duties.heard_from(seat)  # alive: its signed word, on our own clock
-        names = self.replica.names
-        self.turn(f"is out of {names[seat]}'s reach ({names[seat]} turned to {names[table.successor]} "
-                  "and showed us its signed request)")
+        self.turn(shown_by=seat)
 
     # ------------------------------------------------------------- taking over
 
@@ -167,17 +166,17 @@ class Succession:
         if table is None or player is None or store is None or self.replica.relaying \
                 or table.successor != self.replica.seat:
             return
-        standby, names = self.relay.standby, self.replica.names
+        standby = self.relay.standby
         if not self.turned and standby.all_requested():
             # Every other seat in play lost the relay and turned to us: the
             # relay is gone for the game even if we still hear it.
             self.turned = True
             self.heard_when_turned = self.uplink.heard
-            self.console.say(f"every other seat lost the relay ({names[table.relay]}): we relay next")
+            self.report(EveryOtherLostRelay(table.relay))
         elif self.turned and not table.relay_gone and self.uplink.heard > self.heard_when_turned \
                 and not self.held_back(now) and not standby.all_requested():
             self.turned = False
-            self.console.say(f"the relay ({names[table.relay]}) answers again: we go on with it")
+            self.report(RelayAnswersAgain(table.relay))
         if not self.turned or not standby.ready_to_take_over(self.note):
             return
         last = len(table.log) - 1
@@ -185,7 +184,7 @@ class Succession:
         assert table.game_id is not None
         if not entry_signed(table.seats[table.relay].identity, table.game_id, last, table.prev_head(last),
                             table.log[last], receipt):
-            raise PeerExit(1, f"we hold no receipt of entry {last} from the relay: we cannot take over")
+            raise PeerExit(1, NoReceipt(last))
         if not player.ready():
             return
         assert player.peer is not None
@@ -200,10 +199,8 @@ class Succession:
         self.turned = False
         self.request = None
         self.relay.requests.clear()
-        names = self.replica.names
         me = self.replica.seat
-        self.console.say(f"the relay moved from {names[old]} to {names[new]}"
-                         + (": we relay from now on" if new == me else ""))
+        self.report(RelayMoved(old, new, new == me))
         if new == me:
             self.uplink.disconnect()
             self.relay.since = time.monotonic()  # the seats that have not found us yet get their time
@@ -242,7 +239,7 @@ class Succession:
         we relayed entries there that no seat in play holds (every one of them
         signed a follow request from a shorter log), so nobody else saw them.
         Our log is cut back to ``index`` and goes on from the hand-over."""
-        table, store, names = self.replica.table, self.replica.store, self.replica.names
+        table, store = self.replica.table, self.replica.store
         assert table is not None and store is not None and table.game_id is not None
         try:
             envelope = open_envelope(raw)
@@ -268,9 +265,7 @@ class Succession:
                 # the log than it claims to hold: it hid entries from the
                 # hand-over. (One it wrote before, sequenced by us and never
                 # relayed when we crashed, is honest: it comes again.)
-                raise PeerExit(1, f"{names[written.seat]} took part in a hand-over at entry {index} "
-                                  f"while it held entries after it (it wrote one at entry {seen}): it hid them; "
-                                  f"the game stops here (our log: {store.log_path})")
+                raise PeerExit(1, HidEntries(written.seat, index, seen, store.log_path))
         prefix, _ = fold_log(store, table.log[:index])
         try:
             prefix.receive(raw)
@@ -284,8 +279,6 @@ class Succession:
         self.replica.use(prefix, store)
         self.uplink.length = len(prefix.log)
         self.duties.forget_pending()
-        self.console.say(f"the relay moved to {names[prefix.relay]} at entry {index} while we were away: "
-                         f"our {dropped} later entr{'y' if dropped == 1 else 'ies'}, which no other seat held, "
-                         f"{'is' if dropped == 1 else 'are'} dropped; we play on from the hand-over")
+        self.report(HandOverWhileAway(prefix.relay, index, dropped))
         self.handed_over(prefix.handovers[-1].old, prefix.relay)
         return True

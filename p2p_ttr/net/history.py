@@ -40,11 +40,3 @@ class History:
             self.turns = self.turns.after(self._before, now, seat)
         self._before = now
 
-    def told(self) -> list[str]:
-        """What to say on resuming: the last lines, and how many came before."""
-        if not self.total:
-            return []
-        earlier = self.total - len(self.lines)
-        head = "the game so far" + (f" (the last {len(self.lines)} of {self.total} lines; `ttr verify` "
-                                    "reads the whole log):" if earlier else ":")
-        return [head, *self.lines]

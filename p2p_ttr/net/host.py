@@ -14,8 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from p2p_ttr.client.numbering import point_words
-from p2p_ttr.client.words import COLOURS, ESCROW_TRADE_OFF
+from p2p_ttr.client.netnotices import (GameResumed, GameStarted, LobbySaid, LobbyWord, MetaRebuilt, MoreToJoin,
+                                       RelayElsewhere, StartFailed)
+from p2p_ttr.client.numbering import turn_number
+from p2p_ttr.client.peerexits import HostResume, TooFewJoined
 from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.game import Game
 from p2p_ttr.table.envelope import MAX_SEATS
@@ -62,13 +64,13 @@ class Host(Node):
                                      relay_timeout=options.relay_timeout, advertise=options.advertise),
                          decide, console, Lobby(options.name, options.data.identity().public,
                                                 options.players or options.game.rules.max_players), options.players)
-        self.h = options
+        self.host_options = options
         self.on_port = on_port
         self.start_now = False
         self.relay.admission.escrow = options.escrow
         self.relay.admission.game = options.game
         if options.escrow:
-            console.say(f"escrow is on: {ESCROW_TRADE_OFF}")
+            self.told.report(LobbySaid(LobbyWord.ESCROW_ON))
 
     @property
     def lobby(self) -> Lobby:
@@ -81,12 +83,12 @@ class Host(Node):
         """Our ROUTER is up: say where, and resume a game if asked to."""
         if self.on_port is not None:
             self.on_port(self.port)
-        if self.h.resume:
+        if self.host_options.resume:
             self.resume()
 
     def resume(self) -> None:
-        assert self.h.resume is not None
-        store = self.o.data.find_game(self.h.resume)
+        assert self.host_options.resume is not None
+        store = self.options.data.find_game(self.host_options.resume)
         game = store.game_id.hex()
         meta = store.load_meta()
         if meta.get("role", "host") != "host":
@@ -111,40 +113,39 @@ class Host(Node):
         if not table.seats:
             raise StoreError(f"{store.log_path} holds no entry of game {game[:8]}; {from_a_joiner}")
         if table.seats[0].identity != self.identity.public:
-            raise StoreError(f"the identity in {self.o.data.path} is not the host of game {game[:8]} "
+            raise StoreError(f"the identity in {self.options.data.path} is not the host of game {game[:8]} "
                              f"(that is {table.seats[0].name}'s)")
         if not meta:  # meta.json lost: the log says all it held
             store.save_meta({"role": "host", "name": table.seats[0].name, "port": self.port,
                              "finished": table.complete})
-            self.console.say(f"rebuilt {store.meta_path} from the log")
+            self.told.report(MetaRebuilt(store.meta_path))
         self.use_table(table, store)
         self.replica.lobby = None
         self.relay.catchup.gated = not table.complete and self.relaying
-        self.console.say(f"resumed game {game} {point_words(table.engine)}")
+        self.told.report(GameResumed(game, turn_number(table.engine) if table.engine is not None else None))
         self.console.resumed(history)
         if not self.relaying and not table.complete:
-            self.console.say(f"the relay moved to {self.names[table.relay]} in this game: connecting there")
+            self.told.report(RelayElsewhere(table.relay))
             self.succession.turn_to(table.relay)
 
     def start(self) -> None:
-        if self.h.escrow and len(self.lobby.names) < 3:
+        if self.host_options.escrow and len(self.lobby.names) < 3:
             self.start_now = False
-            self.console.say("escrow needs at least 3 players: wait for one more")
+            self.told.report(LobbySaid(LobbyWord.ESCROW_NEEDS_THREE))
             return
-        members = [Seat(self.h.name, self.identity.public)] + [Seat(n, pub) for n, pub in self.lobby.members]
+        members = [Seat(self.host_options.name, self.identity.public)] + [Seat(n, pub) for n, pub in self.lobby.members]
         game_id = os.urandom(16)
-        store = self.o.data.game(game_id)
+        store = self.options.data.game(game_id)
         store.open()
-        store.save_meta({"role": "host", "name": self.h.name, "port": self.port, "finished": False})
+        store.save_meta({"role": "host", "name": self.host_options.name, "port": self.port, "finished": False})
         self.use_table(Table(), store)
         opener = Peer(0, self.identity, self.replica.decide)
-        self.relay.sequencer.sequence(opener.open_game(tuple(members), game_id, escrow=self.h.escrow,
-                                                       game=self.h.game), None)
+        self.relay.sequencer.sequence(opener.open_game(tuple(members), game_id, escrow=self.host_options.escrow,
+                                                       game=self.host_options.game), None)
         self.relay.flush()
         self.relay.admission.seated([m.identity for m in members])
         self.replica.lobby = None
-        seats = ", ".join(f"{n} ({COLOURS[i]})" for i, n in enumerate(self.names))
-        self.console.say(f"game {game_id.hex()} started: {seats}")
+        self.told.report(GameStarted(game_id))
 
     # ------------------------------------------------------------ the lobby
 
@@ -154,7 +155,7 @@ class Host(Node):
         if len(self.lobby.names) >= 2:
             self.start_now = True
         else:
-            self.console.say("a game needs at least 2 players: wait for someone to join")
+            self.told.report(LobbySaid(LobbyWord.NEEDS_TWO))
 
     def lobby_step(self) -> bool:
         if self.table is not None:
@@ -165,30 +166,28 @@ class Host(Node):
         if self.start_now and len(self.lobby.names) < members:
             # Someone asked to start with a member that is gone: ask again.
             self.start_now = False
-            self.console.say("the game did not start: press Enter to start with "
-                             + ", ".join(self.lobby.names) if len(self.lobby.names) >= 2
-                             else "the game did not start: wait for someone to join")
-        wanted = self.h.players
+            self.told.report(StartFailed(tuple(self.lobby.names)))
+        wanted = self.host_options.players
         if self.start_now or (wanted and len(self.lobby.names) >= wanted):
             if not admission.all_answered():  # start only with members heard just now
                 return True
             self.start()
             return False
         if wanted and len(self.lobby.names) < members:
-            self.console.say(f"waiting for {wanted - len(self.lobby.names)} more to join")
+            self.told.report(MoreToJoin(wanted - len(self.lobby.names)))
         self.progress.update(len(self.lobby.names))
-        if self.o.scripted and self.progress.timed_out:
+        if self.options.scripted and self.progress.timed_out:
             self.relay.pause()  # its members hear that the lobby closed, at once
-            raise NodeExit(1, f"only {len(self.lobby.names)} of {wanted} players joined in {self.o.timeout:.0f} s")
+            raise NodeExit(1, TooFewJoined(len(self.lobby.names), wanted, self.options.timeout))
         return True
 
-    def resume_hint(self) -> str:
+    def resume_hint(self) -> HostResume | None:
         table = self.table
-        return f"; resume it with `ttr host --resume {table.game_id.hex()[:8] if table and table.game_id else '?'}`"
+        return HostResume(table.game_id if table is not None else None)
 
     def stop_for_now(self) -> int:
         if self.table is None or self.table.game_id is None:
             self.relay.pause()
-            self.console.say("closed the lobby: no game was started")
+            self.told.report(LobbySaid(LobbyWord.CLOSED))
             return 0
         return super().stop_for_now()

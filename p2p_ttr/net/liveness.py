@@ -11,7 +11,7 @@ seat that owes only a move. Only two things end a wait:
   misbehaves, and is named.
 
 ``Presence`` keeps what we know of who is alive; ``watch`` looks at a
-stalled table and returns a ``Verdict`` when a scripted peer must give up
+stalled table and returns a ``GiveUpVerdict`` when a scripted peer must give up
 (a person is asked instead, and only offered `wait` where it can help).
 """
 
@@ -22,7 +22,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from p2p_ttr.client.giveup import GaveUp, Stall, Waiting, Why, giving_up_words, silence_words, stalled_prompt
+from p2p_ttr.client.livenessfacts import Awaited, SeatGaveUp, Stall, StalledAsk, Waiting, WaitingFor, Why
+from p2p_ttr.client.netnotices import Report
+from p2p_ttr.client.peerexits import GaveUpHeldBack, GaveUpNotBack, GaveUpStalled, HostResume, PeerEnd
 from p2p_ttr.table.obligations import Owed
 from p2p_ttr.table.table import Table
 
@@ -49,7 +51,7 @@ class Presence:
     def __init__(self, clock: Callable[[], float] = time.monotonic, relay_timeout: float = 20.0) -> None:
         self.clock = clock
         self.silent_since: dict[int, float] = {}  # seat -> since when it has been silent
-        self.gave_up: dict[int, GaveUp] = {}  # seat -> its word when it gave up (in this run)
+        self.gave_up: dict[int, SeatGaveUp] = {}  # seat -> its word when it gave up (in this run)
         self.gave_up_at: dict[int, float] = {}  # seat -> when we were told
         # A seat that gave up leaves: the relay's word calls it silent within
         # its relay timeout (and the word's own delay). Heard past that, it is back.
@@ -75,7 +77,7 @@ class Presence:
                 del self.silent_since[seat]
         self._news_at = now
 
-    def left(self, news: GaveUp) -> None:
+    def left(self, news: SeatGaveUp) -> None:
         self.gave_up[news.seat] = news
         self.gave_up_at[news.seat] = self.clock()
 
@@ -117,13 +119,13 @@ def silent_seats(presence: Presence, table: Table | None, me: int | None) -> tup
 class Progress:
     """Tracks the time since the log last grew, and says so at a gentle pace."""
 
-    def __init__(self, timeout: float, say: Callable[[str], None], waiting: Callable[[str], None] | None = None,
+    def __init__(self, timeout: float, report: Report, waiting: Report,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        """``say``: what the player must read (the timeout's question);
+        """``report``: what the player must read (the timeout's question);
         ``waiting``: the repeated notes of whom the table waits for."""
         self.timeout = timeout
-        self.say = say
-        self.waiting = waiting or say
+        self.report = report
+        self.waiting = waiting
         self.clock = clock
         self.length = -1
         self.since = clock()
@@ -143,12 +145,12 @@ class Progress:
     def timed_out(self) -> bool:
         return self.stalled_for >= self.timeout
 
-    def note(self, what: str, aside: str = "") -> None:
-        """Say ``waiting for <what> (N s)`` every few seconds while stalled,
-        after ``aside`` (which of them send no heartbeat), as the status line does."""
+    def note(self, seats: tuple[int, ...], awaited: Awaited, silent: tuple[tuple[int, int], ...] = ()) -> None:
+        """Note that we wait for ``seats`` to do ``awaited`` every few seconds
+        while stalled, with those ``silent`` (no heartbeat), as the status line does."""
         now = self.clock()
         if now >= self._next_note:
-            self.waiting((f"{aside}; " if aside else "") + f"waiting for {what} ({int(now - self.since)} s)")
+            self.waiting(WaitingFor(seats, awaited, int(now - self.since), silent))
             self._next_note = now + (5.0 if now - self.since < 30 else 15.0)
 
     def extend(self) -> None:
@@ -156,13 +158,13 @@ class Progress:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class GiveUpVerdict:
     """A scripted peer gives up: why, on which seats, after how long, and its last words."""
 
     why: Why
     about: tuple[int, ...]
     seconds: int
-    message: str
+    told: PeerEnd  # our last words
 
 
 def stalls(table: Table, me: int | None, presence: Presence, stalled_for: float) -> list[Stall]:
@@ -187,12 +189,12 @@ def stalls(table: Table, me: int | None, presence: Presence, stalled_for: float)
 
 
 def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ...], scripted: bool,
-          presence: Presence, log: str, then: str = "") -> Verdict | None:
+          presence: Presence, log: str, then: HostResume | None = None) -> GiveUpVerdict | None:
     """One look at a running game, the same for the relay and a follower: say
     whom the table waits for while it is stalled; once it has stalled for the
     timeout, a scripted peer gives up (the verdict) on a seat silent that
     long or alive and withholding a duty, never on one thinking over a move;
-    a person is asked instead (``then``: what to do next, for the last words)."""
+    a person is asked instead (``then``: how the host resumes, for the last words)."""
     progress.update(len(table.log))
     if progress.stalled_for <= STALL_NOTE_S:
         return None
@@ -200,8 +202,7 @@ def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ..
     if not waiting:
         return None
     silent = dict(silent_seats(presence, table, me))
-    progress.note(", ".join(names[s] for s in waiting), silence_words([(s, silent[s]) for s in waiting if s in silent],
-                                                                      names))
+    progress.note(tuple(waiting), Awaited.PLAY, tuple((s, silent[s]) for s in waiting if s in silent))
     if not progress.timed_out:
         return None
     timeout = progress.timeout
@@ -211,7 +212,7 @@ def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ..
     if not blamed:
         return None  # only people thinking (or seats not silent for long enough yet): wait on
     if not scripted:
-        progress.say(stalled_prompt(blamed, names, int(progress.stalled_for)))
+        progress.report(StalledAsk(tuple(blamed), int(progress.stalled_for)))
         progress.extend()
         return None
     withheld = [s for s in blamed if s.waiting is Waiting.WITHHOLDING]
@@ -219,9 +220,7 @@ def watch(progress: Progress, table: Table, me: int | None, names: tuple[str, ..
     chosen = withheld or blamed
     about = tuple(s.seat for s in chosen)
     seconds = min(max(s.seconds for s in chosen), MAX_SECONDS)  # what a give_up frame can carry
-    who = ", ".join(names[s] for s in waiting)
-    return Verdict(why, about, seconds, f"no progress for {timeout:.0f} s (waiting for {who}): "
-                                        f"{giving_up_words(why, about, seconds, names)}; the log so far is {log}{then}")
+    return GiveUpVerdict(why, about, seconds, GaveUpStalled(timeout, tuple(waiting), why, about, seconds, log, then))
 
 
 def host_decides(host_pid: int | None) -> bool:
@@ -232,15 +231,12 @@ def host_decides(host_pid: int | None) -> bool:
     return host_pid is not None and os.getppid() == host_pid
 
 
-def held_back_verdict(relay: int, names: tuple[str, ...], progress: Progress) -> Verdict:
+def held_back_verdict(relay: int, progress: Progress) -> GiveUpVerdict:
     """A scripted peer gives up on a live relay that holds back a message its
     author showed us directly (witness.py): the relay withholds, nobody else."""
-    return Verdict(Why.WITHHELD, (relay,), int(progress.stalled_for),
-                   f"no progress for {progress.timeout:.0f} s: the relay ({names[relay]}) holds back a seat's "
-                   "message that seat showed us directly; the game cannot go on without a relay that sequences it")
+    return GiveUpVerdict(Why.WITHHELD, (relay,), int(progress.stalled_for), GaveUpHeldBack(progress.timeout, relay))
 
 
-def not_back_verdict(away: tuple[int, ...], progress: Progress, then: str) -> Verdict:
+def not_back_verdict(away: tuple[int, ...], progress: Progress, then: HostResume | None) -> GiveUpVerdict:
     """A resumed relay gives up on the seats that never came back to say what they hold."""
-    return Verdict(Why.SILENT, away, int(progress.stalled_for),
-                   f"no progress for {progress.timeout:.0f} s: not every seat came back after the restart{then}")
+    return GiveUpVerdict(Why.SILENT, away, int(progress.stalled_for), GaveUpNotBack(progress.timeout, then))

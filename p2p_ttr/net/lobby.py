@@ -85,7 +85,7 @@ class Challenges:
 
 
 @dataclass
-class Refusal(Exception):
+class HelloRefusal(Exception):
     """The host's answer to a hello it will not seat: a code and a reason in words."""
 
     code: ErrorCode
@@ -113,29 +113,30 @@ class Lobby:
         return len(self.members) + 1 >= self.capacity
 
     def join(self, version: int, name: str, public: bytes, challenge: bytes, sig: bytes, dialled: Dialled) -> bool:
-        """Admit a joiner (True if new, False if already in), or raise Refusal.
+        """Admit a joiner (True if new, False if already in), or raise HelloRefusal.
         ``challenge`` is the one the host issued to the joiner's connection
         (the host checks that first: ``Challenges.take``), ``dialled`` the
         address the hello names (the host checks it is its own: hellobind.py)."""
         if version != NET_VERSION:
-            raise Refusal(ErrorCode.VERSION, other_version_words(version))
+            raise HelloRefusal(ErrorCode.VERSION, other_version_words(version))
         if not signature_valid(public, sig, hello_statement(version, self.host_public, challenge, dialled, name, public)):
-            raise Refusal(ErrorCode.BAD_HELLO, "your hello is not signed by your identity key")
+            raise HelloRefusal(ErrorCode.BAD_HELLO, "your hello is not signed by your identity key")
         problem = name_problem(name)
         if problem is not None:
-            raise Refusal(ErrorCode.BAD_NAME, f"{problem}: pick another with --name")
+            raise HelloRefusal(ErrorCode.BAD_NAME, f"{problem}: pick another with --name")
         if any(pub == public for _, pub in self.members + self.waiting):
             return False
         if public == self.host_public:
-            raise Refusal(ErrorCode.BAD_HELLO, "that is the host's own identity")
+            raise HelloRefusal(ErrorCode.BAD_HELLO, "that is the host's own identity")
         other = looks_like(name, self.names + [n for n, _ in self.waiting])
         if other == name:
-            raise Refusal(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken at this table: pick another with --name")
+            raise HelloRefusal(ErrorCode.NAME_TAKEN,
+                               f"the name {name!r} is taken at this table: pick another with --name")
         if other is not None:  # a player could pose as the other: the screens could not tell them apart
-            raise Refusal(ErrorCode.NAME_TAKEN, f"the name {name!r} ({ascii(name)}) looks the same as {other!r}, "
+            raise HelloRefusal(ErrorCode.NAME_TAKEN, f"the name {name!r} ({ascii(name)}) looks the same as {other!r}, "
                           "already at this table: pick another with --name")
         if self.full() and len(self.waiting) >= MAX_WAITING:
-            raise Refusal(ErrorCode.FULL, f"the game is full ({self.capacity} players, {MAX_WAITING} waiting)")
+            raise HelloRefusal(ErrorCode.FULL, f"the game is full ({self.capacity} players, {MAX_WAITING} waiting)")
         (self.waiting if self.full() else self.members).append((name, public))
         return True
 

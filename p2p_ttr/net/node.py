@@ -27,8 +27,10 @@ from pathlib import Path
 
 import zmq
 
-from p2p_ttr.client.giveup import GaveUp
-from p2p_ttr.client.numbering import point_words
+from p2p_ttr.client.livenessfacts import SeatGaveUp, WaitingForFollowed
+from p2p_ttr.client.netnotices import GameReloaded, RelayElsewhere, RelayingAgain, StoppedUnanswered
+from p2p_ttr.client.numbering import turn_number
+from p2p_ttr.client.peerexits import FollowedSilent, HostNotSeated, HostResume, HostSwitched, NothingAnswered
 from p2p_ttr.client.outcomes import EndMeans
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
@@ -36,14 +38,14 @@ from p2p_ttr.table.peer import Decider
 from p2p_ttr.table.table import Table
 
 from . import frames
-from .console import Console, Quit
+from .console import Console, Quit, Reporter
 from .exits import PeerExit
 from .follower import Follower
 from .frames import NET_VERSION
 from .handover import Succession
 from .heartbeat import Heartbeat
 from .history import History
-from .liveness import (HEARTBEAT_S, HOST_SILENT_S, Presence, Progress, Verdict, held_back_verdict,
+from .liveness import (HEARTBEAT_S, HOST_SILENT_S, Presence, Progress, GiveUpVerdict, held_back_verdict,
                        host_decides, not_back_verdict, watch)
 from .lobby import Lobby
 from .pause import Paused, end_means_now, paused_at, relay_address, remember_relay
@@ -113,31 +115,33 @@ class Node:
                  players: int = 0) -> None:
         """``decide``: a bot's Decider; None when a person plays through the
         ``PlayerChannel`` given to ``run`` (their moves wait in ``input``)."""
-        self.o = options
+        self.options = options
         self.console = console
         self.identity = options.data.identity()
         self.trace = Trace(options.trace)
         self.input = SeatInput(self.start_requested, self.forfeit)
         self.replica = Replica(self.identity, decide or self.input.choose, lobby=lobby)
+        self.told = Reporter(console, lambda: self.replica.names)  # every part's one way to tell our player a fact
+        report = self.told.report
         self.socket_lock = SocketLock()  # held for every use of our sockets (the heartbeat has a thread of its own)
         self.presence = Presence(relay_timeout=options.relay_timeout)  # who is alive: the relay's word (liveness.py)
-        self.relay = Relay(self.replica, self.identity, console, self.trace, players, self.socket_lock, self.presence)
+        self.relay = Relay(self.replica, self.identity, report, self.trace, players, self.socket_lock, self.presence)
         self.relay.silence_s = options.relay_timeout
-        self.progress = Progress(options.timeout, console.say, console.waiting)
+        self.progress = Progress(options.timeout, report, self.told.waiting)
         self.where = format_address(options.host, options.port)
         self.uplink = Uplink(self.where, options.timeout, self.socket_lock)
         self.heartbeat = Heartbeat(self.pulse)
-        self.duties = SeatDuties(self.replica, self.uplink, self.relay, console, self.trace, options.timeout,
+        self.duties = SeatDuties(self.replica, self.uplink, self.relay, report, self.trace, options.timeout,
                                  options.relay_timeout)
         self.duties.port = options.listen
         self.duties.advertise = self.relay.admission.front = options.advertise  # our reach; hellos dialled there pass
         held_s = max(4.0, 2 * options.relay_timeout)  # a message the relay holds back this long is shown to all
         line = RelayLine(self.replica, self.relay, self.uplink)
-        self.shown_to_us = ShownToUs(self.replica, console, held_s, line.forward, line.answers)
-        self.our_held_back = OurHeldBack(self.replica, self.duties, self.identity, options.name, console, held_s,
+        self.shown_to_us = ShownToUs(self.replica, report, held_s, line.forward, line.answers)
+        self.our_held_back = OurHeldBack(self.replica, self.duties, self.identity, options.name, report, held_s,
                                    self.socket_lock, line.answers, lambda raw: self.uplink.send(frames.Env(raw)))
         self.relay.on_witness = lambda rid, seat, raw: self.shown_to_us.received(seat, raw, rid)
-        self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, console, self.trace,
+        self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, report, self.trace,
                                      options.relay_timeout, self.progress.note, self.relay_holds_back)
         self.succession.moved = self.new_relay
         self.our_held_back.turned_request = lambda: self.succession.request  # shown once we turned alone
@@ -147,7 +151,7 @@ class Node:
             g for g in options.data.unfinished("peer") if self.where in (g.load_meta().get("host"),
                                                                           g.load_meta().get("relay"))]
         self.follower = Follower(self.replica, self.uplink, self.duties, self.relay.catchup, self.identity,
-                                 options.name, console, self.trace, self.ongoing, self, self.presence,
+                                 options.name, report, self.trace, self.ongoing, self, self.presence,
                                  renames=not options.name_chosen, host_key=options.host_key)
         self.duties.check_for_fork = self.follower.check_for_fork
         if options.data.path != default_data_dir():
@@ -198,9 +202,9 @@ class Node:
         """Set up (or reload) our replica of ``game_id``."""
         if self.table is not None:
             if self.table.game_id != game_id:
-                raise NodeExit(1, "the host switched to another game")
+                raise NodeExit(1, HostSwitched())
             return
-        store = self.o.data.game(game_id)
+        store = self.options.data.game(game_id)
         refetch = ("; delete that file (only it: the secrets beside it exist nowhere else) and run the same "
                    "command again: the host sends the whole log again")
         try:
@@ -212,9 +216,9 @@ class Node:
         table, history = self.replay(store, entries, refetch)
         public = self.uplink.public
         if table.seats and public is not None and public not in {s.identity for s in table.seats}:
-            raise NodeExit(1, "this host is not a seat of our game")
+            raise NodeExit(1, HostNotSeated())
         if entries:
-            self.console.say(f"reloaded game {game_id.hex()[:8]} {point_words(table.engine)}")
+            self.told.report(GameReloaded(game_id, turn_number(table.engine) if table.engine is not None else None))
             self.console.resumed(history)
         if not entries or not store.load_meta():  # new, or meta.json lost: the log says the rest
             store.save_meta({"role": "peer", "name": self.follower.name, "host": self.where, "finished": table.complete})
@@ -292,15 +296,16 @@ class Node:
         """Before the game (the host's lobby): True while there is no game to play yet."""
         return False
 
-    def resume_hint(self) -> str:
-        return ""
+    def resume_hint(self) -> HostResume | None:
+        """How the game resumes, for our last words (a joiner: the same command, said already)."""
+        return None
 
     # ----------------------------------------------------------------- loop
 
     def run(self, player: PlayerChannel | None = None) -> int:
         """Play until the game ends, the player leaves, or it cannot go on; the exit code."""
         try:
-            self.o.data.claim()
+            self.options.data.claim()
         except StoreError as exc:
             self.last_words = str(exc)
             self.console.say(self.last_words)
@@ -309,14 +314,13 @@ class Node:
         self.uplink.context = context
         self.our_held_back.context = context
         try:
-            self.relay.router.sock = router(context, self.o.bind, self.o.listen)
+            self.relay.router.sock = router(context, self.options.bind, self.options.listen)
             self.duties.port = bound_port(self.relay.router.sock)
             self.begin()
             self.heartbeat.start()
             return self._loop(player)
         except PeerExit as exc:
-            self.last_words = str(exc)
-            self.console.say(self.last_words)
+            self.last_words = self.console.last_words(exc.told, self.replica.names)
             return exc.code
         except Quit:  # our player stops for now (`end`): everything is kept to resume
             return self.stop_for_now()
@@ -325,7 +329,7 @@ class Node:
             self.relay.drops.flush_all()
             if self.uplink.sock is not None and self.uplink.welcomed and (self.table is None
                                                                           or self.table.game_id is None):
-                self.uplink.send(frames.Leave())  # in the lobby: free our place at once (a killed joiner is dropped when silent)
+                self.uplink.send(frames.LeaveLobby())  # in the lobby: free our place at once (a killed joiner is dropped when silent)
             self.uplink.stop_watching()
             try:
                 if self.store is not None:
@@ -351,29 +355,27 @@ class Node:
             table = self.table
             assert table is not None
             if table.seated and not table.complete and table.relay == self.seat:
-                self.console.say("we relayed this game when we stopped: relaying again, once every seat in play "
-                                 "says how much of the log it holds (or following the seat that relays now)")
+                self.told.report(RelayingAgain())
                 self.relay.catchup.gated = True
                 return
             if table.seated and table.relay != self.seat and table.relay in table.reach:
-                self.console.say(f"the relay moved to {self.names[table.relay]} in this game: connecting there")
+                self.told.report(RelayElsewhere(table.relay))
                 self.succession.turn_to(table.relay)
                 return
-        self.uplink.connect(self.o.host, self.o.port, None, watch_reach=not self.ongoing,
+        self.uplink.connect(self.options.host, self.options.port, None, watch_reach=not self.ongoing,
                             our_length=len(self.table.log) if self.table is not None else 0)
 
     def stop_for_now(self) -> int:
         if self.relaying:
             self.relay.pause()
         if self.table is None or self.table.game_id is None:
-            self.console.say("stopped before the host answered; our game is kept: the same command "
-                             "resumes it" if self.ongoing else "left the lobby before the game started")
+            self.told.report(StoppedUnanswered(bool(self.ongoing)))
             return 0
         self.note_relay()
         table = self.table
         away = (table.escrow and table.seated and not table.finished and not self.relaying
                 and self.seat in table.in_play)
-        self.paused = paused_at(table, ours=True, carried_on_after=self.o.relay_timeout if away else None)
+        self.paused = paused_at(table, ours=True, carried_on_after=self.options.relay_timeout if away else None)
         return 0
 
     def _loop(self, player: PlayerChannel | None) -> int:
@@ -456,30 +458,30 @@ class Node:
                 continue
             if gate:
                 self.progress.update(len(table.log))
-                if self.o.scripted and self.progress.timed_out:
+                if self.options.scripted and self.progress.timed_out:
                     away = tuple(s for s in table.in_play if s != self.seat and s not in self.relay.catchup.reported)
                     self.give_up(not_back_verdict(away, self.progress, self.resume_hint()))
                 continue
             if not self.relaying and self.wait_for_host(now):
                 continue
-            if self.o.scripted and self.relay_holds_back(now) and self.progress.timed_out:
-                self.give_up(held_back_verdict(table.relay, self.names, self.progress))
-            stop = watch(self.progress, table, self.seat, self.names, self.o.scripted, self.presence,
+            if self.options.scripted and self.relay_holds_back(now) and self.progress.timed_out:
+                self.give_up(held_back_verdict(table.relay, self.progress))
+            stop = watch(self.progress, table, self.seat, self.names, self.options.scripted, self.presence,
                          str(self.store.log_path if self.store else "-"), self.resume_hint())
             if stop is not None:
                 self.give_up(stop)
 
-    def give_up(self, verdict: Verdict) -> None:
+    def give_up(self, verdict: GiveUpVerdict) -> None:
         """A scripted peer stops waiting: it says so to every screen (through
         the relay, or, relaying, to every connection itself), then stops; a
         bot whose host still runs waits another timeout instead."""
-        if host_decides(self.o.host_pid):
+        if host_decides(self.options.host_pid):
             self.progress.extend()
             return
         if self.seat is not None:
-            news = GaveUp(self.seat, verdict.why, verdict.about, verdict.seconds)
+            news = SeatGaveUp(self.seat, verdict.why, verdict.about, verdict.seconds)
             (self.relay if self.relaying else self.follower).give_up(news)
-        raise NodeExit(1, verdict.message)
+        raise NodeExit(1, verdict.told)
 
     def received(self, sock: zmq.Socket[bytes] | None) -> list[bytes] | None:
         """The next message waiting on ``sock`` (None: nothing, or no socket)."""
@@ -533,17 +535,14 @@ class Node:
         silent = self.uplink.silent_for(now)
         if silent <= HOST_SILENT_S:
             return False
-        who = self.follower.dialled_name()
         if now >= self._host_note:
             self._host_note = now + 5.0
-            self.console.waiting(f"waiting for {who} at {self.dialed()} ({int(silent)} s)")  # a status line says it
-        if silent > self.o.timeout:
+            self.told.waiting(WaitingForFollowed(*self.follower.followed(), self.dialed(), int(silent)))
+        if silent > self.options.timeout:
             if self.table is None and not self.ongoing:
                 # The same words as the reach check's, which may come a moment later.
-                raise NodeExit(1, f"nothing answered at {self.where} in {self.o.timeout:.0f} s: "
-                                  "is `ttr host` running there, on that port?")
-            raise NodeExit(1, f"{who} at {self.dialed()} has been silent "
-                              f"for {self.o.timeout:.0f} s; run the same command again to resume")
+                raise NodeExit(1, NothingAnswered(self.where, self.options.timeout))
+            raise NodeExit(1, FollowedSilent(*self.follower.followed(), self.dialed(), self.options.timeout))
         return True
 
     def dialed(self) -> str:

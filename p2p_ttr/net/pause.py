@@ -39,7 +39,7 @@ class Paused:
     turn: int | None  # the turn under way (1 for the first), None before the deal
     ours: bool
     by: int = 0
-    by_name: str = "the host"
+    relay_name: str | None = None  # who paused it, if the relay moved from the host (else the host did)
     carried_on_after: float | None = None
 
 
@@ -47,9 +47,9 @@ def paused_at(table: Table, ours: bool, carried_on_after: float | None = None) -
     assert table.game_id is not None
     engine = table.engine
     by = table.relay if table.seated else 0
-    by_name = "the host" if by == 0 or not table.seats else f"the relay ({table.seats[by].name})"
-    return Paused(table.game_id, len(table.log), turn_number(engine) if engine is not None else None, ours, by, by_name,
-                  carried_on_after)
+    relay_name = None if by == 0 or not table.seats else table.seats[by].name
+    return Paused(table.game_id, len(table.log), turn_number(engine) if engine is not None else None, ours, by,
+                  relay_name, carried_on_after)
 
 
 def end_means_now(table: Table | None, relaying: bool) -> EndMeans | None:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from p2p_ttr.client.giveup import RelaySilence
+from p2p_ttr.client.livenessfacts import RelaySilence
 from p2p_ttr.client.outcomes import EndMeans, Leave, Start
 from p2p_ttr.client.words import ENDED
 from p2p_ttr.engine.events import Action
@@ -45,7 +45,7 @@ class Seen:
 
 
 @dataclass(frozen=True)
-class Move:
+class PlayerMove:
     """The player's move, for the table when it asks our seat (checked against
     the table as it stood when the front chose it)."""
 
@@ -57,7 +57,7 @@ class InputClosed:
     """The player's input is gone (stdin closed): play on without it."""
 
 
-Input = Start | Move | Leave | InputClosed
+Input = Start | PlayerMove | Leave | InputClosed
 
 
 class PlayerChannel(Protocol):
@@ -101,7 +101,7 @@ class SeatInput:
                 return False
             case Start():
                 self.start()
-            case Move(action):
+            case PlayerMove(action):
                 self.chosen, self.moved = action, True
             case Leave(forfeit=True):
                 self.forfeit()

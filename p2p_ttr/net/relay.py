@@ -21,15 +21,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from p2p_ttr.client.giveup import GaveUp, gave_up_words
+from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind
+from p2p_ttr.client.livenessfacts import OtherGaveUp, SeatGaveUp
+from p2p_ttr.client.netnotices import Report
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.relaying import FollowRequest
 
 from . import frames
 from .admission import Admission
-from .catchup import CatchUp
-from .console import Console
+from .catchup import CatchUp, Note
 from .droplog import DropLog
 from .frames import NET_VERSION, FrameError
 from .gaveupsig import gave_up_signed, sign_gave_up
@@ -48,18 +49,18 @@ from .watchers import Watchers
 class Relay:
     """Our ROUTER and the relay's duties on it (see the module docstring for its parts)."""
 
-    def __init__(self, replica: Replica, identity: Identity, console: Console, trace: Trace,
+    def __init__(self, replica: Replica, identity: Identity, report: Report, trace: Trace,
                  players: int = 0, socket_lock: SocketLock | None = None, presence: Presence | None = None) -> None:
         self.replica = replica
-        self.console = console
-        self.drops = DropLog(console.say)  # what our doors drop, said at a bounded pace
+        self.report = report
+        self.drops = DropLog(report)  # what our doors drop, said at a bounded pace
         self.router = Router(socket_lock)
-        self.admission = Admission(replica, self.router, console, players, self.drops)
+        self.admission = Admission(replica, self.router, report, players, self.drops)
         self.requests: dict[int, FollowRequest] = {}  # seat -> its follow request to us (we relay next)
-        self.catchup = CatchUp(replica, self.router, self.admission, identity, console, self.requests, self.drops)
-        self.sequencer = Sequencer(replica, self.router, self.admission, identity, console, trace, self.drops)
-        self.standby = Standby(replica, self.admission, self.catchup, self.sequencer, console, self.requests)
-        self.watchers = Watchers(replica, self.router, self.admission, console)
+        self.catchup = CatchUp(replica, self.router, self.admission, identity, report, self.requests, self.drops)
+        self.sequencer = Sequencer(replica, self.router, self.admission, identity, report, trace, self.drops)
+        self.standby = Standby(replica, self.admission, self.catchup, self.sequencer, report, self.requests)
+        self.watchers = Watchers(replica, self.router, self.admission, report)
         self.describer = Describer(identity, self.router, self.drops, self.admission.not_ours)  # vouch.py
         self.identity = identity
         self.since = time.monotonic()  # when this run, or our relaying, began (a seat never heard counts from then)
@@ -72,7 +73,7 @@ class Relay:
 
     def handle(self, parts: list[bytes]) -> None:
         if len(parts) != 2:
-            self.drops.drop("dropped a message of a wrong shape", f"{len(parts)} parts, not 2")
+            self.drops.drop(DoorKind(Door.WRONG_SHAPE), DoorDetail(parts=len(parts)))
             return
         rid, raw = parts
         if self.watchers.is_muted(rid):
@@ -80,7 +81,7 @@ class Relay:
         try:
             frame = frames.decode_to_host(raw)
         except FrameError as exc:
-            self.drops.drop("dropped a bad frame", str(exc))
+            self.drops.drop(DoorKind(Door.BAD_FRAME), DoorDetail(str(exc)))
             return
         if self.watchers.handle(rid, frame):
             return
@@ -88,7 +89,7 @@ class Relay:
         match frame:
             case frames.Hi(version):
                 if version != NET_VERSION:  # told in a frame every version reads: a challenge's shape may differ
-                    self.router.send(rid, frames.Refused(ErrorCode.VERSION, frames.other_version_words(version)))
+                    self.router.send(rid, frames.NotAdmitted(ErrorCode.VERSION, frames.other_version_words(version)))
                 elif rid not in c.known:
                     self.admission.challenge(rid)
             case frames.Hello() as hello:
@@ -115,7 +116,7 @@ class Relay:
                     self.catchup.acknowledged(rid, seat, length, self.sequencer.flush, head)
                     if self.catchup.may_fetch_from(seat):
                         self.catchup.fetch(rid, seat)
-            case frames.Leave():
+            case frames.LeaveLobby():
                 self.admission.left(rid)
             case frames.Have(index, envelope, signature):
                 self.catchup.adopt(rid, index, envelope, signature)
@@ -129,7 +130,7 @@ class Relay:
                 seat = c.seat_of(rid)
                 table = self.replica.table
                 if seat >= 0 and table is not None and table.seated and all(s < table.n for s in about):
-                    news = GaveUp(seat, why, about, seconds)
+                    news = SeatGaveUp(seat, why, about, seconds)
                     # Passed on only with its seat's own signature: every peer
                     # checks it, so an unsigned word would be dropped downstream.
                     if gave_up_signed(table.seats[seat].identity, signature, table.game_id, news):
@@ -177,19 +178,19 @@ class Relay:
         for rid in list(self.admission.connections.known):
             self.router.send(rid, silent)
 
-    def give_up(self, news: GaveUp) -> None:
+    def give_up(self, news: SeatGaveUp) -> None:
         """Our own seat gives up on the game: said, signed, to every connection."""
         table = self.replica.table
         self.gave_up(news, sign_gave_up(self.identity, table.game_id if table is not None else None, news))
 
-    def gave_up(self, news: GaveUp, signature: bytes, source: bytes | None = None) -> None:
+    def gave_up(self, news: SeatGaveUp, signature: bytes, source: bytes | None = None) -> None:
         """A seat gave up on the game, ``signature`` its own (checked by the
         caller; ``source``: its connection; None: our own seat): said here,
         and passed on to every other connection, so that every screen says
         who left and why."""
         self.presence.left(news)
         if source is not None:
-            self.console.say(gave_up_words(news, self.replica.names, self.replica.seat))
+            self.report(OtherGaveUp(news, self.replica.seat))
         frame = frames.GaveUp(news.seat, news.why, news.about, news.seconds, signature)
         for rid in list(self.admission.connections.known):
             if rid != source:
@@ -253,7 +254,7 @@ class Relay:
 
     # ------------------------------------------------------------ the gate
 
-    def open_gate(self, note: Callable[[str], None]) -> bool:
+    def open_gate(self, note: Note) -> bool:
         """Whether we may sequence (a resumed relay: once every seat in play
         said how much it holds); on opening, what was held back is sequenced."""
         if self.catchup.gate_opens(note):

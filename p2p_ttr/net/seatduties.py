@@ -17,13 +17,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from p2p_ttr.client.netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, CarryOnTooLate, ForfeitConcedes,
+                                       ForfeitSaid, ForfeitWord, Report, StoppedUnanswered, TableRefused)
+from p2p_ttr.client.peerexits import ForfeitedEnded, ForfeitedGoesOn, KeepsRefusing
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.escrowbook import Blocked
 from p2p_ttr.table.table import Table
 
 from . import frames
-from .console import Console
 from .exits import PeerExit
 from .liveness import waiting_for
 from .relay import Relay
@@ -35,17 +37,6 @@ from .uplink import Uplink
 
 MAX_REFUSALS = 5
 SILENT_NEWS_S = 5.0  # a relay's word on who is silent holds this long
-
-
-def blocked_words(blocked: Blocked, names: tuple[str, ...]) -> str:
-    """Why the silent seats cannot be carried on, in a player's words."""
-    silent = " and ".join(names[s] for s in blocked.silent)
-    if blocked.gone is None:
-        return (f"{silent} are silent at once, and carrying a seat on takes every other seat in play "
-                "(escrow), so none of them can be while another is silent")
-    return (f"{silent} {'are' if len(blocked.silent) > 1 else 'is'} silent and cannot be carried on: "
-            f"{names[blocked.gone]} left the game at entry {blocked.gone_at}, taking its share of every "
-            "seat's escrowed key with it (nobody else can open it)")
 
 
 def last_to_leave(table: Table) -> int | None:
@@ -62,12 +53,12 @@ def last_to_leave(table: Table) -> int | None:
 class SeatDuties:
     """Our seat's outgoing messages, and those sent but not yet sequenced."""
 
-    def __init__(self, replica: Replica, uplink: Uplink, relay: Relay, console: Console, trace: Trace,
+    def __init__(self, replica: Replica, uplink: Uplink, relay: Relay, report: Report, trace: Trace,
                  timeout: float, relay_timeout: float) -> None:
         self.replica = replica
         self.uplink = uplink
         self.relay = relay
-        self.console = console
+        self.report = report
         self.trace = trace
         self.timeout = timeout
         self.relay_timeout = relay_timeout
@@ -84,7 +75,7 @@ class SeatDuties:
         self._outbox_len = -1
         self._left_at: float | None = None  # when our forfeit was in our log (a relay waits for the others)
         self.check_for_fork: Callable[[], None] = lambda: None  # the follower's (a refusal may show a fork)
-        self._told_blocked = ""
+        self._told_blocked: Blocked | None = None  # why the silent seats cannot be carried on, as last told
         # When we last saw each seat's signed word (an entry of our log it
         # signed), on our own clock: the relay's `silent` alone carries no
         # seat on (a relay that lies would have a live player's hand opened).
@@ -129,14 +120,14 @@ class SeatDuties:
         if open_envelope(raw).body[:1] == ["carry_on"]:
             # The seat came back (or the relay moved) before our request was
             # sequenced: refused as it should be, nothing wrong with us.
-            self.console.say(f"our request to carry a seat on came too late ({reason})")
+            self.report(CarryOnTooLate(reason))
             return True
         self.refusals += 1
-        self.console.say(f"the table refused our message ({code}): {reason}")
+        self.report(TableRefused(code, reason))
         if code == ErrorCode.UNKNOWN_HEAD:
             self.check_for_fork()  # we wrote on a log the host's table never had
         if self.refusals >= MAX_REFUSALS:
-            raise PeerExit(1, "the host keeps refusing our messages; stopping")
+            raise PeerExit(1, KeepsRefusing())
         self.recheck_outbox = True
         return True
 
@@ -186,10 +177,7 @@ class SeatDuties:
             # relay, or the successor we turned to while cut off).
             if not self.told_carried:
                 self.told_carried = True
-                self.console.say(f"your seat was carried on by the others at entry {table.carried_on[seat]}: "
-                                 "the others had not heard it for the relay timeout (it was away, or cut off "
-                                 "from the relay), so they opened its key from escrow and the table plays it now; "
-                                 "you watch the rest of the game")
+                self.report(CarriedOnUs(table.carried_on[seat]))
             return
         if seat is not None and seat in table.forfeited and self.stays_to_the_end():
             self.leave_a_conceded_game()
@@ -205,12 +193,12 @@ class SeatDuties:
                     and now - self._left_at < self.timeout:
                 return  # we relayed: the others must hear of our forfeit from us before we go
             store.mark_left()
-            raise PeerExit(0, "you forfeited this game; the others play on")  # the ending names the log
+            raise PeerExit(0, ForfeitedGoesOn())  # the ending names the log
         if self.forfeiting and table.finished:
             # The game ended (or halted) before our forfeit went out: nothing to
             # forfeit now; our duties (the final reveal) go on as usual.
             self.forfeiting = False
-            self.console.say("the game is over before our forfeit went out: nothing to forfeit")
+            self.report(ForfeitSaid(ForfeitWord.TOO_LATE))
         owes_escrow = seat is not None and seat in table.escrowbook.owed_reveals(table.in_play)
         if self.forfeiting and not self.pending and seat is not None and seat in table.keys and player.peer \
                 and not owes_escrow:  # (our shares of a seat being carried on go first: the fold wants them)
@@ -266,9 +254,8 @@ class SeatDuties:
             # Our last words: the relay waits for us to hold the end (up to
             # its --timeout), and our next heartbeat would come too late.
             self.uplink.send(frames.reporting(len(table.log), table.head))
-            raise PeerExit(0, "you forfeited this game, and it ended with that")  # the ending names the log
-        raise PeerExit(0, f"you forfeited this game, and it ended with that; the end never reached us in "
-                          f"{self.timeout:.0f} s, so our log stops short of it")
+            raise PeerExit(0, ForfeitedEnded())  # the ending names the log
+        raise PeerExit(0, ForfeitedEnded(self.timeout))
 
     def waits_for_the_last_to_leave(self, waited: float) -> bool:
         """We relay the end of a game conceded by a seat's forfeit: that seat
@@ -302,18 +289,14 @@ class SeatDuties:
         awaited = set(silent) & set(waiting_for(table, me))
         blocked = table.carry_on_blocked(awaited, silent)
         if blocked is not None:
-            words = blocked_words(blocked, self.replica.names)
-            if words != self._told_blocked:
-                self._told_blocked = words
-                self.console.say(f"the game cannot go on for now: {words}; it goes on if "
-                                 f"{'they come' if len(blocked.silent) > 1 else 'that player comes'} back "
-                                 "(`end` stops here; `ttr verify` on the log audits what was played)")
+            if blocked != self._told_blocked:
+                self._told_blocked = blocked
+                self.report(CannotGoOn(blocked))
             return
         for seat in sorted(awaited):
             if me in table.carry_on_requests.get(seat, frozenset()) or not table.can_carry_on(seat, me):
                 continue
-            self.console.say(f"{self.replica.who(seat)} has been silent for {self.relay_timeout:.0f} s: asking "
-                             "the others to carry their seat on (escrow)")
+            self.report(AskingCarryOn(seat, self.relay_timeout))
             player.peer.seq = max(player.peer.seq, table.last_seq.get(player.peer.seat, 0))
             self.outgoing(player.peer.carry_on(seat))
 
@@ -338,19 +321,15 @@ class SeatDuties:
         to forfeit."""
         table, seat = self.replica.table, self.replica.seat
         if table is None or table.game_id is None or seat is None:
-            self.uplink.send(frames.Leave())
-            raise PeerExit(0, "left the lobby before the game started")
+            self.uplink.send(frames.LeaveLobby())
+            raise PeerExit(0, StoppedUnanswered(ongoing=False))
         if table.finished:
-            self.console.say("the game is over: there is nothing to forfeit")
+            self.report(ForfeitSaid(ForfeitWord.GAME_OVER))
             return
         others = [s for s in table.in_play if s != seat]
         if len(others) < 2:  # we leave fewer than two in play: the game is conceded (§6), nobody plays on
-            self.console.say("forfeiting: publishing our secrets; that leaves "
-                             + (f"{self.replica.who(others[0])} alone in play, so the game ends, conceded to them"
-                                if others else "nobody in play, so the game ends"))
+            self.report(ForfeitConcedes(others[0] if others else None))
         else:
-            self.console.say("forfeiting: publishing our secrets so the game goes on; "
-                             "from now on the table plays our seat"
-                             + (" and the next seat relays" if self.replica.relaying else ""))
+            self.report(ForfeitSaid(ForfeitWord.GOES_ON, self.replica.relaying))
         self.forfeiting = True
         self.recheck_outbox = True

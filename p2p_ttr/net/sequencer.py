@@ -15,6 +15,8 @@ It never decides when we relay, nor admits anyone.
 
 from __future__ import annotations
 
+from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind
+from p2p_ttr.client.netnotices import OwnMessageRefused, Report
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.errors import TableError
@@ -22,7 +24,6 @@ from p2p_ttr.table.identity import Identity
 
 from . import frames
 from .admission import Admission
-from .console import Console
 from .droplog import DropLog
 from .frames import clip
 from .replica import Replica
@@ -38,13 +39,13 @@ class Sequencer:
     """Gives accepted envelopes their index and receipt, and queues them for every seat."""
 
     def __init__(self, replica: Replica, router: Router, admission: Admission, identity: Identity,
-                 console: Console, trace: Trace, drops: DropLog | None = None) -> None:
+                 report: Report, trace: Trace, drops: DropLog | None = None) -> None:
         self.replica = replica
-        self.drops = drops or DropLog(console.say)
+        self.drops = drops or DropLog(report)
         self.router = router
         self.admission = admission
         self.identity = identity
-        self.console = console
+        self.report = report
         self.trace = trace
         self.held_back: list[tuple[bytes, bytes]] = []  # (connection, envelope) we may not sequence yet
         self._held_bytes = 0
@@ -64,10 +65,10 @@ class Sequencer:
             # Anything else a peer's bytes provoke without touching the log is a malformed message.
             code = exc.code if isinstance(exc, (TableError, EngineError)) else ErrorCode.MALFORMED
             if author is None:
-                self.console.say(f"our own message was refused ({code}): {exc}")
+                self.report(OwnMessageRefused(str(code), str(exc)))
             else:
-                who = self.replica.who(self.admission.connections.seat_of(author))
-                self.drops.drop(f"refused a message from {who} ({code})", str(exc))
+                seat = self.admission.connections.seat_of(author)
+                self.drops.drop(DoorKind(Door.MESSAGE_REFUSED, seat, str(code)), DoorDetail(str(exc)))
                 self.router.send(author, frames.Rejected(entry_hash(raw), clip(str(code)), clip(str(exc))))
             return False
         assert table.game_id is not None

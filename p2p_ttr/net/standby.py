@@ -15,11 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from p2p_ttr.client.doorfacts import Dropped, Dropping
+from p2p_ttr.client.livenessfacts import Awaited
+from p2p_ttr.client.netnotices import FollowsUs, Report
+from p2p_ttr.client.peerexits import OwnHandOverRefused
 from p2p_ttr.table.relaying import FollowRequest, follow_valid
 
 from .admission import Admission
-from .catchup import CatchUp
-from .console import Console
+from .catchup import CatchUp, Note
 from .exits import PeerExit
 from .replica import Replica
 from .sequencer import Sequencer
@@ -29,12 +32,12 @@ class Standby:
     """Follow requests to us, the successor, and our taking over."""
 
     def __init__(self, replica: Replica, admission: Admission, catchup: CatchUp, sequencer: Sequencer,
-                 console: Console, requests: dict[int, FollowRequest]) -> None:
+                 report: Report, requests: dict[int, FollowRequest]) -> None:
         self.replica = replica
         self.admission = admission
         self.catchup = catchup
         self.sequencer = sequencer
-        self.console = console
+        self.report = report
         self.requests = requests  # seat -> its follow request to us (shared with catch-up)
         self.signed: Callable[[int], None] = lambda seat: None  # a seat's signed word reached us (its request)
 
@@ -57,16 +60,15 @@ class Standby:
         if seat not in others:
             return True  # only a seat in play other than the relay asks (the fold takes no other request)
         assert me is not None
-        who = self.replica.who(seat)
         request = FollowRequest(seat, length, head, sig)
         if not follow_valid(table.seats[seat].identity, table.game_id, table.term, table.relay, me, request):
-            self.console.say(f"dropped a follow request from {who}: it is not its signature for this relay term")
+            self.report(Dropped(Dropping.FOLLOW_UNSIGNED, seat))
             return True
         if length <= len(table.log) and table.heads[length] != head:
-            self.console.say(f"dropped a follow request from {who}: its log is not a prefix of ours")
+            self.report(Dropped(Dropping.FOLLOW_NOT_PREFIX, seat))
             return True
         if seat not in self.requests:
-            self.console.say(f"{who} lost the relay ({self.replica.who(table.relay)}) and follows us now")
+            self.report(FollowsUs(seat, table.relay))
         self.requests[seat] = request
         # Its signed word, every heartbeat: the seat is alive, so we never
         # ask to carry it on while it follows us (seatduties.py).
@@ -80,7 +82,7 @@ class Standby:
         others = self._successor_others()
         return bool(others) and all(s in self.requests for s in others or ())
 
-    def ready_to_take_over(self, note: Callable[[str], None]) -> bool:
+    def ready_to_take_over(self, note: Note) -> bool:
         """Every other seat in play follows us, and our log holds every entry any of them holds."""
         others = self._successor_others()
         table = self.replica.table
@@ -88,22 +90,22 @@ class Standby:
             return False
         missing = [s for s in others if s not in self.requests]
         if missing:
-            note(", ".join(self.replica.who(s) for s in missing) + " to turn to us (the relay is gone; we relay next)")
+            note(tuple(missing), Awaited.TURN_TO_US)
             return False
-        if not self.catchup.caught_up_with_all(others, " to send us the entries they hold", note):
+        if not self.catchup.caught_up_with_all(others, Awaited.SEND_HELD, note):
             return False
         # A request counts only for a hand-over at exactly its length (the
         # fold's rule): a seat whose log is shorter than ours catches up from
         # us (our ROUTER answers its sync) and asks again at our length.
         behind = [s for s in others if self.requests[s].length != len(table.log)]
         if behind:
-            note(", ".join(self.replica.who(s) for s in behind) + " to catch up with our log and ask again")
+            note(tuple(behind), Awaited.CATCH_UP)
             return False
         return True
 
     def take_over(self, handover: bytes) -> None:
         """Sequence our ``relay`` entry: from it on we relay."""
         if not self.sequencer.sequence(handover, None):
-            raise PeerExit(1, "our own hand-over entry was refused: we cannot relay")
+            raise PeerExit(1, OwnHandOverRefused())
         self.requests.clear()
         self.sequencer.release()

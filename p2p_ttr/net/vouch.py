@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import zmq
 
+from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind
 from p2p_ttr.client.peerwords import words_shown
 from p2p_ttr.engine.boards import MAX_NAME as MAX_GAME_NAME
 from p2p_ttr.errorcodes import ErrorCode
@@ -90,19 +91,19 @@ class Describer:
 
     def answer(self, rid: bytes, ask: frames.Describe) -> None:
         if ask.version != NET_VERSION:
-            self.router.send(rid, frames.Refused(ErrorCode.VERSION, frames.other_version_words(ask.version)))
+            self.router.send(rid, frames.NotAdmitted(ErrorCode.VERSION, frames.other_version_words(ask.version)))
             return
         game = self.game()
         if game is None:
-            self.drops.drop("dropped a describe: we announce no game")
+            self.drops.drop(DoorKind(Door.DESCRIBE_NO_GAME))
             return
         if not self.budget.take(1.0, self.clock()):
-            self.drops.drop("dropped a describe", f"more than {DESCRIBES_PER_S:.0f} a second")
+            self.drops.drop(DoorKind(Door.DESCRIBE), DoorDetail(per_s=DESCRIBES_PER_S))
             return
         dialled = (ask.dialled_ip, ask.dialled_port)
         problem = self.dialled_problem(dialled)
         if problem is not None:  # a relay passes the ask on: we sign nothing it could show as ours
-            self.router.send(rid, frames.Refused(ErrorCode.RELAYED, frames.clip(problem)))
+            self.router.send(rid, frames.NotAdmitted(ErrorCode.RELAYED, frames.clip(problem)))
             return
         self.router.send(rid, description(self.identity, ask.nonce, dialled, game))
 

@@ -25,7 +25,12 @@ from dataclasses import dataclass
 
 import zmq
 
+from p2p_ttr.client.doorfacts import Dropped, Dropping
+from p2p_ttr.client.netnotices import (GameStarts, Notice, RelayMoved, WatchedHandOver, WatchedSilent, WatchingFrom,
+                                       WrongKey)
 from p2p_ttr.client.outcomes import Leave
+from p2p_ttr.client.peerexits import (CannotPlayThere, DifferentHost, LobbyClosedByHost, NoSeatAnswers, NotASeat,
+                                      OtherProtocol, PlayingAnother, WatchedEntryUnfolding, WatchRefused)
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
@@ -63,7 +68,7 @@ class Watcher:
     """Follows one game's public log from whichever seat relays it."""
 
     def __init__(self, options: WatchOptions, console: Console) -> None:
-        self.o = options
+        self.options = options
         self.console = console
         self.where = format_address(options.host, options.port)
         self.uplink = Uplink(self.where, options.timeout)
@@ -85,6 +90,10 @@ class Watcher:
     def seen(self) -> Seen:
         return Seen(self.table, None, self.names)
 
+    def report(self, notice: Notice) -> None:
+        """Tell the watcher a fact, its seats named by the game's seating."""
+        self.console.report(notice, self.names)
+
     # ----------------------------------------------------------------- loop
 
     def run(self, channel: PlayerChannel | None = None) -> int:
@@ -93,10 +102,10 @@ class Watcher:
         context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
         self.uplink.context = context
         try:
-            self.uplink.connect(self.o.host, self.o.port, None, watch_reach=True, our_length=0)
+            self.uplink.connect(self.options.host, self.options.port, None, watch_reach=True, our_length=0)
             return self._loop(channel)
         except PeerExit as exc:
-            self.console.say(str(exc))
+            self.console.last_words(exc.told, self.names)
             return exc.code
         finally:
             self.uplink.disconnect()
@@ -137,9 +146,8 @@ class Watcher:
                 next_beat = now + BEAT_S
                 self.beat()
             self.follow_relay(now)
-            if now - self._heard > self.o.timeout:
-                raise PeerExit(1, f"no seat of the game has answered for {self.o.timeout:.0f} s "
-                                  f"(last tried: {self.dialed()})")
+            if now - self._heard > self.options.timeout:
+                raise PeerExit(1, NoSeatAnswers(self.options.timeout, self.dialed()))
 
     def _received(self) -> bytes | None:
         sock = self.uplink.sock
@@ -165,7 +173,7 @@ class Watcher:
         try:
             frame = from_peer(raw)
         except FrameError as exc:
-            self.console.say(f"dropped a bad frame: {exc}")
+            self.report(Dropped(Dropping.BAD_FRAME, reason=str(exc)))
             return
         self.uplink.heard_now()
         self._heard = time.monotonic()
@@ -177,8 +185,8 @@ class Watcher:
                 self.admitted = self.uplink.welcomed = True
                 self.uplink.length = max(self.uplink.length, length)
                 self.sync(len(self.table.log) if self.table is not None else 0, now=True)
-            case frames.Refused(_, reason):
-                raise PeerExit(1, f"{self.dialed()} refused us: {reason}")
+            case frames.NotAdmitted(_, reason):
+                raise PeerExit(1, WatchRefused(self.dialed(), reason))
             case frames.Entry(index, envelope, signature):
                 if self.admitted:
                     self.entry(index, envelope, signature)
@@ -198,17 +206,16 @@ class Watcher:
         is the seat we meant to reach and the game we watch, and a game we can fold."""
         up, table = self.uplink, self.table
         if version != NET_VERSION:
-            raise PeerExit(1, f"the host speaks LAN protocol {version}, we speak {NET_VERSION}: update ttr")
-        if (why := frames.unplayable(game)) is not None:
-            raise PeerExit(1, f"cannot watch {self.dialed()}: {why}")
+            raise PeerExit(1, OtherProtocol(version, NET_VERSION))
+        if game is not None and (why := frames.unplayable(game)) is not None:
+            raise PeerExit(1, CannotPlayThere(self.dialed(), game[0], game[1], why, watching=True))
         self.same_game(game_id)
-        if (table is None or not table.seated) and self.o.host_key not in (None, public):
-            raise PeerExit(1, f"a different host answers at {self.dialed()} than the one its beacon named")
+        if (table is None or not table.seated) and self.options.host_key not in (None, public):
+            raise PeerExit(1, DifferentHost(self.dialed()))
         if table is not None and table.seated:
             seats = [s for s, seat in enumerate(table.seats) if seat.identity == public]
             if up.seat is not None and seats != [up.seat]:
-                self.console.say(f"{self.dialed()} answers with a key that is not {table.seats[up.seat].name}'s: "
-                                 "trying another seat")
+                self.report(WrongKey(self.dialed(), up.seat))
                 where = self.addresses().get(up.seat)
                 if where is not None:
                     self.bad.add(where)
@@ -216,7 +223,7 @@ class Watcher:
                 return
             if up.seat is None:
                 if not seats:
-                    raise PeerExit(1, f"{self.where} is not a seat of the game we watch")
+                    raise PeerExit(1, NotASeat(self.where))
                 self.given = up.seat = seats[0]
         if challenge != up.challenge:
             up.challenge, up.public, up.welcomed = challenge, public, False
@@ -226,8 +233,7 @@ class Watcher:
     def same_game(self, game_id: bytes | None) -> None:
         table = self.table
         if table is not None and table.game_id is not None and game_id != table.game_id:
-            raise PeerExit(1, f"{self.dialed()} is playing another game now; the one we watched "
-                              f"({table.game_id.hex()[:8]}) stopped there")
+            raise PeerExit(1, PlayingAnother(self.dialed(), table.game_id))
 
     def host_paused(self, length: int, signature: bytes) -> None:
         """The relay stops for now: signed over the challenge we answered."""
@@ -235,10 +241,10 @@ class Watcher:
         game_id = table.game_id if table is not None else None
         if up.public is None or up.challenge is None or not pause_signed(up.public, signature, up.challenge,
                                                                          game_id, length):
-            self.console.say("dropped a pause the host did not sign")
+            self.report(Dropped(Dropping.PAUSE_UNSIGNED))
             return
         if table is None or game_id is None:
-            raise PeerExit(0, "the host closed its lobby before the game started")
+            raise PeerExit(0, LobbyClosedByHost())
         self.paused = paused_at(table, ours=False)
 
     # -------------------------------------------------------------- entries
@@ -266,16 +272,15 @@ class Watcher:
         assert table.game_id is not None
         key = table.seats[table.sequencer_of(raw)].identity
         if not entry_signed(key, table.game_id, index, table.head, raw, sig):
-            self.console.say(f"dropped entry {index}: its relay's signature on it is not valid")
+            self.report(Dropped(Dropping.ENTRY_UNSIGNED, entry=index))
             return
         relay = table.relay
         try:
             table.receive(raw)
         except (TableError, EngineError) as exc:
-            raise PeerExit(1, f"entry {index}, sequenced by {table.seats[relay].name}, does not fold "
-                              f"({exc}): the relay misbehaved; we stop watching") from None
+            raise PeerExit(1, WatchedEntryUnfolding(index, relay, str(exc))) from None
         if table.relay != relay:
-            self.console.say(f"the relay moved from {table.seats[relay].name} to {table.seats[table.relay].name}")
+            self.report(RelayMoved(relay, table.relay))
 
     def first(self, raw: bytes, sig: bytes) -> None:
         """The seating: seat 0 signed it and its receipt (it opens the game)."""
@@ -283,18 +288,18 @@ class Watcher:
         try:
             table.receive(raw)
         except (TableError, EngineError) as exc:
-            self.console.say(f"dropped a first entry that is no seating ({exc})")
+            self.report(Dropped(Dropping.FIRST_NO_SEATING, reason=str(exc)))
             return
         assert table.game_id is not None
         if not entry_signed(table.seats[0].identity, table.game_id, 0, EMPTY_HEAD, raw, sig):
-            self.console.say("dropped a seating its host did not sign")
+            self.report(Dropped(Dropping.SEATING_UNSIGNED))
             return
         self.table = table
         public = self.uplink.public
         seats = [s for s, seat in enumerate(table.seats) if seat.identity == public]
         if self.uplink.seat is None and seats:
             self.given = self.uplink.seat = seats[0]
-        self.console.say("the game starts: " + ", ".join(s.name for s in table.seats))
+        self.report(GameStarts(None))
 
     def conflict(self, index: int, raw: bytes, sig: bytes) -> None:
         """Another entry at an index we hold: a hand-over that the relay we
@@ -308,7 +313,7 @@ class Watcher:
         except (TableError, IndexError):
             return
         if not isinstance(handover, TakeOver) or not 0 <= envelope.seat < table.n:
-            self.console.say(f"dropped a conflicting entry {index}")
+            self.report(Dropped(Dropping.CONFLICT, entry=index))
             return
         if not entry_signed(table.seats[envelope.seat].identity, table.game_id, index, table.heads[index], raw, sig):
             return
@@ -318,10 +323,9 @@ class Watcher:
                 prefix.receive(earlier)
             prefix.receive(raw)
         except (TableError, EngineError):
-            self.console.say(f"dropped a hand-over at entry {index} that does not fold")
+            self.report(Dropped(Dropping.HANDOVER_UNFOLDING, entry=index))
             return
-        self.console.say(f"the relay moved to {table.seats[envelope.seat].name} at entry {index}: the "
-                         f"{len(table.log) - index} later entries we had, which no seat held, are dropped")
+        self.report(WatchedHandOver(envelope.seat, index, len(table.log) - index))
         self.table = prefix
 
     # ------------------------------------------------------ following the relay
@@ -331,7 +335,7 @@ class Watcher:
         table = self.table
         known = dict(table.reach) if table is not None else {}
         if self.given is not None:
-            known.setdefault(self.given, (self.o.host, self.o.port))
+            known.setdefault(self.given, (self.options.host, self.options.port))
         return {s: a for s, a in known.items() if a not in self.bad}
 
     def wanted(self) -> int | None:
@@ -351,8 +355,7 @@ class Watcher:
             self._want = want
             known = self.addresses()
             if want is not None and want != self.uplink.seat and want in known:
-                self.console.say(f"watching from {table.seats[want].name}, who relays"
-                                 + (" next" if table.relay_gone else ""))
+                self.report(WatchingFrom(want, table.relay_gone))
                 self.connect(want, known[want])
         elif self.uplink.silent_for(now) > WATCH_SILENT_S:
             self.next_seat()
@@ -367,7 +370,7 @@ class Watcher:
         order = ([want] if want in known else []) + [s for s in sorted(known) if s != want]
         current = self.uplink.seat
         seat = order[(order.index(current) + 1) % len(order)] if current in order else order[0]
-        self.console.say(f"{self.dialed()} is silent: trying {table.seats[seat].name}")
+        self.report(WatchedSilent(self.dialed(), seat))
         self.connect(seat, known[seat])
 
     def connect(self, seat: int, where: tuple[str, int]) -> None:

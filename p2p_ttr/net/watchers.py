@@ -42,11 +42,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from p2p_ttr.client.doorfacts import Dropped, Dropping
+from p2p_ttr.client.netnotices import Report, WatcherGone, WatcherJoined, WatcherLeft
 from p2p_ttr.errorcodes import ErrorCode
 
 from . import frames
 from .admission import Admission
-from .console import Console
 from .frames import NET_VERSION, encode_frame
 from .replica import Replica
 from .router import Router
@@ -115,12 +116,12 @@ class WatcherSlot:
 class Watchers:
     """The watchers on our ROUTER, and every frame they send or are sent."""
 
-    def __init__(self, replica: Replica, router: Router, admission: Admission, console: Console,
+    def __init__(self, replica: Replica, router: Router, admission: Admission, report: Report,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.replica = replica
         self.router = router
         self.admission = admission
-        self.console = console
+        self.report = report
         self.clock = clock
         self.conns: dict[bytes, WatcherSlot] = {}  # connection -> its watcher
         self.muted: dict[bytes, float] = {}  # connection -> until when its frames are dropped unread
@@ -153,7 +154,7 @@ class Watchers:
             return False
         now = self.clock()
         if not watcher.frames.take(1.0, now):
-            self.forget(rid, f"sent more than {FRAMES_PER_S:.0f} frames a second")
+            self.forget(rid, WatcherGone.FLOODED, FRAMES_PER_S)
             self.muted[rid] = now + MUTE_S
             while len(self.muted) > MAX_MUTED:
                 del self.muted[next(iter(self.muted))]
@@ -174,18 +175,18 @@ class Watchers:
         (if there is room); a seat's connection never becomes one."""
         c = self.admission.connections
         if rid in c.known:
-            self.console.say("dropped a watch on a seat's connection")
+            self.report(Dropped(Dropping.WATCH_ON_SEAT))
             return
         if not c.challenges.take(rid, challenge):
-            self.console.say("dropped a watch that does not answer its connection's challenge")
+            self.report(Dropped(Dropping.WATCH_UNANSWERED))
             self.admission.challenge(rid)
             return
         if version != NET_VERSION:
-            self.router.send(rid, frames.Refused(ErrorCode.VERSION, frames.other_version_words(version)))
+            self.router.send(rid, frames.NotAdmitted(ErrorCode.VERSION, frames.other_version_words(version)))
             return
         now = self.clock()
         if len(self.conns) >= MAX_WATCHERS and not self.free_idlest(now):
-            self.router.send(rid, frames.Refused(ErrorCode.FULL, f"this table has {MAX_WATCHERS} watchers already"))
+            self.router.send(rid, frames.NotAdmitted(ErrorCode.FULL, f"this table has {MAX_WATCHERS} watchers already"))
             return
         c.heard.pop(rid, None)  # its `hi` was heard as a connection's: a watcher is none of the seats' business
         table = self.replica.table
@@ -193,7 +194,7 @@ class Watchers:
         self.conns[rid] = WatcherSlot(challenge, length, now, Bucket.full(FRAMES_PER_S, FRAME_BURST, now),
                                   Bucket.full(BYTES_PER_S, BYTES_PER_S, now), read_at=now)
         self.router.send(rid, frames.Watching(table.game_id if table is not None else None, length))
-        self.console.say(f"a watcher joined ({len(self.conns)} watching)")
+        self.report(WatcherJoined(len(self.conns)))
 
     def free_idlest(self, now: float) -> bool:
         """Every slot is taken: forget the watcher that read least recently,
@@ -201,12 +202,13 @@ class Watchers:
         rid, idlest = min(self.conns.items(), key=lambda item: item[1].read_at)
         if now - idlest.read_at < IDLE_S:
             return False
-        self.forget(rid, f"read nothing for {now - idlest.read_at:.0f} s and gave its place to a new watcher")
+        self.forget(rid, WatcherGone.IDLE, now - idlest.read_at)
         return True
 
-    def forget(self, rid: bytes, why: str) -> None:
+    def forget(self, rid: bytes, why: WatcherGone, limit: float) -> None:
+        """Send ``rid`` the game no more: ``why``, past ``limit`` (frames a second, or seconds)."""
         if self.conns.pop(rid, None) is not None:
-            self.console.say(f"a watcher {why}: it is no longer sent the game ({len(self.conns)} watching)")
+            self.report(WatcherLeft(why, limit, len(self.conns)))
 
     # ------------------------------------------------------------ frames out
 
@@ -275,7 +277,7 @@ class Watchers:
         ping = frames.Ping(len(table.log) if table is not None else 0)
         for rid, watcher in list(self.conns.items()):
             if now - watcher.heard > SILENT_S:
-                self.forget(rid, f"was silent for {SILENT_S:.0f} s")
+                self.forget(rid, WatcherGone.SILENT, SILENT_S)
                 continue
             self.router.send(rid, ping)
         for rid, until in list(self.muted.items()):

@@ -41,12 +41,12 @@ from dataclasses import dataclass
 
 import zmq
 
+from p2p_ttr.client.netnotices import OursHeldBack, RelayHoldsBack, Report, WitnessRefused
 from p2p_ttr.table.envelope import check_signature, open_envelope
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
 
 from . import frames
-from .console import Console
 from .frames import NET_VERSION, FrameError
 from .peerdoor import from_peer
 from .liveness import HOST_SILENT_S
@@ -63,7 +63,7 @@ LINK_S = 30.0  # how long a connection to show our message stays up without news
 
 
 @dataclass
-class Record:
+class ShownEnvelope:
     """An envelope a seat showed us: its author, when we first saw it, whether we said it is held back."""
 
     author: int
@@ -99,16 +99,16 @@ class RelayLine:
 class ShownToUs:
     """Envelopes other seats showed us because the relay did not sequence them."""
 
-    def __init__(self, replica: Replica, console: Console, held_s: float,
+    def __init__(self, replica: Replica, report: Report, held_s: float,
                  forward: Callable[[bytes, bytes | None], None], relay_alive: Callable[[float], bool]) -> None:
         """``forward``: hand an envelope to our relay (or sequence it, if we
         relay); ``relay_alive``: whether our relay answers now."""
         self.replica = replica
-        self.console = console
+        self.report = report
         self.held_s = held_s
         self.forward = forward
         self.relay_alive = relay_alive
-        self.records: dict[bytes, Record] = {}
+        self.records: dict[bytes, ShownEnvelope] = {}
 
     def received(self, seat: int, raw: bytes, rid: bytes | None = None) -> None:
         """``seat`` (on its admitted connection ``rid``) shows us ``raw``."""
@@ -127,7 +127,7 @@ class ShownToUs:
             return
         if raw in table.log[-200:] or envelope.seq <= table.last_seq.get(seat, 0):
             return  # in our log already (or older than what is)
-        self.records[digest] = Record(seat, raw, time.monotonic())
+        self.records[digest] = ShownEnvelope(seat, raw, time.monotonic())
         self.forward(raw, rid)
 
     def refused(self, digest: bytes, code: str) -> bool:
@@ -135,8 +135,7 @@ class ShownToUs:
         record = self.records.pop(digest, None)
         if record is None:
             return False
-        self.console.say(f"the relay refused the message {self.replica.who(record.author)} showed us directly "
-                         f"({code}): it was not the relay holding the game back")
+        self.report(WitnessRefused(record.author, code))
         return True
 
     def step(self, now: float) -> None:
@@ -151,13 +150,7 @@ class ShownToUs:
                 continue
             if not record.told and self.overdue(record, now):
                 record.told = True
-                names = self.replica.names
-                self.console.say(f"the relay ({names[table.relay]}) holds back {names[record.author]}'s message: "
-                                 f"{names[record.author]} sent it to us directly {now - record.since:.0f} s ago, "
-                                 "and the relay, which answers, has not sequenced it: the game waits for the "
-                                 f"relay, not for {names[record.author]}"
-                                 + ("; the relay counts as gone (escrow): we turn to the next seat"
-                                    if table.escrow else ""))
+                self.report(RelayHoldsBack(table.relay, record.author, now - record.since, table.escrow))
 
     def new_relay(self) -> None:
         """The relay moved: what the old one held back goes to the new one, whose time starts now."""
@@ -169,7 +162,7 @@ class ShownToUs:
             record.since, record.told = now, False
             self.forward(record.raw, None)
 
-    def overdue(self, record: Record, now: float) -> bool:
+    def overdue(self, record: ShownEnvelope, now: float) -> bool:
         return now - record.since > self.held_s and self.relay_alive(now)
 
     def relay_holds_back(self, now: float) -> bool:
@@ -180,14 +173,14 @@ class ShownToUs:
 class OurHeldBack:
     """Our own messages the relay holds back, shown to the other seats directly."""
 
-    def __init__(self, replica: Replica, duties: SeatDuties, identity: Identity, name: str, console: Console,
+    def __init__(self, replica: Replica, duties: SeatDuties, identity: Identity, name: str, report: Report,
                  held_s: float, socket_lock: SocketLock, relay_alive: Callable[[float], bool],
                  resend: Callable[[bytes], None]) -> None:
         self.replica = replica
         self.duties = duties
         self.identity = identity
         self.name = name
-        self.console = console
+        self.report = report
         self.held_s = held_s
         self.socket_lock = socket_lock
         self.relay_alive = relay_alive
@@ -223,9 +216,7 @@ class OurHeldBack:
                 continue
             if digest not in self._told:
                 self._told.add(digest)
-                self.console.say(f"the relay ({self.replica.who(table.relay)}) has not sequenced our message for "
-                                 f"{waited:.0f} s though it answers: we show it to the other seats directly, so "
-                                 "that they see it is the relay that holds the game back")
+                self.report(OursHeldBack(table.relay, waited))
             for seat in table.in_play:
                 if seat not in (table.relay, self.replica.seat) and seat in table.reach:
                     if self._show(seat, digest, frames.Witness(raw)):

@@ -16,7 +16,7 @@ import pytest
 
 from test_net_parts import admit, game, seat
 
-from p2p_ttr.client.giveup import GaveUp, Why
+from p2p_ttr.client.livenessfacts import SeatGaveUp, Why
 from p2p_ttr.net import frames
 from p2p_ttr.net.gaveupsig import gave_up_statement, sign_gave_up
 from p2p_ttr.table.identity import Identity
@@ -29,7 +29,7 @@ def test_a_gave_up_not_signed_by_its_seat_marks_nobody_gone_and_accuses_nobody(
     table = node.table
     assert table is not None and table.game_id is not None
     anna, boris, stranger = game().peers[0].identity, game().peers[1].identity, Identity.generate()
-    news = GaveUp(0, Why.SILENT, (1,), 120)
+    news = SeatGaveUp(0, Why.SILENT, (1,), 120)
     capsys.readouterr()
 
     def gave_up(why: Why, signature: bytes) -> bytes:
@@ -61,7 +61,7 @@ def test_the_relay_passes_on_no_give_up_its_seat_did_not_sign(tmp_path: Path,
     admit(node, router, b"\0c", 1)  # a second connection of the same seat, that will hear a gave_up
     table = node.table
     assert table is not None
-    news = GaveUp(1, Why.SILENT, (0,), 30)
+    news = SeatGaveUp(1, Why.SILENT, (0,), 30)
     capsys.readouterr()
     for signature in (bytes(64), sign_gave_up(game().peers[0].identity, table.game_id, news)):
         node.relay.handle([b"\0b", frames.encode_frame(frames.GiveUp(Why.SILENT, (0,), 30, signature))])
@@ -73,6 +73,6 @@ def test_the_relay_passes_on_no_give_up_its_seat_did_not_sign(tmp_path: Path,
 def test_the_gave_up_statement_is_pinned() -> None:
     """The signed bytes never change by accident (a peer of another build
     would drop every honest word)."""
-    statement = gave_up_statement(bytes(range(16)), GaveUp(2, Why.WITHHELD, (0, 1), 300))
+    statement = gave_up_statement(bytes(range(16)), SeatGaveUp(2, Why.WITHHELD, (0, 1), 300))
     assert statement.hex() == ("96c4127032705f7474722f676176652d75702f7631c410000102030405060708090a0b0c0d0e0f"
                                "02a87769746868656c64920001cd012c")

@@ -37,7 +37,7 @@ from p2p_ttr.net.discovery import BEACON_MAGIC, BEACON_VERSION, MAX_BEACON_BYTES
 from p2p_ttr.net.discovery import parse as parse_beacon
 from p2p_ttr.net.frames import NET_VERSION
 from p2p_ttr.net.host import Host, HostOptions
-from p2p_ttr.net.lobby import Lobby, Refusal, sign_hello
+from p2p_ttr.net.lobby import Lobby, HelloRefusal, sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
 from p2p_ttr.net.seqsig import EquivocationProof, sign_entry
 from p2p_ttr.net.store import DataDir, GameStore, StoreError
@@ -242,7 +242,7 @@ def running_host() -> Host:
     host.relay.router.sock = FakeSocket()  # type: ignore[assignment]
     table = base(0, 195)
     assert table.game_id is not None
-    store = host.o.data.game(table.game_id)
+    store = host.options.data.game(table.game_id)
     store.open()
     host.use_table(table, store)
     host.relay.admission.connections.admit(SEAT1_CONN, game.peers[1].identity.public, 1, b"c" * 32)
@@ -381,7 +381,7 @@ def test_hellos_are_admitted_or_refused_with_a_code(version: int, name: str, non
     sig = sign_hello(who, name, host.public, nonce, HERE) if signed else bytes(64)
     try:
         lobby.join(version, name, who.public if signed else public, b"n" * 32, sig, HERE)
-    except Refusal as refusal:
+    except HelloRefusal as refusal:
         assert refusal.code in ("version", "bad_hello", "bad_name", "name_taken", "full")
 
 

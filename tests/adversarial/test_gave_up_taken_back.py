@@ -19,7 +19,7 @@ from pathlib import Path
 
 from test_net_parts import game, seat
 
-from p2p_ttr.client.giveup import GaveUp, Waiting, Why
+from p2p_ttr.client.livenessfacts import SeatGaveUp, Waiting, Why
 from p2p_ttr.net import frames
 from p2p_ttr.net.gaveupsig import sign_gave_up
 from p2p_ttr.net.liveness import stalls
@@ -36,7 +36,7 @@ def test_a_seat_that_gave_up_and_came_back_is_waited_for_not_given_up_on(tmp_pat
     presence.clock, presence.leaving_s = (lambda: now[0]), RELAY_TIMEOUT_S + 5.0
     target = 0
     assert {(o.seat, o.what.name) for o in table.obligations()} == {(target, "MOVE")}
-    news = GaveUp(target, Why.SILENT, (1,), 120)
+    news = SeatGaveUp(target, Why.SILENT, (1,), 120)
     word = frames.encode_frame(frames.GaveUp(target, news.why, news.about, news.seconds,
                                              sign_gave_up(game().peers[target].identity, table.game_id, news)))
 

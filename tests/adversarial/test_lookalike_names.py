@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from p2p_ttr.net.frames import NET_VERSION
-from p2p_ttr.net.lobby import Lobby, Refusal, sign_hello
+from p2p_ttr.net.lobby import Lobby, HelloRefusal, sign_hello
 from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.messages import valid_name
 from p2p_ttr.table.names import MAX_NAME, name_problem, skeleton
@@ -49,7 +49,7 @@ def test_a_name_that_hides_or_lists_is_refused_everywhere_with_why(name: str, wh
     assert not valid_name(name)  # the seating, the lobby and the beacon
     problem = name_problem(name)
     assert problem is not None and why in problem
-    with pytest.raises(Refusal) as exc:
+    with pytest.raises(HelloRefusal) as exc:
         join(Lobby("Host", HOST.public), name)
     assert exc.value.code == "bad_name" and why in exc.value.reason
 
@@ -63,7 +63,7 @@ def test_names_in_any_script_pass(name: str) -> None:
 def test_a_name_that_looks_like_one_in_the_lobby_is_refused_and_says_which(name: str) -> None:
     lobby = Lobby("Host", HOST.public)
     assert join(lobby, "Ann")
-    with pytest.raises(Refusal) as exc:
+    with pytest.raises(HelloRefusal) as exc:
         join(lobby, name)
     assert exc.value.code == "name_taken"
     assert "'Ann'" in exc.value.reason
@@ -83,7 +83,7 @@ def test_lookalikes_of_latin_letters_share_a_skeleton() -> None:
 
 def test_a_host_names_are_judged_too() -> None:
     lobby = Lobby("Ann", HOST.public)
-    with pytest.raises(Refusal) as exc:
+    with pytest.raises(HelloRefusal) as exc:
         join(lobby, "\u0410nn")
     assert "looks the same as 'Ann'" in exc.value.reason
 

@@ -173,14 +173,13 @@ def test_a_stranger_is_remembered_only_by_its_challenge() -> None:
     """100,000 connections that only say `hi`: the relay keeps no record of
     any (what it walks on every beat stays empty); only the outstanding
     challenges, capped at 1024, oldest forgotten first."""
-    from p2p_ttr.net.console import Console
     from p2p_ttr.net.relay import Relay
     from p2p_ttr.net.replica import Replica
     from p2p_ttr.net.trace import Trace
     from p2p_ttr.table.identity import Identity
 
     identity = Identity.generate()
-    relay = Relay(Replica(identity, lambda v, s: None), identity, Console(True), Trace(None))
+    relay = Relay(Replica(identity, lambda v, s: None), identity, lambda notice: None, Trace(None))
 
     class Nowhere:
         def send_multipart(self, parts: list[bytes]) -> None:

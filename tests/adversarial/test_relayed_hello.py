@@ -136,7 +136,7 @@ def test_a_joiner_relayed_by_whoever_answered_the_beacon_is_refused_and_told_why
         assert isinstance(challenge, frames.Challenge) and challenge.host_identity == table.host.identity.public
         joiner.answer(challenge)  # honest: it signs the address it dialled, Mallory's
         refused = table.next_frame(joiner)
-        assert isinstance(refused, frames.Refused) and refused.code == "relayed", refused
+        assert isinstance(refused, frames.NotAdmitted) and refused.code == "relayed", refused
         assert f"you dialled {joiner.dialled[0]}:{joiner.dialled[1]}" in refused.reason
         assert "not where this host listens" in refused.reason
     assert table.host.lobby is not None and table.host.lobby.names == ["H"]
@@ -159,5 +159,5 @@ def test_a_relay_that_rewrites_the_dialled_address_breaks_the_hello_signature(co
     for joiner in relayed(context, table, to_host_address):
         joiner.answer(table.next_frame(joiner))
         refused = table.next_frame(joiner)
-        assert isinstance(refused, frames.Refused) and refused.code == "bad_hello", refused
+        assert isinstance(refused, frames.NotAdmitted) and refused.code == "bad_hello", refused
     assert table.host.lobby is not None and table.host.lobby.names == ["H"]

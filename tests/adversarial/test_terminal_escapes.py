@@ -80,7 +80,7 @@ def test_escapes_read_as_python_writes_them() -> None:
 
 def test_every_string_of_a_frame_from_a_peer_is_shown_safely() -> None:
     sent = [frames.Welcome(-1, None, 0, EVIL_NAMES), frames.LobbyNews(EVIL_NAMES, 3, True),
-            frames.Refused(EVIL_CODE, EVIL_REASON), frames.Rejected(bytes(32), EVIL_CODE, EVIL_REASON)]
+            frames.NotAdmitted(EVIL_CODE, EVIL_REASON), frames.Rejected(bytes(32), EVIL_CODE, EVIL_REASON)]
     for frame in sent:
         got = from_peer(frames.encode_frame(frame))
         assert type(got) is type(frame)
@@ -119,9 +119,9 @@ class FakeHost:
             elif isinstance(frame, frames.Hello):
                 self.send(rid, frames.Welcome(-1, None, 0, EVIL_NAMES))
                 self.send(rid, frames.LobbyNews(EVIL_NAMES[1:], 3, False))
-                self.send(rid, frames.Refused(EVIL_CODE, EVIL_REASON))
+                self.send(rid, frames.NotAdmitted(EVIL_CODE, EVIL_REASON))
             elif isinstance(frame, frames.Watch):
-                self.send(rid, frames.Refused(EVIL_CODE, EVIL_REASON))
+                self.send(rid, frames.NotAdmitted(EVIL_CODE, EVIL_REASON))
 
     def send(self, rid: bytes, frame: frames.ToPeer) -> None:
         self.sock.send_multipart([rid, frames.encode_frame(frame)])

@@ -10,7 +10,8 @@ from engine_scenario import play, position, route
 
 from p2p_ttr.cli.seat import end_page
 from p2p_ttr.client.endgame import _tiebreaks, breakdown
-from p2p_ttr.client.giveup import Dialled, RelaySilence, relay_silence_words
+from p2p_ttr.client.livenessfacts import Dialled, RelaySilence
+from p2p_ttr.client.giveup import relay_silence_words
 from p2p_ttr.client.phrases import changes, status_of, waiting_words
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.cards import Deck

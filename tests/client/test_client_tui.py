@@ -15,10 +15,12 @@ from prompt_toolkit.output import DummyOutput
 
 from p2p_ttr.cli.tui.app import Client
 from p2p_ttr.cli.tui.bridge import Bridge, TuiConsole
+from p2p_ttr.client.livenessfacts import Awaited, Dialled, WaitingFor, WaitingForFollowed
+from p2p_ttr.client.netnotices import GameReloaded
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.events import DrawBlind, DrawFaceUp
 from p2p_ttr.client.outcomes import Leave, Start
-from p2p_ttr.net.playerinput import Move, Seen
+from p2p_ttr.net.playerinput import PlayerMove, Seen
 
 
 @pytest.fixture
@@ -39,7 +41,7 @@ def test_a_typed_move_reaches_the_loop_as_a_move(session: None) -> None:
     bridge.publish()
     client.run_line("draw 2")
     assert client.echo.text.startswith("taking blue from slot 2")
-    assert bridge.take() == Move(DrawFaceUp(0, 1))  # checked on the loop's thread, handed over typed
+    assert bridge.take() == PlayerMove(DrawFaceUp(0, 1))  # checked on the loop's thread, handed over typed
     assert bridge.take() is None
 
 
@@ -47,7 +49,7 @@ def test_a_stale_move_is_not_sent(session: None) -> None:
     state, _ = position(3, current=1)
     table = FakeTable(state)
     bridge = bridge_for(table)
-    bridge.send(Move(DrawBlind(0)))
+    bridge.send(PlayerMove(DrawBlind(0)))
     assert bridge.take() is None  # not our turn any more: not handed to the loop
     bridge.publish()
     assert "your move was not sent" in bridge.publisher.snapshot.log[-1][1]
@@ -107,12 +109,13 @@ def test_pages_paths_and_the_end(session: None) -> None:
 def test_the_console_keeps_the_status_line_for_waiting() -> None:
     publisher = Publisher("join")
     console = TuiConsole(publisher)
-    console.waiting("waiting for Bob (5 s)")  # the status line says it
-    console.waiting("waiting for the host at 10.0.0.1:7311 (4 s)")  # 'no word from the host (4 s)' there
-    console.say("resumed game 3fa2c1d0 at turn 29")
+    names = ("Ann", "Bob")
+    console.waiting(WaitingFor((1,), Awaited.PLAY, 5), names)  # the status line says it
+    console.waiting(WaitingForFollowed(Dialled.HOST, None, "10.0.0.1:7311", 4), names)  # 'no word from the host (4 s)'
+    console.report(GameReloaded(bytes.fromhex("3fa2c1d0") + bytes(12), 29), names)
     console.say("two\nlines")
     publisher.update(None, None, ())
-    assert [t for _, t in publisher.snapshot.log] == ["resumed game 3fa2c1d0 at turn 29", "two", "lines"]
+    assert [t for _, t in publisher.snapshot.log] == ["reloaded game 3fa2c1d0 at turn 29", "two", "lines"]
 
 
 def test_start_in_the_lobby_then_the_lobby_words_go(session: None) -> None:

@@ -68,7 +68,7 @@ def strategy(spec: codec.Spec, limits: Any) -> st.SearchStrategy[Any]:
                 return st.sampled_from(sorted(among(limits)))
             text = st.text(min_size=at(lo, limits), max_size=at(hi, limits))
             return text.filter(test) if test is not None else text
-        case codec.Choice(members):
+        case codec.EnumValue(members):
             return st.sampled_from(list(members))
         case codec.OneOf(values):
             return st.sampled_from(values)

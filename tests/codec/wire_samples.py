@@ -4,7 +4,7 @@ declared: the bytes of each must never change by accident)."""
 
 from __future__ import annotations
 
-from p2p_ttr.client.giveup import Why
+from p2p_ttr.client.livenessfacts import Why
 from p2p_ttr.net import frames as f
 
 SIG = bytes(range(64))
@@ -19,7 +19,7 @@ FRAMES: list[f.Frame] = [
     f.Hello(65536, "Zoë 日本 x" + "y" * 14, KEY, CHALLENGE, "fe80::1ff:fe23:4567:890a", 65535, SIG),
     f.Env(b"\x01"), f.Env(bytes(300)),
     f.Sync(0), f.Sync(200000), f.Ping(0), f.Ping(127), f.Ping(128), f.Ping(70000),
-    f.Leave(),
+    f.LeaveLobby(),
     f.Have(5, b"envelope", SIG),
     f.Follow(1, HEAD, SIG), f.Follow(200000, HEAD, SIG),
     f.Witness(b"w" * 40),
@@ -28,7 +28,7 @@ FRAMES: list[f.Frame] = [
     f.Challenge(9, KEY, CHALLENGE, None), f.Challenge(9, KEY, CHALLENGE, GID),
     f.Welcome(-1, None, 0, ()), f.Welcome(4, GID, 312, ("Ann", "Bob", "Cy", "Dee", "Eve")),
     f.LobbyNews(("Ann",), 0, False), f.LobbyNews(("Ann", "Bob"), 5, True),
-    f.Refused("version", "update: this host speaks LAN version 9"), f.Refused("x", "r" * 400),
+    f.NotAdmitted("version", "update: this host speaks LAN version 9"), f.NotAdmitted("x", "r" * 400),
     f.Entry(0, b"e" * 10, SIG), f.Entry(199999, bytes(1000), SIG),
     f.Rejected(HEAD, "malformed", "a frame"),
     f.Fetch(3), f.Pause(17, SIG),

@@ -16,6 +16,7 @@ import pytest
 import zmq
 
 from p2p_ttr.net import frames
+from p2p_ttr.client.doorfacts import Door, DoorKind
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.frames import NET_VERSION, encode
 from p2p_ttr.net.host import Host, HostOptions
@@ -208,7 +209,7 @@ def test_a_second_hello_on_an_admitted_connection_changes_nothing(wire: Wire) ->
     # Both were dropped: the first said at once, the second counted (drops are said at a bounded pace).
     said = [line for line in wire.said if line.startswith("dropped a second hello on an admitted connection")]
     assert len(said) == 1
-    host.relay.drops.flush("dropped a second hello on an admitted connection")
+    host.relay.drops.flush(DoorKind(Door.SECOND_HELLO))
     assert re.fullmatch(r"dropped a second hello on an admitted connection: 1 more in the last \d+ s", wire.said[-1])
 
 

@@ -12,7 +12,7 @@ from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.frames import NET_VERSION
 from p2p_ttr.net.hellobind import dialled_problem, is_our_address, listening_on
-from p2p_ttr.net.lobby import Lobby, Refusal
+from p2p_ttr.net.lobby import Lobby, HelloRefusal
 from p2p_ttr.net.node import Node, NodeOptions
 from p2p_ttr.net.store import DataDir
 from p2p_ttr.table.identity import Identity
@@ -68,6 +68,6 @@ def test_a_joiner_signs_the_address_its_dealer_dialled_and_the_host_can_check_it
     assert isinstance(hello, frames.Hello) and (hello.dialled_ip, hello.dialled_port) == (TEST_NET, 7311)
     lobby = Lobby("Ann", host.public)
     assert lobby.join(hello.version, hello.name, hello.identity, hello.challenge, hello.signature, (TEST_NET, 7311))
-    with pytest.raises(Refusal, match="not signed"):  # the same hello, said to be dialled elsewhere
+    with pytest.raises(HelloRefusal, match="not signed"):  # the same hello, said to be dialled elsewhere
         Lobby("Ann", host.public).join(hello.version, hello.name, hello.identity, hello.challenge, hello.signature,
                                        ("127.0.0.1", 7311))

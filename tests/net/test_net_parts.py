@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from p2p_ttr.bots.random_bot import RandomBot
-from p2p_ttr.client.giveup import Dialled, GaveUp, RelaySilence, Why
+from p2p_ttr.client.livenessfacts import Dialled, RelaySilence, SeatGaveUp, Why
+from p2p_ttr.client.peerexits import GaveUpHeldBack, GaveUpStalled
 from p2p_ttr.engine.events import DrawBlind
 from p2p_ttr.local.crypto_game import CryptoGame, play_crypto_game
 from p2p_ttr.net import frames, sequencer
@@ -25,11 +26,11 @@ from p2p_ttr.net.exits import PeerExit
 from p2p_ttr.net.frames import NET_VERSION, encode
 from p2p_ttr.net.gaveupsig import gave_up_signed, sign_gave_up
 from p2p_ttr.net.host import Host, HostOptions
-from p2p_ttr.net.liveness import HOST_SILENT_S, Verdict
+from p2p_ttr.net.liveness import HOST_SILENT_S, GiveUpVerdict
 from p2p_ttr.net.lobby import sign_hello
 from p2p_ttr.net.node import Node, NodeOptions
 from p2p_ttr.client.outcomes import Leave
-from p2p_ttr.net.playerinput import InputClosed, Move
+from p2p_ttr.net.playerinput import InputClosed, PlayerMove
 from p2p_ttr.net.seqsig import EMPTY_HEAD, entry_hash, sign_entry
 from p2p_ttr.net.store import DataDir
 from p2p_ttr.table.relaying import sign_follow
@@ -273,19 +274,19 @@ def test_the_relay_says_who_is_silent_in_every_game_and_passes_on_who_gave_up(
     del node.relay.admission.connections.heard[b"\0b"]
     node.relay.beat()
     assert router.to(b"\0b", "silent")[-1] == [[[1, int(30 * node.relay.silence_s)]]]
-    boris = sign_gave_up(game().peers[1].identity, node.table.game_id, GaveUp(1, Why.WITHHELD, (0,), 30))
+    boris = sign_gave_up(game().peers[1].identity, node.table.game_id, SeatGaveUp(1, Why.WITHHELD, (0,), 30))
     node.relay.handle([b"\0c", frames.encode_frame(frames.GiveUp(Why.WITHHELD, (0,), 30, boris))])  # not admitted
     assert router.to(b"\0c", "challenge") and 1 not in node.presence.gave_up
     node.relay.handle([b"\0b", frames.encode_frame(frames.GiveUp(Why.WITHHELD, (0,), 30, boris))])
-    assert node.presence.gave_up[1] == GaveUp(1, Why.WITHHELD, (0,), 30)
+    assert node.presence.gave_up[1] == SeatGaveUp(1, Why.WITHHELD, (0,), 30)
     assert "Boris gave up on the game and left: you stayed connected but withheld for 30 seconds" \
         in capsys.readouterr().err
     assert router.to(b"\0b", "gave_up") == []  # not echoed to the seat that left
     with pytest.raises(PeerExit, match="giving up"):
-        node.give_up(Verdict(Why.SILENT, (1,), 40, "no progress: giving up"))
+        node.give_up(GiveUpVerdict(Why.SILENT, (1,), 40, GaveUpStalled(40.0, (1,), Why.SILENT, (1,), 40, "game.log")))
     [[*ours, signature]] = router.to(b"\0b", "gave_up")
     assert ours == [0, "silent", [1], 40]
-    assert gave_up_signed(node.identity.public, signature, node.table.game_id, GaveUp(0, Why.SILENT, (1,), 40))
+    assert gave_up_signed(node.identity.public, signature, node.table.game_id, SeatGaveUp(0, Why.SILENT, (1,), 40))
 
 
 def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
@@ -294,7 +295,7 @@ def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
     node.follower.handle(frames.encode_frame(frames.Silent(((0, 45),))))
     assert int(node.presence.silent_for(0) or 0) == 45 and node.duties.silent[0] == (0,)
     assert node.table is not None
-    news = GaveUp(0, Why.SILENT, (1,), 121)
+    news = SeatGaveUp(0, Why.SILENT, (1,), 121)
     anna = sign_gave_up(game().peers[0].identity, node.table.game_id, news)
     node.follower.handle(frames.encode_frame(frames.GaveUp(0, Why.SILENT, (1,), 121, anna)))
     assert node.presence.gave_up[0] == news
@@ -302,10 +303,10 @@ def test_a_follower_hears_who_is_silent_and_who_gave_up(tmp_path: Path,
     node.follower.handle(frames.encode("gave_up", 3, "silent", [1], 5, anna))  # no such seat: said nowhere
     assert 3 not in node.presence.gave_up
     with pytest.raises(PeerExit):
-        node.give_up(Verdict(Why.WITHHELD, (0,), 30, "giving up"))
+        node.give_up(GiveUpVerdict(Why.WITHHELD, (0,), 30, GaveUpHeldBack(30.0, 0)))
     kind, [*ours, signature] = dealer.sent[-1]
     assert (kind, ours) == ("give_up", ["withheld", [0], 30])
-    assert gave_up_signed(node.identity.public, signature, node.table.game_id, GaveUp(1, Why.WITHHELD, (0,), 30))
+    assert gave_up_signed(node.identity.public, signature, node.table.game_id, SeatGaveUp(1, Why.WITHHELD, (0,), 30))
 
 
 def test_a_follower_says_when_the_peer_it_follows_sends_nothing(tmp_path: Path) -> None:
@@ -400,7 +401,7 @@ def test_silence_moves_the_relay_only_in_an_escrow_game(tmp_path: Path) -> None:
 
 def test_the_players_move_reaches_the_table_once_and_end_pauses(tmp_path: Path) -> None:
     node, _, _ = seat(tmp_path, 1, 5)
-    given: list[object] = [Move(DrawBlind(1)), None, InputClosed()]
+    given: list[object] = [PlayerMove(DrawBlind(1)), None, InputClosed()]
 
     class Channel:
         def take(self) -> object:
@@ -420,21 +421,25 @@ def test_the_players_move_reaches_the_table_once_and_end_pauses(tmp_path: Path) 
 
 
 def test_drops_are_said_once_per_kind_then_counted() -> None:
+    from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind
+    from p2p_ttr.client.networds import word_notice
     from p2p_ttr.net.droplog import DropLog
 
     said: list[str] = []
     clock = [0.0]
-    drops = DropLog(said.append, every=10.0, clock=lambda: clock[0])
+    drops = DropLog(lambda notice: said.append(word_notice(notice, ("Ann",))), every=10.0, clock=lambda: clock[0])
     for _ in range(1000):
-        drops.drop("dropped a bad frame", "not msgpack")
-    drops.drop("refused a message from Ann (replay)", "seat 1 already sent message 4")
+        drops.drop(DoorKind(Door.BAD_FRAME), DoorDetail("not msgpack"))
+    drops.drop(DoorKind(Door.MESSAGE_REFUSED, 0, "replay"), DoorDetail("seat 1 already sent message 4"))
     assert len(said) == 2 and said[0].startswith("dropped a bad frame: not msgpack")
+    assert said[1] == ("refused a message from Ann (replay): seat 1 already sent message 4 (more like it are "
+                       "counted, and said every 10 s)")
     clock[0] = 10.5
     drops.tick()
     assert said[-1] == "dropped a bad frame: 999 more in the last 10 s" and len(said) == 3
     drops.tick()
     assert len(said) == 3  # nothing new: nothing said
-    drops.drop("dropped a bad frame", "not msgpack")
+    drops.drop(DoorKind(Door.BAD_FRAME), DoorDetail("not msgpack"))
     drops.flush_all()  # we stop before the next summary is due: it is said now
     assert said[-1] == "dropped a bad frame: 1 more in the last 0 s" and len(said) == 4
 

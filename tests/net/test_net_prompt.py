@@ -14,7 +14,7 @@ from p2p_ttr.engine.state import GameState
 from p2p_ttr.engine.view import view_for
 from p2p_ttr.local.game import play_local_game
 from p2p_ttr.cli.plain import Human
-from p2p_ttr.net.playerinput import Move
+from p2p_ttr.net.playerinput import PlayerMove
 
 EUROPE = europe_game()
 
@@ -53,7 +53,7 @@ def test_prompt_commands_map_to_legal_actions() -> None:
     human.tick()
     assert "your move" in said[-1] and "offered" in said[-1]
     kept = human.command("keep 1 2")
-    assert isinstance(kept, Move) and isinstance(kept.action, KeepTickets) and len(kept.action.keep) == 2
+    assert isinstance(kept, PlayerMove) and isinstance(kept.action, KeepTickets) and len(kept.action.keep) == 2
     assert human.command("draw") is None and "draw" in said[-1]  # not legal during ticket choice
 
     board = europe()
@@ -61,9 +61,9 @@ def test_prompt_commands_map_to_legal_actions() -> None:
                 and legal_actions(view_for(s, 0), 0, DrawBlind))
     human.attach(FakeTable(main), 0)  # type: ignore[arg-type]
     drawn = human.command("draw")
-    assert isinstance(drawn, Move) and isinstance(drawn.action, DrawBlind)
+    assert isinstance(drawn, PlayerMove) and isinstance(drawn.action, DrawBlind)
     drawn = human.command("draw 1")
-    assert (isinstance(drawn, Move) and isinstance(drawn.action, DrawFaceUp)) or "not a legal move" in said[-1]
+    assert (isinstance(drawn, PlayerMove) and isinstance(drawn.action, DrawFaceUp)) or "not a legal move" in said[-1]
     claim = legal_actions(view_for(main, 0), 0, ClaimRoute)[0]
     assert isinstance(claim, ClaimRoute)
     route = board.routes[claim.route]
@@ -71,7 +71,7 @@ def test_prompt_commands_map_to_legal_actions() -> None:
     if route.tunnel and claimed is None:  # a tunnel asks first when the hand may not pay what it turns up
         assert "is a tunnel" in said[-1] and "Claim it?" in said[-1]
         claimed = human.command("claim")
-    assert isinstance(claimed, Move) and isinstance(claimed.action, ClaimRoute)
+    assert isinstance(claimed, PlayerMove) and isinstance(claimed.action, ClaimRoute)
     assert claimed.action.route in (claim.route, route.twin)
     human.command("claim Lisboa Moskva")
     assert "no route" in said[-1]

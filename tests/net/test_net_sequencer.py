@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from p2p_ttr.client.livenessfacts import Awaited, WaitingFor
+from p2p_ttr.client.networds import word_notice
 from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.frames import NET_VERSION, encode
@@ -178,7 +180,7 @@ def test_the_successor_takes_over_only_with_every_request_and_the_longest_log(tm
         assert node.relay.requests == {}  # not seat 2's signature
         node.relay.handle([rid, encode("follow", request.length, request.head, request.signature)])
         assert node.relay.requests == {2: request} and sock.to(rid, "fetch") == [[f]]
-        assert not node.relay.standby.ready_to_take_over(lambda _: None)  # seat 2 holds the forfeit, we do not
+        assert not node.relay.standby.ready_to_take_over(lambda seats, awaited: None)  # seat 2 holds the forfeit
         node.relay.handle([rid, encode("have", f, g.log[f], sign_entry(relay0, table.game_id, f, table.head,
                                                                         g.log[f]))])
         assert len(table.log) == f + 1 and table.relay_gone
@@ -357,18 +359,24 @@ def test_a_gated_old_relay_opens_only_for_logs_that_are_prefixes_of_its_own(tmp_
     theirs.receive(old.relay_raw)  # the log of every seat that followed the new relay
     assert theirs.relay == 1 and len(theirs.log) == len(table.log) == i + 1
     node.relay.catchup.gated = True  # as a resumed relay is until every seat in play reported
-    notes: list[str] = []
+    notes: list[tuple[tuple[int, ...], Awaited]] = []
+
+    def note(seats: tuple[int, ...], awaited: Awaited) -> None:
+        notes.append((seats, awaited))
+
     try:
         for rid, seat, name in ((b"\x00seat1", 1, "Boris"), (b"\x00seat2", 2, "Chiara")):
             admit(node, sock, rid, g.peers[seat].identity, name)
             node.relay.handle([rid, frames.encode_frame(frames.reporting(len(theirs.log), theirs.head))])
-        assert not node.relay.open_gate(notes.append) and node.relay.catchup.gated
-        assert notes[-1] == "Boris, Chiara to hold our log: their logs differ from ours (the relay may have moved on)"
+        assert not node.relay.open_gate(note) and node.relay.catchup.gated
+        assert notes[-1] == ((1, 2), Awaited.HOLD_OUR_LOG)
+        assert word_notice(WaitingFor(*notes[-1], 4), node.names) == (
+            "waiting for Boris, Chiara to hold our log: their logs differ from ours (the relay may have moved on) (4 s)")
         node.relay.handle([b"\x00seat2", frames.encode_frame(frames.Ping(i + 1))])  # a length without its head
-        assert not node.relay.open_gate(notes.append)
+        assert not node.relay.open_gate(note)
         for rid in (b"\x00seat1", b"\x00seat2"):  # logs one entry short of ours, a prefix of it: they follow us
             node.relay.handle([rid, frames.encode_frame(frames.reporting(i, table.prev_head(i)))])
-        assert node.relay.open_gate(notes.append) and not node.relay.catchup.gated
+        assert node.relay.open_gate(note) and not node.relay.catchup.gated
     finally:
         old.store.close()
 

@@ -13,10 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from p2p_ttr.client.netnotices import Notice
+from p2p_ttr.client.exitwords import word_end
+from p2p_ttr.client.networds import word_notice
 from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
+from p2p_ttr.net.liveness import Progress
 from p2p_ttr.net.frames import MAX_FRAME_BYTES, NET_VERSION, FrameError, decode, encode
-from p2p_ttr.net.lobby import MAX_WAITING, Challenges, Lobby, Refusal, sign_hello
+from p2p_ttr.net.lobby import MAX_WAITING, Challenges, Lobby, HelloRefusal, sign_hello
 from p2p_ttr.net.node import Node, NodeExit, NodeOptions
 from p2p_ttr.net.seqsig import EMPTY_HEAD, EquivocationProof, entry_hash, entry_signed, prev_head, sign_entry
 from p2p_ttr.net.store import DataDir, StoreError
@@ -256,13 +260,13 @@ def test_lobby_rules() -> None:
                   sign_hello(b, "B", Identity.generate().public, nonce, HERE),  # for another host
                   sign_hello(b, "Bee", host.public, nonce, HERE),  # another name
                   sign_hello(b, "B", host.public, nonce, ("127.0.0.1", 7312))):  # another address dialled
-        with pytest.raises(Refusal) as exc:
+        with pytest.raises(HelloRefusal) as exc:
             lobby.join(v, "B", b.public, nonce, wrong, HERE)
         assert exc.value.code == "bad_hello"
-    with pytest.raises(Refusal) as exc:
+    with pytest.raises(HelloRefusal) as exc:
         lobby.join(v, "A", b.public, nonce, sign_hello(b, "A", host.public, nonce, HERE), HERE)
     assert exc.value.code == "name_taken"
-    with pytest.raises(Refusal) as exc:
+    with pytest.raises(HelloRefusal) as exc:
         lobby.join(v + 1, "B", b.public, nonce, sign_hello(b, "B", host.public, nonce, HERE), HERE)
     assert exc.value.code == "version"
     assert lobby.join(v, "B", b.public, nonce, sign_hello(b, "B", host.public, nonce, HERE), HERE)
@@ -273,10 +277,10 @@ def test_lobby_rules() -> None:
         w = Identity.generate()
         assert lobby.join(v, f"W{i}", w.public, nonce, sign_hello(w, f"W{i}", host.public, nonce, HERE), HERE)
     d = Identity.generate()
-    with pytest.raises(Refusal) as exc:
+    with pytest.raises(HelloRefusal) as exc:
         lobby.join(v, "D", d.public, nonce, sign_hello(d, "D", host.public, nonce, HERE), HERE)
     assert exc.value.code == "full"
-    with pytest.raises(Refusal) as exc:  # a waiting name is taken too
+    with pytest.raises(HelloRefusal) as exc:  # a waiting name is taken too
         lobby.join(v, "C", d.public, nonce, sign_hello(d, "C", host.public, nonce, HERE), HERE)
     assert exc.value.code == "name_taken"
     assert lobby.take_waiting() is None  # no place free
@@ -321,17 +325,24 @@ def _table_where(owes: str) -> tuple[Table, int]:
     raise AssertionError(f"no moment where Bob owes only a {owes}")
 
 
+def _progress(said: list[str], now: list[float]) -> Progress:
+    """A Progress whose question and notes both land in ``said``, worded as a screen words them (Ann, Bob)."""
+    def worded(notice: Notice) -> None:
+        said.append(word_notice(notice, ("Ann", "Bob")))
+
+    return Progress(30.0, worded, worded, clock=lambda: now[0])
+
 def test_watch_never_gives_up_on_a_live_seat_that_thinks_over_a_move() -> None:
     """Liveness is not progress: Bob's heartbeats arrive (the relay does not
     call him silent) and he owes a move: a bot waits as long as it takes,
     and a person is never asked `wait` or `end`."""
-    from p2p_ttr.net.liveness import Presence, Progress, watch
+    from p2p_ttr.net.liveness import Presence, watch
 
     table, bob = _table_where("move")
     now = [0.0]
     said: list[str] = []
     presence = Presence(clock=lambda: now[0])
-    progress = Progress(30.0, said.append, clock=lambda: now[0])
+    progress = _progress(said, now)
     for t in range(0, 3600, 7):
         now[0] = float(t)
         presence.heard(())  # the relay's word each second: nobody is silent
@@ -343,14 +354,14 @@ def test_watch_never_gives_up_on_a_live_seat_that_thinks_over_a_move() -> None:
 def test_watch_gives_up_on_a_seat_that_withholds_a_duty_and_names_it() -> None:
     """Bob is alive but owes a duty his software does at once (his keys): at
     the timeout a person is asked (wait may help: it may be slow), a bot gives up naming him."""
-    from p2p_ttr.client.giveup import Why
-    from p2p_ttr.net.liveness import Presence, Progress, watch
+    from p2p_ttr.client.livenessfacts import Why
+    from p2p_ttr.net.liveness import Presence, watch
 
     table, bob = _table_where("duty")
     now = [0.0]
     said: list[str] = []
     presence = Presence(clock=lambda: now[0])
-    progress = Progress(30.0, said.append, clock=lambda: now[0])
+    progress = _progress(said, now)
     assert watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log") is None and said == []
     now[0] = 6.0
     watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log")
@@ -361,20 +372,21 @@ def test_watch_gives_up_on_a_seat_that_withholds_a_duty_and_names_it() -> None:
     now[0] = 62.0
     stop = watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log")
     assert stop is not None and stop.why is Why.WITHHELD and stop.about == (bob,)
-    assert "no progress for 30 s (waiting for Bob)" in stop.message and "game.log" in stop.message
+    words = word_end(stop.told, ("Ann", "Bob"))
+    assert "no progress for 30 s (waiting for Bob)" in words and "game.log" in words
 
 
 def test_watch_gives_up_on_a_silent_seat_only_after_the_timeout_of_silence() -> None:
     """Bob owes a move but sends no heartbeat (the relay says he is silent):
     he is gone, and a bot gives up once he has been silent for the timeout."""
-    from p2p_ttr.client.giveup import GaveUp, Why
-    from p2p_ttr.net.liveness import Presence, Progress, watch
+    from p2p_ttr.client.livenessfacts import SeatGaveUp, Why
+    from p2p_ttr.net.liveness import Presence, watch
 
     table, bob = _table_where("move")
     now = [0.0]
     said: list[str] = []
     presence = Presence(clock=lambda: now[0])
-    progress = Progress(30.0, said.append, clock=lambda: now[0])
+    progress = _progress(said, now)
     watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log")
     now[0] = 31.0
     presence.heard(((bob, 20),))  # silent for 20 s, says the relay: 20 < 30
@@ -388,7 +400,7 @@ def test_watch_gives_up_on_a_silent_seat_only_after_the_timeout_of_silence() -> 
     assert watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log") is None
     assert "Bob has sent no heartbeat for 30 seconds" in said[-1] and "`wait`" in said[-1]
     # Once he said he gave up, waiting cannot help: only `end` is offered.
-    presence.left(GaveUp(bob, Why.SILENT, (0,), 120))
+    presence.left(SeatGaveUp(bob, Why.SILENT, (0,), 120))
     now[0] = 80.0
     presence.heard(((bob, 69),))
     watch(progress, table, 0, ("Ann", "Bob"), False, presence, "game.log")
@@ -407,13 +419,13 @@ def test_a_relay_that_claims_a_long_silence_cannot_hurry_a_give_up() -> None:
     but a scripted peer still gives up on him only once the table itself
     has stalled for its own --timeout, and says no more than a frame carries."""
     from p2p_ttr.net.frames import MAX_SECONDS
-    from p2p_ttr.net.liveness import Presence, Progress, watch
+    from p2p_ttr.net.liveness import Presence, watch
 
     table, bob = _table_where("move")
     now = [0.0]
     said: list[str] = []
     presence = Presence(clock=lambda: now[0])
-    progress = Progress(30.0, said.append, clock=lambda: now[0])
+    progress = _progress(said, now)
     watch(progress, table, 0, ("Ann", "Bob"), True, presence, "game.log")
     for t in range(1, 30):
         now[0] = float(t)
@@ -538,16 +550,16 @@ def test_a_forfeit_asked_after_the_end_is_dropped_not_a_crash(tmp_path: Path) ->
 
 
 def test_every_typed_frame_reads_back_as_itself_and_an_unknown_kind_is_refused() -> None:
-    from p2p_ttr.client.giveup import Why
+    from p2p_ttr.client.livenessfacts import Why
     from p2p_ttr.net import frames as f
 
     sig, key, digest, gid = b"s" * 64, b"k" * 32, b"d" * 32, b"g" * 16
     to_host = [f.Hi(4), f.Hello(4, "Ann", key, b"c" * 32, "10.0.0.2", 7311, sig), f.Env(b"envelope"), f.Sync(3),
-               f.Ping(7), f.Leave(), f.Have(2, b"envelope", sig), f.Follow(40, digest, sig),
+               f.Ping(7), f.LeaveLobby(), f.Have(2, b"envelope", sig), f.Follow(40, digest, sig),
                f.GiveUp(Why.WITHHELD, (2,), 120, sig), f.GiveUp(Why.SILENT, (0, 3), 0, sig)]
     to_peer = [f.Challenge(4, key, b"c" * 32, None), f.Challenge(4, key, b"c" * 32, gid),
                f.Welcome(-1, None, 0, ("Host", "Ann")), f.Welcome(1, gid, 12, ("Host", "Ann")),
-               f.LobbyNews(("Host",), 3, False), f.LobbyNews(("Host",), 0, True), f.Refused("full", "the game is full"), f.Entry(5, b"envelope", sig),
+               f.LobbyNews(("Host",), 3, False), f.LobbyNews(("Host",), 0, True), f.NotAdmitted("full", "the game is full"), f.Entry(5, b"envelope", sig),
                f.Rejected(digest, "replay", "seat 1 already sent message 3"), f.Ping(9), f.Fetch(4), f.Pause(12, sig),
                f.Silent(()), f.Silent(((0, 21), (3, 400))), f.GaveUp(1, Why.SILENT, (0,), 121, sig)]
     for frame in to_host:

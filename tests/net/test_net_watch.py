@@ -26,7 +26,7 @@ from p2p_ttr.table.logfile import read_log
 from p2p_ttr.table.messages import Audit, Forfeit, message_from_wire
 from p2p_ttr.table.table import Table
 
-PUBLIC = (frames.Challenge, frames.Watching, frames.Entry, frames.Ping, frames.Pause, frames.Refused)
+PUBLIC = (frames.Challenge, frames.Watching, frames.Entry, frames.Ping, frames.Pause, frames.NotAdmitted)
 
 
 class RawWatcher:

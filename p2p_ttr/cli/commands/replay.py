@@ -12,7 +12,7 @@ from pathlib import Path
 
 from p2p_ttr.cli.registry import Command
 from p2p_ttr.client.endgame import breakdown
-from p2p_ttr.client.replay import Replay, replay
+from p2p_ttr.client.replay import LogReplay, replay
 from p2p_ttr.client.spectator import open_hand_lines
 from p2p_ttr.client.styled import text_of
 from p2p_ttr.local.summary import game_summary
@@ -57,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 class TheEnd:
     """The score in full and the audit, worked out on a thread of its own (the audit takes seconds)."""
 
-    def __init__(self, played: Replay, entries: list[bytes]) -> None:
+    def __init__(self, played: LogReplay, entries: list[bytes]) -> None:
         self.played = played
         self.entries = entries
         self.page: tuple[str, list[str]] | None = None
@@ -70,7 +70,7 @@ class TheEnd:
         return self.page or ("The score", ["the audit of the log is being worked out: press e again in a moment"])
 
 
-def end_page(played: Replay, entries: list[bytes]) -> tuple[str, list[str]]:
+def end_page(played: LogReplay, entries: list[bytes]) -> tuple[str, list[str]]:
     """How the log ends: the score in full (if the game is over) and the audit."""
     table = played.table
     lines = [played.stopped, ""] if played.stopped else []
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_plain(played: Replay, at: int, opened: bool) -> None:
+def print_plain(played: LogReplay, at: int, opened: bool) -> None:
     """Every move from ``at`` on, in words (with every hand, ``opened``)."""
     told = played.moves[at - 1].snap.noted if at else 0
     for i in range(at, len(played.moves)):
@@ -127,7 +127,7 @@ def print_plain(played: Replay, at: int, opened: bool) -> None:
                 print(f"    {text_of(line).strip()}")
 
 
-def print_json(played: Replay) -> int:
+def print_json(played: LogReplay) -> int:
     table = played.table
     engine = table.engine
     out: dict[str, object] = {"entries": played.entries, "moves": len(played.moves), "over": bool(engine and engine.over),

@@ -35,7 +35,7 @@ from p2p_ttr.client.screen import Echo, Page, ScreenModel, frame, render, scroll
 from p2p_ttr.client.styled import Line
 from p2p_ttr.client.verbs import complete, interpret
 
-from p2p_ttr.net.playerinput import Move
+from p2p_ttr.net.playerinput import PlayerMove
 
 from .bridge import Bridge
 from .style import build_style
@@ -206,7 +206,7 @@ class Client:
     def _answer(self, outcome: Outcome) -> None:
         match outcome:
             case outcomes.Play(action, text):
-                self.bridge.send(Move(action))
+                self.bridge.send(PlayerMove(action))
                 self.echo = Echo(text, "class:echo")
                 self.page = None
             case outcomes.Refuse(reason):

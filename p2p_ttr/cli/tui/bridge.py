@@ -3,7 +3,7 @@
 The network loop (``Node.run``) owns the table and runs on a worker thread;
 the prompt_toolkit app runs on the main thread. They share nothing mutable:
 the worker publishes immutable snapshots (``Publisher``), the screen sends
-the loop's own typed inputs (``Start``, ``Move``, ``Leave``) through a
+the loop's own typed inputs (``Start``, ``PlayerMove``, ``Leave``) through a
 queue, and the bridge is the loop's ``PlayerChannel``: the loop takes each
 input on its own thread, where reading the table is safe.
 """
@@ -14,12 +14,13 @@ import queue
 from collections.abc import Callable
 
 from p2p_ttr.client.explain import stale_move_problem
+from p2p_ttr.client.netnotices import Notice
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.engine.events import Action
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.history import History
 from p2p_ttr.client.outcomes import Leave
-from p2p_ttr.net.playerinput import Input, Move, Seen
+from p2p_ttr.net.playerinput import Input, PlayerMove, Seen
 
 class TuiConsole(Console):
     """The loop's notes go to the screen's log, not to a terminal it owns."""
@@ -32,7 +33,7 @@ class TuiConsole(Console):
         for line in text.splitlines():
             self.publisher.note(line)
 
-    def waiting(self, text: str) -> None:
+    def waiting(self, notice: Notice, names: tuple[str, ...]) -> None:
         """The status line already says whom the table waits for, to the second."""
 
     def resumed(self, history: History) -> None:
@@ -79,7 +80,7 @@ class Bridge:
         match given:
             case Leave(forfeit=True) if table is None or table.engine is None:
                 return Leave()
-            case Move(action) if not self._still_legal(action):
+            case PlayerMove(action) if not self._still_legal(action):
                 return None
         return given
 

@@ -19,7 +19,7 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Layout, Window
 
-from p2p_ttr.client.replay import Replay
+from p2p_ttr.client.replay import LogReplay
 from p2p_ttr.client.screen import Page
 from p2p_ttr.client.snapshot import Snapshot
 from p2p_ttr.client.styled import Line
@@ -137,7 +137,7 @@ class WatchScreen(Viewer):
 class ReplayScreen(Viewer):
     """A replay's screen: one move at a time, or played at a speed."""
 
-    def __init__(self, replay: Replay, at: int = 0, opened: bool = False, speed: float = 2.0,
+    def __init__(self, replay: LogReplay, at: int = 0, opened: bool = False, speed: float = 2.0,
                  the_end: Callable[[], tuple[str, list[str]]] | None = None) -> None:
         """``the_end``: the score and the audit (worked out when first asked)."""
         self.replay = replay

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 
 from p2p_ttr.client.pagetext import lay_out
-from p2p_ttr.client.replay import Replay
+from p2p_ttr.client.replay import LogReplay
 from p2p_ttr.client.snapshot import Publisher
 from p2p_ttr.net.console import Console
 from p2p_ttr.client.outcomes import Leave
@@ -88,7 +88,7 @@ class WatchOnScreen:
         return code if isinstance(code, int) else 1
 
 
-def replay_on_screen(replay: Replay, at: int, opened: bool, speed: float,
+def replay_on_screen(replay: LogReplay, at: int, opened: bool, speed: float,
                      the_end: Callable[[], tuple[str, list[str]]]) -> int:
     screen = ReplayScreen(replay, at, opened, speed, the_end)
     screen.app.run()

@@ -69,30 +69,29 @@ def stale_move_problem(view: GameState, seat: int, action: Action) -> str | None
     return None
 
 
+# What a phase of a board's own pieces waits for, in the words of its command (one entry per phase).
+FIRST_DO = {
+    Phase.TUNNEL: "pay for the tunnel or give it up (pay / abandon)",
+    Phase.LAY_TRACK: "lay a track piece (lay COLOUR CITY CITY)",
+    Phase.START_CITY: "place your starting city (home CITY)",
+    Phase.MARKER: "place a city marker or not (marker CITY / marker none)",
+    Phase.ALVIN: "take Alvin the Alien to one of your cities (alvin CITY)",
+    Phase.MONSTERS: "place the monster (alvin CITY / dexter CITY)",
+    Phase.DEPOT_SETUP: "put your first depot on a city (depot CITY)",
+    Phase.WAREHOUSES: "take a warehouse or not (empty SEAT / empty none)",
+}
+
+
 def phase_problem(view: GameState, seat: int, doing: str) -> str:
     """Why ``doing`` (e.g. 'claim a route') is not possible in the current phase
     of ``seat``'s turn: what the turn is waiting for instead."""
     if view.phase in (Phase.SETUP_TICKETS, Phase.TICKETS):
         return (f"you cannot {doing} now: first keep at least {keep_least(view, seat)} of the tickets offered"
                 f"{long_most(view, seat)} (keep N ...)")
-    if view.phase is Phase.TUNNEL:
-        return f"you cannot {doing} now: first pay for the tunnel or give it up (pay / abandon)"
     if view.phase is Phase.SHARES:
         return f"you cannot {doing} now: first {share_prompt(view, seat)}"
-    if view.phase is Phase.LAY_TRACK:
-        return f"you cannot {doing} now: first lay a track piece (lay COLOUR CITY CITY)"
-    if view.phase is Phase.START_CITY:
-        return f"you cannot {doing} now: first place your starting city (home CITY)"
-    if view.phase is Phase.MARKER:
-        return f"you cannot {doing} now: first place a city marker or not (marker CITY / marker none)"
-    if view.phase is Phase.ALVIN:
-        return f"you cannot {doing} now: first take Alvin the Alien to one of your cities (alvin CITY)"
-    if view.phase is Phase.MONSTERS:
-        return f"you cannot {doing} now: first place the monster (alvin CITY / dexter CITY)"
-    if view.phase is Phase.DEPOT_SETUP:
-        return f"you cannot {doing} now: first put your first depot on a city (depot CITY)"
-    if view.phase is Phase.WAREHOUSES:
-        return f"you cannot {doing} now: first take a warehouse or not (empty SEAT / empty none)"
+    if view.phase in FIRST_DO:
+        return f"you cannot {doing} now: first {FIRST_DO[view.phase]}"
     if view.cards_drawn:
         return f"you cannot {doing} now: you drew a card, so take your second one (draw, or draw N)"
     if view.depots is not None and view.depots.stocked:

@@ -11,11 +11,21 @@ from .netnotices import Notice
 from .networds import followed_words, peer_name, word_notice
 from .peerexits import (CannotPlayThere, DifferentHost, Equivocated, FollowedSilent, ForfeitedEnded, ForfeitedGoesOn,
                         GaveUpHeldBack, GaveUpNotBack, GaveUpStalled, HidEntries, HostNotSeated, HostRefusedUs,
-                        HostResume, HostSwitched, KeepsRefusing, LobbyClosedByHost, LogLacksEntries, NoReceipt,
-                        NoSeatAnswers, NotASeat, NothingAnswered, OtherGameOpened, OtherProtocol, OwnHandOverRefused,
-                        PeerEnd, PlayingAnother, RefusedRelayEntry, SignedEntryUnfolding, StartedWithoutUs,
-                        TooFewJoined, WatchRefused, WatchedEntryUnfolding)
+                        HostResume, HostSwitched, KeepsRefusing, LobbyClosedByHost, LogLacksEntries, NoHostAt,
+                        NoHostSeen, NoReceipt, NoSeatAnswers, NotASeat, NothingAnswered, OtherGameOpened,
+                        OtherProtocol, OwnHandOverRefused, PeerEnd, PlayingAnother, RefusedRelayEntry,
+                        SignedEntryUnfolding, StartedWithoutUs, TooFewJoined, WatchRefused, WatchedEntryUnfolding)
 from .peerwords import shown, words_shown
+
+
+NOT_A_GAME = {  # how an address showed it is no ttr game; the player's next guess follows each
+    NoHostSeen.HANDSHAKE_FAILED: "it failed the handshake of a ZeroMQ connection (wrong address or port?)",
+    NoHostSeen.SAID_NOTHING: "it accepted the connection but said nothing: it does not speak ZeroMQ (wrong address or "
+                             "port?)",
+    NoHostSeen.CLOSED: "it closed the ZeroMQ connection (wrong address or port?)",
+    NoHostSeen.NO_ZEROMQ: "it does not speak ZeroMQ (wrong address or port?)",
+    NoHostSeen.NO_ANSWER: "it speaks ZeroMQ but does not answer as a ttr host",
+}
 
 
 def word_end(end: PeerEnd, names: tuple[str, ...]) -> str:
@@ -75,6 +85,10 @@ def _words(end: PeerEnd, names: tuple[str, ...]) -> str:  # noqa: C901 - one cas
             return f"only {count} of {wanted} players joined in {timeout_s:.0f} s"
         case NothingAnswered(address, timeout_s):
             return f"nothing answered at {address} in {timeout_s:.0f} s: is `ttr host` running there, on that port?"
+        case NoHostAt(address, NoHostSeen.NOTHING_LISTENS):
+            return f"nothing answered at {address}: is `ttr host` running there, on that port?"
+        case NoHostAt(address, seen):
+            return f"{address} is not a ttr game: {NOT_A_GAME[seen]}"
         case RefusedRelayEntry(relay, moved, index, code, reason):
             return (f"{_relay_named(relay, moved, names)} sequenced entry {index}, which our table refuses "
                     f"({code}: {reason}): the host misbehaved; the game stops")

@@ -7,6 +7,7 @@ error's own words (shown safely where it is worded)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 
 from .livenessfacts import Dialled, Why
@@ -98,6 +99,25 @@ class NothingAnswered:
 
     address: str
     timeout_s: float
+
+
+class NoHostSeen(Enum):
+    """What a first join learnt of an address that is no ttr host (net/reach.py)."""
+
+    NOTHING_LISTENS = "nothing listens"  # the connection refused (or timed out) again and again
+    HANDSHAKE_FAILED = "handshake failed"  # it failed the ZeroMQ handshake (a PUB or PULL socket)
+    SAID_NOTHING = "said nothing"  # it accepted the connection and never began the handshake (libzmq gave up)
+    CLOSED = "closed"  # it closed the connection before any handshake (a plain TCP server)
+    NO_ZEROMQ = "no zeromq"  # connected, the handshake not done in time (an HTTP server)
+    NO_ANSWER = "no answer"  # the handshake done, no frame of ours answered (another program's ZeroMQ socket)
+
+
+@dataclass(frozen=True)
+class NoHostAt:
+    """The address a first join dialled (``address``) is no ttr host: ``seen``."""
+
+    address: str
+    seen: NoHostSeen
 
 
 # ------------------------------------------------------- the relay misbehaves
@@ -283,7 +303,7 @@ class WatchedEntryUnfolding:
 
 
 PeerEnd = (HostRefusedUs | OtherGameOpened | OtherProtocol | CannotPlayThere | DifferentHost | StartedWithoutUs
-           | LobbyClosedByHost | HostSwitched | HostNotSeated | TooFewJoined | NothingAnswered
+           | LobbyClosedByHost | HostSwitched | HostNotSeated | TooFewJoined | NothingAnswered | NoHostAt
            | RefusedRelayEntry | Equivocated | HidEntries | NoReceipt | OwnHandOverRefused | KeepsRefusing
            | LogLacksEntries | SignedEntryUnfolding | FollowedSilent | GaveUpStalled | GaveUpHeldBack | GaveUpNotBack
            | ForfeitedGoesOn | ForfeitedEnded

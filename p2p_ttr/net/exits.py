@@ -4,8 +4,7 @@ Any part of a peer (the follower, the hand-over, the relay's parts) raises
 ``PeerExit``; the loop (node.py) catches it, tells the player and returns
 the code. What it tells is a typed fact (client/peerexits.py, or a
 netnotices.py fact), worded where it reaches the player; a string only
-where an error below already says it in words (the socket's) or the reach
-check does (reach.py, still to be made facts).
+where an error below already says it in words.
 """
 
 from __future__ import annotations

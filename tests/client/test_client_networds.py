@@ -22,12 +22,13 @@ from p2p_ttr.client.netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, C
                                        TableRefused, Unreachable, WaitsForPlace, WatchedHandOver, WatchedSilent,
                                        WatcherGone, WatcherJoined, WatcherLeft, WatchingFrom, WitnessRefused,
                                        WrongKey)
-from p2p_ttr.client.exitwords import word_end
+from p2p_ttr.client.exitwords import NOT_A_GAME, word_end
 from p2p_ttr.client.networds import DOORS, DROPPINGS, LOBBY_WORDS, history_head, pauser_words, word_notice
 from p2p_ttr.client.peerexits import (CannotPlayThere, DifferentHost, Equivocated, FollowedSilent, ForfeitedEnded,
                                       ForfeitedGoesOn, GaveUpHeldBack, GaveUpNotBack, GaveUpStalled, HidEntries,
                                       HostNotSeated, HostRefusedUs, HostResume, HostSwitched, KeepsRefusing,
-                                      LobbyClosedByHost, LogLacksEntries, NoReceipt, NoSeatAnswers, NotASeat,
+                                      LobbyClosedByHost, LogLacksEntries, NoHostAt, NoHostSeen, NoReceipt,
+                                      NoSeatAnswers, NotASeat,
                                       NothingAnswered, OtherGameOpened, OtherProtocol, OwnHandOverRefused, PeerEnd,
                                       PlayingAnother, RefusedRelayEntry, SignedEntryUnfolding, StartedWithoutUs,
                                       TooFewJoined, WatchRefused, WatchedEntryUnfolding)
@@ -219,6 +220,12 @@ END_SAMPLES: list[tuple[PeerEnd, str]] = [
     (TooFewJoined(1, 3, 60.0), "only 1 of 3 players joined in 60 s"),
     (NothingAnswered("10.0.0.1:7311", 30.0),
      "nothing answered at 10.0.0.1:7311 in 30 s: is `ttr host` running there, on that port?"),
+    (NoHostAt("10.0.0.1:7311", NoHostSeen.NOTHING_LISTENS),
+     "nothing answered at 10.0.0.1:7311: is `ttr host` running there, on that port?"),
+    (NoHostAt("10.0.0.1:80", NoHostSeen.NO_ZEROMQ),
+     "10.0.0.1:80 is not a ttr game: it does not speak ZeroMQ (wrong address or port?)"),
+    (NoHostAt("10.0.0.1:7311", NoHostSeen.NO_ANSWER),
+     "10.0.0.1:7311 is not a ttr game: it speaks ZeroMQ but does not answer as a ttr host"),
     (RefusedRelayEntry(0, False, 12, "bad_move", "not your turn"),
      "the host (Ann) sequenced entry 12, which our table refuses (bad_move: not your turn): the host misbehaved; "
      "the game stops"),
@@ -285,3 +292,4 @@ def test_who_paused_and_the_game_so_far_in_words() -> None:
 def test_every_member_of_the_fixed_words_has_them() -> None:
     """The tables of fixed words (a door, a drop, the lobby's) miss no member, so no fact is unsayable."""
     assert set(DOORS) == set(Door) and set(DROPPINGS) == set(Dropping) and set(LOBBY_WORDS) == set(LobbyWord)
+    assert set(NOT_A_GAME) == set(NoHostSeen) - {NoHostSeen.NOTHING_LISTENS}

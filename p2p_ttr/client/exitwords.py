@@ -16,6 +16,7 @@ from .peerexits import (CannotPlayThere, DifferentHost, Equivocated, FollowedSil
                         OtherProtocol, OwnHandOverRefused, PeerEnd, PlayingAnother, RefusedRelayEntry,
                         SignedEntryUnfolding, StartedWithoutUs, TooFewJoined, WatchRefused, WatchedEntryUnfolding)
 from .peerwords import shown, words_shown
+from .refusalwords import host_refusal_words, their_words
 
 
 NOT_A_GAME = {  # how an address showed it is no ttr game; the player's next guess follows each
@@ -55,9 +56,10 @@ def _relay_named(relay: int, moved: bool, names: tuple[str, ...]) -> str:
 
 def _words(end: PeerEnd, names: tuple[str, ...]) -> str:  # noqa: C901 - one case per fact, read down
     match end:
-        case HostRefusedUs(reason, watch_at):
-            return f"the host refused us: {reason}" + (
-                f"; to follow it without a seat: ttr watch {watch_at}" if watch_at is not None else "")
+        case HostRefusedUs(code, reason, watch_at):
+            return f"the host refused us: {host_refusal_words(code)}" + (
+                f"; to follow it without a seat: ttr watch {watch_at}" if watch_at is not None else "") + their_words(
+                reason)
         case OtherGameOpened(address, opened, ours, data_flag):
             what = f"game {opened.hex()[:8]}" if opened is not None else "a new game"
             mine = f"game {ours.hex()[:8]}" if ours is not None else "our game"
@@ -130,8 +132,8 @@ def _words(end: PeerEnd, names: tuple[str, ...]) -> str:  # noqa: C901 - one cas
                 f"; the end never reached us in {short_s:.0f} s, so our log stops short of it" if short_s else "")
         case NoSeatAnswers(timeout_s, dialled):
             return f"no seat of the game has answered for {timeout_s:.0f} s (last tried: {dialled})"
-        case WatchRefused(dialled, reason):
-            return f"{dialled} refused us: {reason}"
+        case WatchRefused(dialled, code, reason):
+            return f"{dialled} refused us: {host_refusal_words(code)}{their_words(reason)}"
         case NotASeat(address):
             return f"{address} is not a seat of the game we watch"
         case PlayingAnother(dialled, game_id):

@@ -17,9 +17,10 @@ from .livenessfacts import Dialled, Why
 
 @dataclass(frozen=True)
 class HostRefusedUs:
-    """The host refused our hello (``reason``, its words); ``watch_at``: the
-    game has started without us, and ``ttr watch`` follows it there."""
+    """The host refused our hello with ``code`` (``reason``, its own words);
+    ``watch_at``: the game has started without us, and ``ttr watch`` follows it there."""
 
+    code: str
     reason: str
     watch_at: str | None = None
 
@@ -272,9 +273,10 @@ class NoSeatAnswers:
 
 @dataclass(frozen=True)
 class WatchRefused:
-    """``dialled`` refused our watch (``reason``, its words)."""
+    """``dialled`` refused our watch with ``code`` (``reason``, its own words)."""
 
     dialled: str
+    code: str
     reason: str
 
 

@@ -34,7 +34,7 @@ class DataDirUnusable:
 
 @dataclass(frozen=True)
 class DataDirInUse:
-    """Another ttr plays from ``path``: ``holder``, the pid its lock file holds (or 'another process')."""
+    """Another ttr plays from ``path``: ``holder``, the pid its lock file holds ('' for none)."""
 
     path: Path
     holder: str

@@ -26,8 +26,8 @@ def _words(trouble: StoreTrouble) -> str:  # noqa: C901 - one case per fact, rea
         case DataDirUnusable(path, cause):
             return f"cannot use data directory {path}: {cause}"
         case DataDirInUse(path, holder):
-            return (f"{path} is in use by another ttr (pid {holder}): one player per data directory (give this one "
-                    "its own --data-dir)")
+            return (f"{path} is in use by another ttr (pid {holder or 'another process'}): one player per data "
+                    "directory (give this one its own --data-dir)")
         case KeyMissing(path, games):
             return (f"{path} is missing, but {games} holds unfinished games played with it: put the file back (a new "
                     "key cannot take their seats), or move the games folder away to start afresh")

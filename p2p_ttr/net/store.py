@@ -149,7 +149,7 @@ class DataDir:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            holder = os.read(fd, 32).decode(errors="replace").strip() or "another process"
+            holder = os.read(fd, 32).decode(errors="replace").strip()  # its pid; '' if it wrote none (a full disk)
             os.close(fd)
             raise StoreError(DataDirInUse(self.path, holder)) from None
         try:

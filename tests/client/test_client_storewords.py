@@ -26,6 +26,8 @@ SAMPLES: list[tuple[StoreTrouble, str]] = [
     (DataDirUnusable(D, "Permission denied"), "cannot use data directory /d: Permission denied"),
     (DataDirInUse(D, "4242"),
      "/d is in use by another ttr (pid 4242): one player per data directory (give this one its own --data-dir)"),
+    (DataDirInUse(D, ""), "/d is in use by another ttr (pid another process): one player per data directory (give "
+                          "this one its own --data-dir)"),
     (KeyMissing(D / "identity.key", D / "games"),
      "/d/identity.key is missing, but /d/games holds unfinished games played with it: put the file back (a new key "
      "cannot take their seats), or move the games folder away to start afresh"),

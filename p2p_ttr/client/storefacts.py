@@ -12,6 +12,7 @@ netnotices.py: the words may not import net/, and net/ may import this.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 
 
@@ -138,6 +139,33 @@ class SecretsCorrupt:
     path: Path
 
 
+class SecretsFault(Enum):
+    """How a seat's secrets file, read sound, disagrees with the game (net/player.py checks it against the log)."""
+
+    NOT_THIS_SEATS_KEY = "not this seat's key"  # its key names another game or seat
+    KEY_NOT_ANNOUNCED = "key not announced"  # its secret exponent is not the key the log announced
+    SEED_NOT_COMMITTED = "seed not committed"  # its seed is not the one the log committed to
+    OTHER_SEAT = "other seat"  # it is another seat's
+
+
+@dataclass(frozen=True)
+class SecretsDamaged:
+    """This seat's secrets file ``path`` disagrees with the game: ``fault``; the seat cannot go on."""
+
+    path: Path
+    fault: SecretsFault
+
+
+@dataclass(frozen=True)
+class SecretsMissing:
+    """Our key is in the log, but our secrets are not on disk: the seat cannot go on."""
+
+
+@dataclass(frozen=True)
+class NoSeatHere:
+    """This identity has no seat in the game it resumes."""
+
+
 StoreTrouble = (CannotWrite | DataDirUnusable | DataDirInUse | KeyMissing | KeyCorrupt | KeyUnusable | NoSuchGame
                 | AmbiguousGame | NotAGameFolder | NotAGameLog | OtherGamesLog | CorruptEntry | ReceiptsUnreadable
-                | ReceiptsTooLarge | SecretsCorrupt)
+                | ReceiptsTooLarge | SecretsCorrupt | SecretsDamaged | SecretsMissing | NoSeatHere)

@@ -9,8 +9,21 @@ from typing import assert_never
 
 from .peerwords import words_shown
 from .storefacts import (AmbiguousGame, CannotWrite, CorruptEntry, DataDirInUse, DataDirUnusable, KeyCorrupt,
-                         KeyMissing, KeyUnusable, NoSuchGame, NotAGameFolder, NotAGameLog, OtherGamesLog,
-                         ReceiptsTooLarge, ReceiptsUnreadable, SecretsCorrupt, StoreTrouble)
+                         KeyMissing, KeyUnusable, NoSeatHere, NoSuchGame, NotAGameFolder, NotAGameLog, OtherGamesLog,
+                         ReceiptsTooLarge, ReceiptsUnreadable, SecretsCorrupt, SecretsDamaged, SecretsFault,
+                         SecretsMissing, StoreTrouble)
+
+LOST_FOR_GOOD = ("a seat's secrets exist nowhere else, so this seat cannot go on: in a game with no escrow "
+                 "(the default) the game cannot be finished, and the others can `end` it (`ttr verify` audits "
+                 "what was played); in an escrow game (`ttr host --escrow`) the others carry this seat on "
+                 "once it stays silent")
+
+SECRETS_FAULTS = {
+    SecretsFault.NOT_THIS_SEATS_KEY: "it is not this game's and seat's key",
+    SecretsFault.KEY_NOT_ANNOUNCED: "its secret exponent is not the key this seat announced in the log",
+    SecretsFault.SEED_NOT_COMMITTED: "its seed is not the one this seat committed to in the log",
+    SecretsFault.OTHER_SEAT: "it is another seat's",
+}
 
 
 def store_words(trouble: StoreTrouble) -> str:
@@ -54,5 +67,11 @@ def _words(trouble: StoreTrouble) -> str:  # noqa: C901 - one case per fact, rea
                     f"bytes per entry of a log of at most {max_entries}): it is no peer's; move it away")
         case SecretsCorrupt(path):
             return f"{path} is corrupt: this seat's secrets are lost"
+        case SecretsDamaged(path, fault):
+            return f"{path} is damaged: {SECRETS_FAULTS[fault]}; {LOST_FOR_GOOD}"
+        case SecretsMissing():
+            return "our key is in the log but our secrets are not on disk: this seat cannot go on"
+        case NoSeatHere():
+            return "this identity has no seat in the game"
         case _:
             assert_never(trouble)

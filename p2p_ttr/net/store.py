@@ -54,7 +54,7 @@ class StoreError(Exception):
     """The data directory, or a game's files in it, cannot be used: ``trouble``
     says why, a typed fact the client words (client/storewords.py); a string
     is the words of a check above the store that says it itself (the host's
-    resume, a seat's secrets against the log)."""
+    resume, a log that does not fold, the cli's choice of a game)."""
 
     def __init__(self, trouble: StoreTrouble | str) -> None:
         super().__init__(trouble)

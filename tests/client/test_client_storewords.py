@@ -12,9 +12,9 @@ import pytest
 
 from p2p_ttr.client.storefacts import (AmbiguousGame, CannotWrite, CorruptEntry, DataDirInUse, DataDirUnusable,
                                       KeyCorrupt, KeyMissing, KeyUnusable, NoSuchGame, NotAGameFolder, NotAGameLog,
-                                      OtherGamesLog, ReceiptsTooLarge, ReceiptsUnreadable, SecretsCorrupt,
-                                      StoreTrouble)
-from p2p_ttr.client.storewords import store_words
+                                      NoSeatHere, OtherGamesLog, ReceiptsTooLarge, ReceiptsUnreadable,
+                                      SecretsCorrupt, SecretsDamaged, SecretsFault, SecretsMissing, StoreTrouble)
+from p2p_ttr.client.storewords import LOST_FOR_GOOD, SECRETS_FAULTS, store_words
 from p2p_ttr.net.store import StoreError, WriteFailed
 
 D = Path("/d")
@@ -44,6 +44,10 @@ SAMPLES: list[tuple[StoreTrouble, str]] = [
      "/d/receipts is 900 bytes; a receipts file is at most 800 (one receipt of 100 bytes per entry of a log of at "
      "most 8): it is no peer's; move it away"),
     (SecretsCorrupt(D / "secrets"), "/d/secrets is corrupt: this seat's secrets are lost"),
+    (SecretsDamaged(D / "secrets", SecretsFault.SEED_NOT_COMMITTED),
+     f"/d/secrets is damaged: its seed is not the one this seat committed to in the log; {LOST_FOR_GOOD}"),
+    (SecretsMissing(), "our key is in the log but our secrets are not on disk: this seat cannot go on"),
+    (NoSeatHere(), "this identity has no seat in the game"),
 ]
 
 
@@ -55,10 +59,11 @@ def test_each_trouble_reads_as_the_store_said_it(trouble: StoreTrouble, words: s
 
 def test_every_trouble_has_a_sample() -> None:
     assert {type(t) for t, _ in SAMPLES} == set(get_args(StoreTrouble))
+    assert set(SECRETS_FAULTS) == set(SecretsFault)
 
 
 def test_a_check_above_the_store_keeps_its_own_words() -> None:
-    assert str(StoreError("this identity has no seat in the game")) == "this identity has no seat in the game"
+    assert str(StoreError("game 3fa2c1d0 never started")) == "game 3fa2c1d0 never started"
 
 
 def test_what_a_lock_file_held_is_shown_safely() -> None:

@@ -17,6 +17,8 @@ from .peerexits import (CannotPlayThere, DifferentHost, Equivocated, FollowedSil
                         SignedEntryUnfolding, StartedWithoutUs, TooFewJoined, WatchRefused, WatchedEntryUnfolding)
 from .peerwords import shown, words_shown
 from .refusalwords import host_refusal_words, their_words
+from .transportfacts import TransportTrouble
+from .transportwords import transport_words
 
 
 NOT_A_GAME = {  # how an address showed it is no ttr game; the player's next guess follows each
@@ -34,11 +36,14 @@ def word_end(end: PeerEnd, names: tuple[str, ...]) -> str:
     return _words(words_shown(end), tuple(shown(n) for n in names))
 
 
-def last_words(told: str | Notice | PeerEnd, names: tuple[str, ...]) -> str:
-    """Why a run ended, in words: a fact worded, or the words an error below already gave."""
-    if isinstance(told, str):
-        return told
-    return word_notice(told, names) if isinstance(told, Notice) else word_end(told, names)
+Told = Notice | PeerEnd | TransportTrouble  # why a peer's run ends: a fact of its own, or its socket's trouble
+
+
+def last_words(told: Told, names: tuple[str, ...]) -> str:
+    """Why a run ended, in words."""
+    if isinstance(told, Notice):
+        return word_notice(told, names)
+    return transport_words(told) if isinstance(told, TransportTrouble) else word_end(told, names)
 
 
 def _resume_words(resume: HostResume | None) -> str:

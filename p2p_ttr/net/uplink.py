@@ -62,7 +62,7 @@ class Uplink:
         try:
             address = resolve(host, port)
         except TransportError as exc:
-            raise PeerExit(1, str(exc)) from None
+            raise PeerExit(1, exc.trouble) from None
         with self.socket_lock:
             self.sock = dealer(self.context, address, port, watch)
             if self.poller is not None:

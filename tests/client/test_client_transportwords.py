@@ -9,9 +9,11 @@ from typing import get_args
 
 import pytest
 
+from p2p_ttr.client.exitwords import last_words
 from p2p_ttr.client.transportfacts import (AddressFault, BadAddress, CannotConnect, CannotListen, NoSuchHost,
                                           PortInUse, TransportTrouble)
 from p2p_ttr.client.transportwords import address_words, transport_words
+from p2p_ttr.net.exits import PeerExit
 from p2p_ttr.net.transport import AddressError, TransportError, parse_address
 
 SAMPLES: list[tuple[TransportTrouble, str]] = [
@@ -30,6 +32,10 @@ def test_each_trouble_reads_as_the_socket_said_it(trouble: TransportTrouble, wor
 
 def test_every_trouble_has_a_sample() -> None:
     assert {type(t) for t, _ in SAMPLES} == set(get_args(TransportTrouble))
+
+
+def test_a_run_that_cannot_reach_its_host_ends_with_the_sockets_trouble_in_words() -> None:
+    assert last_words(NoSuchHost("gamebox"), ()) == str(PeerExit(1, NoSuchHost("gamebox"))) == SAMPLES[-1][1]
 
 
 ADDRESSES = [

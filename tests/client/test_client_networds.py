@@ -28,10 +28,10 @@ from p2p_ttr.client.peerexits import (CannotPlayThere, DifferentHost, Equivocate
                                       ForfeitedGoesOn, GaveUpHeldBack, GaveUpNotBack, GaveUpStalled, HidEntries,
                                       HostNotSeated, HostRefusedUs, HostResume, HostSwitched, KeepsRefusing,
                                       LobbyClosedByHost, LogLacksEntries, NoHostAt, NoHostSeen, NoReceipt,
-                                      NoSeatAnswers, NotASeat,
-                                      NothingAnswered, OtherGameOpened, OtherProtocol, OwnHandOverRefused, PeerEnd,
-                                      PlayingAnother, RefusedRelayEntry, SignedEntryUnfolding, StartedWithoutUs,
-                                      TooFewJoined, WatchRefused, WatchedEntryUnfolding)
+                                      NoSeatAnswers, NotASeat, NothingAnswered, OtherGameOpened, OtherProtocol,
+                                      OwnHandOverRefused, PeerEnd, PlayingAnother, RefusedRelayEntry,
+                                      SignedEntryUnfolding, StartedWithoutUs, TooFewJoined, WatchRefused,
+                                      WatchedEntryUnfolding)
 from p2p_ttr.net.console import Console
 from p2p_ttr.table.escrowbook import Blocked
 from p2p_ttr.table.obligations import Owed

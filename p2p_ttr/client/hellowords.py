@@ -30,7 +30,8 @@ def refusal_reason(problem: HelloProblem) -> str:  # noqa: C901 - one case per f
         case NameInUse(name):
             return f"the name {name!r} is taken at this table: {PICK_ANOTHER}"
         case NameLookalike(name, other):
-            return f"the name {name!r} ({ascii(name)}) looks the same as {other!r}, already at this table: {PICK_ANOTHER}"
+            return (f"the name {name!r} ({ascii(name)}) looks the same as {other!r}, already at this table: "
+                    f"{PICK_ANOTHER}")
         case LobbyFull(capacity, waiting):
             return f"the game is full ({capacity} players, {waiting} waiting)"
         case GameUnderWay():

@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable
 
 from p2p_ttr.deck import (
-    CardRef,
+    EpochPosition,
     JointKey,
     SecretKey,
     Seed,
@@ -101,9 +101,9 @@ def bench_players(players: int) -> dict[str, float | int]:
 
     codec = creation.codec()
     made = [
-        make_share(keys[1], CardRef("train", 0, position), final[position]) for position in range(5)
+        make_share(keys[1], EpochPosition("train", 0, position), final[position]) for position in range(5)
     ]
-    share_s = best_seconds(lambda: make_share(keys[1], CardRef("train", 0, 7), final[7]))
+    share_s = best_seconds(lambda: make_share(keys[1], EpochPosition("train", 0, 7), final[7]))
     verify_s = best_seconds(lambda: verify_share(joint, made[0], final[0]))
     result: dict[str, float | int] = {
         "players": players,
@@ -119,7 +119,7 @@ def bench_players(players: int) -> dict[str, float | int]:
 
         def private_draw() -> tuple[float, float]:
             position = next(positions)
-            ref = CardRef("train", 0, position)
+            ref = EpochPosition("train", 0, position)
             start = time.perf_counter()
             shares = [make_share(keys[seat], ref, final[position]) for seat in range(1, players)]
             made_at = time.perf_counter()

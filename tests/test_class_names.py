@@ -12,11 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1] / "p2p_ttr"
-WAITING = {
-    "CardRef": {"engine/cards.py", "deck/deckorder.py"},
-    "UnknownCard": {"engine/errors.py", "deck/errors.py"},
-    "Reach": {"net/reach.py", "table/messages.py"},
-}
+WAITING: dict[str, set[str]] = {}
 
 
 def class_homes(root: Path = ROOT) -> dict[str, set[str]]:

@@ -11,11 +11,24 @@ from .netnotices import Notice
 from .networds import followed_words, peer_name, word_notice
 from .peerexits import (CannotPlayThere, DifferentHost, Equivocated, FollowedSilent, ForfeitedEnded, ForfeitedGoesOn,
                         GaveUpHeldBack, GaveUpNotBack, GaveUpStalled, HidEntries, HostNotSeated, HostRefusedUs,
-                        HostResume, HostSwitched, KeepsRefusing, LobbyClosedByHost, LogLacksEntries, NoReceipt,
-                        NoSeatAnswers, NotASeat, NothingAnswered, OtherGameOpened, OtherProtocol, OwnHandOverRefused,
-                        PeerEnd, PlayingAnother, RefusedRelayEntry, SignedEntryUnfolding, StartedWithoutUs,
-                        TooFewJoined, WatchRefused, WatchedEntryUnfolding)
+                        HostResume, HostSwitched, KeepsRefusing, LobbyClosedByHost, LogLacksEntries, NoHostAt,
+                        NoHostSeen, NoReceipt, NoSeatAnswers, NotASeat, NothingAnswered, OtherGameOpened,
+                        OtherProtocol, OwnHandOverRefused, PeerEnd, PlayingAnother, RefusedRelayEntry,
+                        SignedEntryUnfolding, StartedWithoutUs, TooFewJoined, WatchRefused, WatchedEntryUnfolding)
 from .peerwords import shown, words_shown
+from .refusalwords import host_refusal_words, their_words
+from .transportfacts import TransportTrouble
+from .transportwords import transport_words
+
+
+NOT_A_GAME = {  # how an address showed it is no ttr game; the player's next guess follows each
+    NoHostSeen.HANDSHAKE_FAILED: "it failed the handshake of a ZeroMQ connection (wrong address or port?)",
+    NoHostSeen.SAID_NOTHING: "it accepted the connection but said nothing: it does not speak ZeroMQ (wrong address or "
+                             "port?)",
+    NoHostSeen.CLOSED: "it closed the ZeroMQ connection (wrong address or port?)",
+    NoHostSeen.NO_ZEROMQ: "it does not speak ZeroMQ (wrong address or port?)",
+    NoHostSeen.NO_ANSWER: "it speaks ZeroMQ but does not answer as a ttr host",
+}
 
 
 def word_end(end: PeerEnd, names: tuple[str, ...]) -> str:
@@ -23,11 +36,14 @@ def word_end(end: PeerEnd, names: tuple[str, ...]) -> str:
     return _words(words_shown(end), tuple(shown(n) for n in names))
 
 
-def last_words(told: str | Notice | PeerEnd, names: tuple[str, ...]) -> str:
-    """Why a run ended, in words: a fact worded, or the words an error below already gave."""
-    if isinstance(told, str):
-        return told
-    return word_notice(told, names) if isinstance(told, Notice) else word_end(told, names)
+Told = Notice | PeerEnd | TransportTrouble  # why a peer's run ends: a fact of its own, or its socket's trouble
+
+
+def last_words(told: Told, names: tuple[str, ...]) -> str:
+    """Why a run ended, in words."""
+    if isinstance(told, Notice):
+        return word_notice(told, names)
+    return transport_words(told) if isinstance(told, TransportTrouble) else word_end(told, names)
 
 
 def _resume_words(resume: HostResume | None) -> str:
@@ -45,9 +61,10 @@ def _relay_named(relay: int, moved: bool, names: tuple[str, ...]) -> str:
 
 def _words(end: PeerEnd, names: tuple[str, ...]) -> str:  # noqa: C901 - one case per fact, read down
     match end:
-        case HostRefusedUs(reason, watch_at):
-            return f"the host refused us: {reason}" + (
-                f"; to follow it without a seat: ttr watch {watch_at}" if watch_at is not None else "")
+        case HostRefusedUs(code, reason, watch_at):
+            return f"the host refused us: {host_refusal_words(code)}" + (
+                f"; to follow it without a seat: ttr watch {watch_at}" if watch_at is not None else "") + their_words(
+                reason)
         case OtherGameOpened(address, opened, ours, data_flag):
             what = f"game {opened.hex()[:8]}" if opened is not None else "a new game"
             mine = f"game {ours.hex()[:8]}" if ours is not None else "our game"
@@ -75,6 +92,10 @@ def _words(end: PeerEnd, names: tuple[str, ...]) -> str:  # noqa: C901 - one cas
             return f"only {count} of {wanted} players joined in {timeout_s:.0f} s"
         case NothingAnswered(address, timeout_s):
             return f"nothing answered at {address} in {timeout_s:.0f} s: is `ttr host` running there, on that port?"
+        case NoHostAt(address, NoHostSeen.NOTHING_LISTENS):
+            return f"nothing answered at {address}: is `ttr host` running there, on that port?"
+        case NoHostAt(address, seen):
+            return f"{address} is not a ttr game: {NOT_A_GAME[seen]}"
         case RefusedRelayEntry(relay, moved, index, code, reason):
             return (f"{_relay_named(relay, moved, names)} sequenced entry {index}, which our table refuses "
                     f"({code}: {reason}): the host misbehaved; the game stops")
@@ -116,8 +137,8 @@ def _words(end: PeerEnd, names: tuple[str, ...]) -> str:  # noqa: C901 - one cas
                 f"; the end never reached us in {short_s:.0f} s, so our log stops short of it" if short_s else "")
         case NoSeatAnswers(timeout_s, dialled):
             return f"no seat of the game has answered for {timeout_s:.0f} s (last tried: {dialled})"
-        case WatchRefused(dialled, reason):
-            return f"{dialled} refused us: {reason}"
+        case WatchRefused(dialled, code, reason):
+            return f"{dialled} refused us: {host_refusal_words(code)}{their_words(reason)}"
         case NotASeat(address):
             return f"{address} is not a seat of the game we watch"
         case PlayingAnother(dialled, game_id):

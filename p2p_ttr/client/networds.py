@@ -24,6 +24,7 @@ from .netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, CarryOnTooLate,
                          WatcherLeft, WatchingFrom, WitnessRefused, WrongKey)
 from .numbering import seat_number, turn_point_words
 from .peerwords import shown, words_shown
+from .refusalwords import table_refusal_words, their_words
 from .words import COLOURS, ESCROW_TRADE_OFF
 
 MAX_DETAIL = 200  # a first drop's reason, cut (it may quote what a peer sent)
@@ -295,9 +296,10 @@ def _our_words(notice: OwnMessageRefused | TableRefused | CarryOnTooLate | Carri
         case OwnMessageRefused(code, reason):
             return f"our own message was refused ({code}): {reason}"
         case TableRefused(code, reason):
-            return f"the table refused our message ({code}): {reason}"
+            return f"the table refused our message: {table_refusal_words(code)}{their_words(reason)}"
         case CarryOnTooLate(reason):
-            return f"our request to carry a seat on came too late ({reason})"
+            return ("our request to carry a seat on came too late: the seat came back, or the relay moved, first"
+                    + their_words(reason))
         case CarriedOnUs(entry):
             return CARRIED_ON_US.format(entry=entry)
         case AskingCarryOn(seat, silent_s):

@@ -7,6 +7,7 @@ error's own words (shown safely where it is worded)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 
 from .livenessfacts import Dialled, Why
@@ -16,9 +17,10 @@ from .livenessfacts import Dialled, Why
 
 @dataclass(frozen=True)
 class HostRefusedUs:
-    """The host refused our hello (``reason``, its words); ``watch_at``: the
-    game has started without us, and ``ttr watch`` follows it there."""
+    """The host refused our hello with ``code`` (``reason``, its own words);
+    ``watch_at``: the game has started without us, and ``ttr watch`` follows it there."""
 
+    code: str
     reason: str
     watch_at: str | None = None
 
@@ -98,6 +100,25 @@ class NothingAnswered:
 
     address: str
     timeout_s: float
+
+
+class NoHostSeen(Enum):
+    """What a first join learnt of an address that is no ttr host (net/reach.py)."""
+
+    NOTHING_LISTENS = "nothing listens"  # the connection refused (or timed out) again and again
+    HANDSHAKE_FAILED = "handshake failed"  # it failed the ZeroMQ handshake (a PUB or PULL socket)
+    SAID_NOTHING = "said nothing"  # it accepted the connection and never began the handshake (libzmq gave up)
+    CLOSED = "closed"  # it closed the connection before any handshake (a plain TCP server)
+    NO_ZEROMQ = "no zeromq"  # connected, the handshake not done in time (an HTTP server)
+    NO_ANSWER = "no answer"  # the handshake done, no frame of ours answered (another program's ZeroMQ socket)
+
+
+@dataclass(frozen=True)
+class NoHostAt:
+    """The address a first join dialled (``address``) is no ttr host: ``seen``."""
+
+    address: str
+    seen: NoHostSeen
 
 
 # ------------------------------------------------------- the relay misbehaves
@@ -252,9 +273,10 @@ class NoSeatAnswers:
 
 @dataclass(frozen=True)
 class WatchRefused:
-    """``dialled`` refused our watch (``reason``, its words)."""
+    """``dialled`` refused our watch with ``code`` (``reason``, its own words)."""
 
     dialled: str
+    code: str
     reason: str
 
 
@@ -283,7 +305,7 @@ class WatchedEntryUnfolding:
 
 
 PeerEnd = (HostRefusedUs | OtherGameOpened | OtherProtocol | CannotPlayThere | DifferentHost | StartedWithoutUs
-           | LobbyClosedByHost | HostSwitched | HostNotSeated | TooFewJoined | NothingAnswered
+           | LobbyClosedByHost | HostSwitched | HostNotSeated | TooFewJoined | NothingAnswered | NoHostAt
            | RefusedRelayEntry | Equivocated | HidEntries | NoReceipt | OwnHandOverRefused | KeepsRefusing
            | LogLacksEntries | SignedEntryUnfolding | FollowedSilent | GaveUpStalled | GaveUpHeldBack | GaveUpNotBack
            | ForfeitedGoesOn | ForfeitedEnded

@@ -13,7 +13,7 @@ Protocol flow for a game ``game_id`` with seats ``0..n-1``:
 2. Deck epoch. Everyone computes ``create_deck(deck, epoch, cards)``; then
    seats 0, 1, ..., n-1 in turn publish ``shuffle_step(...)`` on the previous
    output (the first step takes ``creation.ciphertexts()``). The last output
-   is the epoch's fixed list; cards are ``CardRef(deck, epoch, position)``,
+   is the epoch's fixed list; cards are ``EpochPosition(deck, epoch, position)``,
    drawn in a separate order (``initial_order``, ``draw_from_top``,
    ``move_to_bottom``).
 3. Private draw of ``ref`` by seat P: every other seat publishes
@@ -64,7 +64,7 @@ from .audit import (
 )
 from .backend import current_backend, gmpy2_available, set_backend
 from .commit import Seed, SeedCommitment, check_seed, commit_seed
-from .deckorder import CardRef, draw_from_top, initial_order, move_to_bottom
+from .deckorder import EpochPosition, draw_from_top, initial_order, move_to_bottom
 from .drbg import RandomSource
 from .elgamal import Ciphertext, DeckCreation, create_deck, decrypt_with_exponent, decrypt_with_shares
 from .encoding import CardCodec, card_element
@@ -80,7 +80,7 @@ from .errors import (
     InvalidKeyProof,
     InvalidShareProof,
     MalformedWire,
-    UnknownCard,
+    NotACard,
     VerificationError,
 )
 from .escrow import (
@@ -130,7 +130,6 @@ __all__ = [
     "card_element",
     "CardCodec",
     "CardOpening",
-    "CardRef",
     "check_element",
     "check_seed",
     "Ciphertext",
@@ -156,6 +155,7 @@ __all__ = [
     "check_escrow_share",
     "escrow_dealer_cheated",
     "EscrowDeal",
+    "EpochPosition",
     "expect_bytes",
     "expect_int",
     "expect_list",
@@ -175,6 +175,7 @@ __all__ = [
     "MalformedWire",
     "MixCreation",
     "move_to_bottom",
+    "NotACard",
     "open_escrow_share",
     "open_played_card",
     "open_private",
@@ -209,7 +210,6 @@ __all__ = [
     "ShuffleProof",
     "ShuffleStep",
     "Transcript",
-    "UnknownCard",
     "VerificationError",
     "verify_remask",
     "verify_share",

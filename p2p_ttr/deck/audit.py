@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 from .commit import Seed, SeedCommitment, check_seed
-from .deckorder import CardRef
+from .deckorder import EpochPosition
 from .drbg import RandomSource, fresh_bytes
 from .elgamal import Ciphertext, DeckCreation, decrypt_with_exponent, decrypt_with_shares
 from .encoding import CardCodec
@@ -142,7 +142,7 @@ class ShareCheck:
     """Whether a published decryption share matches its seat's key."""
 
     record: int
-    ref: CardRef
+    ref: EpochPosition
     seat: int
     ok: bool
     detail: str
@@ -156,7 +156,7 @@ class OpeningCheck:
     """Whether a claimed card is the one at its position."""
 
     record: int
-    ref: CardRef
+    ref: EpochPosition
     claimant: int
     claimed: int
     actual: int | None
@@ -230,7 +230,7 @@ class _Epoch:
     current: tuple[Ciphertext, ...]  # the chain's input, then each published output
     universe: tuple[int, ...]  # every card that may legitimately appear
     created: tuple[int, ...] = ()  # a shuffled epoch's cards
-    sources: tuple[CardRef, ...] = ()  # a re-masked or mixed epoch's cards, in order
+    sources: tuple[EpochPosition, ...] = ()  # a re-masked or mixed epoch's cards, in order
     steps: list[tuple[int, ShuffleStep | RemaskStep, list[Ciphertext]]] = field(
         default_factory=list
     )
@@ -521,7 +521,7 @@ class _Auditor:
         return "; " + ", ".join(parts) if parts else "; same cards, unexplained order or randomness"
 
     def _final_ciphertext(
-        self, index: int, ref: CardRef, seat: int, what: str
+        self, index: int, ref: EpochPosition, seat: int, what: str
     ) -> Ciphertext | None:
         assert self.joint is not None
         epoch = self.epochs.get((ref.deck, ref.epoch))
@@ -662,7 +662,7 @@ class _Auditor:
         )
 
     def _open_from_shares(
-        self, epoch: _Epoch, ref: CardRef, shares: list[tuple[int, DecryptionShare, Ciphertext]]
+        self, epoch: _Epoch, ref: EpochPosition, shares: list[tuple[int, DecryptionShare, Ciphertext]]
     ) -> tuple[int | None, str]:
         """Open from published, audited shares when the keys are not all revealed."""
         assert self.joint is not None

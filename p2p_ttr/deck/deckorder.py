@@ -1,7 +1,7 @@
 """Card references and the drawing order of a deck epoch.
 
 After the shuffle chain of an epoch, the deck is a fixed list of ciphertexts.
-A card is referred to forever by ``CardRef(deck, epoch, position)`` into that
+A card is referred to forever by ``EpochPosition(deck, epoch, position)`` into that
 list: **ciphertexts never move**. What changes during play is the *drawing
 order*, a separate tuple of positions (top of the pile first). Drawing takes
 positions from the front; :func:`move_to_bottom` puts positions at the
@@ -25,7 +25,7 @@ from .wire import expect_deck_name, expect_epoch, expect_index, expect_list
 
 
 @dataclass(frozen=True, slots=True, order=True)
-class CardRef:
+class EpochPosition:
     """A position in the final shuffled list of a deck epoch.
 
     Wire: ``[deck, epoch, position]``.
@@ -44,7 +44,7 @@ class CardRef:
         return [self.deck, self.epoch, self.position]
 
     @classmethod
-    def from_wire(cls, data: object) -> CardRef:
+    def from_wire(cls, data: object) -> EpochPosition:
         deck, epoch, position = expect_list(data, "card reference", 3)
         return cls(expect_deck_name(deck), expect_epoch(epoch), expect_index(position, "position"))
 

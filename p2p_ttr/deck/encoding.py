@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from .errors import DeckUsageError, UnknownCard
+from .errors import DeckUsageError, NotACard
 from .hashing import DOMAIN_CARD, hash_to_element
 from .wire import MAX_DECK_SIZE, expect_deck_name
 
@@ -55,10 +55,10 @@ class CardCodec:
         return card_element(self.deck, card)
 
     def card(self, element: int) -> int:
-        """The card encoded by ``element``; raises :class:`UnknownCard` otherwise."""
+        """The card encoded by ``element``; raises :class:`NotACard` otherwise."""
         card = self._cards.get(element)
         if card is None:
-            raise UnknownCard(f"the decryption is not a card of deck {self.deck!r}")
+            raise NotACard(f"the decryption is not a card of deck {self.deck!r}")
         return card
 
     def __contains__(self, element: object) -> bool:

@@ -8,7 +8,7 @@ branches to protocol error codes:
   (:class:`InvalidElement`). Decoders raise nothing else.
 * :class:`VerificationError` -- a well-formed contribution fails a
   cryptographic check. It names the seat that produced it.
-* :class:`UnknownCard` -- a decryption is not a card of the deck.
+* :class:`NotACard` -- a decryption is not a card of the deck.
 * :class:`DeckUsageError` -- the caller asked for something impossible
   (wrong seat count, position out of range, missing shares).
 * :class:`BackendUnavailable` -- the requested powmod backend cannot be used.
@@ -58,7 +58,7 @@ class CommitmentMismatch(VerificationError):
     """A revealed seed does not open the seat's commitment."""
 
 
-class UnknownCard(DeckError):
+class NotACard(DeckError):
     """A decrypted value is not the encoding of any card of the deck."""
 
 

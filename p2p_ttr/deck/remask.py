@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from .commit import Seed
-from .deckorder import CardRef
+from .deckorder import EpochPosition
 from .drbg import Drbg
 from .elgamal import (
     Ciphertext,
@@ -49,15 +49,15 @@ class RemaskCreation:
 
     deck: str
     epoch: int
-    refs: tuple[CardRef, ...]
+    refs: tuple[EpochPosition, ...]
 
     def __post_init__(self) -> None:
         expect_deck_name(self.deck)
         expect_epoch(self.epoch)
         if type(self.refs) is not tuple or not 1 <= len(self.refs) <= MAX_DECK_SIZE:
             raise MalformedWire(f"a re-masked epoch holds 1..{MAX_DECK_SIZE} cards")
-        if any(type(ref) is not CardRef for ref in self.refs):
-            raise MalformedWire("a re-masked epoch lists CardRefs")
+        if any(type(ref) is not EpochPosition for ref in self.refs):
+            raise MalformedWire("a re-masked epoch lists EpochPositions")
         if len(set(self.refs)) != len(self.refs):
             raise MalformedWire("a re-masked epoch lists a card twice")
 
@@ -73,7 +73,7 @@ class RemaskCreation:
         return cls(
             expect_deck_name(deck),
             expect_epoch(epoch),
-            tuple(CardRef.from_wire(ref) for ref in refs),
+            tuple(EpochPosition.from_wire(ref) for ref in refs),
         )
 
 

@@ -52,7 +52,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .deckorder import CardRef
+from .deckorder import EpochPosition
 from .drbg import RandomSource, fresh_bytes
 from .elgamal import Ciphertext, decrypt_with_shares
 from .encoding import CardCodec
@@ -91,7 +91,7 @@ class DecryptionShare:
     Wire: ``[deck, epoch, position, seat, share(256), t1(256), t2(256), s(65)]``.
     """
 
-    ref: CardRef
+    ref: EpochPosition
     seat: int
     share: int
     t1: int
@@ -99,8 +99,8 @@ class DecryptionShare:
     response: int
 
     def __post_init__(self) -> None:
-        if type(self.ref) is not CardRef:
-            raise MalformedWire("share reference must be a CardRef")
+        if type(self.ref) is not EpochPosition:
+            raise MalformedWire("share reference must be a EpochPosition")
         expect_seat(self.seat)
         check_element(self.share, "share")
         check_element(self.t1, "share proof t1")
@@ -124,7 +124,7 @@ class DecryptionShare:
     def from_wire(cls, data: object) -> DecryptionShare:
         deck, epoch, position, seat, share, t1, t2, s = expect_list(data, "decryption share", 8)
         return cls(
-            CardRef(expect_deck_name(deck), expect_epoch(epoch), expect_index(position, "position")),
+            EpochPosition(expect_deck_name(deck), expect_epoch(epoch), expect_index(position, "position")),
             expect_seat(seat),
             expect_element(share, "share"),
             expect_element(t1, "share proof t1"),
@@ -155,7 +155,7 @@ def _challenge(game_id: bytes, share: DecryptionShare, y: int, a: int) -> int:
 
 
 def make_share(
-    secret: SecretKey, ref: CardRef, ciphertext: Ciphertext, source: RandomSource | None = None
+    secret: SecretKey, ref: EpochPosition, ciphertext: Ciphertext, source: RandomSource | None = None
 ) -> DecryptionShare:
     """Seat ``secret.seat``'s share of the card at ``ref``, with its proof.
 
@@ -240,7 +240,7 @@ def verify_share(joint: JointKey, share: DecryptionShare, ciphertext: Ciphertext
 
 
 def _shares_by_seat(
-    joint: JointKey, ref: CardRef, shares: Iterable[DecryptionShare], seats: Iterable[int]
+    joint: JointKey, ref: EpochPosition, shares: Iterable[DecryptionShare], seats: Iterable[int]
 ) -> list[DecryptionShare]:
     """The shares of exactly ``seats`` for ``ref``, in seat order."""
     by_seat: dict[int, DecryptionShare] = {}
@@ -262,7 +262,7 @@ def _shares_by_seat(
 def open_private(
     joint: JointKey,
     secret: SecretKey,
-    ref: CardRef,
+    ref: EpochPosition,
     ciphertext: Ciphertext,
     shares: Iterable[DecryptionShare],
     codec: CardCodec,
@@ -290,7 +290,7 @@ def open_private(
 
 def open_public(
     joint: JointKey,
-    ref: CardRef,
+    ref: EpochPosition,
     ciphertext: Ciphertext,
     shares: Iterable[DecryptionShare],
     codec: CardCodec,
@@ -304,7 +304,7 @@ def open_public(
 
 def open_played_card(
     joint: JointKey,
-    ref: CardRef,
+    ref: EpochPosition,
     ciphertext: Ciphertext,
     owner_share: DecryptionShare,
     draw_shares: Sequence[DecryptionShare],

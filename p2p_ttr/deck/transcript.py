@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Final, TypeAlias
 
 from .commit import SEED_BYTES, Seed, SeedCommitment
-from .deckorder import CardRef
+from .deckorder import EpochPosition
 from .elgamal import DeckCreation
 from .errors import MalformedWire
 from .keys import (
@@ -61,13 +61,13 @@ class CardOpening:
     Wire: ``[deck, epoch, position, card, claimant]``.
     """
 
-    ref: CardRef
+    ref: EpochPosition
     card: int
     claimant: int
 
     def __post_init__(self) -> None:
-        if type(self.ref) is not CardRef:
-            raise MalformedWire("opening reference must be a CardRef")
+        if type(self.ref) is not EpochPosition:
+            raise MalformedWire("opening reference must be a EpochPosition")
         expect_index(self.card, "card")
         expect_seat(self.claimant, "claimant")
 
@@ -78,7 +78,7 @@ class CardOpening:
     def from_wire(cls, data: object) -> CardOpening:
         deck, epoch, position, card, claimant = expect_list(data, "card opening", 5)
         return cls(
-            CardRef(expect_deck_name(deck), expect_epoch(epoch), expect_index(position, "position")),
+            EpochPosition(expect_deck_name(deck), expect_epoch(epoch), expect_index(position, "position")),
             expect_index(card, "card"),
             expect_seat(claimant, "claimant"),
         )

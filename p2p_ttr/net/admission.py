@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 import zmq
 
 from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind
+from p2p_ttr.client.hellofacts import GameUnderWay, NoGameYet, NotDialledHere, StartedBeforePlace
+from p2p_ttr.client.hellowords import refusal_reason
 from p2p_ttr.client.netnotices import JoinedLobby, LeftLobby, Report, RollCall, SeatBack, WaitsForPlace
 from p2p_ttr.engine.game import Game
 from p2p_ttr.errorcodes import ErrorCode
@@ -114,13 +116,13 @@ class Admission:
                               MAX_SEATS + 1)
                 probe.join(version, name, public, challenge, sig, dialled)  # version and signature checks
                 if seat is None or seat == me:
-                    raise HelloRefusal(ErrorCode.STARTED, "the game has already started")
+                    raise HelloRefusal(ErrorCode.STARTED, GameUnderWay())
                 self.connections.admit(rid, public, seat, challenge)
                 self.router.send(rid, frames.Welcome(seat, table.game_id, len(table.log), self.replica.names))
                 self.report(SeatBack(seat, self.replica.relaying))
                 return
             if lobby is None:
-                raise HelloRefusal(ErrorCode.STARTED, "no game here yet")
+                raise HelloRefusal(ErrorCode.STARTED, NoGameYet())
             new = lobby.join(version, name, public, challenge, sig, dialled)
         except HelloRefusal as refusal:
             self.drops.drop(DoorKind(Door.HELLO_REFUSED, code=str(refusal.code)), DoorDetail(refusal.reason, name))
@@ -149,9 +151,9 @@ class Admission:
         if problem is not None:
             raise HelloRefusal(ErrorCode.RELAYED, problem)
 
-    def not_ours(self, dialled: Dialled) -> str | None:
+    def not_ours(self, dialled: Dialled) -> NotDialledHere | None:
         """Why ``dialled`` is not our ROUTER's address nor our player's front
-        (hellobind.py), in words for whoever dialled it; None: it is ours."""
+        (hellobind.py); None: it is ours."""
         sock = self.router.sock
         if sock is None:  # driven by hand, with no socket (unit tests): nothing was dialled
             return None
@@ -182,7 +184,7 @@ class Admission:
             if rid is not None and rid in self.connections.known:
                 self.connections.known[rid] = seat
         for rid in [rid for rid, seat in self.connections.known.items() if seat == -1]:
-            self.router.send(rid, frames.NotAdmitted(ErrorCode.STARTED, "the game started before a place freed"))
+            self.router.send(rid, frames.NotAdmitted(ErrorCode.STARTED, refusal_reason(StartedBeforePlace())))
             self.connections.forget(rid)
 
     def left(self, rid: bytes) -> None:

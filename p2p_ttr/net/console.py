@@ -14,10 +14,9 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from p2p_ttr.client.exitwords import last_words
+from p2p_ttr.client.exitwords import Told, last_words
 from p2p_ttr.client.netnotices import Notice
 from p2p_ttr.client.networds import history_head, word_notice
-from p2p_ttr.client.peerexits import PeerEnd
 
 from .history import History
 
@@ -35,8 +34,8 @@ class Console:
         """A fact the peer reports, in words, naming seats by ``names``."""
         self.say(word_notice(notice, names))
 
-    def last_words(self, told: str | Notice | PeerEnd, names: tuple[str, ...]) -> str:
-        """Say why a run ends (a fact; words only from an error below) and return the words."""
+    def last_words(self, told: Told, names: tuple[str, ...]) -> str:
+        """Say why a run ends and return the words."""
         words = last_words(told, names)
         self.say(words)
         return words

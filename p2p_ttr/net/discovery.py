@@ -35,7 +35,9 @@ _LIMITS = {"max_str_len": 32, "max_bin_len": PUBLIC_KEY_BYTES, "max_array_len": 
 
 
 class BeaconError(ValueError):
-    """A datagram that is not a beacon we understand."""
+    """A datagram that is not a beacon we understand. Its words are for a
+    test or a trace, never a player's: a listener skips such a datagram
+    without a word (anyone on the LAN may send one)."""
 
 
 @dataclass(frozen=True)

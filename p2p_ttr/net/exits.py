@@ -2,23 +2,20 @@
 
 Any part of a peer (the follower, the hand-over, the relay's parts) raises
 ``PeerExit``; the loop (node.py) catches it, tells the player and returns
-the code. What it tells is a typed fact (client/peerexits.py, or a
-netnotices.py fact), worded where it reaches the player; a string only
-where an error below already says it in words (the socket's) or the reach
-check does (reach.py, still to be made facts).
+the code. What it tells is a typed fact (client/peerexits.py, a
+netnotices.py fact, or the socket's trouble: client/transportfacts.py),
+worded where it reaches the player (client/exitwords.py).
 """
 
 from __future__ import annotations
 
-from p2p_ttr.client.exitwords import last_words
-from p2p_ttr.client.netnotices import Notice
-from p2p_ttr.client.peerexits import PeerEnd
+from p2p_ttr.client.exitwords import Told, last_words
 
 
 class PeerExit(Exception):
     """Ends the peer's run with a process exit code and what the player is told."""
 
-    def __init__(self, code: int, told: str | Notice | PeerEnd) -> None:
+    def __init__(self, code: int, told: Told) -> None:
         super().__init__(told)
         self.code = code
         self.told = told

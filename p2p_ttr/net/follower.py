@@ -129,7 +129,7 @@ class Follower:
                 up.send(frames.Hi(NET_VERSION))
             case frames.NotAdmitted(code, reason):
                 started = code == ErrorCode.STARTED and self.replica.table is None
-                raise PeerExit(1, HostRefusedUs(reason, self.uplink.where if started else None))
+                raise PeerExit(1, HostRefusedUs(code, reason, self.uplink.where if started else None))
             case frames.Welcome(_, game_id, log_len, names):
                 up.welcomed = True
                 up.length = max(up.length, log_len)

@@ -14,6 +14,8 @@ from typing import Annotated, Any, ClassVar
 
 import msgpack
 
+from p2p_ttr.client.hellofacts import OtherVersion
+from p2p_ttr.client.hellowords import refusal_reason
 from p2p_ttr.client.livenessfacts import Why
 from p2p_ttr.codec import Bool, Bytes, EnumValue, Family, Int, List, Optional, Str, Trailing, Tuple, same
 from p2p_ttr.engine.boards import MAX_NAME as MAX_GAME_NAME
@@ -445,8 +447,8 @@ def _unpack(raw: bytes) -> list[Any]:
 
 
 def other_version_words(version: int) -> str:
-    """Why a peer of LAN ``version`` is refused, in words for it."""
-    return f"this host speaks LAN protocol {NET_VERSION}, you speak {version}: update ttr"
+    """Why a peer of LAN ``version`` is refused: the ``refused`` frame's reason, worded by the client."""
+    return refusal_reason(OtherVersion(version, NET_VERSION))
 
 
 def clip(text: str) -> str:

@@ -28,6 +28,7 @@ import functools
 import ipaddress
 import socket
 
+from p2p_ttr.client.hellofacts import DialledElsewhere, DialledNoAddress, NotDialledHere
 from p2p_ttr.table.identity import Identity
 
 from . import frames
@@ -64,20 +65,17 @@ def is_our_address(ip: str) -> bool:
     return True
 
 
-def dialled_problem(dialled: Dialled, listening: Dialled, front: Dialled | None = None) -> str | None:
+def dialled_problem(dialled: Dialled, listening: Dialled, front: Dialled | None = None) -> NotDialledHere | None:
     """Why a hello dialled to ``dialled`` did not come straight to our ROUTER
     listening on ``listening``, nor to the ``front`` our player vouches for
-    (``--advertise``: a port forward or proxy of their own), in words for
-    the joiner; None: it came to us."""
+    (``--advertise``: a port forward or proxy of their own), a typed fact
+    (client/hellowords.py words it for the joiner); None: it came to us."""
     ip, port = dialled
-    shown = f"[{ip}]:{port}" if ":" in ip else f"{ip}:{port}"
     try:
         address = ipaddress.ip_address(ip)
     except ValueError:
-        return f"your hello names {ip!r} as the address you dialled, which is no IP address"
-    relayed = (f"you dialled {shown}, which is not where this host listens: something between us passes "
-               "your connection on (a relay that answered a beacon, or a port forward); dial this host's own "
-               "address")
+        return DialledNoAddress(ip)
+    relayed = DialledElsewhere(ip, port)
     if front is not None and port == front[1] and _same(address, front[0]):
         return None
     bound_ip, bound_port = listening

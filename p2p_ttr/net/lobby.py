@@ -28,12 +28,15 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 
+from p2p_ttr.client.hellofacts import (HelloProblem, HelloUnsigned, HostsOwnIdentity, LobbyFull, NameInUse,
+                                      NameLookalike, NameRefused, OtherVersion)
+from p2p_ttr.client.hellowords import refusal_reason
 from p2p_ttr.errorcodes import ErrorCode
 from p2p_ttr.table.envelope import MAX_SEATS, pack
 from p2p_ttr.table.identity import Identity, signature_valid
 from p2p_ttr.table.names import looks_like, name_problem
 
-from .frames import CHALLENGE_BYTES, NET_VERSION, other_version_words
+from .frames import CHALLENGE_BYTES, NET_VERSION
 
 HELLO_TAG = "p2p_ttr/hello/v3"  # the signature's purpose: nothing else an identity signs starts so
 MAX_OPEN_CHALLENGES = 1024  # connections challenged and not yet admitted; the oldest is forgotten first
@@ -86,10 +89,19 @@ class Challenges:
 
 @dataclass
 class HelloRefusal(Exception):
-    """The host's answer to a hello it will not seat: a code and a reason in words."""
+    """The host's answer to a hello it will not seat: a wire code and the
+    problem, a typed fact (client/hellofacts.py) the client words."""
 
     code: ErrorCode
-    reason: str
+    problem: HelloProblem
+
+    @property
+    def reason(self) -> str:
+        """The problem in words for the joiner: the ``refused`` frame's reason."""
+        return refusal_reason(self.problem)
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.reason}"
 
 
 @dataclass
@@ -118,25 +130,23 @@ class Lobby:
         (the host checks that first: ``Challenges.take``), ``dialled`` the
         address the hello names (the host checks it is its own: hellobind.py)."""
         if version != NET_VERSION:
-            raise HelloRefusal(ErrorCode.VERSION, other_version_words(version))
+            raise HelloRefusal(ErrorCode.VERSION, OtherVersion(version, NET_VERSION))
         if not signature_valid(public, sig, hello_statement(version, self.host_public, challenge, dialled, name, public)):
-            raise HelloRefusal(ErrorCode.BAD_HELLO, "your hello is not signed by your identity key")
+            raise HelloRefusal(ErrorCode.BAD_HELLO, HelloUnsigned())
         problem = name_problem(name)
         if problem is not None:
-            raise HelloRefusal(ErrorCode.BAD_NAME, f"{problem}: pick another with --name")
+            raise HelloRefusal(ErrorCode.BAD_NAME, NameRefused(problem))
         if any(pub == public for _, pub in self.members + self.waiting):
             return False
         if public == self.host_public:
-            raise HelloRefusal(ErrorCode.BAD_HELLO, "that is the host's own identity")
+            raise HelloRefusal(ErrorCode.BAD_HELLO, HostsOwnIdentity())
         other = looks_like(name, self.names + [n for n, _ in self.waiting])
         if other == name:
-            raise HelloRefusal(ErrorCode.NAME_TAKEN,
-                               f"the name {name!r} is taken at this table: pick another with --name")
+            raise HelloRefusal(ErrorCode.NAME_TAKEN, NameInUse(name))
         if other is not None:  # a player could pose as the other: the screens could not tell them apart
-            raise HelloRefusal(ErrorCode.NAME_TAKEN, f"the name {name!r} ({ascii(name)}) looks the same as {other!r}, "
-                          "already at this table: pick another with --name")
+            raise HelloRefusal(ErrorCode.NAME_TAKEN, NameLookalike(name, other))
         if self.full() and len(self.waiting) >= MAX_WAITING:
-            raise HelloRefusal(ErrorCode.FULL, f"the game is full ({self.capacity} players, {MAX_WAITING} waiting)")
+            raise HelloRefusal(ErrorCode.FULL, LobbyFull(self.capacity, MAX_WAITING))
         (self.waiting if self.full() else self.members).append((name, public))
         return True
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from p2p_ttr.client.storefacts import NoSeatHere, SecretsDamaged, SecretsFault, SecretsMissing
 from p2p_ttr.deck import DeckError, KeyAnnouncement, SecretKey, Seed, SeedCommitment, check_seed
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
@@ -15,31 +16,23 @@ from p2p_ttr.table.table import PeerSecrets, Table
 
 from .store import GameStore, StoreError
 
-LOST_FOR_GOOD = ("a seat's secrets exist nowhere else, so this seat cannot go on: in a game with no escrow "
-                 "(the default) the game cannot be finished, and the others can `end` it (`ttr verify` audits "
-                 "what was played); in an escrow game (`ttr host --escrow`) the others carry this seat on "
-                 "once it stays silent")
-
 
 def check_secrets(path: Path, game_id: bytes, secrets: PeerSecrets,
                   announced: tuple[KeyAnnouncement, SeedCommitment] | None) -> None:
     """Refuse secrets that are not the ones this seat announced: a damaged
     file found now, not at the end of the game, where the audit would call
     the seat a cheater."""
-    damaged = f"{path} is damaged"
     if secrets.key.game_id != game_id or secrets.key.seat != secrets.seat:
-        raise StoreError(f"{damaged}: it is not this game's and seat's key; {LOST_FOR_GOOD}")
+        raise StoreError(SecretsDamaged(path, SecretsFault.NOT_THIS_SEATS_KEY))
     if announced is None:
         return  # our keys are not in the log yet: nothing to compare with
     key, commitment = announced
     if secrets.key.public_key != key.public_key:
-        raise StoreError(f"{damaged}: its secret exponent is not the key this seat announced in the log; "
-                         f"{LOST_FOR_GOOD}")
+        raise StoreError(SecretsDamaged(path, SecretsFault.KEY_NOT_ANNOUNCED))
     try:
         check_seed(game_id, commitment, secrets.seed)
     except DeckError:
-        raise StoreError(f"{damaged}: its seed is not the one this seat committed to in the log; "
-                         f"{LOST_FOR_GOOD}") from None
+        raise StoreError(SecretsDamaged(path, SecretsFault.SEED_NOT_COMMITTED)) from None
 
 
 def announced_in(entries: list[bytes], seat: int) -> tuple[KeyAnnouncement, SeedCommitment] | None:
@@ -92,7 +85,7 @@ class SeatPlayer:
             return False
         seat = self.seat
         if seat is None:
-            raise StoreError("this identity has no seat in the game")
+            raise StoreError(NoSeatHere())
         if self.table.me is None:
             secrets = self.store.load_secrets()
             if secrets is not None:
@@ -100,10 +93,10 @@ class SeatPlayer:
                 check_secrets(self.store.secrets_path, self.table.game_id, secrets,
                               (key, commitment) if key is not None and commitment is not None else None)
                 if secrets.seat != seat:
-                    raise StoreError(f"{self.store.secrets_path} is damaged: it is another seat's; {LOST_FOR_GOOD}")
+                    raise StoreError(SecretsDamaged(self.store.secrets_path, SecretsFault.OTHER_SEAT))
             if secrets is None:
                 if seat in self.table.keys:
-                    raise StoreError("our key is in the log but our secrets are not on disk: this seat cannot go on")
+                    raise StoreError(SecretsMissing())
                 seal = SecretKey.generate(self.table.game_id, seat) if self.table.escrow else None
                 secrets = PeerSecrets(seat, SecretKey.generate(self.table.game_id, seat), Seed.generate(), seal)
                 self.store.save_secrets(secrets)  # durable before the keys message exists

@@ -3,8 +3,9 @@
 A ZeroMQ DEALER never fails: it retries a refused connection for ever, drops
 a peer that does not speak ZMTP without a word, and waits politely on a
 server that sends it nonsense. A first join must not wait out its whole
-``--timeout`` to learn that nobody is there, so ``Reach`` watches the
-socket's monitor events and says what is wrong as soon as it is known:
+``--timeout`` to learn that nobody is there, so ``HostAnswerCheck`` watches the
+socket's monitor events and tells what is wrong as soon as it is known, as
+a typed fact (client/peerexits.py's ``NoHostAt``, worded by the client):
 
 - the connection is refused (or times out) again and again: nothing listens
   there, once ``REFUSED_GRACE_S`` has passed (a host started at the same
@@ -27,6 +28,8 @@ from collections.abc import Callable
 
 import zmq
 
+from p2p_ttr.client.peerexits import NoHostAt, NoHostSeen
+
 REFUSED_GRACE_S = 5.0
 HANDSHAKE_S = 3.0
 ANSWER_S = 10.0
@@ -43,8 +46,8 @@ def _monitor_event(monitor: zmq.Socket[bytes]) -> int:
     return int(event_id)
 
 
-class Reach:
-    """Watches a first join's connection and says as soon as it is known that nothing, or no ttr game, is there."""
+class HostAnswerCheck:
+    """Watches a first join's connection and tells as soon as it is known that nothing, or no ttr game, is there."""
 
     def __init__(self, sock: zmq.Socket[bytes], where: str, timeout: float,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -54,7 +57,7 @@ class Reach:
         self.started = clock()
         self.connected_at: float | None = None  # the TCP connection is up, the handshake not done
         self.handshaken_at: float | None = None
-        self.failed: str | None = None
+        self.failed: NoHostSeen | None = None  # how the connection showed it is no ttr game
         self.monitor: zmq.Socket[bytes] | None = sock.get_monitor_socket(
             zmq.EVENT_CONNECTED | zmq.EVENT_DISCONNECTED | zmq.EVENT_HANDSHAKE_SUCCEEDED
             | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
@@ -84,27 +87,30 @@ class Reach:
                 self.handshaken_at = now
             elif self.handshaken_at is None:  # closed, or a failed handshake, before any success
                 if kind != zmq.EVENT_DISCONNECTED:
-                    self.failed = "it failed the handshake of a ZeroMQ connection"
+                    self.failed = NoHostSeen.HANDSHAKE_FAILED
                 elif self.connected_at is not None and now - self.connected_at >= HANDSHAKE_S - 0.5:
                     # libzmq gave up on a handshake that never came (HANDSHAKE_IVL): a silent server.
-                    self.failed = "it accepted the connection but said nothing (it does not speak ZeroMQ)"
+                    self.failed = NoHostSeen.SAID_NOTHING
                 else:
-                    self.failed = "it closed the ZeroMQ connection"
+                    self.failed = NoHostSeen.CLOSED
 
-    def verdict(self) -> str | None:
+    def verdict(self) -> NoHostAt | None:
         """Why this address is no ttr host, once that is known (call often)."""
         if self.monitor is None:
             return None
         self._events()
-        now = self.clock()
+        seen = self._seen(self.clock())
+        return None if seen is None else NoHostAt(self.where, seen)
+
+    def _seen(self, now: float) -> NoHostSeen | None:
         if self.failed is not None:
-            return f"{self.where} is not a ttr game: {self.failed} (wrong address or port?)"
+            return self.failed
         if self.connected_at is None:
             if now - self.started >= min(self.timeout, REFUSED_GRACE_S):
-                return f"nothing answered at {self.where}: is `ttr host` running there, on that port?"
+                return NoHostSeen.NOTHING_LISTENS
         elif self.handshaken_at is None:
             if now - self.connected_at >= min(self.timeout, HANDSHAKE_S):
-                return f"{self.where} is not a ttr game: it does not speak ZeroMQ (wrong address or port?)"
+                return NoHostSeen.NO_ZEROMQ
         elif now - self.handshaken_at >= min(self.timeout, ANSWER_S):
-            return f"{self.where} is not a ttr game: it speaks ZeroMQ but does not answer as a ttr host"
+            return NoHostSeen.NO_ANSWER
         return None

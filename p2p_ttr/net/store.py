@@ -29,6 +29,11 @@ from typing import Any
 
 import msgpack
 
+from p2p_ttr.client.storefacts import (AmbiguousGame, CannotWrite, CorruptEntry, DataDirInUse, DataDirUnusable,
+                                      KeyCorrupt, KeyMissing, KeyUnusable, NoSuchGame, NotAGameFolder, NotAGameLog,
+                                      OtherGamesLog, ReceiptsTooLarge, ReceiptsUnreadable, SecretsCorrupt,
+                                      StoreTrouble)
+from p2p_ttr.client.storewords import store_words
 from p2p_ttr.deck import SecretKey, Seed
 from p2p_ttr.deck import MalformedWire
 from p2p_ttr.table.envelope import GAME_ID_BYTES, MAX_ENVELOPE_BYTES, pack, unpack_bounded
@@ -46,7 +51,18 @@ RECEIPTS_MAX_BYTES = MAX_ENTRIES * RECEIPT_MAX_BYTES
 
 
 class StoreError(Exception):
-    """The data directory cannot be used; the message says why."""
+    """The data directory, or a game's files in it, cannot be used: ``trouble``
+    says why, a typed fact the client words (client/storewords.py); a string
+    is the words of a check above the store that says it itself (the host's
+    resume, a log that does not fold, the cli's choice of a game)."""
+
+    def __init__(self, trouble: StoreTrouble | str) -> None:
+        super().__init__(trouble)
+        self.trouble = trouble
+
+    def __str__(self) -> str:
+        """Its words, for ``ttr host: ...``, a peer's last words or a test."""
+        return self.trouble if isinstance(self.trouble, str) else store_words(self.trouble)
 
 
 class WriteFailed(StoreError):
@@ -55,17 +71,14 @@ class WriteFailed(StoreError):
     nothing needs deleting or copying."""
 
 
-def disk_trouble(path: Path, exc: OSError) -> str:
-    """A failed write in the player's words."""
-    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
-        return (f"cannot write {path}: the disk is full ({exc.strerror}); nothing half-written is kept: "
-                "free some space, then run the same command again to resume")
-    return f"cannot write {path}: {exc.strerror or exc}"
+def disk_trouble(path: Path, exc: OSError) -> CannotWrite:
+    """What a failed write of ``path`` tells: a full disk apart, as the player can free space."""
+    return CannotWrite(path, str(exc.strerror or exc), exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG))
 
 
 @contextmanager
 def writing(path: Path) -> Iterator[None]:
-    """Turn an OSError while writing ``path`` into a StoreError that says why."""
+    """Turn an OSError while writing ``path`` into a StoreError that tells why."""
     try:
         yield
     except OSError as exc:
@@ -118,7 +131,7 @@ class DataDir:
         try:
             (path / "games").mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as exc:
-            raise StoreError(f"cannot use data directory {path}: {exc.strerror}") from None
+            raise StoreError(DataDirUnusable(path, str(exc.strerror))) from None
 
     def claim(self) -> None:
         """Hold the directory for this process (released when it exits).
@@ -136,10 +149,9 @@ class DataDir:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            holder = os.read(fd, 32).decode(errors="replace").strip() or "another process"
+            holder = os.read(fd, 32).decode(errors="replace").strip()  # its pid; '' if it wrote none (a full disk)
             os.close(fd)
-            raise StoreError(f"{self.path} is in use by another ttr (pid {holder}): one player per data "
-                             "directory (give this one its own --data-dir)") from None
+            raise StoreError(DataDirInUse(self.path, holder)) from None
         try:
             os.ftruncate(fd, 0)
             os.write(fd, str(os.getpid()).encode())
@@ -170,19 +182,17 @@ class DataDir:
             if not path.exists() and (self.unfinished("host") or self.unfinished("peer")):
                 # A new key would be a stranger to the games under way here:
                 # the host would refuse it, or it would join some other game.
-                raise StoreError(f"{path} is missing, but {self.path / 'games'} holds unfinished games played "
-                                 "with it: put the file back (a new key cannot take their seats), or move the "
-                                 "games folder away to start afresh")
+                raise StoreError(KeyMissing(path, self.path / "games"))
             if path.exists():
                 raw = path.read_bytes()
                 if len(raw) != KEY_BYTES:
-                    raise StoreError(f"{path} is corrupt ({len(raw)} bytes, not {KEY_BYTES}); move it away to start afresh")
+                    raise StoreError(KeyCorrupt(path, len(raw), KEY_BYTES))
                 return Identity.from_bytes(raw)
             identity = Identity.generate()
             _write_private(path, identity.to_bytes())
             return identity
         except OSError as exc:
-            raise StoreError(f"cannot use identity key {path}: {exc.strerror}") from None
+            raise StoreError(KeyUnusable(path, str(exc.strerror))) from None
 
     def game(self, game_id: bytes) -> GameStore:
         return GameStore(self.path / "games" / game_id.hex(), game_id)
@@ -195,15 +205,15 @@ class DataDir:
         prefix = prefix.lower()
         found = sorted(p for p in (self.path / "games").iterdir() if p.name.startswith(prefix) and p.is_dir())
         if not found:
-            raise StoreError(f"no game {prefix!r} in {self.path / 'games'}")
+            raise StoreError(NoSuchGame(prefix, self.path / "games"))
         if len(found) > 1:
-            raise StoreError(f"{prefix!r} matches {len(found)} games: give more of the id")
+            raise StoreError(AmbiguousGame(prefix, len(found)))
         try:
             game_id = bytes.fromhex(found[0].name)
         except ValueError:
-            raise StoreError(f"{found[0]} is not a game folder") from None
+            raise StoreError(NotAGameFolder(found[0])) from None
         if len(game_id) != GAME_ID_BYTES:
-            raise StoreError(f"{found[0]} is not a game folder")
+            raise StoreError(NotAGameFolder(found[0]))
         return GameStore(found[0], game_id)
 
 
@@ -223,7 +233,7 @@ class GameStore:
         self._log_size = 0  # bytes of whole entries (and the header): a failed write is cut back to it
         self._receipts_size = 0
         self._unsynced = False
-        self._broken: str | None = None  # why a write failed: nothing more is written
+        self._broken: CannotWrite | None = None  # why a write failed: nothing more is written
 
     # ------------------------------------------------------------ lifecycle
 
@@ -323,22 +333,22 @@ class GameStore:
         except StopIteration:
             return [], 0  # an empty or torn header: start the file again
         except Exception:
-            raise StoreError(f"{self.log_path} is not a game log") from None
+            raise StoreError(NotAGameLog(self.log_path)) from None
         if not (isinstance(first, list) and len(first) == 3 and first[0] == MAGIC and first[1] == FORMAT
                 and first[2] == self.game_id):
-            raise StoreError(f"{self.log_path} is not the log of game {self.game_id.hex()}")
+            raise StoreError(OtherGamesLog(self.log_path, self.game_id))
         entries: list[bytes] = []
         good = unpacker.tell()
         try:
             for item in unpacker:
                 if not isinstance(item, bytes) or len(entries) >= MAX_ENTRIES:
-                    raise StoreError(f"{self.log_path}: entry {len(entries)} is corrupt")
+                    raise StoreError(CorruptEntry(self.log_path, len(entries)))
                 entries.append(item)
                 good = unpacker.tell()
         except StoreError:
             raise
         except Exception:
-            raise StoreError(f"{self.log_path}: entry {len(entries)} is corrupt") from None
+            raise StoreError(CorruptEntry(self.log_path, len(entries))) from None
         return entries, good
 
     def append(self, raw: bytes) -> None:
@@ -404,11 +414,10 @@ class GameStore:
         except FileNotFoundError:
             return out, 0
         except OSError as exc:
-            raise StoreError(f"{self.receipts_path} cannot be read: {exc.strerror}") from None
+            raise StoreError(ReceiptsUnreadable(self.receipts_path, str(exc.strerror))) from None
         if size > RECEIPTS_MAX_BYTES:  # judged before a byte is read
-            raise StoreError(f"{self.receipts_path} is {size} bytes; a receipts file is at most {RECEIPTS_MAX_BYTES} "
-                             f"(one receipt of {RECEIPT_MAX_BYTES} bytes per entry of a log of at most {MAX_ENTRIES}): "
-                             "it is no peer's; move it away")
+            raise StoreError(ReceiptsTooLarge(self.receipts_path, size, RECEIPTS_MAX_BYTES, RECEIPT_MAX_BYTES,
+                                              MAX_ENTRIES))
         good = 0
         try:
             with open(self.receipts_path, "rb") as f:  # read as it is parsed: the bytes are never held twice
@@ -446,7 +455,7 @@ class GameStore:
             return PeerSecrets(seat, SecretKey.from_wire(key), Seed.from_wire(seed),
                                SecretKey.from_wire(seal[0]) if seal else None)
         except (Malformed, MalformedWire, ValueError, TypeError):
-            raise StoreError(f"{self.secrets_path} is corrupt: this seat's secrets are lost") from None
+            raise StoreError(SecretsCorrupt(self.secrets_path)) from None
 
     # ---------------------------------------------------------------- meta
 

@@ -11,11 +11,33 @@ from collections.abc import Callable
 
 import zmq
 
+from p2p_ttr.client.transportfacts import (AddressFault, BadAddress, CannotConnect, CannotListen, NoSuchHost,
+                                          PortInUse, TransportTrouble)
+from p2p_ttr.client.transportwords import address_words, transport_words
+
 DEFAULT_PORT = 7311
 
 
 class TransportError(Exception):
-    """A socket could not be set up; the message says why."""
+    """A socket could not be set up: ``trouble`` tells why, worded by the client (client/transportwords.py)."""
+
+    def __init__(self, trouble: TransportTrouble) -> None:
+        super().__init__(trouble)
+        self.trouble = trouble
+
+    def __str__(self) -> str:
+        return transport_words(self.trouble)
+
+
+class AddressError(ValueError):
+    """A ``HOST[:PORT]`` the player gave cannot be read: ``bad`` tells why, worded by the client."""
+
+    def __init__(self, bad: BadAddress) -> None:
+        super().__init__(bad)
+        self.bad = bad
+
+    def __str__(self) -> str:
+        return address_words(self.bad)
 
 
 def _unpredictable_routing_ids() -> None:
@@ -52,8 +74,8 @@ def router(context: zmq.Context[zmq.Socket[bytes]], bind: str, port: int) -> zmq
     except zmq.ZMQError as exc:
         sock.close(0)
         if exc.errno == zmq.EADDRINUSE:
-            raise TransportError(f"port {port} is in use on {bind}: pick another with --port") from None
-        raise TransportError(f"cannot listen on {bind}:{port}: {exc}") from None
+            raise TransportError(PortInUse(bind, port)) from None
+        raise TransportError(CannotListen(bind, port, str(exc))) from None
     return sock
 
 
@@ -89,7 +111,7 @@ def dealer(context: zmq.Context[zmq.Socket[bytes]], host: str, port: int,
         sock.connect(endpoint(host, port))
     except zmq.ZMQError as exc:
         sock.close(0)
-        raise TransportError(f"cannot connect to {format_address(host, port)}: {exc}") from None
+        raise TransportError(CannotConnect(format_address(host, port), str(exc))) from None
     return sock
 
 
@@ -99,36 +121,36 @@ _PORT = re.compile(r"[0-9]{1,5}")
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
-    """``HOST[:PORT]`` -> (host, port), or ValueError saying what is wrong.
+    """``HOST[:PORT]`` -> (host, port), or an AddressError (a ValueError) telling what is wrong.
 
     HOST is a host name, an IPv4 address, or an IPv6 address in brackets
     (``[::1]:7311``; without brackets its colons could not be told from the
     port's). PORT is 1-65535; left out, ``default_port``."""
     if not isinstance(text, str) or not text or len(text) > MAX_HOST_NAME + 8:
-        raise ValueError(f"{text!r} is not HOST[:PORT]")
+        raise AddressError(BadAddress(text if isinstance(text, str) else repr(text), AddressFault.NOT_HOST_PORT))
     if text.startswith("["):
         close = text.find("]")
         if close < 0:
-            raise ValueError(f"{text!r}: an IPv6 address in brackets needs its closing ]")
+            raise AddressError(BadAddress(text, AddressFault.UNCLOSED_BRACKET))
         host, rest = text[1:close], text[close + 1:]
         try:
             ipaddress.IPv6Address(host)
         except ValueError:
-            raise ValueError(f"{text!r}: {host!r} is not an IPv6 address") from None
+            raise AddressError(BadAddress(text, AddressFault.NOT_IPV6, host)) from None
         if rest and not rest.startswith(":"):
-            raise ValueError(f"{text!r} is not [IPV6]:PORT")
+            raise AddressError(BadAddress(text, AddressFault.AFTER_BRACKET))
         port = rest[1:] if rest else None
     else:
         if text.count(":") > 1:
-            raise ValueError(f"{text!r} is not HOST[:PORT] (an IPv6 address goes in brackets: [::1]:{default_port})")
+            raise AddressError(BadAddress(text, AddressFault.IPV6_UNBRACKETED, default_port=default_port))
         host, colon, after = text.partition(":")
         port = after if colon else None
         if not _HOST_NAME.fullmatch(host) or len(host) > MAX_HOST_NAME:
-            raise ValueError(f"{text!r}: {host!r} is not a host name or address")
+            raise AddressError(BadAddress(text, AddressFault.NOT_HOST, host))
     if port is None:
         return host, default_port
     if not _PORT.fullmatch(port) or not 0 < int(port) < 65536:
-        raise ValueError(f"{text!r}: {port!r} is not a port number (1-65535)")
+        raise AddressError(BadAddress(text, AddressFault.NOT_PORT, port))
     return host, int(port)
 
 
@@ -144,10 +166,10 @@ def resolve(host: str, port: int) -> str:
     try:
         infos = socket.getaddrinfo(host, port, family, socket.SOCK_STREAM)
     except (OSError, UnicodeError):
-        raise TransportError(f"cannot resolve {host!r}: no such host on this network (a typo?)") from None
+        raise TransportError(NoSuchHost(host)) from None
     infos.sort(key=lambda info: info[0] != socket.AF_INET)
     if not infos:
-        raise TransportError(f"cannot resolve {host!r}: no such host on this network (a typo?)")
+        raise TransportError(NoSuchHost(host))
     return str(infos[0][4][0])
 
 

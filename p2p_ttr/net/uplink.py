@@ -21,7 +21,7 @@ import zmq
 from . import frames
 from .exits import PeerExit
 from .frames import encode_frame
-from .reach import Reach
+from .reach import HostAnswerCheck
 from .socket_lock import SocketLock
 from .transport import TransportError, dealer, resolve
 
@@ -48,7 +48,7 @@ class Uplink:
         self.length = 0  # the log length that peer last told us
         self.heard = time.monotonic()
         self.drained = self.heard  # when the loop last read every frame that had come (``quiet_for``)
-        self.reach: Reach | None = None  # watches a first join's connection until the host answers
+        self.reach: HostAnswerCheck | None = None  # watches a first join's connection until the host answers
 
     def connect(self, host: str, port: int, seat: int | None, watch_reach: bool, our_length: int) -> None:
         """Point our DEALER at ``host:port``, where ``seat`` (None: the host we join) must answer."""
@@ -57,12 +57,12 @@ class Uplink:
 
         def watch(sock: zmq.Socket[bytes]) -> None:
             if watch_reach:  # a first join: say at once if nothing there is a ttr host
-                self.reach = Reach(sock, self.where, self.timeout)
+                self.reach = HostAnswerCheck(sock, self.where, self.timeout)
 
         try:
             address = resolve(host, port)
         except TransportError as exc:
-            raise PeerExit(1, str(exc)) from None
+            raise PeerExit(1, exc.trouble) from None
         with self.socket_lock:
             self.sock = dealer(self.context, address, port, watch)
             if self.poller is not None:

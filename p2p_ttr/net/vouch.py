@@ -27,6 +27,8 @@ from dataclasses import dataclass
 import zmq
 
 from p2p_ttr.client.doorfacts import Door, DoorDetail, DoorKind
+from p2p_ttr.client.hellofacts import NotDialledHere
+from p2p_ttr.client.hellowords import refusal_reason
 from p2p_ttr.client.peerwords import words_shown
 from p2p_ttr.engine.boards import MAX_NAME as MAX_GAME_NAME
 from p2p_ttr.errorcodes import ErrorCode
@@ -80,7 +82,7 @@ class Describer:
     signed, if it was dialled to an address of ours, at a bounded rate."""
 
     def __init__(self, identity: Identity, router: Router, drops: DropLog,
-                 dialled_problem: Callable[[Dialled], str | None], clock: Callable[[], float] = time.monotonic) -> None:
+                 dialled_problem: Callable[[Dialled], NotDialledHere | None], clock: Callable[[], float] = time.monotonic) -> None:
         self.identity = identity
         self.router = router
         self.drops = drops
@@ -103,7 +105,7 @@ class Describer:
         dialled = (ask.dialled_ip, ask.dialled_port)
         problem = self.dialled_problem(dialled)
         if problem is not None:  # a relay passes the ask on: we sign nothing it could show as ours
-            self.router.send(rid, frames.NotAdmitted(ErrorCode.RELAYED, frames.clip(problem)))
+            self.router.send(rid, frames.NotAdmitted(ErrorCode.RELAYED, frames.clip(refusal_reason(problem))))
             return
         self.router.send(rid, description(self.identity, ask.nonce, dialled, game))
 

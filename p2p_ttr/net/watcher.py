@@ -185,8 +185,8 @@ class Watcher:
                 self.admitted = self.uplink.welcomed = True
                 self.uplink.length = max(self.uplink.length, length)
                 self.sync(len(self.table.log) if self.table is not None else 0, now=True)
-            case frames.NotAdmitted(_, reason):
-                raise PeerExit(1, WatchRefused(self.dialed(), reason))
+            case frames.NotAdmitted(code, reason):
+                raise PeerExit(1, WatchRefused(self.dialed(), code, reason))
             case frames.Entry(index, envelope, signature):
                 if self.admitted:
                     self.entry(index, envelope, signature)

@@ -43,6 +43,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from p2p_ttr.client.doorfacts import Dropped, Dropping
+from p2p_ttr.client.hellofacts import WatchersFull
+from p2p_ttr.client.hellowords import refusal_reason
 from p2p_ttr.client.netnotices import Report, WatcherGone, WatcherJoined, WatcherLeft
 from p2p_ttr.errorcodes import ErrorCode
 
@@ -186,7 +188,7 @@ class Watchers:
             return
         now = self.clock()
         if len(self.conns) >= MAX_WATCHERS and not self.free_idlest(now):
-            self.router.send(rid, frames.NotAdmitted(ErrorCode.FULL, f"this table has {MAX_WATCHERS} watchers already"))
+            self.router.send(rid, frames.NotAdmitted(ErrorCode.FULL, refusal_reason(WatchersFull(MAX_WATCHERS))))
             return
         c.heard.pop(rid, None)  # its `hi` was heard as a connection's: a watcher is none of the seats' business
         table = self.replica.table

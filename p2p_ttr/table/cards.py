@@ -1,7 +1,7 @@
 """Card names between the engine and the deck library, and the card codecs.
 
 The engine names a card ``CardRef(Deck, epoch, pos)``; the deck library names
-it ``CardRef("train", epoch, pos)``. The codec turns a decrypted group element
+it ``EpochPosition("train", epoch, pos)``. The codec turns a decrypted group element
 back into the card id of its deck.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from p2p_ttr.deck import CardCodec
-from p2p_ttr.deck import CardRef as DeckRef
+from p2p_ttr.deck import EpochPosition as DeckRef
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.game import Game
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from p2p_ttr.deck import CardRef as DeckRef
+from p2p_ttr.deck import EpochPosition as DeckRef
 from p2p_ttr.deck import (
     Ciphertext,
     DeckCreation,

@@ -48,7 +48,7 @@ import ipaddress
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeAlias, TypeGuard
 
-from p2p_ttr.deck import CardRef as DeckRef
+from p2p_ttr.deck import EpochPosition as DeckRef
 from p2p_ttr.deck import (
     Q,
     Complaint,

@@ -39,7 +39,7 @@ from p2p_ttr.deck import (
     own_share,
 )
 from p2p_ttr.deck import CardCodec
-from p2p_ttr.deck import CardRef as DeckRef
+from p2p_ttr.deck import EpochPosition as DeckRef
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.engine.events import Peek, Reveal

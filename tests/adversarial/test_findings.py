@@ -23,7 +23,7 @@ from p2p_ttr.table.identity import Identity
 from p2p_ttr.table.messages import Shares
 from p2p_ttr.table.cards import DECK_NAMES
 from p2p_ttr.table.verify import verify_entries
-from p2p_ttr.deck import CardRef as DeckRef
+from p2p_ttr.deck import EpochPosition as DeckRef
 
 HERE = ("127.0.0.1", 7311)  # the address a hello says it dialled (a fake router listens there)
 

@@ -22,15 +22,16 @@ from p2p_ttr.client.netnotices import (AskingCarryOn, CannotGoOn, CarriedOnUs, C
                                        TableRefused, Unreachable, WaitsForPlace, WatchedHandOver, WatchedSilent,
                                        WatcherGone, WatcherJoined, WatcherLeft, WatchingFrom, WitnessRefused,
                                        WrongKey)
-from p2p_ttr.client.exitwords import word_end
+from p2p_ttr.client.exitwords import NOT_A_GAME, word_end
 from p2p_ttr.client.networds import DOORS, DROPPINGS, LOBBY_WORDS, history_head, pauser_words, word_notice
 from p2p_ttr.client.peerexits import (CannotPlayThere, DifferentHost, Equivocated, FollowedSilent, ForfeitedEnded,
                                       ForfeitedGoesOn, GaveUpHeldBack, GaveUpNotBack, GaveUpStalled, HidEntries,
                                       HostNotSeated, HostRefusedUs, HostResume, HostSwitched, KeepsRefusing,
-                                      LobbyClosedByHost, LogLacksEntries, NoReceipt, NoSeatAnswers, NotASeat,
-                                      NothingAnswered, OtherGameOpened, OtherProtocol, OwnHandOverRefused, PeerEnd,
-                                      PlayingAnother, RefusedRelayEntry, SignedEntryUnfolding, StartedWithoutUs,
-                                      TooFewJoined, WatchRefused, WatchedEntryUnfolding)
+                                      LobbyClosedByHost, LogLacksEntries, NoHostAt, NoHostSeen, NoReceipt,
+                                      NoSeatAnswers, NotASeat, NothingAnswered, OtherGameOpened, OtherProtocol,
+                                      OwnHandOverRefused, PeerEnd, PlayingAnother, RefusedRelayEntry,
+                                      SignedEntryUnfolding, StartedWithoutUs, TooFewJoined, WatchRefused,
+                                      WatchedEntryUnfolding)
 from p2p_ttr.net.console import Console
 from p2p_ttr.table.escrowbook import Blocked
 from p2p_ttr.table.obligations import Owed
@@ -88,8 +89,11 @@ SAMPLES: list[tuple[Notice, str]] = [
     (SentNone(1, 12), "Bob said it holds 12 entries but sent none: we do not count it as following us"),
     (OwnMessageRefused("replay", "seat 1 already sent message 4"),
      "our own message was refused (replay): seat 1 already sent message 4"),
-    (TableRefused("unknown_head", "no such head"), "the table refused our message (unknown_head): no such head"),
-    (CarryOnTooLate("it is back"), "our request to carry a seat on came too late (it is back)"),
+    (TableRefused("unknown_head", "no such head"),
+     'the table refused our message: it was written on a log the relay does not hold (its words: "no such head")'),
+    (TableRefused("bogus", ""), "the table refused our message: for a reason we do not know (bogus)"),
+    (CarryOnTooLate("not expected"), 'our request to carry a seat on came too late: the seat came back, or the relay '
+                                     'moved, first (its words: "not expected")'),
     (CarriedOnUs(17), "your seat was carried on by the others at entry 17: the others had not heard it for the relay "
                       "timeout (it was away, or cut off from the relay), so they opened its key from escrow and the "
                       "table plays it now; you watch the rest of the game"),
@@ -198,9 +202,9 @@ def test_nothing_a_peer_sent_reaches_the_screen_raw(notice: Notice, capsys: pyte
 
 
 END_SAMPLES: list[tuple[PeerEnd, str]] = [
-    (HostRefusedUs("no room"), "the host refused us: no room"),
-    (HostRefusedUs("started", "10.0.0.1:7311"),
-     "the host refused us: started; to follow it without a seat: ttr watch 10.0.0.1:7311"),
+    (HostRefusedUs("full", "no room"), 'the host refused us: it is full (its words: "no room")'),
+    (HostRefusedUs("started", "", "10.0.0.1:7311"),
+     "the host refused us: the game has already started; to follow it without a seat: ttr watch 10.0.0.1:7311"),
     (OtherGameOpened("10.0.0.1:7311", None, bytes.fromhex("3fa2c1d0") + bytes(12), " --data-dir d"),
      "the host at 10.0.0.1:7311 opened a new game, but game 3fa2c1d0 with it is not finished: it was restarted "
      "without it. Ask the host to resume it (`ttr host` in the same data directory resumes it, or `ttr host --resume "
@@ -219,6 +223,12 @@ END_SAMPLES: list[tuple[PeerEnd, str]] = [
     (TooFewJoined(1, 3, 60.0), "only 1 of 3 players joined in 60 s"),
     (NothingAnswered("10.0.0.1:7311", 30.0),
      "nothing answered at 10.0.0.1:7311 in 30 s: is `ttr host` running there, on that port?"),
+    (NoHostAt("10.0.0.1:7311", NoHostSeen.NOTHING_LISTENS),
+     "nothing answered at 10.0.0.1:7311: is `ttr host` running there, on that port?"),
+    (NoHostAt("10.0.0.1:80", NoHostSeen.NO_ZEROMQ),
+     "10.0.0.1:80 is not a ttr game: it does not speak ZeroMQ (wrong address or port?)"),
+    (NoHostAt("10.0.0.1:7311", NoHostSeen.NO_ANSWER),
+     "10.0.0.1:7311 is not a ttr game: it speaks ZeroMQ but does not answer as a ttr host"),
     (RefusedRelayEntry(0, False, 12, "bad_move", "not your turn"),
      "the host (Ann) sequenced entry 12, which our table refuses (bad_move: not your turn): the host misbehaved; "
      "the game stops"),
@@ -249,7 +259,7 @@ END_SAMPLES: list[tuple[PeerEnd, str]] = [
     (ForfeitedEnded(60.0), "you forfeited this game, and it ended with that; the end never reached us in 60 s, so "
                            "our log stops short of it"),
     (NoSeatAnswers(120.0, "10.0.0.2:7311"), "no seat of the game has answered for 120 s (last tried: 10.0.0.2:7311)"),
-    (WatchRefused("10.0.0.2:7311", "full"), "10.0.0.2:7311 refused us: full"),
+    (WatchRefused("10.0.0.2:7311", "full", "9 watch"), '10.0.0.2:7311 refused us: it is full (its words: "9 watch")'),
     (NotASeat("10.0.0.9:7311"), "10.0.0.9:7311 is not a seat of the game we watch"),
     (PlayingAnother("10.0.0.2:7311", bytes.fromhex("3fa2c1d0") + bytes(12)),
      "10.0.0.2:7311 is playing another game now; the one we watched (3fa2c1d0) stopped there"),
@@ -270,7 +280,8 @@ def test_every_end_has_a_sample() -> None:
 def test_the_last_words_of_a_run_are_worded_and_kept(capsys: pytest.CaptureFixture[str]) -> None:
     """A run that ends early says why once, and keeps the same words (``Seen.last_words``), unsafe text shown safely."""
     console = Console(quiet_stdout=False)
-    assert console.last_words(WatchRefused("10.0.0.2:7311", HOSTILE), NAMES) == capsys.readouterr().out.rstrip("\n")
+    assert console.last_words(WatchRefused("10.0.0.2:7311", "full", HOSTILE), NAMES) == capsys.readouterr().out.rstrip(
+        "\n")
     words = console.last_words(RelayLost(0, RelayLoss.LEFT, None), (HOSTILE,))
     assert words == "the relay (Eve\\x1b]0;owned\\x07\\x1b[2J\\u202eevil) left the game and no seat is left to relay"
 
@@ -285,3 +296,4 @@ def test_who_paused_and_the_game_so_far_in_words() -> None:
 def test_every_member_of_the_fixed_words_has_them() -> None:
     """The tables of fixed words (a door, a drop, the lobby's) miss no member, so no fact is unsayable."""
     assert set(DOORS) == set(Door) and set(DROPPINGS) == set(Dropping) and set(LOBBY_WORDS) == set(LobbyWord)
+    assert set(NOT_A_GAME) == set(NoHostSeen) - {NoHostSeen.NOTHING_LISTENS}

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from p2p_ttr.deck import (
-    CardRef,
+    EpochPosition,
     Ciphertext,
     DeckCreation,
     JointKey,
@@ -86,7 +86,7 @@ class Game:
         return [codec.card(m) for m in decrypt_with_exponent(self.final(creation), self.secret_sum)]
 
     def shares(self, creation: DeckCreation, position: int, seats: Sequence[int]) -> list:
-        ref = CardRef(creation.deck, creation.epoch, position)
+        ref = EpochPosition(creation.deck, creation.epoch, position)
         ciphertext = self.final(creation)[position]
         return [
             make_share(self.secrets[s], ref, ciphertext, seeded_source(f"share/{s}/{ref}"))

@@ -26,7 +26,7 @@ from p2p_ttr.deck import (
     P,
     Q,
     Ciphertext,
-    CardRef,
+    EpochPosition,
     JointKey,
     SecretKey,
     Seed,
@@ -160,7 +160,7 @@ def _cards(deck: str, cards: Sequence[int], cts: Sequence[Ciphertext], joint: Jo
     return [table[m] for m in decrypt_with_exponent(cts, sum(EXPONENTS))]
 
 
-def _remask_chain(joint: JointKey, deck: str, epoch: int, sources: list[CardRef],
+def _remask_chain(joint: JointKey, deck: str, epoch: int, sources: list[EpochPosition],
                   finals: dict[tuple[str, int], tuple[tuple[Ciphertext, ...], list[int]]]) -> dict[str, Any]:
     current = tuple(finals[(ref.deck, ref.epoch)][0][ref.position] for ref in sources)
     steps = []
@@ -211,8 +211,8 @@ def vector_case() -> dict[str, Any]:
         return tuple((int(a, 16), int(b, 16)) for a, b in last), chain["final_cards"]
 
     finals = {("train", 0): final(train), ("tickets", 0): final(tickets)}
-    remask = _remask_chain(joint, "tickets", 1, [CardRef("tickets", 0, 2), CardRef("tickets", 0, 0)], finals)
-    ref = CardRef("train", 0, 0)
+    remask = _remask_chain(joint, "tickets", 1, [EpochPosition("tickets", 0, 2), EpochPosition("tickets", 0, 0)], finals)
+    ref = EpochPosition("train", 0, 0)
     ciphertext = finals[("train", 0)][0][0]
     shares = [make_share(secret, ref, ciphertext, seeded(f"share/{secret.seat}")) for secret in secrets]
     share_rows = []

@@ -11,7 +11,7 @@ import pytest
 from p2p_ttr.deck import (
     AuditReport,
     CardOpening,
-    CardRef,
+    EpochPosition,
     G,
     KeyAnnouncement,
     SecretReveal,
@@ -59,7 +59,7 @@ def build_transcript(
         current = step.ciphertexts
 
     def shares(position: int, seats: list[int]) -> list[Any]:
-        ref = CardRef("train", 0, position)
+        ref = EpochPosition("train", 0, position)
         return [make_share(game.secrets[s], ref, current[position]) for s in seats]
 
     def card(position: int) -> int:
@@ -67,11 +67,11 @@ def build_transcript(
         return first.codec().card(plaintext) if plaintext in first.codec() else 0
 
     # seat 0 draws position 0 privately; position 1 is revealed to all; seat 0 plays its card
-    records += [*shares(0, [1, 2]), *shares(1, [0, 1, 2]), CardOpening(CardRef("train", 0, 1), card(1), 2)]
-    records += [*shares(0, [0]), CardOpening(CardRef("train", 0, 0), card(0), 0)]
+    records += [*shares(0, [1, 2]), *shares(1, [0, 1, 2]), CardOpening(EpochPosition("train", 0, 1), card(1), 2)]
+    records += [*shares(0, [0]), CardOpening(EpochPosition("train", 0, 0), card(0), 0)]
     records += [second, *game.chain(second)]
     # positions 3 then 2 of epoch 0 go back under the deck, re-masked as epoch 2
-    returned = (CardRef("train", 0, 3), CardRef("train", 0, 2))
+    returned = (EpochPosition("train", 0, 3), EpochPosition("train", 0, 2))
     records.append(RemaskCreation("train", 2, returned))
     masked: tuple[tuple[int, int], ...] = tuple(current[r.position] for r in returned)
     for seat in range(game.seats):
@@ -80,7 +80,7 @@ def build_transcript(
             remask = dataclasses.replace(remask, ciphertexts=tuple(remask_cheat[1](list(remask.ciphertexts))))
         records.append(remask)
         masked = remask.ciphertexts
-    ref = CardRef("train", 2, 0)
+    ref = EpochPosition("train", 2, 0)
     records += [make_share(game.secrets[s], ref, masked[0]) for s in (0, 2)]  # seat 1 draws it
     records += [SecretReveal.of(s, seed) for s, seed in zip(game.secrets, game.seeds)]
     return records
@@ -256,6 +256,6 @@ def test_a_remask_that_reorders_or_swaps_cards_is_blamed(honest: dict[str, Any])
 def test_a_remask_of_cards_that_do_not_exist_is_reported(honest: dict[str, Any]) -> None:
     game, records = honest["game"], list(honest["records"])
     index = _index(records, lambda r: isinstance(r, RemaskCreation))
-    records[index] = RemaskCreation("train", 2, (CardRef("train", 0, 99),))
+    records[index] = RemaskCreation("train", 2, (EpochPosition("train", 0, 99),))
     report = _run(game, records)
     assert [(d.kind, d.record, d.seat) for d in report.deviations] == [("bad remask", index, None)]

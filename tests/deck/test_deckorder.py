@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from p2p_ttr.deck import CardRef, DeckUsageError, draw_from_top, initial_order, move_to_bottom
+from p2p_ttr.deck import EpochPosition, DeckUsageError, draw_from_top, initial_order, move_to_bottom
 
 
 def test_draw_then_return_unkept_tickets_to_the_bottom() -> None:
@@ -39,7 +39,7 @@ def test_move_to_bottom_keeps_every_position_once(order: list[int], moving: list
 
 
 def test_references_are_stable_values() -> None:
-    ref = CardRef("tickets", 2, 17)
+    ref = EpochPosition("tickets", 2, 17)
     assert str(ref) == "tickets/2/17"
-    assert CardRef.from_wire(ref.to_wire()) == ref
-    assert len({ref, CardRef("tickets", 2, 17), CardRef("tickets", 3, 17)}) == 2
+    assert EpochPosition.from_wire(ref.to_wire()) == ref
+    assert len({ref, EpochPosition("tickets", 2, 17), EpochPosition("tickets", 3, 17)}) == 2

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2p_ttr.deck import CardCodec, DeckUsageError, P, Q, Seed, UnknownCard, card_element
+from p2p_ttr.deck import CardCodec, DeckUsageError, P, Q, Seed, NotACard, card_element
 from p2p_ttr.deck.backend import jacobi_python
 from p2p_ttr.deck.drbg import BitStream, Drbg, fisher_yates
 from p2p_ttr.deck.hashing import DOMAIN_SHUFFLE, encode_fields
@@ -98,7 +98,7 @@ def test_codec_looks_cards_up_and_refuses_others() -> None:
     codec = CardCodec("train", [3, 5, 8])
     assert codec.card(card_element("train", 5)) == 5
     assert codec.element(8) == card_element("train", 8)
-    with pytest.raises(UnknownCard, match="not a card of deck 'train'"):
+    with pytest.raises(NotACard, match="not a card of deck 'train'"):
         codec.card(card_element("train", 4))
     with pytest.raises(DeckUsageError):
         codec.element(4)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2p_ttr.deck import (
-    CardRef,
+    EpochPosition,
     DeckUsageError,
     DecryptionShare,
     G,
@@ -20,7 +20,7 @@ from p2p_ttr.deck import (
     SecretKey,
     Seed,
     ShuffleStep,
-    UnknownCard,
+    NotACard,
     create_deck,
     make_share,
     open_played_card,
@@ -45,7 +45,7 @@ def test_after_every_shuffle_each_card_opens_to_its_value(game_of, seats: int) -
     codec = creation.codec()
     opened = []
     for position, ciphertext in enumerate(final):
-        ref = CardRef("train", 0, position)
+        ref = EpochPosition("train", 0, position)
         shares = game.shares(creation, position, range(seats))
         opened.append(open_public(game.joint, ref, ciphertext, shares, codec))
     assert sorted(opened) == list(range(5))
@@ -76,7 +76,7 @@ def test_only_the_drawer_can_open_a_private_draw(game_of) -> None:
     game = game_of(3)
     creation = create_deck("train", 0, range(5))
     codec = creation.codec()
-    ref = CardRef("train", 0, 2)
+    ref = EpochPosition("train", 0, 2)
     ciphertext = game.final(creation)[2]
     published = game.shares(creation, 2, [1, 2])  # everyone but the drawer, seat 0
     card = open_private(game.joint, game.secrets[0], ref, ciphertext, published, codec)
@@ -84,7 +84,7 @@ def test_only_the_drawer_can_open_a_private_draw(game_of) -> None:
     ahead = own_share(game.secrets[0], ciphertext)  # may be prepared before the draw
     assert open_private(game.joint, game.secrets[0], ref, ciphertext, published, codec, own=ahead) == card
     # the published shares alone do not decrypt ...
-    with pytest.raises(UnknownCard):
+    with pytest.raises(NotACard):
         codec.card(decrypt_with_shares(ciphertext, [s.share for s in published]))
     # ... and another seat cannot use them without the drawer's share
     with pytest.raises(DeckUsageError, match="needs shares from seats"):
@@ -95,7 +95,7 @@ def test_a_card_played_from_hand_opens_for_everyone(game_of) -> None:
     game = game_of(3)
     creation = create_deck("train", 0, range(5))
     codec = creation.codec()
-    ref = CardRef("train", 0, 4)
+    ref = EpochPosition("train", 0, 4)
     ciphertext = game.final(creation)[4]
     draw_shares = game.shares(creation, 4, [0, 2])  # seat 1 drew it
     owner = make_share(game.secrets[1], ref, ciphertext)
@@ -114,7 +114,7 @@ def _tampered(original: DecryptionShare, **changes: object) -> DecryptionShare:
 def test_a_wrong_share_is_caught_and_blamed(game_of, what: str) -> None:
     game = game_of(3)
     creation = create_deck("train", 0, range(5))
-    ref = CardRef("train", 0, 1)
+    ref = EpochPosition("train", 0, 1)
     ciphertext = game.final(creation)[1]
     honest, cheat = game.shares(creation, 1, [1, 2])
     change = {"response": cheat.response + 1} if what == "response" else {
@@ -131,7 +131,7 @@ def test_a_share_proof_for_another_position_is_refused(game_of) -> None:
     creation = create_deck("train", 0, range(5))
     final = game.final(creation)
     (share_for_1,) = game.shares(creation, 1, [1])
-    ref_2 = CardRef("train", 0, 2)
+    ref_2 = EpochPosition("train", 0, 2)
     # presented as is for position 2: it says it is for position 1
     with pytest.raises(InvalidShareProof, match="is for train/0/1"):
         open_private(game.joint, game.secrets[0], ref_2, final[2], [share_for_1], creation.codec())
@@ -142,7 +142,7 @@ def test_a_share_proof_for_another_position_is_refused(game_of) -> None:
     with pytest.raises(InvalidShareProof, match="seat 1"):
         verify_share(game.joint, relabelled, final[1])
     # same card in another epoch or deck name: also refused
-    for ref in (CardRef("train", 1, 1), CardRef("tickets", 0, 1)):
+    for ref in (EpochPosition("train", 1, 1), EpochPosition("tickets", 0, 1)):
         with pytest.raises(InvalidShareProof):
             verify_share(game.joint, _tampered(share_for_1, ref=ref), final[1])
 
@@ -194,7 +194,7 @@ def test_elements_outside_the_group_are_refused_before_use(game_of) -> None:
         with pytest.raises(InvalidElement):
             ShuffleStep("train", 0, 1, ((good[0][0], bad), *good[1:]))
         with pytest.raises(InvalidElement):
-            make_share(game.secrets[0], CardRef("train", 0, 0), (bad, good[0][1]))
+            make_share(game.secrets[0], EpochPosition("train", 0, 0), (bad, good[0][1]))
     with pytest.raises(InvalidElement, match="identity"):
         ShuffleStep("train", 0, 1, ((1, good[0][1]),))
 
@@ -242,7 +242,7 @@ def test_remasking_keeps_the_order_and_makes_old_shares_useless(game_of) -> None
     ]
     # every seat's share of the old ciphertext no longer opens the card
     old_shares = [s.share for s in game.shares(creation, 4, range(3))]
-    with pytest.raises(UnknownCard):
+    with pytest.raises(NotACard):
         codec.card(decrypt_with_shares(masked[0], old_shares))
 
 
@@ -264,7 +264,7 @@ def test_any_share_verifies_and_any_tampering_fails(
     if field == "response":
         bad = _tampered(share, response=share.response + delta)
     elif field == "position":
-        bad = _tampered(share, ref=CardRef("train", 0, (position + 1) % 5))
+        bad = _tampered(share, ref=EpochPosition("train", 0, (position + 1) % 5))
     else:
         bad = _tampered(share, **{field: mul(getattr(share, field), exp(G, delta))})
     with pytest.raises(InvalidShareProof) as caught:

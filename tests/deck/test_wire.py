@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from p2p_ttr.deck import (
     CardOpening,
-    CardRef,
+    EpochPosition,
     DecryptionShare,
     DeckCreation,
     InvalidInput,
@@ -42,7 +42,7 @@ DECODERS: list[Any] = [
     RemaskStep.from_wire,
     SecretKey.from_wire,
     Seed.from_wire,
-    CardRef.from_wire,
+    EpochPosition.from_wire,
     Transcript.from_wire,
     record_from_wire,
 ]
@@ -71,8 +71,8 @@ def _records(game: Any) -> list[Any]:
         creation,
         step,
         share,
-        CardOpening(CardRef("train", 0, 1), 3, 0),
-        RemaskCreation("train", 1, (CardRef("train", 0, 2), CardRef("train", 0, 0))),
+        CardOpening(EpochPosition("train", 0, 1), 3, 0),
+        RemaskCreation("train", 1, (EpochPosition("train", 0, 2), EpochPosition("train", 0, 0))),
         RemaskStep("train", 1, 1, step.ciphertexts[:2]),
         SecretReveal.of(game.secrets[1], game.seeds[1]),
     ]
@@ -107,10 +107,10 @@ def test_wire_sizes_are_as_documented(game_of) -> None:
 @pytest.mark.parametrize(
     ("decoder", "wire", "words"),
     [
-        (CardRef.from_wire, ["train", 0], "must have 3 items"),
-        (CardRef.from_wire, ["train", True, 0], "epoch must be an int"),
-        (CardRef.from_wire, ["tr ain", 0, 0], "deck name"),
-        (CardRef.from_wire, ["train", 0, 5000], "position is 5000"),
+        (EpochPosition.from_wire, ["train", 0], "must have 3 items"),
+        (EpochPosition.from_wire, ["train", True, 0], "epoch must be an int"),
+        (EpochPosition.from_wire, ["tr ain", 0, 0], "deck name"),
+        (EpochPosition.from_wire, ["train", 0, 5000], "position is 5000"),
         (SeedCommitment.from_wire, [0, b"short"], "must be 32 bytes"),
         (SeedCommitment.from_wire, [16, bytes(32)], "seat is 16"),
         (DeckCreation.from_wire, ["train", 0, [3, 1]], "ascending"),

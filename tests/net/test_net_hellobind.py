@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from p2p_ttr.client.hellofacts import DialledElsewhere, DialledNoAddress
+from p2p_ttr.client.hellowords import refusal_reason
 from p2p_ttr.net import frames
 from p2p_ttr.net.console import Console
 from p2p_ttr.net.frames import NET_VERSION
@@ -36,10 +38,12 @@ def test_a_hello_dialled_elsewhere_names_the_relay_and_says_why() -> None:
                                ((TEST_NET, 7311), ("0.0.0.0", 7311)),  # a relay on another machine
                                (("127.0.0.2", 7311), ("127.0.0.1", 7311))):  # bound to one address: only that one
         problem = dialled_problem(dialled, listening)
-        assert problem is not None and f"you dialled {dialled[0]}:{dialled[1]}" in problem
-        assert "passes your connection on" in problem
-    assert "[::1]:7311" in (dialled_problem(("::1", 7311), ("127.0.0.1", 7311)) or "")
-    assert "no IP address" in (dialled_problem(("ann.example", 7311), ("0.0.0.0", 7311)) or "")
+        assert problem == DialledElsewhere(*dialled)
+        assert f"you dialled {dialled[0]}:{dialled[1]}" in refusal_reason(problem)
+        assert "passes your connection on" in refusal_reason(problem)
+    ipv6 = dialled_problem(("::1", 7311), ("127.0.0.1", 7311))
+    assert ipv6 is not None and "[::1]:7311" in refusal_reason(ipv6)
+    assert dialled_problem(("ann.example", 7311), ("0.0.0.0", 7311)) == DialledNoAddress("ann.example")
 
 
 def test_the_front_our_player_advertises_is_ours_too() -> None:

@@ -54,7 +54,7 @@ from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.technologies import right_of_way_now
 
 from .medium import PlanningBot, Situation, kinds
-from .monsterplay import monster_move
+from .monsterplay import weighed_monster_move
 from .opponents import Reading, read_opponents
 from .trackpieces import choose_lay
 from .markerplay import rivals_cities_cost
@@ -386,12 +386,16 @@ class HardBot(PlanningBot):
         self._right_of_way = found[1]
         return found[0]
 
+    def monster_move(self, s: Situation) -> Action | None:
+        """Alvin & Dexter: a move that gains the bot more than its locomotives, read against the rivals' wants."""
+        threat = self.rivals_want(s.view, s.player)
+        return weighed_monster_move(s.view, s.player, threat) if threat is not None else None
+
     def turn(self, s: Situation) -> Action:
         buy = self.purchase(s)
         if buy is not None:
             return buy
-        threat = self.rivals_want(s.view, s.player)
-        monster = monster_move(s.view, s.player, threat) if threat is not None else None
+        monster = self.monster_move(s)
         if monster is not None:  # Alvin & Dexter: a free action before the turn's
             return monster
         if self._right_of_way is not None and right_of_way_now(s.view):

@@ -62,7 +62,7 @@ from .planning import (
 )
 from .sharechoice import choose_shares
 from .techbuying import technology_to_buy
-from .techvalue import SCORING_TECHNOLOGIES, outlook, worth_buying
+from .techvalue import SCORING_TECHNOLOGIES, Outlook, outlook, worth_buying
 from .trackpieces import choose_lay
 
 # A face-up locomotive is worth a little more than the card it stands in for:
@@ -223,9 +223,12 @@ class PlanningBot:
         buy = technology_to_buy(s.view, s.player, s.targets)
         if buy is not None or not self.VALUED_TECHNOLOGIES or s.view.technologies is None:
             return buy
+        return worth_buying(s.view, s.player, self.outlook(s), s.hand, self.VALUED_TECHNOLOGIES)
+
+    def outlook(self, s: Situation) -> Outlook:
+        """The bot's game left, as a technology's worth reads it (techvalue.py)."""
         done = len(s.plan.done) + len(s.plan.planned)
-        ahead = outlook(s.view, s.player, s.plan.routes, done, turns_left(s.view, s.player), s.targets)
-        return worth_buying(s.view, s.player, ahead, s.hand, self.VALUED_TECHNOLOGIES)
+        return outlook(s.view, s.player, s.plan.routes, done, turns_left(s.view, s.player), s.targets)
 
     def monster_move(self, s: Situation) -> Action | None:
         """Alvin & Dexter: a monster off a city its tickets need, or a card of a bonus it does not lead (monsterplay.py)."""

@@ -11,8 +11,9 @@ plainer levels and the wrapper; engine/depots.py the rules).
   reaches its depot and no rival's does, a warehouse nobody will empty
   rather than one a rival will.
 - When to empty: the cards taken are worth about what a card scores while
-  turns are left for them (``techvalue.CARD_POINTS``), and what a rival
-  would have taken is denied; each warehouse gives a depot back, which
+  turns are left for them (``techvalue.CARD_POINTS``), as many as its plan
+  still lacks and a spare route's more (the rest a quarter of that), and
+  what a rival would have taken is denied; each warehouse gives a depot back, which
   lowers the bot's chance of the most-unused bonus, read from its lead in
   depots over the best rival (``depot_race``: the rivals still give depots
   back too). The bot takes the warehouses, most cards first, as far as
@@ -34,14 +35,16 @@ from p2p_ttr.engine.state import GameState
 
 from .depotplay import most_cards_first
 from .opponents import read_opponents
-from .planning import plan_tickets, points_for, route_costs, ticket_ids, turns_left
+from .planning import hand_of, laid_colors, missing_cards, plan_tickets, points_for, route_costs, ticket_ids, turns_left
 from .techvalue import CARD_POINTS, chance_ahead
 
 # A rival's depot stands on a city of its tickets: it is about this likely to claim into it.
 OWNER_CLAIMS = 0.8
-# With fewer turns than this left, a card taken is worth LATE_CARD_SHARE of a card (few routes left to pay).
+# With fewer turns than this left, a card taken is worth LATE_CARD_SHARE of a card (few routes left to pay);
+# so is a card beyond those the plan still lacks and SPARE_ROUTE_CARDS more (a spare route's).
 LATE_TURNS = 3.0
 LATE_CARD_SHARE = 0.25
+SPARE_ROUTE_CARDS = 4
 # A claim off the plan for a warehouse: its trains would score about this much a car on spare routes
 # (hard.TRAIN_OPPORTUNITY), and it must gain this much over that and its cards.
 RAID_TRAIN_POINTS = 2.5
@@ -77,6 +80,11 @@ class WeighedDepots:
         me = view.players[player]
         return plan_tickets(view.game, route_costs(view, player), ticket_ids(view, me.tickets), me.routes,
                             me.trains).routes
+
+    def cards_wanted(self, view: GameState, player: int) -> int:
+        """The cards the bot's plan still lacks, and a spare route's more."""
+        plan = self.plan_routes(view, player)
+        return missing_cards(view.game, plan, hand_of(view, player), laid_colors(view)) + SPARE_ROUTE_CARDS
 
     def reach(self, view: GameState, player: int) -> tuple[list[float], list[float]]:
         """Per seat: whether the bot's plan claims into a depot of that seat's,
@@ -117,8 +125,15 @@ class WeighedDepots:
             return (), 0.0
         _, theirs = self.reach(view, player)
         denial = 1.0 / max(1, view.n_players - 1)
-        card = CARD_POINTS * (1.0 if turns_left(view, player) >= LATE_TURNS else LATE_CARD_SHARE)
-        values = [len(held.warehouses[s]) * card * (1.0 + denial * theirs[s]) for s in seats]
+        late = turns_left(view, player) < LATE_TURNS
+        wanted = 0 if late else self.cards_wanted(view, player)
+        values = []
+        for s in seats:  # the cards the bot still wants at a card's worth, the rest at LATE_CARD_SHARE of it
+            count = len(held.warehouses[s])
+            useful = min(count, wanted)
+            wanted -= useful
+            mine = CARD_POINTS * (useful + LATE_CARD_SHARE * (count - useful))
+            values.append(mine + denial * theirs[s] * CARD_POINTS * count)
         count, gain = best_count(view, player, values, denial)
         return tuple(sorted(seats[:count])), gain
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from p2p_ttr.bots.depotplay import DepotPlay, PlainDepots
 from p2p_ttr.bots.depotweigh import WeighedDepots, depot_race
 from p2p_ttr.bots.levels import make_bot
+from p2p_ttr.bots.techvalue import CARD_POINTS
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.depotstate import Depots
@@ -80,3 +81,15 @@ def test_hard_claims_into_a_rivals_depot_for_a_full_warehouse_where_it_would_dra
     thin = at({"Paris": 1}, {1: 1}, (4, 2), hands={0: ["yellow", "yellow"]})
     assert isinstance(DepotPlay(DrawsOnly(), WeighedDepots()).choose(view_for(thin, 0), 0), StockWarehouse)
     assert isinstance(DepotPlay(DrawsOnly(), PlainDepots()).choose(view_for(full, 0), 0), StockWarehouse)
+
+
+def test_hard_counts_the_cards_beyond_what_its_plan_lacks_at_a_quarter() -> None:
+    """No ticket: the plan lacks nothing, so a spare route's four cards count in full and the rest a quarter."""
+    def gain(cards: int) -> float:
+        state = at({"Bruxelles": 0}, {0: cards}, (4, 1))
+        taken, points = WeighedDepots().taken(view_for(state, 0), 0, (0,))
+        assert taken == (0,)
+        return points
+
+    assert abs((gain(8) - gain(4)) - 4 * 0.25 * CARD_POINTS) < 1e-9
+    assert abs((gain(4) - gain(2)) - 2 * CARD_POINTS) < 1e-9

@@ -3,7 +3,8 @@
 It knows which routes its tickets need (the shared plan) but often ignores it:
 it grabs face-up cards because it likes them, claims whatever it can afford
 off its plan, pays every tunnel, keeps every ticket it is offered at times, and
-draws more tickets late in the game. Each habit fires by chance (from the bot's
+draws more tickets late in the game, moves a monster at random now and then
+(Alvin & Dexter). Each habit fires by chance (from the bot's
 own seeded generator), so its games vary.
 """
 
@@ -16,6 +17,7 @@ from p2p_ttr.engine.rules import offer_rule
 from p2p_ttr.engine.state import GameState, Phase
 
 from .medium import PlanningBot, Situation, face_up_kind
+from .monsterplay import random_monster_move
 
 # How often each beginner habit wins over the plan.
 KEEP_ALL_TICKETS = 0.25
@@ -46,6 +48,10 @@ class EasyBot(PlanningBot):
             if off_plan:
                 return self._rng.choice(off_plan)
         return super().turn(s)
+
+    def monster_move(self, s: Situation) -> Action | None:
+        # A beginner moves a monster now and then, anywhere a locomotive reaches.
+        return random_monster_move(s.view, s.player, self._rng)
 
     def draw_card(self, s: Situation, second: bool) -> Action:
         face_up = [a for a in draw_actions(s.view, s.player) if isinstance(a, DrawFaceUp)]

@@ -35,8 +35,10 @@ On top of the shared plan (see ``medium.PlanningBot``) it
   made hard keep too many);
 * on the United Kingdom, weighs every technology no route needs against its
   price (``techvalue.py``: Boiler Lagging's point a claim, Diesel Power's
-  card a claim, Risky Contracts by its chance of the most tickets, ...), and
-  buys Right of Way to take back a route its tickets want (``rightofway.py``).
+  card a claim, Risky Contracts by its chance of the most tickets, the
+  Booster by the locomotives it will pay with other cards, weighed before
+  the technologies its plan needs, ...), and buys Right of Way to take back
+  a route its tickets want (``rightofway.py``).
 """
 
 from __future__ import annotations
@@ -52,9 +54,10 @@ from p2p_ttr.engine.moves import claim_actions, station_actions
 from p2p_ttr.engine.scoring import PlayerClaims, largest_network, longest_trail
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.technologies import right_of_way_now
+from p2p_ttr.engine.techstate import BOOSTER
 
 from .medium import PlanningBot, Situation, kinds
-from .monsterplay import monster_move
+from .monsterplay import weighed_monster_move
 from .opponents import Reading, read_opponents
 from .trackpieces import choose_lay
 from .markerplay import rivals_cities_cost
@@ -79,7 +82,7 @@ from .planning import (
 )
 from .rightofway import right_of_way_buy
 from .sharechoice import share_gain
-from .techvalue import PRICED_TECHNOLOGIES, outlook
+from .techvalue import PRICED_TECHNOLOGIES, worth_buying
 
 # Route weights: each claim is a turn, and long routes score more per train.
 CLAIM_TURN_EFFORT = 0.5
@@ -374,24 +377,33 @@ class HardBot(PlanningBot):
         return self._reading.threat if self._reading is not None else None
 
     def purchase(self, s: Situation) -> Action | None:
-        """As the medium bot's, and Right of Way where a route another holds is worth taking back (rightofway.py)."""
+        """The Booster first where it pays (it makes the purchases to come
+        cheaper: techvalue.py), then as the medium bot's, and Right of Way
+        where a route another holds is worth taking back (rightofway.py)."""
+        if s.view.technologies is None:
+            return super().purchase(s)
+        booster = worth_buying(s.view, s.player, self.outlook(s), s.hand, frozenset({BOOSTER}))
+        if booster is not None:
+            return booster
         buy = super().purchase(s)
-        if buy is not None or s.view.technologies is None:
+        if buy is not None:
             return buy
-        done = len(s.plan.done) + len(s.plan.planned)
-        ahead = outlook(s.view, s.player, s.plan.routes, done, turns_left(s.view, s.player), s.targets)
-        found = right_of_way_buy(s.view, s.player, s.costs, s.tickets, ahead, s.hand)
+        found = right_of_way_buy(s.view, s.player, s.costs, s.tickets, self.outlook(s), s.hand)
         if found is None:
             return None
         self._right_of_way = found[1]
         return found[0]
 
+    def monster_move(self, s: Situation) -> Action | None:
+        """Alvin & Dexter: a move that gains the bot more than its locomotives, read against the rivals' wants."""
+        threat = self.rivals_want(s.view, s.player)
+        return weighed_monster_move(s.view, s.player, threat) if threat is not None else None
+
     def turn(self, s: Situation) -> Action:
         buy = self.purchase(s)
         if buy is not None:
             return buy
-        threat = self.rivals_want(s.view, s.player)
-        monster = monster_move(s.view, s.player, threat) if threat is not None else None
+        monster = self.monster_move(s)
         if monster is not None:  # Alvin & Dexter: a free action before the turn's
             return monster
         if self._right_of_way is not None and right_of_way_now(s.view):

@@ -13,24 +13,28 @@ import importlib
 from collections.abc import Callable
 
 from .base import Bot
-from .depotplay import DepotPlay
+from .depotplay import DepotPlay, DepotPolicy
+
+_PLAIN, _EAGER = (".depotplay", "PlainDepots"), (".depotplay", "EagerDepots")
+_WEIGHED = (".depotweigh", "WeighedDepots")
 
 
-def _imported(module: str, cls: str) -> Callable[[int, str], Bot]:
+def _imported(module: str, cls: str, depots: tuple[str, str]) -> Callable[[int, str], Bot]:
     """Make a ``cls`` of ``module`` (in this package), importing it then,
-    playing Europe 1912's depots where a game has them (depotplay.py)."""
+    playing Europe 1912's depots by the policy ``depots`` names (module, class) where a game has them."""
     def make(seed: int, name: str) -> Bot:
         bot: Bot = getattr(importlib.import_module(module, __package__), cls)(seed, name=name)
-        return DepotPlay(bot)
+        policy: DepotPolicy = getattr(importlib.import_module(depots[0], __package__), depots[1])()
+        return DepotPlay(bot, policy)
     return make
 
 
 _FACTORIES: dict[str, Callable[[int, str], Bot]] = {
-    "random": _imported(".random_bot", "RandomBot"),
-    "easy": _imported(".easy", "EasyBot"),
-    "medium": _imported(".medium", "MediumBot"),
-    "hard": _imported(".hard", "HardBot"),
-    "expert": _imported(".expert", "ExpertBot"),
+    "random": _imported(".random_bot", "RandomBot", _EAGER),
+    "easy": _imported(".easy", "EasyBot", _EAGER),
+    "medium": _imported(".medium", "MediumBot", _PLAIN),
+    "hard": _imported(".hard", "HardBot", _WEIGHED),
+    "expert": _imported(".expert", "ExpertBot", _WEIGHED),
 }
 
 LEVELS: tuple[str, ...] = tuple(_FACTORIES)

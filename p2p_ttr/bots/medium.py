@@ -43,7 +43,7 @@ from p2p_ttr.engine.state import GameState, Phase, PlayerState
 from p2p_ttr.engine.technologies import draw_three_problem, second_claim_pending
 
 from .markerplay import alvin_home, best_marker, joined_to_network, marker_options, start_city
-from .monsterplay import place_monster
+from .monsterplay import place_monster, plain_monster_move
 from .planning import (
     CostTable,
     Plan,
@@ -62,7 +62,7 @@ from .planning import (
 )
 from .sharechoice import choose_shares
 from .techbuying import technology_to_buy
-from .techvalue import SCORING_TECHNOLOGIES, outlook, worth_buying
+from .techvalue import SCORING_TECHNOLOGIES, Outlook, outlook, worth_buying
 from .trackpieces import choose_lay
 
 # A face-up locomotive is worth a little more than the card it stands in for:
@@ -203,6 +203,9 @@ class PlanningBot:
         buy = self.purchase(s)
         if buy is not None:
             return buy
+        monster = self.monster_move(s)
+        if monster is not None:  # Alvin & Dexter: a free action before the turn's
+            return monster
         if s.view.final_turns_left is not None:
             last = self.best_claim(s, list(claim_actions(s.view, s.player)))
             if last is not None:
@@ -220,9 +223,16 @@ class PlanningBot:
         buy = technology_to_buy(s.view, s.player, s.targets)
         if buy is not None or not self.VALUED_TECHNOLOGIES or s.view.technologies is None:
             return buy
+        return worth_buying(s.view, s.player, self.outlook(s), s.hand, self.VALUED_TECHNOLOGIES)
+
+    def outlook(self, s: Situation) -> Outlook:
+        """The bot's game left, as a technology's worth reads it (techvalue.py)."""
         done = len(s.plan.done) + len(s.plan.planned)
-        ahead = outlook(s.view, s.player, s.plan.routes, done, turns_left(s.view, s.player), s.targets)
-        return worth_buying(s.view, s.player, ahead, s.hand, self.VALUED_TECHNOLOGIES)
+        return outlook(s.view, s.player, s.plan.routes, done, turns_left(s.view, s.player), s.targets)
+
+    def monster_move(self, s: Situation) -> Action | None:
+        """Alvin & Dexter: a monster off a city its tickets need, or a card of a bonus it does not lead (monsterplay.py)."""
+        return plain_monster_move(s.view, s.player, s.plan.routes)
 
     def second_claim(self, s: Situation) -> Action:
         """The Thermocompressor's second claim: the most urgent target the hand pays for, else the turn ends."""

@@ -13,9 +13,13 @@ or the longest trail. Against that, the cards the price takes: a card is
 worth about what it scores, a real locomotive two (face up it takes a whole
 draw), and a card the plan still needs a little more (its route waits).
 Right of Way has a module of its own (``rightofway.py``: a route taken
-back is worth what the plan gains with it); the Booster is not weighed
-(cheaper stand-ins for the locomotives of purchases to come: too little to
-tell from these estimates).
+back is worth what the plan gains with it). The Booster ("any 3 cards as a
+Locomotive instead of the usual 4") saves a card each locomotive the bot
+still pays with other cards: the technologies its plan still needs and its
+planned ferries' locomotives, less the locomotives it holds and expects to
+draw (``booster_savings``). It pays only before the purchases it makes
+cheaper, so the hard bot weighs it before buying what its plan needs
+(hard.py); once those are bought it saves next to nothing.
 """
 
 from __future__ import annotations
@@ -39,9 +43,11 @@ from p2p_ttr.engine.technologies import (
     RISKY_POINTS,
     TURBINE_POINTS,
     missing_technology_problem,
+    technology_cards,
 )
 from p2p_ttr.engine.techstate import (
     BOILER_LAGGING,
+    BOOSTER,
     DIESEL_POWER,
     DOUBLE_HEADING,
     EQUALISING_BEAM,
@@ -51,7 +57,8 @@ from p2p_ttr.engine.techstate import (
     WATER_TENDERS,
 )
 
-from .planning import missing_cards
+from .planning import CARDS_PER_DRAW_TURN, missing_cards
+from .techbuying import missing_technologies
 
 # A train card is worth about what it scores: a two-player game of 35 trains
 # scores some 90 points over some 35 turns, half of them drawing two cards.
@@ -80,7 +87,7 @@ TRAIL_SPREAD = 3.0
 # What the bots weigh: those scoring as the game is played (the medium bot's), and every one priced here (hard's).
 SCORING_TECHNOLOGIES = frozenset({BOILER_LAGGING, STEAM_TURBINES, DOUBLE_HEADING})
 PRICED_TECHNOLOGIES = SCORING_TECHNOLOGIES | {DIESEL_POWER, WATER_TENDERS, THERMOCOMPRESSOR, RISKY_CONTRACTS,
-                                              EQUALISING_BEAM}
+                                              EQUALISING_BEAM, BOOSTER}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +120,20 @@ def diesel_savings(game: Game, o: Outlook) -> float:
     routes = game.board.routes
     planned = sum(routes[r].length - 1 >= max(1, routes[r].ferry_locomotives) for r in o.routes)
     return planned + 0.5 * max(0.0, o.claims_left - len(o.routes))
+
+
+def booster_savings(view: GameState, player: int, o: Outlook, hand_after: Mapping[str, int]) -> float:
+    """Cards the Booster saves: one a locomotive the bot will pay with other
+    cards, for the technologies its plan still needs and its planned
+    ferries, beyond the locomotives it holds (after the price) and expects
+    to draw (the deck's share of them, a drawing turn's cards)."""
+    game = view.game
+    costs = technology_cards(game)
+    needed = sum(costs[name].cost for name in missing_technologies(view, player, o.routes) if name in costs)
+    ferries = sum(game.board.routes[r].ferry_locomotives for r in o.routes)
+    kinds = game.board.card_kinds
+    drawn = kinds.count(LOCOMOTIVE) / max(1, len(kinds)) * CARDS_PER_DRAW_TURN * o.draw_turns
+    return max(0.0, needed + ferries - hand_after.get(LOCOMOTIVE, 0) - drawn)
 
 
 def two_claims_after(view: GameState, player: int, o: Outlook, hand: Mapping[str, int]) -> bool:
@@ -148,7 +169,7 @@ def beam_chance(view: GameState, player: int, o: Outlook) -> float:
 
 def technology_worth(view: GameState, player: int, name: str, o: Outlook, hand_after: Mapping[str, int]) -> float:
     """What holding ``name`` adds to ``player``'s score by the end, in points
-    (0 for what the plan's needs buy, Right of Way and the Booster)."""
+    (0 for what the plan's needs buy and Right of Way)."""
     if name == BOILER_LAGGING:
         return LAGGING_POINTS * o.claims_left
     if name == STEAM_TURBINES:
@@ -159,6 +180,8 @@ def technology_worth(view: GameState, player: int, name: str, o: Outlook, hand_a
         return CARD_POINTS * diesel_savings(view.game, o)
     if name == WATER_TENDERS:
         return CARD_POINTS * WATER_CARD_GAIN * o.draw_turns
+    if name == BOOSTER:
+        return CARD_POINTS * booster_savings(view, player, o, hand_after)
     if name == THERMOCOMPRESSOR:
         return 2 * CARD_POINTS if two_claims_after(view, player, o, hand_after) else 0.0
     if name == RISKY_CONTRACTS:

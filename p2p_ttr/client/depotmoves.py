@@ -1,19 +1,23 @@
 """Europe 1912's warehouses and depots in the client: the commands a player
-types (``depot CITY``, ``warehouse SEAT`` before a draw, ``empty SEAT ...``
-or ``empty none`` after a claim into a depot), what Tab offers after them,
+types (``depot CITY``, ``warehouse SEAT`` before a draw, or ``draw``'s
+question of which warehouse, ``empty SEAT ...`` or ``empty none`` after a
+claim into a depot), what Tab offers after them,
 what the turn waits for and the rules page's words (engine/depots.py has
 the rules)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from p2p_ttr.engine import depots
 from p2p_ttr.engine.events import EmptyWarehouses, PlaceDepot, StockWarehouse
 from p2p_ttr.engine.game import Game
+from p2p_ttr.engine.rules import apply
 from p2p_ttr.engine.state import GameState, Phase
 
 from .network import seat_named
 from .numbering import seat_words
-from .outcomes import Context, Outcome, Play, Refused
+from .outcomes import CANCEL, Ask, Choice, Context, Outcome, Play, Refused
 from .words import plural, take_city, whose
 
 NONE_WORDS = ("none", "no", "skip", "0")  # empty none: take no warehouse
@@ -63,6 +67,25 @@ def warehouse_move(words: list[str], view: GameState, seat: int, names: tuple[st
         raise Refused(problem)
     return Play(StockWarehouse(seat, owner), f"the deck's top card on {whose(owner, seat, names)} warehouse; "
                                              "now draw")
+
+
+def warehouse_question(view: GameState, seat: int, names: tuple[str, ...], draw: str,
+                       then: Callable[[GameState], object]) -> Ask:
+    """``draw`` typed while a card must first go on a warehouse: which one,
+    the player's own the default (Enter), so that a new player is asked
+    rather than stopped. ``then`` checks the draw against the turn once
+    stocked: a draw it refuses is refused now, before any card moves."""
+    stock = StockWarehouse(seat, seat)
+    then(apply(view, stock))
+    assert view.depots is not None
+    piles = view.depots.warehouses
+    choices = tuple(
+        Choice(str(p + 1), f"{'yours' if p == seat else seat_words(p, names)} ({plural(len(pile), 'card')})",
+               Play(StockWarehouse(seat, p), f"the deck's top card on {whose(p, seat, names)} warehouse; "
+                                             f"now your draw: {draw}"))
+        for p, pile in enumerate(piles))
+    return Ask("First the deck's top card goes, unseen, on a warehouse: whose? (Enter: yours)",
+               (*choices, CANCEL), default=str(seat + 1))
 
 
 def empty_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
@@ -115,7 +138,8 @@ def depot_now(view: GameState, seat: int) -> str | None:
                           for p in depots.reachable(view, seat))
         return f"take a warehouse for a depot each: empty SEAT (of {seats}), or empty none"
     if depots.stock_due(view) and view.current == seat:
-        return "to draw, first put the deck's top card on a warehouse (warehouse SEAT); or claim, tickets"
+        return ("draw (it first asks which warehouse the deck's top card goes on; warehouse SEAT says it "
+                "beforehand); or claim, tickets")
     return None
 
 

@@ -42,6 +42,9 @@ def example_words(game: Game) -> Mapping[str, str]:
     counts = {"drawn": number(draw.size), "kept": number(draw.keep_min), "doable": doable(game),
               "network": "routes, stations and longest trail" if game.rules.stations else "routes and longest trail",
               "per_locomotive": number(game.rules.cards_per_locomotive),
+              # Warehouses and depots: a draw first sends the deck's top card to a warehouse (depotmoves.py).
+              "draw_first": ("; it first asks which warehouse the deck's top card goes on, unseen (Enter: "
+                             "yours; warehouse SEAT says it beforehand)" if game.rules.depots else ""),
               # One command, two games' Alvins: Old West's captured alien, or Alvin & Dexter's.
               "alvin_does": ("Alvin & Dexter: place Alvin at set-up, or move him before your turn's action "
                              "(1 locomotive: up to 3 cities away, 2: up to 6)" if game.rules.monster_cards

@@ -132,6 +132,7 @@ class Ask:
     question: str
     choices: tuple[Choice, ...] = field(default_factory=tuple)
     retry: str = ""  # why the question is asked again (a number that is no choice)
+    default: str = ""  # the key of the choice an empty line (Enter) takes; "" asks again
 
     @property
     def shown(self) -> str:

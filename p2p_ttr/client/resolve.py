@@ -30,6 +30,7 @@ from p2p_ttr.engine.state import GameState, Phase
 
 from . import explain
 from .commands import Handler
+from .depotmoves import warehouse_question
 from .examples import example_words, number
 from .helptext import rules_page
 from .outcomes import (
@@ -207,9 +208,9 @@ def _require(view: GameState, seat: int, legal: list[Action], kind: type[Action]
 
 def draw_move(words: list[str], view: GameState, seat: int, names: tuple[str, ...]) -> Outcome:
     legal = legal_actions(view, seat)
-    if stock_due(view):  # Europe 1912's warehouses: the deck's top card goes on one first
-        raise Refused("a draw first puts the deck's top card, unseen, on a warehouse: warehouse SEAT "
-                      "(a seat's number or name, or me), then draw")
+    if stock_due(view):  # Europe 1912's warehouses: the deck's top card goes on one first; ask which
+        return warehouse_question(view, seat, names, " ".join(["draw", *words]),
+                                  lambda stocked: draw_move(words, stocked, seat, names))
     if not _of(legal, DrawBlind) and not _of(legal, DrawFaceUp):
         raise Refused(explain.phase_problem(view, seat, "draw a train card"))
     if not words or words[0].lower() in ("deck", "blind", "top", "pile"):

@@ -117,7 +117,8 @@ def _has_tunnels(game: Game) -> bool:
 
 
 VERBS = Registry((
-    Verb("draw", "draw [1-5 | COLOUR]", "take a train card: from the deck, or face-up slot N", move(draw_move),
+    Verb("draw", "draw [1-5 | COLOUR]", "take a train card: from the deck, or face-up slot N{draw_first}",
+         move(draw_move),
          ("draw", "draw 3", "draw loco"), ("d",), args=draw_args),
     Verb("claim", "claim CITY CITY [COLOUR] [with CARDS]", "claim a route; name the colour of a double route",
          move(claim_move, route_places),
@@ -205,8 +206,9 @@ def parse(line: str) -> ParsedCommand | None:
 
 def interpret(line: str, ctx: Context, pending: Ask | None = None) -> Outcome | None:
     """What ``line`` means now. ``pending`` is the question last asked: a line
-    that answers it picks that choice; an empty line or a number that is no
-    choice asks it again (the latter saying so); any other line is a
+    that answers it picks that choice; an empty line takes its default
+    choice, where it has one; an empty line without one, or a number that is
+    no choice, asks it again (the latter saying so); any other line is a
     command. None for an empty line when nothing is asked. Never raises for
     what a player types: a line that is no command, or a move the rules or
     the moment refuse, is a ``Refuse`` that says why."""
@@ -215,6 +217,8 @@ def interpret(line: str, ctx: Context, pending: Ask | None = None) -> Outcome | 
         if picked is not None:
             return picked
         key = line.strip()
+        if not key and pending.default:  # Enter takes the answer the question offers as its default
+            return answer(pending, pending.default)
         if not key:
             return replace(pending, retry="")  # an empty line: the question stays asked
         if key.isdigit():  # meant as an answer, but no choice has that number: ask again, saying so

@@ -1,17 +1,26 @@
 """How the bots play Alvin & Dexter (bots/monsterplay.py): they plan around
 a City in Chaos, place a monster where the rivals want most and their own
-plan does not run, and the hard bot moves one off a city its tickets need,
-or onto one the rivals want, only when it gains more than its locomotives."""
+plan does not run; easy moves one at random now and then, medium off a city
+its tickets need or for a bonus it does not lead, and hard off a city its
+tickets need, onto one the rivals want or for a bonus, when that gains more
+than its locomotives."""
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
 import pytest
 
 from p2p_ttr.bots.levels import make_bot
-from p2p_ttr.bots.monsterplay import monster_move, place_monster
+from p2p_ttr.bots.monsterplay import (
+    majority_gain,
+    place_monster,
+    plain_monster_move,
+    random_monster_move,
+    weighed_monster_move,
+)
 from p2p_ttr.bots.planning import plan_tickets, route_costs
 from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.boards import load_game
@@ -27,9 +36,11 @@ GAME = load_game("europe", "monsters")
 BOARD = GAME.board
 
 
-def at(cities: tuple[str, str], **laid_out: object) -> GameState:
+def at(cities: tuple[str, str], cards: tuple[tuple[int, int], tuple[int, int]] = ((1, 1), (0, 0)),
+       **laid_out: object) -> GameState:
+    """Two players; by default seat 1 leads both monsters' bonuses already (one more card gains nothing)."""
     state, _ = position(2, game=GAME, **laid_out)  # type: ignore[arg-type]
-    return state.evolve(monsters=Monsters(cities=cities, cards=((0, 0), (0, 0))))
+    return state.evolve(monsters=Monsters(cities=cities, cards=cards))
 
 
 def ticket(a: str, b: str) -> int:
@@ -56,22 +67,49 @@ def test_a_monster_is_placed_in_the_busiest_city_off_the_bots_own_plan() -> None
 def test_the_hard_bot_frees_a_city_its_tickets_need_and_spares_its_only_locomotive_otherwise() -> None:
     calm = [0.0] * len(BOARD.routes)
     mine = at(("Edinburgh", "Wien"), hands={0: [LOCOMOTIVE]}, tickets={0: [ticket("Edinburgh", "Paris")]})
-    moved = monster_move(mine, 0, calm)
+    moved = weighed_monster_move(mine, 0, calm)
     assert isinstance(moved, MoveMonster) and moved.monster == "alvin" and moved.city != "Edinburgh"
-    assert monster_move(at(("Roma", "Wien"), hands={0: [LOCOMOTIVE]}), 0, calm) is None
+    assert weighed_monster_move(at(("Roma", "Wien"), hands={0: [LOCOMOTIVE]}), 0, calm) is None
     wanted = list(calm)
     for r in BOARD.routes_at["Berlin"]:
         wanted[r] = 1.0
-    spare = monster_move(at(("Roma", "Wien"), hands={0: [LOCOMOTIVE, LOCOMOTIVE]}), 0, wanted)
+    spare = weighed_monster_move(at(("Roma", "Wien"), hands={0: [LOCOMOTIVE, LOCOMOTIVE]}), 0, wanted)
     assert isinstance(spare, MoveMonster) and spare.city == "Berlin" and len(spare.cards) == 1
-    assert monster_move(at(("Roma", "Wien"), hands={0: [LOCOMOTIVE, LOCOMOTIVE]}), 0, calm) is None
+    assert weighed_monster_move(at(("Roma", "Wien"), hands={0: [LOCOMOTIVE, LOCOMOTIVE]}), 0, calm) is None
 
 
-def test_the_medium_bot_plans_around_the_chaos_and_never_moves_a_monster() -> None:
+def test_the_hard_bot_spends_even_its_last_locomotive_on_a_monster_bonus_it_would_lead_or_tie() -> None:
+    calm = [0.0] * len(BOARD.routes)
+    behind = at(("Roma", "Wien"), ((1, 1), (1, 2)), hands={0: [LOCOMOTIVE]})
+    assert majority_gain(behind, 0, 1) == 15.0 and majority_gain(behind, 0, 0) == 15.0  # tie, then ahead
+    taken = weighed_monster_move(behind, 0, calm)
+    assert isinstance(taken, MoveMonster) and len(taken.cards) == 1
+    ahead = at(("Roma", "Wien"), ((2, 2), (1, 1)), hands={0: [LOCOMOTIVE] * 2})
+    assert majority_gain(ahead, 0, 0) == 0.0 and weighed_monster_move(ahead, 0, calm) is None
+
+
+def test_the_medium_bot_frees_its_ticket_city_and_takes_a_bonus_only_with_a_spare_locomotive() -> None:
+    state = at(("Paris", "Wien"), hands={0: [LOCOMOTIVE] + ["red"] * 4}, tickets={0: [ticket("Edinburgh", "Paris")]})
+    freed = plain_monster_move(state, 0, ())
+    assert isinstance(freed, MoveMonster) and freed.monster == "alvin" and freed.city != "Paris"
+    none_led = at(("Roma", "Wien"), ((0, 0), (0, 0)), hands={0: [LOCOMOTIVE]})
+    assert plain_monster_move(none_led, 0, ()) is None  # its only locomotive stays
+    spare = plain_monster_move(at(("Roma", "Wien"), ((0, 0), (0, 0)), hands={0: [LOCOMOTIVE] * 2}), 0, ())
+    assert isinstance(spare, MoveMonster) and len(spare.cards) == 1
+    assert plain_monster_move(at(("Roma", "Wien"), hands={0: [LOCOMOTIVE] * 2}), 0, ()) is None  # ahead already
+
+
+def test_the_easy_bot_moves_a_monster_now_and_then_with_a_spare_locomotive() -> None:
+    spare = at(("Roma", "Wien"), hands={0: [LOCOMOTIVE] * 2})
+    moves = [random_monster_move(spare, 0, random.Random(seed)) for seed in range(40)]
+    assert 0 < sum(isinstance(m, MoveMonster) for m in moves) < 40
+    assert all(random_monster_move(at(("Roma", "Wien"), hands={0: [LOCOMOTIVE]}), 0, random.Random(seed)) is None
+               for seed in range(10))
+
+
+def test_the_medium_bot_plans_around_the_chaos() -> None:
     state = at(("Paris", "Wien"), hands={0: [LOCOMOTIVE] * 3 + ["red"] * 4},
                tickets={0: [ticket("Edinburgh", "Paris")]})
-    bot = make_bot("medium", 1)
-    assert not isinstance(bot.choose(state, 0), MoveMonster)
     brest_marseille = [ticket("Brest", "Marseille")]
     calm = plan_tickets(GAME, route_costs(at(("Roma", "Wien")), 0), brest_marseille, (), 45)
     assert any("Paris" in BOARD.routes[r].cities for r in calm.routes)  # the way through Paris, without chaos

@@ -13,7 +13,7 @@ from p2p_ttr.bots.hard import HardBot
 from p2p_ttr.bots.medium import MediumBot
 from p2p_ttr.bots.planning import plan_tickets, route_costs
 from p2p_ttr.bots.rightofway import right_of_way_buy, taken_back_gain
-from p2p_ttr.bots.techvalue import Outlook, diesel_savings, outlook, worth_buying
+from p2p_ttr.bots.techvalue import Outlook, booster_savings, diesel_savings, outlook, worth_buying
 from p2p_ttr.engine.board import LOCOMOTIVE
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.cards import CardRef, Deck
@@ -183,3 +183,18 @@ def test_the_hard_bot_buys_right_of_way_and_claims_the_route_that_turn() -> None
     claim = bot.choose(view_for(state, 0), 0)
     assert isinstance(claim, ClaimRoute) and claim.route == dover
     apply(state, claim)  # legal
+
+
+def test_the_booster_saves_a_card_a_locomotive_still_paid_with_other_cards() -> None:
+    """A ferry needing Propellers (two locomotives) and its own locomotive,
+    a route needing the Superheated Steam Boiler (two): five locomotives,
+    each beyond the one held a card saved; with both held, the ferry's alone."""
+    needs = route_needs(ADVANCED)
+    ferry = next(r for r in BOARD.routes if r.ferry_locomotives == 1 and needs[r.id] == ("Propellers",))
+    long = next(r for r in BOARD.routes if needs[r.id] == ("Superheated Steam Boiler",))
+    ahead = Outlook((ferry.id, long.id), 2.0, 0, 0.0, ())
+    one = Counter({LOCOMOTIVE: 1})
+    assert booster_savings(view_for(early_turn([LOCOMOTIVE, "red"]), 0), 0, ahead, one) == 4
+    bought = early_turn([LOCOMOTIVE, "red"], held=("Propellers", "Superheated Steam Boiler"))
+    assert booster_savings(view_for(bought, 0), 0, ahead, one) == 0
+    assert booster_savings(view_for(bought, 0), 0, ahead, Counter()) == 1

@@ -8,16 +8,17 @@ import sys
 from pathlib import Path
 
 from p2p_ttr.client.depotwords import warehouse_counts
-from p2p_ttr.client.helptext import rules_page
+from p2p_ttr.client.helptext import rules_page, verb_help
 from p2p_ttr.client.mapview import DEPOT, MY_DEPOT, draw_map, legend, marks_for
-from p2p_ttr.client.outcomes import Context, Play, Refuse
+from p2p_ttr.client.outcomes import Ask, Context, Play, Refuse
 from p2p_ttr.client.pagetext import Para
 from p2p_ttr.client.phrases import changes, what_now
 from p2p_ttr.client.styled import text_of
-from p2p_ttr.client.verbs import complete, interpret
+from p2p_ttr.client.verbs import VERBS, complete, interpret
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.depotstate import Depots
-from p2p_ttr.engine.events import ClaimRoute, EmptyWarehouses, PlaceDepot, StockWarehouse
+from p2p_ttr.engine.game import Game
+from p2p_ttr.engine.events import ClaimRoute, DrawFaceUp, EmptyWarehouses, PlaceDepot, StockWarehouse
 from p2p_ttr.engine.state import GameState, Phase
 from p2p_ttr.engine.view import view_for
 
@@ -70,13 +71,39 @@ def test_depot_places_one_at_set_up_and_refuses_a_taken_city() -> None:
 def test_a_draw_asks_for_the_warehouse_first() -> None:
     state = at()
     assert "warehouse SEAT" in what_now(view_for(state, 0), 0)
-    assert "warehouse SEAT" in why_not("draw", state)
     assert sent("warehouse bob", state) == StockWarehouse(0, 1) and sent("warehouse me", state) == StockWarehouse(0, 0)
     stocked = play(state, StockWarehouse(0, 1))
     assert sent("draw", stocked) is not None
     assert "a card went on a warehouse, so this turn draws" in why_not("tickets", stocked)
     offered = [s.text for s in complete("warehouse ", ctx(state))]
     assert offered == ["1", "2", "3"]
+
+
+def test_draw_asks_whose_warehouse_and_enter_takes_your_own() -> None:
+    state = at(warehouses={1: 2})
+    asked = said("draw 2", state)
+    assert isinstance(asked, Ask) and "whose? (Enter: yours)" in asked.question
+    assert [(c.key, c.label) for c in asked.choices[:3]] == [
+        ("1", "yours (0 cards)"), ("2", "seat 2 Bob (2 cards)"), ("3", "seat 3 Cid (0 cards)")]
+    own = interpret("", ctx(state), asked)
+    assert isinstance(own, Play) and own.action == StockWarehouse(0, 0)
+    assert own.said == "the deck's top card on your warehouse; now your draw: draw 2"
+    assert interpret("2", ctx(state), asked) == asked.choices[1].outcome
+    assert sent("draw 2", play(state, StockWarehouse(0, 1))) == DrawFaceUp(0, 1)
+
+
+def test_draw_refuses_a_bad_draw_before_asking_for_a_warehouse() -> None:
+    assert "draw takes a face-up slot 1-5 or a colour" in why_not("draw sideways", at())
+
+
+def test_help_says_draw_asks_for_a_warehouse_only_with_depots() -> None:
+    def summary(game: Game) -> str:
+        block = verb_help(VERBS.find("draw"), game)[1]  # type: ignore[arg-type]
+        assert isinstance(block, Para)
+        return block.text
+
+    assert "asks which warehouse the deck's top card goes on" in summary(DEPOTS)
+    assert "warehouse" not in summary(load_game("europe"))
 
 
 def test_empty_takes_the_warehouses_a_claim_reaches() -> None:

@@ -1,0 +1,89 @@
+"""Every board mechanic declares its hooks once (mechanic.py, mechanics.py),
+every action has one handler, and a game asks only the mechanics it plays."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import get_args
+
+import pytest
+
+from p2p_ttr.bots.random_bot import RandomBot
+from p2p_ttr.engine import depots, markerrules, monstermoves, sharemoves, stations, technologies, trackbeds, tunnels
+from p2p_ttr.engine import mechanics
+from p2p_ttr.engine.boards import every_expanded_game, every_game, load_game
+from p2p_ttr.engine.events import Action
+from p2p_ttr.engine.game import Game
+from p2p_ttr.engine.mechanic import Mechanic
+from p2p_ttr.engine.rules import ACTION_HANDLERS, new_game
+from p2p_ttr.local.game import play_local_game
+
+MODULES = (depots, markerrules, monstermoves, sharemoves, stations, technologies, trackbeds, tunnels)
+
+
+def expected_mechanics(game: Game) -> set[str]:
+    """What the game's set-up and data say it plays: a slice of the state for each, or its rule."""
+    state = new_game(game, game.rules.min_players)
+    slices = {"track beds": state.track_beds, "depots": state.depots, "city markers": state.markers,
+              "technologies": state.technologies, "shares": state.shares, "monsters": state.monsters}
+    named = {name for name, part in slices.items() if part is not None}
+    if game.rules.stations:
+        named.add("stations")
+    if any(route.tunnel for route in game.board.routes):
+        named.add("tunnels")
+    return named
+
+
+def test_every_mechanic_module_declares_its_hooks_once_and_the_list_names_each() -> None:
+    declared = [module.MECHANIC for module in MODULES]
+    assert sorted(m.name for m in mechanics.MECHANICS) == sorted(m.name for m in declared)
+    assert set(mechanics.SET_UP_ORDER) == {m for m in mechanics.MECHANICS if m.set_up is not None}
+
+
+def test_every_action_has_exactly_one_handler() -> None:
+    assert set(ACTION_HANDLERS) == set(get_args(Action))
+    kinds = [h.kind for m in mechanics.MECHANICS for h in m.handlers]
+    assert len(kinds) == len(set(kinds))
+
+
+@pytest.mark.parametrize("game", every_game() + every_expanded_game(), ids=lambda g: g.name)
+def test_a_game_plays_the_mechanics_its_rules_and_data_name(game: Game) -> None:
+    assert {m.name for m in mechanics.played(game)} == expected_mechanics(game)
+
+
+def _never(name: str) -> object:
+    def called(*args: object) -> object:
+        raise AssertionError(f"a game that does not play {name} asked its hooks")
+    return called
+
+
+def _spied(mechanic: Mechanic) -> Mechanic:
+    hooks = ("refuses", "after_claim", "after_draw", "before_turn_ends", "turn_over", "set_up")
+    return replace(mechanic, **{hook: _never(mechanic.name) for hook in hooks if getattr(mechanic, hook) is not None})
+
+
+@pytest.fixture
+def unplayed_hooks_raise(monkeypatch: pytest.MonkeyPatch) -> Iterator[Game]:
+    """Europe, with every mechanic it does not play made to fail if the skeleton asks it."""
+    game = load_game("europe")
+    spied = tuple(m if m.plays(game) else _spied(m) for m in mechanics.MECHANICS)
+    monkeypatch.setattr(mechanics, "MECHANICS", spied)
+    monkeypatch.setattr(mechanics, "SET_UP_ORDER", tuple(_spied(m) for m in mechanics.SET_UP_ORDER))
+    mechanics.played.cache_clear()
+    mechanics.setting_up.cache_clear()
+    yield game
+    mechanics.played.cache_clear()
+    mechanics.setting_up.cache_clear()
+
+
+def test_a_game_never_asks_a_mechanic_it_does_not_play(unplayed_hooks_raise: Game) -> None:
+    game = unplayed_hooks_raise
+    played = play_local_game(game, 3, seed=5, bots=[RandomBot(p) for p in range(3)], record=False)
+    assert played.final.over and any(ps.routes for ps in played.final.players)
+    assert played.final.depots is None and played.final.track_beds is None
+
+
+def test_the_spies_would_see_a_game_that_plays_the_mechanic(unplayed_hooks_raise: Game) -> None:
+    with pytest.raises(AssertionError, match="does not play depots"):
+        play_local_game(load_game("europe", "depots"), 3, seed=5, bots=[RandomBot(p) for p in range(3)])

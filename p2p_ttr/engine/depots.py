@@ -226,7 +226,7 @@ def refilled(state: GameState) -> GameState:
 
     ``epoch_colored`` is raised to the number of train cards, an upper
     bound: which of these cards are locomotives is known to nobody, so
-    ``rules.colored_in_reach`` counts them all as possible (never less than
+    ``drawpile.colored_in_reach`` counts them all as possible (never less than
     the truth, as it must)."""
     depots = state.depots
     assert depots is not None
@@ -301,5 +301,6 @@ MECHANIC = Mechanic(
     after_claim=after_claim,
     before_turn_ends=choice_due,
     turn_over=turn_over,
+    at_start=lambda state: state.evolve(depots=at_start(state.game, state.n_players)),
     set_up=first_depot_due,
 )

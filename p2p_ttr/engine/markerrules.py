@@ -11,7 +11,7 @@ from dataclasses import replace
 from .alvin import captured, captures, moving
 from .alvin import move_problem as alvin_move_problem
 from .board import Route
-from .citymarkers import placing_order
+from .citymarkers import CityMarkers, placing_order
 from .events import MoveAlvin, PlaceMarker, PlaceStartCity, SkipMarker
 from .mechanic import AfterClaim, ClaimTaken, Handles, Mechanic, Then, TurnFlow
 from .payments import marker_payment_problem
@@ -165,5 +165,6 @@ MECHANIC = Mechanic(
     handlers=(Handles(PlaceStartCity, place_start_city), Handles(PlaceMarker, place_marker),
               Handles(SkipMarker, skip_marker), Handles(MoveAlvin, move_alvin)),
     after_claim=after_claim,
+    at_start=lambda state: state.evolve(markers=CityMarkers.empty(state.n_players, state.game.rules.alvin_city)),
     set_up=start_city_due,
 )

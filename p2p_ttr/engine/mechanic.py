@@ -97,5 +97,7 @@ class Mechanic:
     before_turn_ends: Callable[[GameState], Phase | None] | None = None
     # As the turn ends: what this mechanic forgets of it.
     turn_over: Callable[[GameState], GameState] | None = None
+    # A new table: the state with this mechanic's slice at the start (new_game).
+    at_start: Callable[[GameState], GameState] | None = None
     # As the set-up ends: the state waiting for this mechanic's next piece to be placed, None when none is due.
     set_up: Callable[[GameState], GameState | None] | None = None

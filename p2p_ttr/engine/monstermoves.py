@@ -206,5 +206,6 @@ MECHANIC = Mechanic(
     "monsters",
     plays=lambda game: game.rules.monster_cards > 0,
     handlers=(Handles(PlaceMonster, place_monster), Handles(MoveMonster, move_monster)),
+    at_start=lambda state: state.evolve(monsters=monsters_at_start(state.game, state.n_players)),
     set_up=monster_due,
 )

@@ -54,7 +54,6 @@ from .events import (
 )
 from . import depots, monstermoves, sharemoves
 from . import trackbeds
-from .citymarkers import CityMarkers
 from .drawpile import check_row, fill_row, take_cards
 from .game import Game, LocomotiveUse, TicketChoice, Unkept
 from .markerrules import network_problem
@@ -126,14 +125,11 @@ def new_game(game: Game, n_players: int) -> GameState:
         players=players,
         route_owner=(None,) * len(board.routes),
         steps=tuple(steps),
-        shares=sharemoves.opening_holdings(game),
         public=dict(gifted_locomotives(game, n_players)),
-        technologies=technologies.holdings_at_start(game, n_players),
-        track_beds=trackbeds.initial(game),
-        markers=CityMarkers.empty(n_players, rules.alvin_city) if rules.city_markers else None,
-        monsters=monstermoves.monsters_at_start(game, n_players),
-        depots=depots.at_start(game, n_players),
     )
+    for mechanic in played(game):  # each mechanic's slice of the state (None where it is not played)
+        if mechanic.at_start is not None:
+            table = mechanic.at_start(table)
     return _run_steps(table)
 
 

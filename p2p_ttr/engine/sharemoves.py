@@ -162,4 +162,5 @@ MECHANIC = Mechanic(
     plays=plays_shares,
     handlers=(Handles(TakeShares, choose_shares),),
     after_claim=after_claim,
+    at_start=lambda state: state.evolve(shares=opening_holdings(state.game)),
 )

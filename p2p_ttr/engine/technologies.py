@@ -370,4 +370,5 @@ MECHANIC = Mechanic(
               Handles(FinishTurn, finish_turn)),
     refuses=second_claim_problem,
     after_claim=after_claim,
+    at_start=lambda state: state.evolve(technologies=holdings_at_start(state.game, state.n_players)),
 )

@@ -237,4 +237,5 @@ MECHANIC = Mechanic(
     handlers=(Handles(LayTrack, lay_track),),
     after_claim=piece_returned,
     after_draw=lay_due,
+    at_start=lambda state: state.evolve(track_beds=initial(state.game)),
 )

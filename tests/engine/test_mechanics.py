@@ -12,7 +12,8 @@ import pytest
 from p2p_ttr.bots.random_bot import RandomBot
 from p2p_ttr.engine import depots, markerrules, monstermoves, sharemoves, stations, technologies, trackbeds, tunnels
 from p2p_ttr.engine import mechanics
-from p2p_ttr.engine.boards import every_expanded_game, every_game, load_game
+from p2p_ttr.engine.board import read_board_data
+from p2p_ttr.engine.boards import BOARDS, every_expanded_game, every_game, load_game
 from p2p_ttr.engine.events import Action
 from p2p_ttr.engine.game import Game
 from p2p_ttr.engine.mechanic import Mechanic
@@ -22,17 +23,23 @@ from p2p_ttr.local.game import play_local_game
 MODULES = (depots, markerrules, monstermoves, sharemoves, stations, technologies, trackbeds, tunnels)
 
 
-def expected_mechanics(game: Game) -> set[str]:
-    """What the game's set-up and data say it plays: a slice of the state for each, or its rule."""
+def named_by_rules_and_data(game: Game) -> set[str]:
+    """The mechanics the game's rule settings and board data name, read from them directly."""
+    rules, board = game.rules, game.board
+    named = {"stations": rules.stations > 0, "tunnels": any(route.tunnel for route in board.routes),
+             "track beds": "track_pieces" in read_board_data(BOARDS[game.board_name].data_file),
+             "depots": rules.depots > 0, "city markers": rules.city_markers > 0,
+             "technologies": bool(rules.technologies), "shares": board.stock_market is not None,
+             "monsters": rules.monster_cards > 0}
+    return {name for name, plays in named.items() if plays}
+
+
+def slices_at_start(game: Game) -> set[str]:
+    """The mechanics whose slice of the state a new table of ``game`` holds."""
     state = new_game(game, game.rules.min_players)
     slices = {"track beds": state.track_beds, "depots": state.depots, "city markers": state.markers,
               "technologies": state.technologies, "shares": state.shares, "monsters": state.monsters}
-    named = {name for name, part in slices.items() if part is not None}
-    if game.rules.stations:
-        named.add("stations")
-    if any(route.tunnel for route in game.board.routes):
-        named.add("tunnels")
-    return named
+    return {name for name, part in slices.items() if part is not None}
 
 
 def test_every_mechanic_module_declares_its_hooks_once_and_the_list_names_each() -> None:
@@ -49,7 +56,9 @@ def test_every_action_has_exactly_one_handler() -> None:
 
 @pytest.mark.parametrize("game", every_game() + every_expanded_game(), ids=lambda g: g.name)
 def test_a_game_plays_the_mechanics_its_rules_and_data_name(game: Game) -> None:
-    assert {m.name for m in mechanics.played(game)} == expected_mechanics(game)
+    played = {m.name for m in mechanics.played(game)}
+    assert played == named_by_rules_and_data(game)
+    assert slices_at_start(game) == played - {"stations", "tunnels"}
 
 
 def _never(name: str) -> object:
@@ -59,7 +68,7 @@ def _never(name: str) -> object:
 
 
 def _spied(mechanic: Mechanic) -> Mechanic:
-    hooks = ("refuses", "after_claim", "after_draw", "before_turn_ends", "turn_over", "set_up")
+    hooks = ("refuses", "after_claim", "after_draw", "before_turn_ends", "turn_over", "at_start", "set_up")
     return replace(mechanic, **{hook: _never(mechanic.name) for hook in hooks if getattr(mechanic, hook) is not None})
 
 

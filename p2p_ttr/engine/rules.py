@@ -59,8 +59,8 @@ from .game import Game, LocomotiveUse, TicketChoice, Unkept
 from .markerrules import network_problem
 from .mechanic import ClaimTaken, Handles, Then, TurnFlow
 from .mechanics import handlers, played, setting_up
-from .payments import route_payment, route_payment_problem, route_payments, station_payments, tunnel_extra
-from . import technologies
+from .payments import route_payment, route_payment_problem, route_payments, station_payments
+from . import technologies, tunnels
 from .startinglocos import first_shuffle, gifted_locomotives, gifts_of
 from .state import (
     FACE_UP_SLOTS,
@@ -85,7 +85,6 @@ from .state import (
     StepShuffle,
     StepTunnelResolve,
     StepTunnelReveal,
-    Tunnel,
 )
 from .stations import station_problem
 from .turnkit import expect, expect_in_hand, expect_route, forget, publish, push, refuse, with_player, without
@@ -182,7 +181,6 @@ def hand_counts(state: GameState, player: int) -> Counter[str]:
         if card is not None:
             counts[board.card_kind(card)] += 1
     return counts
-
 
 
 # ---------------------------------------------------------------------------
@@ -420,9 +418,7 @@ def _claim(state: GameState, action: ClaimRoute, flow: TurnFlow) -> GameState:
     assert not isinstance(pay, str)
     state = publish(state, cards).evolve(passes=0)
     if route.tunnel:
-        tunnel = Tunnel(route=route_id, cards=cards, color=pay.color)
-        state = state.evolve(tunnel=tunnel)
-        return push(state, StepTunnelReveal(state.game.rules.tunnel_cards), StepTunnelResolve())
+        return tunnels.claimed(state, route_id, cards, pay.color)
     return _take_route(state, p, route, cards)
 
 
@@ -609,9 +605,9 @@ def _run_step(state: GameState, step: Step) -> GameState:
         case StepCheckRow():
             return check_row(state)
         case StepTunnelReveal(remaining):
-            return _turn_for_tunnel(state, remaining)
+            return tunnels.turned_over(state, remaining)
         case StepTunnelResolve():
-            return _resolve_tunnel(state)
+            return tunnels.resolved(state, _FLOW)
         case StepAfterDraw():
             return _after_draw(state)
         case StepBeginTicketChoice():
@@ -626,30 +622,6 @@ def _run_step(state: GameState, step: Step) -> GameState:
             return _end_turn(state)
         case _:
             assert_never(step)
-
-
-def _turn_for_tunnel(state: GameState, remaining: int) -> GameState:
-    """The deck's top cards turned over for the tunnel being claimed."""
-    tunnel = state.tunnel
-    assert tunnel is not None
-    state, turned, _ = take_cards(state, remaining, StepTunnelReveal)
-    state = state.evolve(tunnel=replace(tunnel, revealed=tunnel.revealed + turned))
-    if turned:
-        state = state.evolve(awaiting=NeedReveal(turned))
-    return state
-
-
-def _resolve_tunnel(state: GameState) -> GameState:
-    """The turned cards counted: the route taken at once, or the extra asked for (tunnels.py)."""
-    board = state.game.board
-    tunnel = state.tunnel
-    assert tunnel is not None
-    extra = tunnel_extra(tunnel.color, (board.card_kind(state.public[r]) for r in tunnel.revealed))
-    if extra == 0:
-        route = board.routes[tunnel.route]
-        state = state.evolve(discard=state.discard + tunnel.revealed, tunnel=None)
-        return _take_route(state, state.current, route, tunnel.cards)
-    return state.evolve(tunnel=replace(tunnel, extra=extra), phase=Phase.TUNNEL)
 
 
 def _after_draw(state: GameState) -> GameState:

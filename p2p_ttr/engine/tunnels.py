@@ -1,6 +1,6 @@
 """Tunnels (``Route.tunnel``; the Europe rules, "Tunnels"): a claim of a tunnel
-turns over ``Rules.tunnel_cards`` from the deck first (the step queue's
-``StepTunnelReveal`` and ``StepTunnelResolve``, rules.py); each that matches
+turns over ``Rules.tunnel_cards`` from the deck first (``StepTunnelReveal``,
+then ``StepTunnelResolve``: rules.py's step queue runs them here); each that matches
 the colour played, or is a locomotive, costs one more card of it
 (``payments.tunnel_extra``). With none to pay the route is taken at once;
 else the claimer pays the extra (``PayTunnel``) or gives the claim up
@@ -9,12 +9,46 @@ else the claimer pays the extra (``PayTunnel``) or gives the claim up
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from .cards import CardRef
+from .drawpile import take_cards
 from .errors import IllegalMove
 from .events import AbandonTunnel, PayTunnel
 from .mechanic import Handles, Mechanic, TurnFlow
-from .payments import tunnel_payment_problem
-from .state import GameState, Phase
-from .turnkit import expect, expect_in_hand, payment, publish, refuse
+from .payments import tunnel_extra, tunnel_payment_problem
+from .state import GameState, NeedReveal, Phase, StepTunnelResolve, StepTunnelReveal, Tunnel
+from .turnkit import expect, expect_in_hand, payment, publish, push, refuse
+
+
+def claimed(state: GameState, route: int, cards: tuple[CardRef, ...], color: str | None) -> GameState:
+    """A claim of the tunnel ``route`` paid with ``cards`` (as ``color``): the deck's cards are turned over first."""
+    state = state.evolve(tunnel=Tunnel(route=route, cards=cards, color=color))
+    return push(state, StepTunnelReveal(state.game.rules.tunnel_cards), StepTunnelResolve())
+
+
+def turned_over(state: GameState, remaining: int) -> GameState:
+    """The deck's top cards turned over for the tunnel being claimed."""
+    tunnel = state.tunnel
+    assert tunnel is not None
+    state, turned, _ = take_cards(state, remaining, StepTunnelReveal)
+    state = state.evolve(tunnel=replace(tunnel, revealed=tunnel.revealed + turned))
+    if turned:
+        state = state.evolve(awaiting=NeedReveal(turned))
+    return state
+
+
+def resolved(state: GameState, flow: TurnFlow) -> GameState:
+    """The turned cards counted: the route taken at once, or the extra asked for."""
+    board = state.game.board
+    tunnel = state.tunnel
+    assert tunnel is not None
+    extra = tunnel_extra(tunnel.color, (board.card_kind(state.public[r]) for r in tunnel.revealed))
+    if extra == 0:
+        route = board.routes[tunnel.route]
+        state = state.evolve(discard=state.discard + tunnel.revealed, tunnel=None)
+        return flow.take_route(state, state.current, route, tunnel.cards)
+    return state.evolve(tunnel=replace(tunnel, extra=extra), phase=Phase.TUNNEL)
 
 
 def pay_tunnel(state: GameState, action: PayTunnel, flow: TurnFlow) -> GameState:

@@ -14,7 +14,7 @@ walks only that list, in :data:`MECHANICS`' order:
 - before any action, every mechanic may refuse it (the depots' and the
   technologies' refusals never meet: a stocked warehouse bars a claim, and a
   second claim follows one);
-- after a draw, before a turn ends, as it ends: in the same order.
+- a new table's slices, after a draw, before a turn ends, as it ends: in the same order.
 
 The set-up places its pieces in another order, :data:`SET_UP_ORDER`: Old
 West's starting cities (every network grows from one), then Alvin &

@@ -48,6 +48,14 @@ def test_every_mechanic_module_declares_its_hooks_once_and_the_list_names_each()
     assert set(mechanics.SET_UP_ORDER) == {m for m in mechanics.MECHANICS if m.set_up is not None}
 
 
+def test_the_walks_keep_the_order_the_rules_fix() -> None:
+    # A claim: the depots hear of it before Old West may end the turn, the technologies before the shares.
+    assert [m.name for m in mechanics.MECHANICS if m.after_claim is not None] == [
+        "track beds", "depots", "city markers", "technologies", "shares"]
+    # The set-up: Old West's starting cities, then Alvin & Dexter, then the depots.
+    assert [m.name for m in mechanics.SET_UP_ORDER] == ["city markers", "monsters", "depots"]
+
+
 def test_every_action_has_exactly_one_handler() -> None:
     assert set(ACTION_HANDLERS) == set(get_args(Action))
     kinds = [h.kind for m in mechanics.MECHANICS for h in m.handlers]

@@ -58,12 +58,12 @@ def setting_up(game: Game) -> tuple[Mechanic, ...]:
     return tuple(m for m in SET_UP_ORDER if m.plays(game))
 
 
-def handlers() -> Mapping[type[Event], Handles[Any]]:
-    """Every mechanic's moves, by the event's type: asked in every game (a mechanic's
-    handler refuses its move where the mechanic is not played)."""
+def handlers(core: tuple[Handles[Any], ...]) -> Mapping[type[Event], Handles[Any]]:
+    """Every action's handler by the event's type: the ``core``'s (rules.py) and every
+    mechanic's, each type once. A mechanic's are asked in every game: its
+    handler refuses its move where the mechanic is not played."""
     table: dict[type[Event], Handles[Any]] = {}
-    for mechanic in MECHANICS:
-        for handler in mechanic.handlers:
-            assert handler.kind not in table, f"{handler.kind.__name__} has two handlers"
-            table[handler.kind] = handler
+    for handler in core + tuple(h for mechanic in MECHANICS for h in mechanic.handlers):
+        assert handler.kind not in table, f"{handler.kind.__name__} has two handlers"
+        table[handler.kind] = handler
     return table

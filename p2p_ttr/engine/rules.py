@@ -572,8 +572,6 @@ def _finish(state: GameState) -> GameState:
     return state.evolve(phase=Phase.OVER)
 
 
-
-
 # ---------------------------------------------------------------------------
 # The step queue
 
@@ -645,5 +643,5 @@ _CORE_HANDLERS: tuple[Handles[Any], ...] = (
     Handles(Pass, _pass),
 )
 # Every action has one handler here: tests/engine/test_mechanics.py checks the table covers events.Action.
-ACTION_HANDLERS: Mapping[type[Event], Handles[Any]] = {**{h.kind: h for h in _CORE_HANDLERS}, **handlers()}
+ACTION_HANDLERS: Mapping[type[Event], Handles[Any]] = handlers(_CORE_HANDLERS)
 _FLOW = TurnFlow(end_turn=_end_turn, begin_play=_begin_play, take_route=_take_route)

@@ -41,10 +41,12 @@ from dataclasses import replace
 from .cards import CardRef, Deck
 from .citymarkers import placing_order
 from .depotstate import Depots
-from .events import DrawBlind, DrawFaceUp, DrawThreeBlind, PlaceDepot, StockWarehouse
+from .events import DrawBlind, DrawFaceUp, DrawThreeBlind, EmptyWarehouses, PlaceDepot, StockWarehouse
 from .game import Game
+from .mechanic import AfterClaim, ClaimTaken, Handles, Mechanic, TurnFlow
 from .scoring import PlayerScore, ScorePart
 from .state import GameState, Phase
+from .turnkit import expect, expect_city, refuse
 
 DRAWS = (DrawBlind, DrawFaceUp, DrawThreeBlind)
 FREE_ACTIONS = (PlaceDepot, StockWarehouse)  # the moves that keep a turn open before its action
@@ -140,12 +142,12 @@ def draw_problem(state: GameState, action: object) -> str | None:
     return None
 
 
-def after_claim(state: GameState, route: int) -> GameState:
-    """Remember ``route``, claimed this turn: the warehouses it reaches may be emptied as the turn ends."""
+def after_claim(state: GameState, claim: ClaimTaken) -> AfterClaim:
+    """Remember the route claimed this turn: the warehouses it reaches may be emptied as the turn ends."""
     depots = state.depots
     if depots is None:
-        return state
-    return state.evolve(depots=replace(depots, claimed=depots.claimed + (route,)))
+        return AfterClaim(state)
+    return AfterClaim(state.evolve(depots=replace(depots, claimed=depots.claimed + (claim.route.id,))))
 
 
 def reachable(state: GameState, player: int) -> tuple[int, ...]:
@@ -188,9 +190,9 @@ def emptied(state: GameState, player: int, seats: tuple[int, ...]) -> GameState:
     return state.evolve(players=tuple(players), depots=depots.emptied(player, seats), phase=Phase.TURN)
 
 
-def choice_due(state: GameState) -> bool:
-    """Whether the turn, about to end, first offers its player warehouses to empty."""
-    return bool(reachable(state, state.current))
+def choice_due(state: GameState) -> Phase | None:
+    """The phase of the warehouse choice, where the turn about to end first offers its player warehouses to empty."""
+    return Phase.WAREHOUSES if reachable(state, state.current) else None
 
 
 def turn_over(state: GameState) -> GameState:
@@ -224,7 +226,7 @@ def refilled(state: GameState) -> GameState:
 
     ``epoch_colored`` is raised to the number of train cards, an upper
     bound: which of these cards are locomotives is known to nobody, so
-    ``rules.colored_in_reach`` counts them all as possible (never less than
+    ``drawpile.colored_in_reach`` counts them all as possible (never less than
     the truth, as it must)."""
     depots = state.depots
     assert depots is not None
@@ -249,3 +251,56 @@ def depot_parts(state: GameState, scores: tuple[PlayerScore, ...]) -> tuple[tupl
     points = state.game.rules.depot_points
     return tuple((ScorePart("depots", "Depots", points if left == most and most > 0 else 0, left),)
                  for left, _ in zip(depots.supply, scores, strict=True))
+
+
+# ---------------------------------------------------------------------------
+# The moves, and the hooks into the turn (mechanic.py)
+
+
+def first_depot_due(state: GameState) -> GameState | None:
+    """As the set-up ends: the first depot to place, by the last seat (None where depots are not played)."""
+    first = first_placer(state)
+    return None if first is None else state.evolve(phase=Phase.DEPOT_SETUP, current=first)
+
+
+def place_depot(state: GameState, action: PlaceDepot, flow: TurnFlow) -> GameState:
+    """A depot on a city: at set-up, the next player places theirs (then the first turn begins); in a
+    turn, a free action before the turn's action."""
+    setup = state.phase is Phase.DEPOT_SETUP
+    expect(state, action.player, Phase.DEPOT_SETUP, Phase.TURN)
+    expect_city(state, action.city)
+    refuse(place_problem(state, action.player, action.city))
+    assert state.depots is not None
+    state = state.evolve(depots=state.depots.place(action.city, action.player))
+    if not setup:
+        return state
+    after = next_placer(state, action.player)
+    return state.evolve(phase=Phase.TURN, current=0) if after is None else state.evolve(current=after)
+
+
+def stock_warehouse(state: GameState, action: StockWarehouse, flow: TurnFlow) -> GameState:
+    """The deck's top card onto a warehouse, before the turn's draw."""
+    expect(state, action.player, Phase.TURN)
+    refuse(stock_problem(state, action.seat))
+    return stocked(state, action.seat).evolve(passes=0)
+
+
+def empty_warehouses(state: GameState, action: EmptyWarehouses, flow: TurnFlow) -> GameState:
+    """The claimer's warehouse choice made: the turn ends."""
+    expect(state, action.player, Phase.WAREHOUSES)
+    refuse(empty_problem(state, action.player, action.seats))
+    return flow.end_turn(emptied(state, action.player, action.seats))
+
+
+MECHANIC = Mechanic(
+    "depots",
+    plays=lambda game: game.rules.depots > 0,
+    handlers=(Handles(PlaceDepot, place_depot), Handles(StockWarehouse, stock_warehouse),
+              Handles(EmptyWarehouses, empty_warehouses)),
+    refuses=draw_problem,
+    after_claim=after_claim,
+    before_turn_ends=choice_due,
+    turn_over=turn_over,
+    at_start=lambda state: state.evolve(depots=at_start(state.game, state.n_players)),
+    set_up=first_depot_due,
+)

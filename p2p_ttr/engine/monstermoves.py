@@ -11,8 +11,10 @@ from collections.abc import Iterable
 
 from .board import LOCOMOTIVE, Route
 from .cards import CardRef
+from .errors import IllegalMove, MalformedEvent
 from .events import Action, MoveMonster, PlaceMonster
 from .game import Game
+from .mechanic import Handles, Mechanic, TurnFlow
 from .monsters import (
     CITIES_PER_LOCOMOTIVE,
     MONSTER_TITLES,
@@ -23,7 +25,8 @@ from .monsters import (
     distances,
     locomotives_for,
 )
-from .state import GameState
+from .state import GameState, Phase
+from .turnkit import discarded_from_hand, expect, expect_city, expect_in_hand, kinds_of, refuse
 
 
 def monsters_at_start(game: Game, n_players: int) -> Monsters | None:
@@ -152,3 +155,57 @@ def move_actions(state: GameState, player: int, hand: dict[str, list[CardRef]]) 
         for city, steps in reach(state, monster, most).items():
             actions.append(MoveMonster(player, name, city, tuple(locomotives[:locomotives_for(steps)])))
     return actions
+
+
+# ---------------------------------------------------------------------------
+# The moves, and the hooks into the turn (mechanic.py)
+
+
+def monster_due(state: GameState) -> GameState | None:
+    """As the set-up ends: the monster to place next, by its seat (None: both stand on the map)."""
+    if state.monsters is None or (due := next_to_place(state.monsters)) is None:
+        return None
+    return state.evolve(phase=Phase.MONSTERS, current=placing_seat(state.n_players, due))
+
+
+def _monster_of(state: GameState, name: str, city: str) -> int:
+    """The index of the monster called ``name``, once the event names a monster and a city of this game."""
+    if state.monsters is None:
+        raise IllegalMove(f"{state.game.title} is played without Alvin & Dexter")
+    if name not in MONSTERS:
+        raise MalformedEvent(f"there is no monster called {name!r}")
+    expect_city(state, city)
+    return MONSTERS.index(name)
+
+
+def place_monster(state: GameState, action: PlaceMonster, flow: TurnFlow) -> GameState:
+    """A monster placed at set-up; when both stand on the map, the set-up goes on (then the first turn)."""
+    expect(state, action.player, Phase.MONSTERS)
+    monster = _monster_of(state, action.monster, action.city)
+    refuse(place_problem(state, monster, action.city))
+    assert state.monsters is not None
+    monsters = state.monsters.placed(monster, action.city)
+    due = next_to_place(monsters)
+    if due is None:
+        return flow.begin_play(state.evolve(monsters=monsters))
+    return state.evolve(monsters=monsters, current=placing_seat(state.n_players, due))
+
+
+def move_monster(state: GameState, action: MoveMonster, flow: TurnFlow) -> GameState:
+    """A monster moved before the turn's action: its locomotives discarded, the turn goes on."""
+    p, cards = action.player, action.cards
+    expect(state, p, Phase.TURN)
+    monster = _monster_of(state, action.monster, action.city)
+    refuse(move_problem(state, p, monster))
+    expect_in_hand(state, p, cards)
+    refuse(reach_problem(state, monster, action.city, kinds_of(state, cards)))
+    return moved(discarded_from_hand(state, p, cards), p, monster, action.city)
+
+
+MECHANIC = Mechanic(
+    "monsters",
+    plays=lambda game: game.rules.monster_cards > 0,
+    handlers=(Handles(PlaceMonster, place_monster), Handles(MoveMonster, move_monster)),
+    at_start=lambda state: state.evolve(monsters=monsters_at_start(state.game, state.n_players)),
+    set_up=monster_due,
+)

@@ -67,9 +67,9 @@ from .rules import (
     draw_tickets_problem,
     offer_rule,
     pass_problem,
-    station_problem,
 )
 from .state import FACE_UP_SLOTS, GameState, Phase
+from .stations import station_problem
 
 
 def legal_actions(state: GameState, player: int, only: type[Action] | None = None) -> list[Action]:

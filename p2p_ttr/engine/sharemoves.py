@@ -21,10 +21,12 @@ from dataclasses import replace
 from .cards import CardRef
 from .events import TakeShares
 from .game import Game
+from .mechanic import AfterClaim, ClaimTaken, Handles, Mechanic, Then, TurnFlow
 from .scoring import ExtraParts, PlayerScore, ScorePart
 from .sharesheet import Held
 from .state import GameState, Phase
 from .stockmarket import DUMMY, StockHoldings, dummy_counts_of, majority_points, share_points
+from .turnkit import expect, refuse
 
 
 def plays_shares(game: Game) -> bool:
@@ -42,13 +44,13 @@ def opening_holdings(game: Game) -> StockHoldings | None:
     return StockHoldings.empty(market) if market is not None else None
 
 
-def after_claim(state: GameState, route: int) -> GameState | None:
+def after_claim(state: GameState, claim: ClaimTaken) -> AfterClaim:
     """The state waiting for the claimer's share choice, where a company beside
-    ``route`` still has a share; None where the turn simply ends."""
-    market, holdings = state.game.board.stock_market, state.shares
+    the route still has a share; as it was where the turn simply ends."""
+    market, holdings, route = state.game.board.stock_market, state.shares, claim.route.id
     if market is None or holdings is None or not holdings.open_companies(market, route):
-        return None
-    return state.evolve(phase=Phase.SHARES, shares=replace(holdings, pending=route))
+        return AfterClaim(state)
+    return AfterClaim(state.evolve(phase=Phase.SHARES, shares=replace(holdings, pending=route)), Then.WAIT)
 
 
 def take_shares_problem(state: GameState, action: TakeShares) -> str | None:
@@ -80,6 +82,13 @@ def take_shares(state: GameState, action: TakeShares) -> GameState:
     if action.dummy:
         holdings = holdings.take(market, action.dummy, DUMMY)
     return state.evolve(shares=replace(holdings, pending=None), phase=Phase.TURN)
+
+
+def choose_shares(state: GameState, action: TakeShares, flow: TurnFlow) -> GameState:
+    """The claimer's share choice made: the turn ends."""
+    expect(state, action.player, Phase.SHARES)
+    refuse(take_shares_problem(state, action))
+    return flow.end_turn(take_shares(state, action))
 
 
 def share_choices(state: GameState, player: int) -> list[TakeShares]:
@@ -125,7 +134,6 @@ def final_share_points(state: GameState) -> tuple[int, ...]:
     return share_points(market, holdings, state.n_players, counts)
 
 
-
 def share_parts(state: GameState, scores: tuple[PlayerScore, ...]) -> tuple[tuple[ScorePart, ...], ...]:
     """The end scorer of the shares (endparts.END_SCORERS): each player's
     majority points, counting the shares the player holds; () on a board
@@ -147,3 +155,12 @@ def sheet_share_parts(game: Game, held: Held) -> ExtraParts | None:
 
 def _parts(points: tuple[int, ...], counts: list[int]) -> tuple[tuple[ScorePart, ...], ...]:
     return tuple((ScorePart("shares", "Stock shares", points[p], count=counts[p]),) for p in range(len(points)))
+
+
+MECHANIC = Mechanic(
+    "shares",
+    plays=plays_shares,
+    handlers=(Handles(TakeShares, choose_shares),),
+    after_claim=after_claim,
+    at_start=lambda state: state.evolve(shares=opening_holdings(state.game)),
+)

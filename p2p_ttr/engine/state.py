@@ -162,7 +162,7 @@ class StepFillRow:
 @dataclass(frozen=True, slots=True)
 class StepCheckRow:
     """Three face-up locomotives: discard the row and deal a new one, unless
-    no new row can do better (see ``rules.colored_in_reach``)."""
+    no new row can do better (see ``drawpile.colored_in_reach``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +249,7 @@ class GameState:
     face_up: tuple[CardRef | None, ...] = (None,) * FACE_UP_SLOTS
     epoch: int = -1  # epoch of the current train draw pile
     # Non-locomotive cards among those shuffled into train epoch ``epoch``:
-    # public, as the shuffle's list of card ids is (see rules.colored_in_reach).
+    # public, as the shuffle's list of card ids is (see drawpile.colored_in_reach).
     epoch_colored: int = 0
     ticket_epoch: int = 0  # latest epoch of the ticket deck (returned tickets start a new one)
     ticket_pile: tuple[CardRef, ...] = ()  # top first

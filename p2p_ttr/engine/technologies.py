@@ -48,11 +48,13 @@ from functools import cache
 from .board import LOCOMOTIVE, Route, read_board_data
 from .boards import BOARDS
 from .cards import CardRef
-from .events import Action, BuyTechnology, ClaimRoute, Event, FinishTurn
+from .events import Action, BuyTechnology, ClaimRoute, DrawThreeBlind, Event, FinishTurn
 from .game import Game
+from .mechanic import AfterClaim, ClaimTaken, Handles, Mechanic, Then, TurnFlow
 from .payments import locomotives_payment_problem
 from .scoring import PlayerScore, ScorePart
-from .state import GameState
+from .state import GameState, Phase, StepDeal, StepEndTurn
+from .turnkit import discarded_from_hand, expect, expect_in_hand, kinds_of, push, refuse
 from .techstate import (
     BOILER_LAGGING,
     BOOSTER,
@@ -254,13 +256,15 @@ def may_claim_held_route(state: GameState, player: int, owner: int) -> bool:
     return owner != player and right_of_way_now(state)
 
 
-def after_claim(state: GameState, player: int, route: Route, beside: bool) -> GameState:
-    """The slice once ``player`` laid ``route`` (``beside``: on a route another
+def after_claim(state: GameState, claim: ClaimTaken) -> AfterClaim:
+    """The slice once the claimer laid the route (``beside``: on a route another
     player holds, by Right of Way, which goes back to the table): the points
-    it earns at once."""
+    it earns at once. The Thermocompressor's first claim leaves the turn open
+    for its second: nobody after the technologies is asked then."""
     tech = state.technologies
     if tech is None:
-        return state
+        return AfterClaim(state)
+    player, route = claim.player, claim.route
     mine = held(state, player)
     points = (LAGGING_POINTS if BOILER_LAGGING in mine else 0) + (
         TURBINE_POINTS if STEAM_TURBINES in mine and route.ferry_locomotives else 0)
@@ -268,13 +272,9 @@ def after_claim(state: GameState, player: int, route: Route, beside: bool) -> Ga
     earned[player] += points
     # The Thermocompressor's first claim opens the second; its second (second_claim set) closes the turn.
     second = thermocompressor_now(state) and not tech.second_claim
-    return state.evolve(technologies=replace(tech, earned=tuple(earned), second_claim=second,
-                                             right_of_way=tech.right_of_way and not beside))
-
-
-def turn_goes_on(state: GameState) -> bool:
-    """Whether the claim just taken leaves the turn open (the Thermocompressor's first)."""
-    return second_claim_pending(state)
+    state = state.evolve(technologies=replace(tech, earned=tuple(earned), second_claim=second,
+                                              right_of_way=tech.right_of_way and not claim.beside))
+    return AfterClaim(state, Then.WAIT if second_claim_pending(state) else Then.NEXT)
 
 
 def technology_end_parts(state: GameState, scores: tuple[PlayerScore, ...]) -> tuple[tuple[ScorePart, ...], ...]:
@@ -332,3 +332,43 @@ def buy_actions(state: GameState, player: int) -> list[Action]:
             actions.append(BuyTechnology(player, name, tuple(locos[:real]) + tuple(others[:standing])))
     return actions
 
+
+
+# ---------------------------------------------------------------------------
+# The moves, and the hooks into the turn (mechanic.py)
+
+
+def buy_technology(state: GameState, action: BuyTechnology, flow: TurnFlow) -> GameState:
+    """A technology bought before the turn's action: its cards discarded, the turn goes on."""
+    p, name, cards = action.player, action.technology, action.cards
+    expect(state, p, Phase.TURN)
+    refuse(buy_problem(state, p, name))
+    expect_in_hand(state, p, cards)
+    refuse(price_problem(state, p, name, kinds_of(state, cards)))
+    return with_purchase(discarded_from_hand(state, p, cards), p, name)
+
+
+def draw_three_blind(state: GameState, action: DrawThreeBlind, flow: TurnFlow) -> GameState:
+    """Water Tenders: three cards drawn blind, the whole turn."""
+    expect(state, action.player, Phase.TURN)
+    refuse(draw_three_problem(state, action.player))
+    state = state.evolve(cards_drawn=THREE_BLIND, passes=0)
+    return push(state, StepDeal(action.player, THREE_BLIND), StepEndTurn())
+
+
+def finish_turn(state: GameState, action: FinishTurn, flow: TurnFlow) -> GameState:
+    """The Thermocompressor's second claim given up: the turn ends."""
+    expect(state, action.player, Phase.TURN)
+    refuse(finish_problem(state))
+    return flow.end_turn(state)
+
+
+MECHANIC = Mechanic(
+    "technologies",
+    plays=lambda game: bool(game.rules.technologies),
+    handlers=(Handles(BuyTechnology, buy_technology), Handles(DrawThreeBlind, draw_three_blind),
+              Handles(FinishTurn, finish_turn)),
+    refuses=second_claim_problem,
+    after_claim=after_claim,
+    at_start=lambda state: state.evolve(technologies=holdings_at_start(state.game, state.n_players)),
+)

@@ -37,7 +37,9 @@ from .boards import BOARDS
 from .events import LayTrack
 from .game import Game
 from .laidpieces import TrackBeds
-from .state import GameState
+from .mechanic import AfterClaim, ClaimTaken, Handles, Mechanic, TurnFlow
+from .state import GameState, Phase
+from .turnkit import expect, expect_route, refuse
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,3 +207,35 @@ def claimed(beds: TrackBeds | None, route: int) -> TrackBeds | None:
     if beds is None or all(bed != route for bed, _ in beds.laid):
         return beds
     return replace(beds, laid=tuple(p for p in beds.laid if p[0] != route))
+
+
+# ---------------------------------------------------------------------------
+# The move, and the hooks into the turn (mechanic.py)
+
+
+def piece_returned(state: GameState, claim: ClaimTaken) -> AfterClaim:
+    """After a claim: the piece the route lay on, if any, back to the supply."""
+    return AfterClaim(state.evolve(track_beds=claimed(state.track_beds, claim.route.id)))
+
+
+def lay_due(state: GameState) -> Phase | None:
+    """After a draw: a piece is laid now, where one fits (else the step is skipped)."""
+    return Phase.LAY_TRACK if can_lay(state) else None
+
+
+def lay_track(state: GameState, action: LayTrack, flow: TurnFlow) -> GameState:
+    """The piece laid after a draw: the turn ends."""
+    expect(state, action.player, Phase.LAY_TRACK)
+    expect_route(state, action.route)
+    refuse(lay_problem(state, state.game.board.routes[action.route], action.color))
+    return flow.end_turn(state.evolve(track_beds=laid(state, action.route, action.color), phase=Phase.TURN))
+
+
+MECHANIC = Mechanic(
+    "track beds",
+    plays=lambda game: bed_map(game) is not None,
+    handlers=(Handles(LayTrack, lay_track),),
+    after_claim=piece_returned,
+    after_draw=lay_due,
+    at_start=lambda state: state.evolve(track_beds=initial(state.game)),
+)

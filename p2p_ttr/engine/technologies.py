@@ -142,9 +142,12 @@ def thermocompressor_now(state: GameState) -> bool:
 
 
 def second_claim_pending(state: GameState) -> bool:
-    """Whether the turn waits for the Thermocompressor's second claim (or ``finish_turn``)."""
+    """Whether the turn waits for the Thermocompressor's second claim (or ``finish_turn``).
+    Only in the turn's own phase: once the second claim is given up, a choice
+    the first claim left (Warehouses and Depots: which warehouses to empty)
+    still ends the turn, and the pending claim must not refuse it."""
     tech = state.technologies
-    return thermocompressor_now(state) and tech is not None and tech.second_claim
+    return state.phase is Phase.TURN and thermocompressor_now(state) and tech is not None and tech.second_claim
 
 
 def second_claim_problem(state: GameState, action: Event) -> str | None:

@@ -23,8 +23,10 @@ from p2p_ttr.engine.board import LOCOMOTIVE, Route
 from p2p_ttr.engine.caretaker import caretaker_move
 from p2p_ttr.engine.boards import load_game
 from p2p_ttr.engine.cards import Deck
+from p2p_ttr.engine.depotstate import Depots
 from p2p_ttr.engine.errors import IllegalMove, OutOfTurn
 from p2p_ttr.engine.events import (
+    EmptyWarehouses,
     BuyTechnology,
     ClaimRoute,
     DrawBlind,
@@ -461,6 +463,27 @@ def test_the_thermocompressor_claims_two_routes_this_turn_then_returns_to_the_ta
     with pytest.raises(IllegalMove, match="no second claim"):
         apply(state, FinishTurn(0))
 
+
+
+def test_a_thermocompressor_turn_given_up_after_a_claim_into_a_depot_still_empties_its_warehouses() -> None:
+    """With Warehouses and Depots too: the first claim reaches a depot, the
+    second is given up (finish_turn); the turn ends on the warehouse choice,
+    which the pending second claim must not refuse (it stuck the game)."""
+    game = load_game("uk", "advanced+depots")
+    first = between("Barrow", "Carlisle")  # red 1
+    state = uk_position({0: [LOCOMOTIVE, "red"]}, game=game)
+    pile = state.draw_pile
+    state = state.evolve(depots=Depots(supply=(4, 4), warehouses=((), pile[-2:]),
+                                       placed=(("Carlisle", 1), ("Leeds", 0))), draw_pile=pile[:-2])
+    loco, red = state.players[0].hand
+    once = play(state, BuyTechnology(0, THERMOCOMPRESSOR, (loco,)), ClaimRoute(0, first.id, (red,)))
+    assert legal_actions(once, 0) == [FinishTurn(0)]  # no card left for a second claim
+    choosing = play(once, FinishTurn(0))
+    assert (choosing.phase, choosing.current) == (Phase.WAREHOUSES, 0)
+    assert set(legal_actions(choosing, 0)) == {EmptyWarehouses(0, ()), EmptyWarehouses(0, (1,))}
+    emptied = play(choosing, EmptyWarehouses(0, (1,)))
+    assert (emptied.phase, emptied.current) == (Phase.TURN, 1)
+    assert emptied.players[0].hand == pile[-2:]
 
 def test_water_tenders_draws_three_blind_instead_of_two() -> None:
     state = uk_position({0: ["red"]}, held={0: (WATER_TENDERS,)}, game=ADVANCED)

@@ -244,7 +244,7 @@ def test_the_fold_owes_a_forfeited_seat_its_chain_steps_then_its_cards_then_its_
     after = folded(g.log, i + 1)  # the fold has carried out every duty the forfeit set off
     assert after.engine is not None and 2 in after.forfeited
     seeds = {s: f.seed for s, f in after.forfeited.items()}
-    duty = next_duty(after.engine, after.chain_due(), after.chains, seeds, after._sharers, after.n)
+    duty = next_duty(after.engine, after.chain_due(), after.chains, seeds, after.play.sharers, after.n)
     assert duty is None  # the fold does every duty as soon as it is due
     # A duty appears as soon as the forfeited seat is the one the game waits for.
     for raw in g.log[i + 1:]:
@@ -287,6 +287,7 @@ def test_the_fold_plays_the_caretaker_of_the_seatings_rules_revision() -> None:
     from p2p_ttr.deck import Seed
     from p2p_ttr.engine.events import ClaimRoute, DrawBlind
     from p2p_ttr.table.forfeits import CaretakerMove, next_duty
+    from p2p_ttr.table.gameplay import safe_tunnels
     from p2p_ttr.table.identity import Identity
     from p2p_ttr.table.messages import EUROPE_RULES_5, RULES, RULES_6, Seat
 
@@ -298,7 +299,8 @@ def test_the_fold_plays_the_caretaker_of_the_seatings_rules_revision() -> None:
                 else ["seating", rules, [[s.name, s.identity] for s in seats]])
         table = Table()
         table.receive(seal(ids[0], b"g" * 16, 0, 1, EMPTY_HEAD, body).raw)
-        safe[rules] = table.safe_tunnels
+        assert table.seating is not None
+        safe[rules] = safe_tunnels(table.seating)
     assert safe == {RULES: True, RULES_6: False, EUROPE_RULES_5: False}
     engine = stuck_on_a_tunnel()  # seat 0 forfeited: its hand is open to all
     engine = replace(engine, public={**engine.public, **{r: engine.private[r] for r in engine.players[0].hand}})

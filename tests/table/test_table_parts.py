@@ -309,3 +309,38 @@ def test_the_fold_plays_the_caretaker_of_the_seatings_rules_revision() -> None:
     assert duties[True] == CaretakerMove(DrawBlind(0))
     assert isinstance(move := duties[False], CaretakerMove) and isinstance(move.action, ClaimRoute)
     assert move.action.route == ANGORA_CONSTANTINOPLE
+
+
+def test_the_game_starts_from_the_keyed_seating_as_a_value() -> None:
+    """The engine is made from the seating with every key in, a value: no
+    state before the last key, and then exactly ``opening_state`` of it."""
+    from p2p_ttr.table.keyring import opening_state
+    from p2p_ttr.table.messages import Keys
+
+    g = game()
+    last_key = max(i for i, raw in enumerate(g.log) if isinstance(message_from_wire(open_envelope(raw).body), Keys))
+    table = Table()
+    for raw in g.log[:last_key]:
+        table.receive(raw)
+    assert table.seating is not None and table.play is None and table.engine is None and table.joint is None
+    table.receive(g.log[last_key])
+    assert table.play is not None
+    seated = table.play.seated
+    assert seated.seating is table.seating and seated.n == 2
+    assert seated.keys == tuple(table.keys[s] for s in range(2))
+    assert table.joint is seated.joint and seated.joint.game_id == table.game_id
+    assert seated.joint.public_keys == tuple(k.public_key for k in seated.keys)
+    assert table.engine == opening_state(seated) == opening_state(dataclasses.replace(seated))
+
+
+def test_the_halt_keeps_its_reason_entry_and_blame() -> None:
+    from p2p_ttr.table.halting import Halting
+
+    halting = Halting()
+    halting.suspect(None)
+    halting.suspect("a card in two places")
+    halting.suspect("a later doubt")
+    assert halting.suspicion == "a card in two places" and halting.reason is None
+    halting.stopped_by(1, 40)
+    assert (halting.reason, halting.at, halting.culprit, halting.stopper) == (
+        "seat 1 stopped the game and revealed its secrets", 40, None, 1)

@@ -11,6 +11,8 @@ owns it, then advances the game as far as the log allows. Its parts:
 - ``logchain.LogChain``: the entries, their hash chain, sequence numbers;
 - ``keyring.KeyRing``: every seat's keys; with the last, the ``KeyedSeating``
   the game's first state is made from (``opening_state``);
+- ``gameplay.GamePlay``: the game under way from that state on, advanced as
+  far as the log allows;
 - ``deckbook.DeckBook``: the deck epochs' chains and the decryption shares,
   and opening cards with them;
 - ``acts``: moves that wait for their hidden cards;

@@ -13,7 +13,10 @@ from dataclasses import dataclass
 
 from p2p_ttr.engine.cards import CardRef
 from p2p_ttr.engine.events import BuildStation, BuyTechnology, ClaimRoute, MoveMonster, Pass, PayTunnel, PlaceMarker
+from p2p_ttr.engine.rules import apply, check_for_some_faces
 from p2p_ttr.engine.state import GameState
+
+from .errors import NotExpected
 
 CardMove = ClaimRoute | BuildStation | PayTunnel | PlaceMarker | Pass | BuyTechnology | MoveMonster
 
@@ -49,3 +52,25 @@ def hidden_cards(engine: GameState, seat: int, action: object) -> tuple[CardRef,
     if isinstance(action, Pass):
         return tuple(r for r in engine.players[seat].hand if r not in engine.public)
     return ()
+
+
+def take_act(engine: GameState, seat: int, action: object, pending: PendingAct | None) -> GameState | PendingAct:
+    """``seat``'s move: the state it leads to now, or, when it plays hidden
+    cards, the act that waits in the log for its author's shares of them.
+
+    Raises:
+        NotExpected: another seat's move, or one while the last still waits, or cards not in the hand.
+        EngineError: the move is illegal (for any faces of the cards it plays).
+    """
+    if getattr(action, "player", None) != seat:
+        raise NotExpected(f"seat {seat} can only act for itself")
+    if pending is not None:
+        raise NotExpected(f"seat {pending.seat}'s last move waits for its cards")
+    played = hidden_cards(engine, seat, action)
+    if not played:
+        return apply(engine, action)  # type: ignore[arg-type]
+    if not set(played) <= set(engine.players[seat].hand):
+        raise NotExpected(f"seat {seat} plays cards that are not in its hand")
+    move: CardMove = action  # type: ignore[assignment]  # only these play cards (hidden_cards)
+    check_for_some_faces(engine, move)  # refused now if no faces could make it legal
+    return PendingAct(seat, move, played)

@@ -91,6 +91,11 @@ class DeckChain:
     def step_input(self, seat: int) -> tuple[Ciphertext, ...]:
         return self.steps[seat - 1] if seat else self.inputs
 
+    def take_proofs(self) -> list[tuple[int, tuple[ShuffleProof | RemaskProof, int]]]:
+        """The proofs held unchecked, by seat, handed over to be checked together: none is held after."""
+        pending, self.proofs = sorted(self.proofs.items()), {}
+        return pending
+
 
 @dataclass(frozen=True)
 class ChainDone:
@@ -131,14 +136,14 @@ def check_source(need: Need, named: tuple[int, ...] | tuple[DeckRef, ...]) -> No
 class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
     """Every deck epoch's chain, by (deck, epoch); the ciphertext of any card."""
 
-    def __init__(self) -> None:
+    def __init__(self, pool: CheckPool | None = None) -> None:
+        """``pool``: `ttr verify`'s workers: a finished chain's proofs are sent
+        there and taken as passing; the caller asks the pool whether they did
+        (and folds again inline if not). None: checked here and now."""
         self._chains: dict[tuple[Deck, int], DeckChain] = {}
         self.n = 0
         self.joint: JointKey | None = None
-        # `ttr verify`'s workers: a finished chain's proofs are sent there
-        # and taken as passing; the caller asks the pool whether they did
-        # (and folds again inline if not). None: checked here and now.
-        self.pool: CheckPool | None = None
+        self.pool = pool
         # Proofs this replica's own seat made (table/peer.py), by (deck, epoch):
         # when one comes back in the log it is taken as proven, unchecked.
         self._vouched: dict[tuple[Deck, int], ShuffleProof | RemaskProof] = {}
@@ -299,7 +304,7 @@ class ChainBook(Mapping[tuple[Deck, int], DeckChain]):
         it is dealt, shared or opened before."""
         if len(built.steps) < self.n or len(built.proven) + len(built.proofs) < self.n:
             return None
-        pending, built.proofs = sorted(built.proofs.items()), {}
+        pending = built.take_proofs()
         try:
             self._check(need, built, [(seat, proof) for seat, (proof, _) in pending], self.pool)
         except InvalidChainProof as exc:

@@ -71,8 +71,9 @@ class EscrowBook:
     """The escrow state of one game; empty and refusing everything when the
     seating did not ask for escrow."""
 
-    def __init__(self) -> None:
-        self.enabled = False
+    def __init__(self, enabled: bool = False) -> None:
+        """``enabled``: the seating asked every seat to escrow its secrets."""
+        self.enabled = enabled
         self.deals: dict[int, Escrow] = {}
         self.requests: dict[int, set[int]] = {}  # target -> the seats that asked to carry it on
         # Targets every other seat in play asked for: handing over shares has
@@ -187,6 +188,21 @@ class EscrowBook:
             raise NotExpected(problem)
         self.requests.setdefault(target, set()).add(seat)
 
+    def stale_request_problem(self, seat: int, target: int, written_after: int, term_start: int) -> str | None:
+        """Why a request by ``seat`` to carry ``target`` on, written once its
+        author had applied ``written_after`` entries, no longer counts (None:
+        it does): it was written before the relay's term began at
+        ``term_start`` entries, or before the target's latest message."""
+        if written_after < term_start:
+            # Asked of the relay before the last hand-over: each term counts its own requests.
+            return f"seat {seat} asked to carry seat {target} on before the relay moved (at entry " \
+                   f"{term_start - 1}): a request counts only in the relay's term it was written in"
+        if written_after <= self.back_at.get(target, -1):
+            # Written before the target's latest message: it was back by then.
+            return f"seat {seat} asked to carry seat {target} on before seat {target}'s message at entry " \
+                   f"{self.back_at[target]}: it was back by then"
+        return None
+
     def new_term(self) -> None:
         """The relay moved: the requests of the last term count for nothing
         now (each term counts its own); handing over that began goes on."""
@@ -250,6 +266,10 @@ class EscrowBook:
             if all(s.recipient in handed for s in deal.key.shares):
                 return self._rebuild(target, handed, keys[target], commitments[target], game_id)
         return None
+
+    def cannot_carry(self, seat: int) -> None:
+        """Rebuilding ``seat`` showed its own deal false: nobody carries it on (the game halts)."""
+        self.carrying.discard(seat)
 
     def carried(self, seat: int, index: int) -> None:
         self.carrying.discard(seat)

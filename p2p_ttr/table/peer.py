@@ -108,7 +108,9 @@ class Peer:
             key = SecretKey.generate(self.table.game_id, self.seat, self.source)
             seed = Seed.generate(self.source)
             seal = SecretKey.generate(self.table.game_id, self.seat, self.source) if self.table.escrow else None
-            self.table.me = PeerSecrets(self.seat, key, seed, seal)
+            secrets = PeerSecrets(self.seat, key, seed, seal)
+            self.table.hold_secrets(secrets)
+            return secrets
         return self.table.me
 
     def reseal(self, raw: bytes) -> bytes:
@@ -135,9 +137,9 @@ class Peer:
             commitment = commit_seed(table.game_id, self.seat, me.seed)
             seal = announce_seal_key(me.seal, self.source) if me.seal is not None else None
             return [self._seal(Keys(announce_key(me.key, self.source), commitment, seal))]
-        if self.seat in table.forfeited or self.seat in table.carrying:
+        if self.seat in table.forfeited or self.seat in table.escrowbook.carrying:
             return []  # the fold plays this seat now, or will once the others' shares are in
-        if table.halted is not None or table.suspicion is not None:
+        if table.halted is not None or table.halting.suspicion is not None:
             # Halted, or our own cards prove a shuffle false: reveal our secrets
             # so that everyone stops and the audit can name the cheater.
             return [] if self.seat in table.audits else [self._seal(Audit(me.seed, me.key))]
@@ -201,7 +203,7 @@ class Peer:
         if me.seal is None:
             return out  # secrets made before the seating asked for escrow: nothing can be opened
         if self.seat in book.missing_deals(table.in_play):
-            seals = dict(table.seal_keys)
+            seals = dict(table.keyring.seal_keys)
             seed = int.from_bytes(me.seed.value, "big")
             out.append(Escrow(deal_exponent(table.game_id, self.seat, me.key.x, seals, self.source),
                               deal_exponent(table.game_id, self.seat, seed, seals, self.source),
@@ -268,7 +270,7 @@ class Peer:
             return None
         joint, me = self.table.joint, self.table.me
         assert joint is not None and me is not None
-        step, inputs = self.table.chain_step(need, self.seat), built.step_input(self.seat)
+        step, inputs = self.table.chains.record(need, self.seat), built.step_input(self.seat)
         if isinstance(need, NeedShuffle):
             proof = prove_shuffle(joint, me.seed, step, inputs)
             self.table.chains.vouch(need, proof, me.seed)

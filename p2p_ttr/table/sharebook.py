@@ -42,17 +42,17 @@ class ShareBook(Mapping[CardRef, dict[int, DecryptionShare]]):
     every proof on arrival."""
 
     def __init__(self, ciphertext: Callable[[CardRef], Ciphertext], codec: Callable[[Deck], CardCodec],
-                 audit_secret: int | None = None, eager_proofs: bool = False) -> None:
+                 audit_secret: int | None = None, eager_proofs: bool = False,
+                 decrypted_ahead: Callable[[Ciphertext, int], int | None] | None = None) -> None:
         """``ciphertext``: a card's ciphertext in the log; ``codec``: how a deck's opened cards are read (the
-        game's cards)."""
+        game's cards). ``decrypted_ahead``, with ``audit_secret``: faces decrypted ahead (the deck audit's
+        opened epochs, `ttr verify`'s workers), by ciphertext and secret; None where a card was not, which
+        is then decrypted here."""
         self._ciphertext = ciphertext
         self._codec = codec
         self.audit_secret = audit_secret
         self.eager_proofs = eager_proofs
-        # With ``audit_secret``: faces decrypted ahead (the deck audit's
-        # opened epochs, `ttr verify`'s workers), by ciphertext and secret;
-        # None where a card was not, which is then decrypted here.
-        self.decrypted_ahead: Callable[[Ciphertext, int], int | None] | None = None
+        self.decrypted_ahead = decrypted_ahead
         self._shares: dict[CardRef, dict[int, DecryptionShare]] = {}
         # Stored shares whose proofs this replica has not checked yet (card -> seats).
         self.unchecked: dict[CardRef, set[int]] = {}

@@ -9,56 +9,46 @@ The table is the fold: it reads each message and hands it to the part that
 owns it, then advances the game as far as the log allows. Its parts:
 
 - ``logchain.LogChain``: the entries, their hash chain, sequence numbers;
-- ``chains.ChainBook``: the deck epochs, built and proven step by step;
-- ``sharebook.ShareBook``: the decryption shares, and opening cards;
+- ``keyring.KeyRing``: every seat's keys; with the last, the ``KeyedSeating``
+  the game's first state is made from (``opening_state``);
+- ``gameplay.GamePlay``: the game under way from that state on, advanced as
+  far as the log allows;
+- ``deckbook.DeckBook``: the deck epochs' chains and the decryption shares,
+  and opening cards with them;
 - ``acts``: moves that wait for their hidden cards;
+- ``reveals.Reveals``: the secrets seats revealed, and the seats that left;
 - ``forfeits``: what the fold does for seats that left;
 - ``escrowbook.EscrowBook``: escrow deals, and carrying a vanished seat on;
+- ``halting.Halting``: the halt and its blame;
+- ``relayterms.RelayTerms``: who relays, and each hand-over;
 - ``obligations``: who owes what now.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
-from p2p_ttr.deck import (
-    Ciphertext,
-    DeckError,
-    DecryptionShare,
-    JointKey,
-    KeyAnnouncement,
-    RemaskStep,
-    SecretKey,
-    Seed,
-    SeedCommitment,
-    ShuffleStep,
-    check_seal_key,
-    check_seed,
-    own_share,
-)
-from p2p_ttr.deck import CardCodec
-from p2p_ttr.deck import EpochPosition as DeckRef
+from p2p_ttr.deck import CardCodec, Ciphertext, JointKey, KeyAnnouncement, SeedCommitment
 from p2p_ttr.engine.cards import CardRef, Deck
 from p2p_ttr.engine.errors import EngineError
-from p2p_ttr.engine.events import Peek, Reveal
 from p2p_ttr.engine.game import Game
-from p2p_ttr.engine.rules import apply, check_for_some_faces, clashes_with_private, concede, new_game
-from p2p_ttr.engine.state import GameState, NeedReveal, Phase, public_digest
-from p2p_ttr.errorcodes import ErrorCode
+from p2p_ttr.engine.state import GameState, public_digest
 
-from .acts import CardMove, PendingAct, VoidedAct, hidden_cards
+from .acts import PendingAct, VoidedAct
 from .cards import codec_for, engine_deck
-from .chains import CHAIN_NEEDS, ChainBook, ChainDone, FalseStep, Need, Progress, chain_done, chain_kinds, check_source
+from .chains import ChainBook, Need, chain_kinds, check_source
+from .deckbook import DeckBook
 from .decoded import DecodedEntry, decoded_for
-from .envelope import Envelope, open_envelope
-from .errors import BadProof, BadSignature, Cheating, Malformed, NotExpected, TableError
-from .escrowbook import Blocked, Carried, DealerCheated, EscrowBook
-from .forfeits import CaretakerMove, DeriveStep, OpenCards, next_duty
+from .envelope import Envelope
+from .errors import NotExpected, TableError
+from .escrowbook import Blocked, EscrowBook
+from .gameplay import GamePlay
+from .halting import Halting
+from .keyring import KeyedSeating, KeyRing, PeerSecrets, opening_state
 from .logchain import LogChain
 from .messages import (
-    RULES_6,
     Act,
     Audit,
     CarryOn,
@@ -81,37 +71,16 @@ from .messages import (
     Shuffle,
 )
 from .obligations import Obligation, obligations, owed_shares
-from .relaying import EMPTY_HEAD, HandedOver, check_handover, successor
+from .rejections import MAX_REJECTIONS, Rejection, rejection_of
+from .relaying import EMPTY_HEAD, HandedOver
+from .relayterms import MAX_REACH, RelayTerms
+from .reveals import Reveals
 from .sharebook import ShareBook
 
+if TYPE_CHECKING:  # a pool is `ttr verify`'s; a player's process never loads multiprocessing
+    from .checkpool import CheckPool
 
-MAX_REACH = 64  # a seat says where it is once per run of its peer: this many is plenty
-MAX_REJECTIONS = 1000  # refusals a table remembers (the latest; a flood is counted by the peer's drop log)
-
-
-@dataclass(frozen=True)
-class PeerSecrets:
-    """One seat's secrets for one game: its deck key, its seed and, in an
-    escrow game, its seal key (the key escrow shares are sealed to, never
-    revealed). Never logged; repr redacts."""
-
-    seat: int
-    key: SecretKey
-    seed: Seed
-    seal: SecretKey | None = None
-
-    def __repr__(self) -> str:
-        return f"PeerSecrets(seat={self.seat}, key=<redacted>, seed=<redacted>, seal=<redacted>)"
-
-
-@dataclass(frozen=True)
-class Rejection:
-    """A refused entry: who it claims to be from, and why it was refused."""
-
-    seat: int | None  # the seat the message claims to come from, if it says
-    seq: int | None
-    code: ErrorCode
-    reason: str
+__all__ = ["MAX_REACH", "MAX_REJECTIONS", "PeerSecrets", "Rejection", "Table"]
 
 
 class Table:
@@ -121,66 +90,29 @@ class Table:
     seat's cards too."""
 
     def __init__(self, me: PeerSecrets | None = None, audit_secret: int | None = None,
-                 eager_proofs: bool = False) -> None:
-        """``me``: this seat's secrets, to read its own cards. ``audit_secret``:
-        the joint secret X = sum of every seat's revealed x, known only when
-        verifying a finished log. Then cards are opened with X and shares are
-        not checked by their proofs here: the deck audit checks every share
-        against its seat's x, which is what a proof stands in for.
-
-        Proofs of shares for a private draw are checked when the shares are
-        first used: by the drawer when it reads the card, by everyone when
-        the card is opened to all (protocol.md §6). ``eager_proofs`` checks
-        every proof on arrival instead, refusing the entry that carries a
-        bad one: ``ttr verify`` does that to name it exactly."""
+                 eager_proofs: bool = False, *, pool: CheckPool | None = None,
+                 decrypted_ahead: Callable[[Ciphertext, int], int | None] | None = None) -> None:
+        """``me``: this seat's secrets, to read its own cards. The others are
+        ``ttr verify``'s (sharebook.py, chains.py): ``audit_secret``, the joint
+        secret of a finished log; ``eager_proofs``, every proof checked on
+        arrival, to name the entry carrying a bad one; ``pool``, its workers;
+        ``decrypted_ahead``, the faces they opened ahead."""
         self.me = me
-        self.audit_secret = audit_secret
-        self.eager_proofs = eager_proofs
         self.entries = LogChain()
         self.rejected: list[Rejection] = []
-        self.keys: dict[int, KeyAnnouncement] = {}
-        self.commitments: dict[int, SeedCommitment] = {}
-        self.seal_keys: dict[int, int] = {}  # escrow games: seat -> the seal key escrow shares are sealed to
-        self.joint: JointKey | None = None
-        self.chains = ChainBook()
-        self.shares = ShareBook(self.ciphertext, self.codec, audit_secret, eager_proofs)
-        # The game the seating names (board, rules, variant); the engine is made from it once every key is in.
-        self.game: Game | None = None
-        self.engine: GameState | None = None
-        self.safe_tunnels = True  # the caretaker of the seating's revision: ttr/6 logs replay with their own
-        self.audits: dict[int, Audit] = {}
-        # Seats that left for good, with their revealed secrets: the fold
-        # computes their shares and chain steps and plays their moves.
-        self.forfeited: dict[int, PeerSecrets] = {}
-        self.forfeit_entries: dict[int, int] = {}  # seat -> index of its forfeit in the log
-        # Escrow deals, requests to carry a silent seat on, and the seats
-        # carried on (which are then in ``forfeited`` too).
-        self.escrowbook = EscrowBook()
-        # Chain steps the fold derived for forfeited seats, with the chain
-        # they extend, in order (verify hands them to the deck audit).
-        self.derived_steps: list[tuple[Need, ShuffleStep | RemaskStep]] = []
-        # Set when the log leads somewhere no honest deck can (a card in two
-        # places): the game stops, and only the secret reveals that let the
-        # audit find the cheater are still accepted.
-        self.halted: str | None = None
-        self.halted_at: int | None = None
-        # The seat the fold itself proved to have cheated when it halted (a
-        # false chain proof, a step that is not its seed's), if any.
-        self.culprit: int | None = None
-        # The seat whose mid-game reveal halted the game: the audit must then
-        # find a cheat, or the blame is the stopper's.
-        self.stopper: int | None = None
-        self.pending_act: PendingAct | None = None
-        self.voided: list[VoidedAct] = []
-        # Set when this seat's own cards prove a shuffle false. Only this
-        # replica knows; the peer makes it public by revealing its secrets,
-        # which halts every replica alike.
-        self.suspicion: str | None = None
-        # Who sequences the log (relaying.py): seat 0 until a hand-over.
-        self.relay = 0
-        self.handovers: list[HandedOver] = []
-        self.reach: dict[int, tuple[str, int]] = {}  # seat -> where it accepts connections as a relay
-        self._reach_sent: dict[int, int] = {}
+        self.seating: Seating | None = None  # the log's first entry: who plays, and which game
+        self.keyring = KeyRing()
+        self.deck = DeckBook(self.codec, audit_secret, eager_proofs, pool, decrypted_ahead)
+        self.reveals = Reveals()
+        self.escrowbook = EscrowBook()  # none until the seating asks for escrow
+        self.halting = Halting()
+        self.relays = RelayTerms()
+        # The game under way, from the keyed seating on: the engine's first state is made from it.
+        self.play: GamePlay | None = None
+
+    def hold_secrets(self, secrets: PeerSecrets) -> None:
+        """From now on this replica reads ``secrets.seat``'s own cards."""
+        self.me = secrets
 
     # ------------------------------------------------------------------ views
 
@@ -214,10 +146,90 @@ class Table:
         return len(self.seats)
 
     @property
+    def game(self) -> Game | None:
+        """The game the seating names (board, rules, variant)."""
+        return self.seating.game if self.seating is not None else None
+
+    @property
+    def keys(self) -> dict[int, KeyAnnouncement]:
+        return self.keyring.keys
+
+    @property
+    def commitments(self) -> dict[int, SeedCommitment]:
+        return self.keyring.commitments
+
+    @property
+    def joint(self) -> JointKey | None:
+        return self.play.seated.joint if self.play is not None else None
+
+    @property
+    def engine(self) -> GameState | None:
+        """The game's public state (with our own cards' faces), once every key is in."""
+        return self.play.engine if self.play is not None else None
+
+    @property
+    def pending_act(self) -> PendingAct | None:
+        return self.play.pending_act if self.play is not None else None
+
+    @property
+    def voided(self) -> list[VoidedAct]:
+        return self.play.voided if self.play is not None else []
+
+    @property
+    def chains(self) -> ChainBook:
+        return self.deck.chains
+
+    @property
+    def shares(self) -> ShareBook:
+        return self.deck.shares
+
+    @property
+    def audit_secret(self) -> int | None:
+        return self.deck.shares.audit_secret
+
+    @property
+    def audits(self) -> dict[int, Audit]:
+        return self.reveals.audits
+
+    @property
+    def forfeited(self) -> dict[int, PeerSecrets]:
+        """Seats that left (forfeited, or carried on): the fold plays them from their secrets."""
+        return self.reveals.forfeited
+
+    @property
+    def forfeit_entries(self) -> dict[int, int]:
+        return self.reveals.forfeit_entries
+
+    @property
+    def halted(self) -> str | None:
+        """Why the game halted, if it did (halting.py): only secrets are accepted now."""
+        return self.halting.reason
+
+    @property
+    def halted_at(self) -> int | None:
+        return self.halting.at
+
+    @property
+    def culprit(self) -> int | None:
+        return self.halting.culprit
+
+    @property
+    def relay(self) -> int:
+        """The seat that sequences the log (relayterms.py): seat 0 until a hand-over."""
+        return self.relays.relay
+
+    @property
+    def handovers(self) -> list[HandedOver]:
+        return self.relays.handovers
+
+    @property
+    def reach(self) -> dict[int, tuple[str, int]]:
+        return self.relays.reach
+
+    @property
     def in_play(self) -> tuple[int, ...]:
-        """The seats still played by their own peers: not forfeited (nor
-        carried on, which the fold treats as forfeited), in seat order."""
-        return tuple(s for s in range(self.n) if s not in self.forfeited)
+        """The seats still played by their own peers, in seat order (reveals.py)."""
+        return self.reveals.in_play(self.n)
 
     @property
     def escrow(self) -> bool:
@@ -235,17 +247,9 @@ class Table:
         when the target signs again before every seat in play asked)."""
         return {t: frozenset(asked) for t, asked in self.escrowbook.requests.items() if asked}
 
-    @property
-    def carrying(self) -> frozenset[int]:
-        """Seats every other seat in play asked to carry on, whose shares are
-        being handed over: they can no longer come back (their messages are
-        refused), and the fold plays them once every share is in."""
-        return frozenset(self.escrowbook.carrying)
-
     def carry_on_problem(self, target: int, by: int | None = None) -> str | None:
-        """Why ``by`` (None: any seat in play) may not ask now to carry
-        ``target`` on; None when it may. Besides this, the network layer
-        decides when a seat has been silent long enough."""
+        """Why ``by`` (None: any seat in play) may not ask now to carry ``target`` on; None
+        when it may. The network layer decides when a seat has been silent long enough."""
         if not 0 <= target < self.n:
             return f"there is no seat {target}"
         if by is not None and (by not in self.in_play or by in self.escrowbook.carrying):
@@ -270,17 +274,11 @@ class Table:
     @property
     def successor(self) -> int | None:
         """The seat that relays next if the relay leaves now (relaying.py)."""
-        return successor(self.relay, self.in_play)
+        return self.relays.successor(self.in_play)
 
     @property
     def term(self) -> int:
-        """The relay's term: 0 for seat 0's, one more at each hand-over (relaying.py)."""
-        return len(self.handovers)
-
-    @property
-    def term_start(self) -> int:
-        """How many entries the log held when this term began (after its ``relay`` entry)."""
-        return self.handovers[-1].index + 1 if self.handovers else 0
+        return self.relays.term
 
     @property
     def left(self) -> dict[int, int]:
@@ -289,36 +287,19 @@ class Table:
 
     @property
     def relay_gone(self) -> bool:
-        """The relay left the game (forfeited, or carried on): the next entry
-        must be its successor's ``relay`` message."""
+        """The relay left the game: the next entry must be its successor's ``relay`` message."""
         return self.seated and self.relay not in self.in_play
 
     def relay_at(self, index: int) -> int:
-        """The seat that sequenced (signed the receipt of) entry ``index``: a
-        hand-over entry is its new relay's."""
-        relay = 0
-        for handed in self.handovers:
-            if handed.index <= index:
-                relay = handed.new
-        return relay
+        return self.relays.relay_at(index)
 
     def prev_head(self, index: int) -> bytes:
         """The log head just before entry ``index`` (at most the log's length)."""
         return EMPTY_HEAD if index == 0 else self.heads[index]
 
     def sequencer_of(self, raw: bytes) -> int:
-        """The seat whose receipt the next entry ``raw`` must carry: the relay,
-        or for a hand-over its author, the new relay. Which seat that is does
-        not depend on whether the entry will fold (the fold decides that)."""
-        if not self.seated:
-            return 0
-        try:
-            envelope = open_envelope(raw)
-            if envelope.body and envelope.body[0] == TakeOver.KIND:
-                return envelope.seat if 0 <= envelope.seat < self.n else self.relay
-        except TableError:
-            pass
-        return self.relay
+        """The seat whose receipt the next entry ``raw`` must carry (relayterms.py)."""
+        return self.relays.sequencer_of(raw, self.n) if self.seated else 0
 
     @property
     def seated(self) -> bool:
@@ -327,9 +308,7 @@ class Table:
 
     def digest(self) -> str:
         """A hash of everything public: equal on every peer with the same log."""
-        return hashlib.sha256(
-            self.head + (public_digest(self.engine) if self.engine else "").encode()
-        ).hexdigest()
+        return hashlib.sha256(self.head + (public_digest(self.engine) if self.engine else "").encode()).hexdigest()
 
     @property
     def finished(self) -> bool:
@@ -353,18 +332,11 @@ class Table:
         """The deck epoch the seats are building now (a shuffle, a re-masking or a mix),
         if any. In an escrow game none is before every seat in play dealt its
         escrow: no card exists until every seat can be carried on."""
-        if self.escrowbook.missing_deals(self.in_play):
-            return None
-        need = self.engine.awaiting if self.engine else None
-        return need if isinstance(need, CHAIN_NEEDS) else None
+        return self.play.chain_due() if self.play is not None else None
 
     def chain_inputs(self, need: Need) -> tuple[Ciphertext, ...]:
         """What the first seat of that chain starts from."""
         return self.chains.inputs(need)
-
-    def chain_step(self, need: Need, seat: int) -> ShuffleStep | RemaskStep:
-        """Seat's step of the chain being built, as the deck library's record."""
-        return self.chains.record(need, seat)
 
     def false_pending_proof(self) -> tuple[int, int, str] | None:
         """(seat, entry, reason) of the first false proof among those the chain
@@ -379,14 +351,6 @@ class Table:
     def owed_shares(self) -> dict[int, set[CardRef]]:
         """The decryption shares each seat owes now (see ``obligations.owed_shares``)."""
         return owed_shares(self)
-
-    def check_stored(self, refs: Iterable[CardRef]) -> None:
-        """Check the proofs of the stored shares of ``refs`` not checked yet.
-
-        Raises:
-            BadProof: one is false.
-        """
-        self.shares.check_stored(self.joint, refs)
 
     # --------------------------------------------------------------- receive
 
@@ -406,8 +370,7 @@ class Table:
         try:
             envelope = self._accept(raw, decoded)
         except (TableError, EngineError) as exc:
-            seat, seq = _claimed(raw)
-            self.rejected.append(Rejection(seat, seq, exc.code, str(exc)))
+            self.rejected.append(rejection_of(raw, exc))
             if len(self.rejected) > 2 * MAX_REJECTIONS:  # a flood of refused messages: keep the latest
                 del self.rejected[:-MAX_REJECTIONS]
             raise
@@ -415,10 +378,11 @@ class Table:
         if self.halted is not None:
             return envelope  # a halted game does not advance: only secrets come in now
         try:
-            self._advance()
+            if self.play is not None:
+                self.play.advance(self.me, len(self.log))
         except (TableError, EngineError) as exc:
             # The entry itself was valid; what it completed is impossible.
-            self.halted, self.halted_at = str(exc), len(self.log) - 1
+            self.halting.halt(str(exc), None, len(self.log) - 1)
         return envelope
 
     def _accept(self, raw: bytes, decoded: DecodedEntry | None) -> Envelope:
@@ -427,9 +391,8 @@ class Table:
             if not isinstance(message, Seating):
                 raise NotExpected("a game starts with seat 0's seating")
             self.entries.open(envelope, message.seats)
-            self.game = message.game
-            self.safe_tunnels = message.rules != RULES_6
-            self.escrowbook.enabled = message.escrow
+            self.seating = message
+            self.escrowbook = EscrowBook(enabled=message.escrow)
             return envelope
         self.entries.check(envelope)
         self._apply(envelope.seat, message, self.entries.written_after(envelope.head))
@@ -459,27 +422,31 @@ class Table:
     def _apply_message(self, seat: int, message: Message, written_after: int) -> None:
         match message:
             case Reach(ip, port):
-                sent = self._reach_sent.get(seat, 0)
-                if sent >= MAX_REACH:
-                    raise NotExpected(f"seat {seat} already said where it is {MAX_REACH} times")
-                self._reach_sent[seat] = sent + 1
-                self.reach[seat] = (ip, port)
+                self.relays.note_reach(seat, ip, port)
             case Seating():
                 raise NotExpected("the game already has its seating")
-            case Keys(key, commitment, seal):
-                self._keys(seat, key, commitment, seal)
+            case Keys():
+                assert self.seating is not None and self.game_id is not None
+                seated = self.keyring.announce(seat, message, self.seating, self.game_id)
+                if seated is not None:
+                    self._start(seated)
             case Shuffle(step, source) | Remask(step, source) | Mix(step, source):
                 need = self._due(message.KIND, step.deck, step.epoch)
                 check_source(need, source)
-                self._progress(self.chains.add_step(need, seat, step.seat, step.ciphertexts))
+                assert self.play is not None
+                self.play.progress(self.chains.add_step(need, seat, step.seat, step.ciphertexts), len(self.log))
             case ProveShuffle(proof) | ProveRemask(proof) | ProveMix(proof):
                 need = self._due(message.KIND, proof.deck, proof.epoch)
-                # This entry's index: it is appended next.
-                self._progress(self.chains.add_proof(need, seat, proof, len(self.log)))
+                assert self.play is not None  # (this entry's index: it is appended next)
+                self.play.progress(self.chains.add_proof(need, seat, proof, len(self.log)), len(self.log))
             case Shares(shares):
-                self._shares(seat, shares)
+                if self.play is None:
+                    raise NotExpected("no shares are owed before every key is in")
+                self.play.store_shares(seat, shares, self.owed_shares().get(seat, set()))
             case Act(action):
-                self._act(seat, action)
+                if self.play is None:
+                    raise NotExpected("the game has not started")
+                self.play.act(seat, action)
             case Audit():
                 self._audit(seat, message)
             case Forfeit():
@@ -495,42 +462,19 @@ class Table:
                     raise NotExpected("the game is over")
                 self.escrowbook.reveal(seat, message)
 
+    def _start(self, seated: KeyedSeating) -> None:
+        """Every key is in: the deck's chains and the game start from the keyed seating."""
+        self.chains.start(seated.n, seated.joint)
+        self.play = GamePlay(seated, opening_state(seated), self.deck, self.reveals, self.escrowbook, self.halting)
+
     def _handover(self, seat: int, relay: TakeOver) -> None:
-        """The relay moves to ``seat``, if the hand-over holds (relaying.py)."""
+        """The relay moves to ``seat``, if the hand-over holds (relayterms.py)."""
         assert self.game_id is not None
         last = len(self.log) - 1
-        check_handover(seat, relay.old, relay.receipt, relay.requests, relay=self.relay, successor=self.successor,
-                       movable=self.escrow or self.relay_gone, in_play=self.in_play,
-                       identities=[s.identity for s in self.seats], game_id=self.game_id, term=self.term,
-                       last=(last, self.prev_head(last), self.log[last]), head=self.head)
-        self.handovers.append(HandedOver(len(self.log), relay.old, seat))  # this entry's index
-        self.relay = seat
+        self.relays.take_over(seat, relay, len(self.log), movable=self.escrow or self.relay_gone,
+                              in_play=self.in_play, identities=[s.identity for s in self.seats],
+                              game_id=self.game_id, last=(last, self.prev_head(last), self.log[last]), head=self.head)
         self.escrowbook.new_term()
-
-    def _keys(self, seat: int, key: KeyAnnouncement, commitment: SeedCommitment,
-              seal: KeyAnnouncement | None) -> None:
-        assert self.game_id is not None
-        if seat in self.keys:
-            raise NotExpected(f"seat {seat} already announced its key")
-        if key.seat != seat or commitment.seat != seat or (seal is not None and seal.seat != seat):
-            raise Malformed("a key announcement names its own seat")
-        if (seal is not None) != self.escrow:
-            raise Malformed("keys carry a seal key in an escrow game, and only there")
-        try:
-            key.verify(self.game_id)
-            if seal is not None:
-                check_seal_key(seal, self.game_id)
-        except DeckError as exc:
-            raise BadProof(str(exc)) from None
-        self.keys[seat] = key
-        self.commitments[seat] = commitment
-        if seal is not None:
-            self.seal_keys[seat] = seal.public_key
-        if len(self.keys) == self.n:
-            self.joint = JointKey(self.game_id, tuple(self.keys[s].public_key for s in range(self.n)))
-            self.chains.start(self.n, self.joint)
-            assert self.game is not None
-            self.engine = new_game(self.game, self.n)
 
     def _due(self, what: str, deck: str, epoch: int) -> Need:
         """The chain being built, if ``what`` (a step's or a proof's kind) builds it and it is that epoch."""
@@ -539,282 +483,50 @@ class Table:
             raise NotExpected(f"no {what} of {deck} epoch {epoch} is due")
         return need
 
-    def _progress(self, progress: Progress) -> None:
-        """Act on what a chain step or proof completed: tell the engine the
-        epoch is done, or halt on a false step, naming its seat."""
-        need = self.chain_due()
-        if isinstance(progress, FalseStep):
-            self._halt(progress.reason, progress.seat, progress.entry)
-        elif isinstance(progress, ChainDone):
-            assert self.engine is not None and need is not None
-            self.engine = apply(self.engine, chain_done(need))
-
-    def _halt(self, reason: str, culprit: int | None, at: int | None = None) -> None:
-        """Stop the game; ``at``: the entry that proves it (default: the one
-        being applied, which is appended next)."""
-        self.halted, self.halted_at, self.culprit = reason, len(self.log) if at is None else at, culprit
-
-    def _shares(self, seat: int, shares: tuple[DecryptionShare, ...]) -> None:
-        if self.joint is None:
-            raise NotExpected("no shares are owed before every key is in")
-        reveal = self.engine.awaiting if self.engine else None
-        public = set(reveal.refs) if isinstance(reveal, NeedReveal) else set()
-        if self.pending_act is not None:
-            public |= set(self.pending_act.cards)  # they open to all once in
-        pairs = [(share, self._engine_ref(share.ref)) for share in shares]
-        self.shares.store(self.joint, seat, pairs, self.owed_shares().get(seat, set()), public)
-
-    def _engine_ref(self, ref: DeckRef) -> CardRef:
-        deck = engine_deck(ref.deck)
-        if deck is None:
-            raise Malformed(f"there is no deck {ref.deck!r}")
-        engine_ref = CardRef(deck, ref.epoch, ref.position)
-        if not self.chains.holds(engine_ref):
-            raise NotExpected(f"there is no card {engine_ref}")
-        return engine_ref
-
-    def _act(self, seat: int, action: object) -> None:
-        """A move. One that plays hidden cards waits in ``pending_act`` for its
-        author's shares of them (owed from now on); the others apply now."""
-        if self.engine is None:
-            raise NotExpected("the game has not started")
-        if getattr(action, "player", None) != seat:
-            raise NotExpected(f"seat {seat} can only act for itself")
-        if self.pending_act is not None:
-            raise NotExpected(f"seat {self.pending_act.seat}'s last move waits for its cards")
-        played = hidden_cards(self.engine, seat, action)
-        if not played:
-            self.engine = apply(self.engine, action)  # type: ignore[arg-type]
-            return
-        if not set(played) <= set(self.engine.players[seat].hand):
-            raise NotExpected(f"seat {seat} plays cards that are not in its hand")
-        move: CardMove = action  # type: ignore[assignment]  # only these play cards (hidden_cards)
-        check_for_some_faces(self.engine, move)  # refused now if no faces could make it legal
-        self.pending_act = PendingAct(seat, move, played)
-
-    def _play_pending(self) -> bool:
-        """Apply the pending act once its author's shares are all in: check
-        the shares of its cards (a false one halts the game), open them to
-        all, then apply the action. Cards that do not make it legal void it
-        (they stay shown; the author moves again). False if it still waits."""
-        pending, engine = self.pending_act, self.engine
-        assert pending is not None and engine is not None
-        if any(pending.seat not in self._sharers(r) for r in pending.cards):
-            return False
-        self.check_stored(pending.cards)
-        self.pending_act = None
-        engine = apply(engine, Reveal(tuple((ref, self._open(ref)) for ref in pending.cards)))
-        self.suspicion = self.suspicion or clashes_with_private(engine)
-        try:
-            self.engine = apply(engine, pending.action)
-        except EngineError as exc:
-            self.engine = engine
-            self.voided.append(VoidedAct(len(self.log) - 1, pending.seat, str(exc)))
-        return True
-
-    def _check_reveal(self, seat: int, reveal: Audit | Forfeit) -> None:
-        assert self.game_id is not None
-        if seat in self.audits:
-            raise NotExpected(f"seat {seat} already revealed its secrets")
-        if seat not in self.keys:
-            raise NotExpected(f"seat {seat} has no key to reveal yet")
-        if reveal.secret.seat != seat or reveal.secret.game_id != self.game_id:
-            raise Malformed("a seat reveals its own secret for this game")
-        if reveal.secret.public_key != self.keys[seat].public_key:
-            raise Cheating(f"seat {seat} revealed a secret exponent that is not its key")
-        try:
-            check_seed(self.game_id, self.commitments[seat], reveal.seed)
-        except DeckError as exc:
-            raise Cheating(str(exc)) from None
-
     def _forfeit(self, seat: int, forfeit: Forfeit) -> None:
         if self.finished:
             raise NotExpected("the game is over: reveal secrets with an audit, not a forfeit")
         if seat in self.escrowbook.owed_reveals(self.in_play):
             # Its shares leave with it otherwise, and the seat being carried on never would be.
             raise NotExpected(f"seat {seat} owes its shares of a seat being carried on: those first")
-        self._check_reveal(seat, forfeit)
-        self._play_on(seat, forfeit.secret, forfeit.seed)
-        self.forfeit_entries[seat] = len(self.log)  # this entry's index: it is appended next
+        assert self.game_id is not None
+        self.reveals.check(seat, forfeit, self.keyring, self.game_id)
+        if self.play is not None:
+            self.play.play_on(seat, forfeit.secret, forfeit.seed, len(self.log))
+        else:  # before every key is in, no chain, card or move is owed yet
+            self.reveals.play_on(seat, forfeit.secret, forfeit.seed)
+        self.reveals.forfeited_at(seat, len(self.log))  # this entry's index: it is appended next
 
-    def _play_on(self, seat: int, key: SecretKey, seed: Seed) -> None:
-        """From now on the fold plays ``seat`` from its secrets (forfeited, or
-        carried on): they count as its audit."""
-        self.audits[seat] = Audit(seed, key)
-        self.forfeited[seat] = PeerSecrets(seat, key, seed)
-        need = self.chain_due()
-        if need is not None:
-            # A step in but not proven: the revealed seed proves it, or shows it false.
-            self._progress(self.chains.prove_by_seed(need, seat, seed))
-        self.shares.forget_unchecked(seat)
+    def _audit(self, seat: int, audit: Audit) -> None:
+        assert self.game_id is not None
+        self.reveals.check(seat, audit, self.keyring, self.game_id)
+        self.reveals.audit(seat, audit)
+        if not self.finished:
+            # Revealing secrets mid-game stops it: the revealer's cards are open to all now.
+            self.halting.stopped_by(seat, len(self.log))
 
     # ---------------------------------------------------------------- escrow
 
-    def _public_keys(self) -> dict[int, int]:
-        return {s: k.public_key for s, k in self.keys.items()}
-
     def _escrow(self, seat: int, escrow: Escrow) -> None:
-        if self.joint is None or self.game_id is None:
+        if self.play is None:
             raise NotExpected("an escrow is dealt once every key is in")
         if self.finished:
             raise NotExpected("the game is over")
-        self.escrowbook.deal(seat, escrow, self.game_id, self._public_keys()[seat], self.seal_keys)
+        self.escrowbook.deal(seat, escrow, self.play.seated.game_id, self.keys[seat].public_key,
+                             self.keyring.seal_keys)
 
     def _complaint(self, seat: int, complaint: EscrowComplaint) -> None:
         if self.finished:
             raise NotExpected("the game is over")
-        dealer = self.escrowbook.judge(seat, complaint, self.seal_keys)
+        dealer = self.escrowbook.judge(seat, complaint, self.keyring.seal_keys)
         # Signed evidence that the dealer sealed a false share: nobody could
         # carry that seat on, so the game stops and the audit names it.
-        self._halt(f"seat {dealer} dealt seat {seat} a false share of its {complaint.secret} in escrow", dealer)
+        self.halting.halt(f"seat {dealer} dealt seat {seat} a false share of its {complaint.secret} in escrow",
+                          dealer, len(self.log))
 
     def _carry_on(self, seat: int, target: int, written_after: int) -> None:
-        problem = self.carry_on_problem(target, seat)
-        if problem is None and written_after < self.term_start:
-            # Asked of the relay before the last hand-over: each term counts its own requests.
-            problem = f"seat {seat} asked to carry seat {target} on before the relay moved (at entry " \
-                      f"{self.term_start - 1}): a request counts only in the relay's term it was written in"
-        if problem is None and written_after <= self.escrowbook.back_at.get(target, -1):
-            # Written before the target's latest message: it was back by then.
-            problem = f"seat {seat} asked to carry seat {target} on before seat {target}'s message at entry " \
-                      f"{self.escrowbook.back_at[target]}: it was back by then"
+        problem = self.carry_on_problem(target, seat) or \
+            self.escrowbook.stale_request_problem(seat, target, written_after, self.relays.term_start)
         if problem is not None:
             raise NotExpected(problem)
         self.escrowbook.request(seat, target, self.in_play, self.finished, self.left)
-
-    def _carry_escrowed(self) -> bool:
-        """Start handing over for a seat every other seat in play asked to
-        carry on; or, with every share of a seat known, rebuild its secrets
-        and play it on. False if neither is due."""
-        book = self.escrowbook
-        if book.settle(self.in_play):
-            return True
-        if not book.carrying or self.game_id is None:
-            return False
-        done = book.ready(self._public_keys(), self.commitments, self.game_id)
-        match done:
-            case Carried(seat, key, seed):
-                self._play_on(seat, key, seed)
-                book.carried(seat, len(self.log) - 1)  # the entry being applied completed it
-            case DealerCheated(seat, reason):
-                book.carrying.discard(seat)
-                self._halt(reason, seat, len(self.log) - 1)
-            case None:
-                return False
-        return True
-
-    def _audit(self, seat: int, audit: Audit) -> None:
-        self._check_reveal(seat, audit)
-        self.audits[seat] = audit
-        if not self.finished:
-            # Revealing secrets mid-game stops it: the revealer's cards are open
-            # to all now. An honest peer does this only on proof of cheating.
-            self._halt(f"seat {seat} stopped the game and revealed its secrets", None)
-            self.stopper = seat
-
-    # ------------------------------------------------------- opening cards
-
-    def _sharers(self, ref: CardRef) -> set[int]:
-        """The seats whose share of ``ref`` is known: published, or computable
-        from a forfeited seat's secret."""
-        return self.shares.sharers(ref, self.forfeited)
-
-    def _open(self, ref: CardRef, own: int | None = None) -> int:
-        """The face of ``ref`` from every seat's share (or the others' plus our
-        ``own``). A result that is no card proves a shuffle was false (Cheating)."""
-        keys = {s: f.key for s, f in self.forfeited.items()}
-        mine = (self.me.seat, own) if self.me is not None and own is not None else None
-        return self.shares.open(ref, keys, mine)
-
-    def _advance(self) -> None:
-        """Apply what the log now allows: carrying a seat on, the conceded
-        end, the waiting act, public reveals, what forfeited seats owe (the
-        fold does it for them), and our private peeks."""
-        while self.engine is not None and self.halted is None:
-            if self._carry_escrowed():
-                continue
-            if self._concedes():
-                # Nobody is left to play against: the game is conceded (§6).
-                # A move waiting for its cards is dropped with everything else.
-                self.pending_act = None
-                self.engine = concede(self.engine, self.in_play[0] if self.in_play else None)
-                continue
-            if self.pending_act is not None and self._play_pending():
-                continue
-            need = self.engine.awaiting
-            if isinstance(need, NeedReveal) and all(len(self._sharers(ref)) == self.n for ref in need.refs):
-                self.check_stored(need.refs)  # a false one halts the game (see receive)
-                faces = tuple((ref, self._open(ref)) for ref in need.refs)
-                self.engine = apply(self.engine, Reveal(faces))
-                self.suspicion = self.suspicion or clashes_with_private(self.engine)
-                continue
-            if self.forfeited and self._play_forfeited():
-                continue
-            peek = self._my_peek() if self.suspicion is None else None
-            if peek is not None:
-                try:
-                    self.engine = apply(self.engine, peek)
-                except EngineError as exc:
-                    self.suspicion = str(exc)
-                    return
-                continue
-            return
-
-    def _concedes(self) -> bool:
-        """Fewer than two seats are in play and the game has not ended. A deck
-        chain already begun is finished first (the seats gone have their steps
-        derived): the audit re-runs every chain of the log, so none may be
-        left half built; no card of it is dealt."""
-        assert self.engine is not None
-        if len(self.in_play) >= 2 or self.engine.phase in (Phase.SCORING, Phase.OVER):
-            return False
-        need = self.chain_due()
-        return need is None or self.chains.turn(need) == 0
-
-    def _play_forfeited(self) -> bool:
-        """One duty of a forfeited seat, done by the fold; False if none is due.
-        Every replica does the same, in the same order (protocol.md §6.6)."""
-        assert self.engine is not None
-        seeds = {s: f.seed for s, f in self.forfeited.items()}
-        duty = next_duty(self.engine, self.chain_due(), self.chains, seeds, self._sharers, self.n, self.safe_tunnels)
-        match duty:
-            case DeriveStep(need, seat, step):
-                self.derived_steps.append((need, step))
-                self._progress(self.chains.add_step(need, seat, seat, step.ciphertexts, proven=True))
-            case OpenCards(refs):
-                self.check_stored(refs)
-                self.engine = apply(self.engine, Reveal(tuple((r, self._open(r)) for r in refs)))
-                self.suspicion = self.suspicion or clashes_with_private(self.engine)
-            case CaretakerMove(action):
-                self.engine = apply(self.engine, action)
-            case None:
-                return False
-        return True
-
-    def _my_peek(self) -> Peek | None:
-        if self.me is None or self.engine is None:
-            return None
-        me = self.me.seat
-        ps = self.engine.players[me]
-        others = set(range(self.n)) - {me}
-        ready = [r for r in ps.hand + ps.offered if self.engine.face(r) is None and others <= self._sharers(r)]
-        if not ready:
-            return None
-        try:
-            self.check_stored(ready)  # the others' proofs, before we trust the cards
-            faces = [(r, self._open(r, own_share(self.me.key, self.ciphertext(r)))) for r in ready]
-        except TableError as exc:
-            # A false share or shuffle that only we can see: the peer reveals
-            # its secrets, which halts every replica and lets the audit name it.
-            self.suspicion = str(exc)
-            return None
-        return Peek(me, tuple(faces))
-
-
-def _claimed(raw: bytes) -> tuple[int | None, int | None]:
-    """Who a (possibly bad) entry claims to be from, for the rejection record."""
-    try:
-        envelope = open_envelope(raw)
-    except TableError:
-        return None, None
-    return envelope.seat, envelope.seq

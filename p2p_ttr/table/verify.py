@@ -203,15 +203,14 @@ def _share_proofs_hold(table: Table) -> bool:
 
 def _verify(entries: list[bytes], opened: list[DecodedEntry | None], secret: int | None,
             pool: CheckPool | None, prefetch: AuditPrefetch) -> Verdict:
-    table = Table(audit_secret=secret, eager_proofs=True)
-    table.chains.pool = pool
-    table.shares.decrypted_ahead = prefetch.plaintext  # the epochs the pool opens for the audit
+    # The epochs the pool opens for the audit are decrypted ahead.
+    table = Table(audit_secret=secret, eager_proofs=True, pool=pool, decrypted_ahead=prefetch.plaintext)
     refused: Finding | None = None
     records: list[Record] = []
     record_entry: list[int] = []
     for index, raw in enumerate(entries):
         before = table.chain_due()  # the chain the entry may extend
-        derived = len(table.derived_steps)
+        derived = len(table.deck.derived_steps)
         carried = set(table.carried_on)
         try:
             table.receive(raw, opened[index])  # decoded once, by _open_all
@@ -222,7 +221,7 @@ def _verify(entries: list[bytes], opened: list[DecodedEntry | None], secret: int
         assert decoded is not None  # the table accepted it, so it decodes
         added = _deck_records(before, decoded.message)
         # Steps the fold took for forfeited seats, caused by this entry.
-        for need, step in table.derived_steps[derived:]:
+        for need, step in table.deck.derived_steps[derived:]:
             added += _chain_records(need, step)
         # Secrets rebuilt from escrow by this entry stand for the seat's reveal.
         for seat in sorted(set(table.carried_on) - carried):
@@ -248,11 +247,12 @@ def _verify(entries: list[bytes], opened: list[DecodedEntry | None], secret: int
     for d in report.deviations:
         entry = record_entry[d.record] if d.record is not None and d.record < len(record_entry) else None
         findings.append(Finding(entry, d.seat, ErrorCode.DECK_AUDIT, f"{d.kind}: {d.detail}"))
-    if table.stopper is not None and table.culprit is None and not report.deviations:
+    stopper = table.halting.stopper
+    if stopper is not None and table.culprit is None and not report.deviations:
         # The reveal that halted the game found nothing the audit can confirm:
         # the halt is the stopper's deviation (an entry refused after it stays).
-        without_cause = Finding(table.halted_at, table.stopper, ErrorCode.HALTED_WITHOUT_CAUSE,
-                                f"seat {table.stopper} halted the game, but every shuffle, share and move checks out")
+        without_cause = Finding(table.halted_at, stopper, ErrorCode.HALTED_WITHOUT_CAUSE,
+                                f"seat {stopper} halted the game, but every shuffle, share and move checks out")
         findings = [without_cause if f.code is ErrorCode.HALTED else f for f in findings]
     score = final_score(table.engine) if table.engine.over else None
     return Verdict(len(entries), names, _in_log_order(findings), report, score, table, tuple(record_entry))

@@ -38,7 +38,7 @@ def snapshot(t: Table) -> Any:
     """Everything a refused message could have touched in a replica."""
     return (
         t.digest(), len(t.log), id(t.engine), dict(t.last_seq), sorted(t.keys), sorted(t.audits), t.halted,
-        t.suspicion, {k: (len(c.steps), sorted(c.proven)) for k, c in t.chains.items()},
+        t.halting.suspicion, {k: (len(c.steps), sorted(c.proven)) for k, c in t.chains.items()},
         {r: sorted(d) for r, d in t.shares.items()}, t.pending_act, t.culprit, t.halted_at,
     )
 

@@ -824,12 +824,12 @@ class FalseSharer(Peer):
         if not isinstance(message, Shares):
             return out
         reveal = table.engine.awaiting.refs if isinstance(table.engine.awaiting, NeedReveal) else ()
-        private = [i for i, sh in enumerate(message.shares) if table._engine_ref(sh.ref) not in reveal]
+        private = [i for i, sh in enumerate(message.shares) if table.deck.engine_ref(sh.ref) not in reveal]
         if not private:
             return out
         shares = list(message.shares)
         i = private[0]
-        a, b = table.ciphertext(table._engine_ref(shares[i].ref))
+        a, b = table.ciphertext(table.deck.engine_ref(shares[i].ref))
         assert table.me is not None
         shares[i] = make_share(table.me.key, shares[i].ref, (b, a))
         self.lied = True

@@ -188,11 +188,11 @@ def _turn_with_nothing_to_draw(stuck: bool) -> tuple[list[Table], int, Malicious
         if m.my_turn() is None or not any(r not in e.public for r in e.players[seat].hand):
             continue
         for t in tables:
-            assert t.engine is not None
+            assert t.play is not None and t.engine is not None
             ps = t.engine.players[seat]
             if stuck:
                 ps = replace(ps, trains=0, stations=("Paris", "Wien", "Roma"))
-            t.engine = t.engine.evolve(draw_pile=(), discard=(), face_up=(None,) * 5, ticket_pile=(),
+            t.play.engine = t.engine.evolve(draw_pile=(), discard=(), face_up=(None,) * 5, ticket_pile=(),
                                        players=tuple(ps if i == seat else q for i, q in enumerate(t.engine.players)))
         return tables, seat, m
     raise AssertionError("no turn with a hidden hand")

@@ -21,6 +21,7 @@ from p2p_ttr.net.host import Host, HostOptions
 from p2p_ttr.net.node import Node, NodeOptions
 from p2p_ttr.net.store import DataDir
 from p2p_ttr.net.watcher import WatchOptions, Watcher
+from p2p_ttr.table.messages import Seating
 from p2p_ttr.table.table import Table
 
 HOST_KEY = bytes(range(32))
@@ -47,7 +48,7 @@ def test_the_host_names_its_game_in_every_challenge_then_the_tables(tmp_path: Pa
     (sent,) = router.to(b"\0b", "challenge")
     assert sent[3] is None and sent[4] == ["europe", "mega", MEGA.digest]  # in the lobby: no game id yet
     table = Table()
-    table.game = load_game("usa")  # as a folded seating sets it: the log's game from then on, whoever relays
+    table.seating = Seating((), game=load_game("usa"))  # as a folded seating sets it: the log's game from then on, whoever relays
     host.replica.table = table
     host.relay.handle([b"\0c", encode("hi", NET_VERSION)])
     (sent,) = router.to(b"\0c", "challenge")

@@ -131,7 +131,7 @@ def test_verify_passes_a_carried_on_game_and_reports_the_carry_on() -> None:
     verdict = verify_entries(g.log)
     assert verdict.fair, [f.line() for f in verdict.findings]
     assert verdict.carried_on == ((verdict.table.carried_on[2], 2),)
-    assert verdict.table.derived_steps  # its later shuffle steps came from its rebuilt seed, audited
+    assert verdict.table.deck.derived_steps  # its later shuffle steps came from its rebuilt seed, audited
     assert verdict.score is not None
 
 
@@ -359,7 +359,7 @@ class DealsAnotherSeed(Peer):
         out = super()._escrow_duties()
         table = self.table
         assert table.game_id is not None
-        seals = dict(table.seal_keys)
+        seals = dict(table.keyring.seal_keys)
         return [replace(m, seed=deal_exponent(table.game_id, self.seat, 12345, seals), seed_image=escrow_image(12345))
                 if isinstance(m, Escrow) else m for m in out]
 
@@ -412,7 +412,7 @@ def test_an_escrow_game_needs_each_seats_seal_key_with_a_proof_of_its_own() -> N
         with pytest.raises(error, match=reason):
             fresh.receive(writer._seal(Keys(key, commitment, seal)))
     fresh.receive(writer._seal(Keys(key, commitment, announce_seal_key(seal_here))))
-    assert fresh.seal_keys[1] == seal_here.public_key
+    assert fresh.keyring.seal_keys[1] == seal_here.public_key
     other, plain_writer = newcomer(setup(3, False, upto=0))
     ogid = other.game_id
     assert ogid is not None and not other.escrow

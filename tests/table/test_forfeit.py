@@ -113,7 +113,7 @@ def test_verify_accepts_a_game_with_a_forfeit(n: int, leaver: int, turn: int) ->
     g = game(n, leaver, turn)
     verdict = verify_entries(g.log)
     assert verdict.fair, [f.line() for f in verdict.findings]
-    assert verdict.table.derived_steps  # the leaver's shuffle steps were derived and audited
+    assert verdict.table.deck.derived_steps  # the leaver's shuffle steps were derived and audited
     assert verdict.table.forfeit_entries == {leaver: forfeit_index(g.log)}
     assert verdict.score is not None
 

@@ -14,7 +14,8 @@ from p2p_ttr.table.errors import BadSignature, Malformed, NotExpected, TableErro
 from p2p_ttr.table.messages import Reach, TakeOver, message_from_wire
 from p2p_ttr.table.peer import Peer
 from p2p_ttr.table.relaying import FollowRequest, receipt_valid, sign_follow, sign_receipt
-from p2p_ttr.table.table import MAX_REACH, Table
+from p2p_ttr.table.relayterms import MAX_REACH
+from p2p_ttr.table.table import Table
 from p2p_ttr.table.verify import verify_entries
 
 from test_forfeit import folded, forfeit_index, game
@@ -174,7 +175,7 @@ def test_a_follow_request_counts_only_at_its_exact_log_and_term() -> None:
     exact = sign_follow(g.peers[2].identity, 2, at_early.game_id, 0, 0, 1, late, now.head)
     table, raw = _hand_over_at(g, late, exact)
     table.receive(raw)
-    assert table.relay == 1 and table.term == 1 and table.term_start == late + 1
+    assert table.relay == 1 and table.term == 1 and table.relays.term_start == late + 1
 
 
 def test_a_carry_on_request_counts_only_in_the_term_it_was_written_in() -> None:

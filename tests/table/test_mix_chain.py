@@ -135,8 +135,8 @@ def test_a_seat_that_forfeits_mid_mix_has_its_step_derived_from_its_seed_and_the
             table.receive(raw)
         except (TableError, EngineError):
             break  # what comes after: seat 1 left, the game was conceded
-    assert [(type(need), derived.seat) for need, derived in table.derived_steps] == [(NeedMix, 1)]
-    assert table.derived_steps[0][1].ciphertexts == ShuffleStep.from_wire(bodies(log)[step][1]).ciphertexts
+    assert [(type(need), derived.seat) for need, derived in table.deck.derived_steps] == [(NeedMix, 1)]
+    assert table.deck.derived_steps[0][1].ciphertexts == ShuffleStep.from_wire(bodies(log)[step][1]).ciphertexts
     engine = table.engine
     assert engine is not None and engine.ticket_epoch == 1 and engine.ticket_pile[-1].deck is Deck.TICKETS
     assert engine.ticket_pile[-1].epoch == 1 and engine.conceded and table.chain_due() is None

@@ -162,7 +162,7 @@ def test_a_false_share_for_a_private_draw_is_caught_by_the_drawer() -> None:
     outsider.receive(bad)  # accepted on form: only the drawer can use it yet
     mine.receive(bad)
     assert outsider.digest() == mine.digest() and outsider.halted is None
-    assert mine.suspicion is not None and f"seat {seat}" in mine.suspicion
+    assert mine.halting.suspicion is not None and f"seat {seat}" in mine.halting.suspicion
     assert mine.engine is not None and mine.engine.face(ref) is None  # the false share opened nothing
     peer = g.peers[drawer]
     peer.table, peer.seq = mine, mine.last_seq[drawer]

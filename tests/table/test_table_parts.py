@@ -244,7 +244,7 @@ def test_the_fold_owes_a_forfeited_seat_its_chain_steps_then_its_cards_then_its_
     after = folded(g.log, i + 1)  # the fold has carried out every duty the forfeit set off
     assert after.engine is not None and 2 in after.forfeited
     seeds = {s: f.seed for s, f in after.forfeited.items()}
-    duty = next_duty(after.engine, after.chain_due(), after.chains, seeds, after._sharers, after.n)
+    duty = next_duty(after.engine, after.chain_due(), after.chains, seeds, after.play.sharers, after.n)
     assert duty is None  # the fold does every duty as soon as it is due
     # A duty appears as soon as the forfeited seat is the one the game waits for.
     for raw in g.log[i + 1:]:
@@ -287,6 +287,7 @@ def test_the_fold_plays_the_caretaker_of_the_seatings_rules_revision() -> None:
     from p2p_ttr.deck import Seed
     from p2p_ttr.engine.events import ClaimRoute, DrawBlind
     from p2p_ttr.table.forfeits import CaretakerMove, next_duty
+    from p2p_ttr.table.gameplay import safe_tunnels
     from p2p_ttr.table.identity import Identity
     from p2p_ttr.table.messages import EUROPE_RULES_5, RULES, RULES_6, Seat
 
@@ -298,7 +299,8 @@ def test_the_fold_plays_the_caretaker_of_the_seatings_rules_revision() -> None:
                 else ["seating", rules, [[s.name, s.identity] for s in seats]])
         table = Table()
         table.receive(seal(ids[0], b"g" * 16, 0, 1, EMPTY_HEAD, body).raw)
-        safe[rules] = table.safe_tunnels
+        assert table.seating is not None
+        safe[rules] = safe_tunnels(table.seating)
     assert safe == {RULES: True, RULES_6: False, EUROPE_RULES_5: False}
     engine = stuck_on_a_tunnel()  # seat 0 forfeited: its hand is open to all
     engine = replace(engine, public={**engine.public, **{r: engine.private[r] for r in engine.players[0].hand}})
@@ -307,3 +309,38 @@ def test_the_fold_plays_the_caretaker_of_the_seatings_rules_revision() -> None:
     assert duties[True] == CaretakerMove(DrawBlind(0))
     assert isinstance(move := duties[False], CaretakerMove) and isinstance(move.action, ClaimRoute)
     assert move.action.route == ANGORA_CONSTANTINOPLE
+
+
+def test_the_game_starts_from_the_keyed_seating_as_a_value() -> None:
+    """The engine is made from the seating with every key in, a value: no
+    state before the last key, and then exactly ``opening_state`` of it."""
+    from p2p_ttr.table.keyring import opening_state
+    from p2p_ttr.table.messages import Keys
+
+    g = game()
+    last_key = max(i for i, raw in enumerate(g.log) if isinstance(message_from_wire(open_envelope(raw).body), Keys))
+    table = Table()
+    for raw in g.log[:last_key]:
+        table.receive(raw)
+    assert table.seating is not None and table.play is None and table.engine is None and table.joint is None
+    table.receive(g.log[last_key])
+    assert table.play is not None
+    seated = table.play.seated
+    assert seated.seating is table.seating and seated.n == 2
+    assert seated.keys == tuple(table.keys[s] for s in range(2))
+    assert table.joint is seated.joint and seated.joint.game_id == table.game_id
+    assert seated.joint.public_keys == tuple(k.public_key for k in seated.keys)
+    assert table.engine == opening_state(seated) == opening_state(dataclasses.replace(seated))
+
+
+def test_the_halt_keeps_its_reason_entry_and_blame() -> None:
+    from p2p_ttr.table.halting import Halting
+
+    halting = Halting()
+    halting.suspect(None)
+    halting.suspect("a card in two places")
+    halting.suspect("a later doubt")
+    assert halting.suspicion == "a card in two places" and halting.reason is None
+    halting.stopped_by(1, 40)
+    assert (halting.reason, halting.at, halting.culprit, halting.stopper) == (
+        "seat 1 stopped the game and revealed its secrets", 40, None, 1)

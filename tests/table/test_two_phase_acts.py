@@ -191,7 +191,7 @@ def test_verify_names_a_seat_that_halts_the_game_for_nothing() -> None:
         raw = signed(g, table, seat, Audit(me.seed, me.key).to_wire())
         table.receive(raw)
         log.append(raw)
-    assert table.halted is not None and table.stopper == 0 and table.complete
+    assert table.halted is not None and table.halting.stopper == 0 and table.complete
     verdict = verify_entries(log)
     assert [(f.entry, f.seat, f.code) for f in verdict.findings] == [(cut, 0, "halted_without_cause")]
     # The log goes on with a move after the halt: refused, and reported after

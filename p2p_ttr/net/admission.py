@@ -70,7 +70,7 @@ class Admission:
     """Challenges, hellos and the lobby on our ROUTER."""
 
     def __init__(self, replica: Replica, router: Router, report: Report, players: int = 0,
-                 drops: DropLog | None = None) -> None:
+                 drops: DropLog | None = None, front: Dialled | None = None) -> None:
         self.replica = replica
         self.drops = drops or DropLog(report)
         self.router = router
@@ -80,7 +80,12 @@ class Admission:
         self.game: Game | None = None  # the host's game before its seating (named in every challenge)
         self.connections = Connections()
         self.roll_call: float | None = None  # when the lobby filled: who answered since may be seated
-        self.front: Dialled | None = None  # where our player says we are dialled instead (--advertise): admitted too
+        self.front = front  # where our player says we are dialled instead (--advertise): admitted too
+
+    def host_game(self, game: Game, escrow: bool) -> None:
+        """We hold the lobby of ``game`` (named in every challenge until the
+        seating), with every seat's key escrowed if ``escrow`` (told in the lobby)."""
+        self.game, self.escrow = game, escrow
 
     def challenge(self, rid: bytes) -> None:
         """Send a connection not admitted its challenge (the same until a hello uses it)."""

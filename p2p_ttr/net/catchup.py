@@ -57,7 +57,8 @@ class CatchUp:
     """Entries sent to seats that lack them, and fetched from seats that hold more than we do."""
 
     def __init__(self, replica: Replica, router: Router, admission: Admission, identity: Identity,
-                 report: Report, followers: dict[int, FollowRequest], drops: DropLog | None = None) -> None:
+                 report: Report, followers: dict[int, FollowRequest], drops: DropLog | None = None,
+                 adopted: Callable[[bytes], None] = lambda raw: None) -> None:
         self.replica = replica
         self.drops = drops or DropLog(report)
         self.router = router
@@ -71,7 +72,7 @@ class CatchUp:
         self.heads: dict[int, bytes | None] = {}  # seat -> its log head at that length, as it said it
         self._fetches: dict[int, tuple[int, int, float]] = {}  # seat -> (from index, times asked, when)
         self.fetched: dict[int, list[int]] = {}  # seat -> indices fetched from it
-        self.adopted: Callable[[bytes], None] = lambda raw: None  # the owner hears of each entry fetched
+        self.adopted = adopted  # the owner hears of each entry fetched
         self._backlogs: dict[bytes, Backlog] = {}  # connection -> what it is sent to catch up
         self._acked: dict[bytes, int] = {}  # connection -> the log length it last said it holds
         self._cumulative: list[int] = [0]  # bytes of the log's entries before each index (see _sizes)
@@ -276,6 +277,11 @@ class CatchUp:
             self.report(Refetched(seat, indices[0], indices[-1]))
         self.fetched.clear()
         return True
+
+    def wait_for_every_seat(self) -> None:
+        """We relay a resumed game: sequence nothing until every seat in play
+        has said how much of the log it holds (``gate_opens``)."""
+        self.gated = True
 
     def gate_opens(self, note: Note) -> bool:
         """Whether a resumed relay may sequence again: every seat in play has

@@ -32,14 +32,15 @@ class Standby:
     """Follow requests to us, the successor, and our taking over."""
 
     def __init__(self, replica: Replica, admission: Admission, catchup: CatchUp, sequencer: Sequencer,
-                 report: Report, requests: dict[int, FollowRequest]) -> None:
+                 report: Report, requests: dict[int, FollowRequest],
+                 signed: Callable[[int], None] = lambda seat: None) -> None:
         self.replica = replica
         self.admission = admission
         self.catchup = catchup
         self.sequencer = sequencer
         self.report = report
         self.requests = requests  # seat -> its follow request to us (shared with catch-up)
-        self.signed: Callable[[int], None] = lambda seat: None  # a seat's signed word reached us (its request)
+        self.signed = signed  # a seat's signed word reached us (its request)
 
     def _successor_others(self) -> list[int] | None:
         """The seats in play other than the relay and us, if we are the successor and do not relay."""

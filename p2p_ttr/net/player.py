@@ -113,11 +113,15 @@ class SeatPlayer:
         self.peer = peer
         return True
 
+    def catch_up_seq(self) -> None:
+        """Never reuse a sequence number: our next message continues after our last one in the log."""
+        if self.peer is not None:
+            self.peer.seq = max(self.peer.seq, self.table.last_seq.get(self.peer.seat, 0))
+
     def outbox(self) -> list[bytes]:
         """What this seat owes now (call only when caught up with the host)."""
         if not self.ready():
             return []
         assert self.peer is not None
-        # Never reuse a sequence number: continue after our last one in the log.
-        self.peer.seq = max(self.peer.seq, self.table.last_seq.get(self.peer.seat, 0))
+        self.catch_up_seq()
         return self.peer.outbox()

@@ -89,6 +89,10 @@ class Bucket:
         self.level -= amount
         return True
 
+    def give_back(self, amount: float) -> None:
+        """``amount`` was taken and not spent after all."""
+        self.level += amount
+
 
 @dataclass
 class WatcherSlot:
@@ -236,7 +240,7 @@ class Watchers:
                 if not watcher.sent.take(len(encoded), now):
                     break
                 if not self.budget.take(len(encoded), now):
-                    watcher.sent.level += len(encoded)  # not sent: not spent
+                    watcher.sent.give_back(len(encoded))  # not sent: not spent
                     return
                 self.router.send_encoded(rid, encoded)
                 watcher.cursor += 1

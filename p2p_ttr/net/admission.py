@@ -56,6 +56,22 @@ class Connections:
         self.answered[rid] = challenge
         self.heard[rid] = time.monotonic()
 
+    def heard_now(self, rid: bytes) -> None:
+        """Admitted connection ``rid`` sent something just now."""
+        self.heard[rid] = time.monotonic()
+
+    def is_a_watcher(self, rid: bytes) -> None:
+        """``rid`` turned out a watcher: what it sent counts for no seat's liveness."""
+        self.heard.pop(rid, None)
+
+    def seat_at(self, rid: bytes, seat: int) -> None:
+        """Lobby member ``rid`` has ``seat`` now (the seating is in)."""
+        self.known[rid] = seat
+
+    def forget_key(self, public: bytes) -> None:
+        """The lobby member ``public`` left: no connection is its now."""
+        del self.conn[public]
+
     def forget(self, rid: bytes) -> None:
         self.known.pop(rid, None)
         self.heard.pop(rid, None)
@@ -185,7 +201,7 @@ class Admission:
         for seat, public in enumerate(members):
             rid = self.connections.conn.get(public)
             if rid is not None and rid in self.connections.known:
-                self.connections.known[rid] = seat
+                self.connections.seat_at(rid, seat)
         for rid in [rid for rid, seat in self.connections.known.items() if seat == -1]:
             self.router.send(rid, frames.NotAdmitted(ErrorCode.STARTED, "the game started before a place freed"))
             self.connections.forget(rid)
@@ -203,7 +219,7 @@ class Admission:
         lobby = self.replica.lobby
         if public is None or lobby is None:
             return
-        del self.connections.conn[public]
+        self.connections.forget_key(public)
         name = lobby.leave(public)
         if name is None:
             return

@@ -184,6 +184,14 @@ class CatchUp:
             self._receipts = self.replica.store.receipts()
         return self._receipts.get(index, (b"", b""))[1]
 
+    def requested_from(self, seat: int, length: int) -> None:
+        """``seat``'s follow request to us, the successor, says it holds ``length`` entries (at least)."""
+        self.reported[seat] = max(self.reported.get(seat, 0), length)
+
+    def fetched_from(self, seat: int, index: int) -> None:
+        """Entry ``index`` came into our log from ``seat`` (said once we are caught up with every seat)."""
+        self.fetched.setdefault(seat, []).append(index)
+
     def heard_length(self, seat: int, length: int) -> None:
         """A seat's reported log length (kept without a connection: tests, and a successor's fetches)."""
         self.peer_len[seat] = length
@@ -260,7 +268,7 @@ class CatchUp:
         store.add_receipt(index, entry_hash(raw), sig)
         store.append(raw)
         self.adopted(raw)
-        self.fetched.setdefault(seat, []).append(index)
+        self.fetched_from(seat, index)
         if self.replica.relaying:
             self.router.queue([conn for conn in self.admission.seat_connections() if conn != rid],
                               frames.Entry(index, raw, sig))

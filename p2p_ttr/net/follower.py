@@ -290,7 +290,7 @@ class Follower:
         if self.replica.relaying and self.uplink.seat is not None:
             # A resumed relay's log lost this entry; the successor it looked
             # for sent it back under our own receipt (as a fetch would).
-            self.catchup.fetched.setdefault(self.uplink.seat, []).append(index)
+            self.catchup.fetched_from(self.uplink.seat, index)
         self.duties.sequenced(raw)
         self.trace.folded(table, self.replica.seat)
         self.uplink.holds_at_least(len(table.log))

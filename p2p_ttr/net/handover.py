@@ -199,7 +199,7 @@ class Succession:
         """The log moved the relay from ``old`` to ``new``."""
         self.turned = False
         self.request = None
-        self.relay.requests.clear()
+        self.relay.forget_requests()
         me = self.replica.seat
         self.report(RelayMoved(old, new, new == me))
         if new == me:

@@ -118,7 +118,7 @@ class Relay:
                 return
         if rid not in c.known:
             return  # a stranger is remembered only by its outstanding challenge (bounded: lobby.py)
-        c.heard[rid] = time.monotonic()
+        c.heard_now(rid)
         match frame:
             case frames.Env(envelope):
                 self.envelope(rid, envelope)
@@ -161,6 +161,10 @@ class Relay:
         self.sequencer.envelope(rid, raw)
 
     # ------------------------------------------------------------ frames out
+
+    def forget_requests(self) -> None:
+        """The relay moved: the follow requests of its term are spent."""
+        self.requests.clear()
 
     def relaying_from_now(self) -> None:
         """We took over: a seat that has not found us yet counts as unheard from now (``silence``)."""

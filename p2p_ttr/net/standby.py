@@ -74,7 +74,7 @@ class Standby:
         # Its signed word, every heartbeat: the seat is alive, so we never
         # ask to carry it on while it follows us (seatduties.py).
         self.signed(seat)
-        self.catchup.reported[seat] = max(self.catchup.reported.get(seat, 0), length)
+        self.catchup.requested_from(seat, length)
         self.catchup.fetch(rid, seat)
         return True
 

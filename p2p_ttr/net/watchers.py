@@ -192,7 +192,7 @@ class Watchers:
         if len(self.conns) >= MAX_WATCHERS and not self.free_idlest(now):
             self.router.send(rid, frames.NotAdmitted(ErrorCode.FULL, f"this table has {MAX_WATCHERS} watchers already"))
             return
-        c.heard.pop(rid, None)  # its `hi` was heard as a connection's: a watcher is none of the seats' business
+        c.is_a_watcher(rid)  # its `hi` was heard as a connection's: a watcher is none of the seats' business
         table = self.replica.table
         length = len(table.log) if table is not None else 0
         self.conns[rid] = WatcherSlot(challenge, length, now, Bucket.full(FRAMES_PER_S, FRAME_BURST, now),

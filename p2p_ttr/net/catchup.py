@@ -26,12 +26,12 @@ from p2p_ttr.client.peerexits import LogLacksEntries, SignedEntryUnfolding
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
-from p2p_ttr.table.relaying import FollowRequest
 
 from . import frames
 from .admission import Admission
 from .droplog import DropLog
 from .exits import PeerExit
+from .followrequests import FollowRequests
 from .replica import Replica
 from .router import Router
 from .seqsig import entry_hash, entry_signed, sign_entry
@@ -57,7 +57,7 @@ class CatchUp:
     """Entries sent to seats that lack them, and fetched from seats that hold more than we do."""
 
     def __init__(self, replica: Replica, router: Router, admission: Admission, identity: Identity,
-                 report: Report, followers: dict[int, FollowRequest], drops: DropLog | None = None,
+                 report: Report, followers: FollowRequests, drops: DropLog | None = None,
                  adopted: Callable[[bytes], None] = lambda raw: None) -> None:
         self.replica = replica
         self.drops = drops or DropLog(report)
@@ -233,7 +233,7 @@ class CatchUp:
             # A seat that turned to us says it holds more than it can send:
             # it has not turned to us after all (its request is dropped).
             self.report(SentNone(seat, self.reported.get(seat)))
-            self.followers.pop(seat, None)
+            self.followers.drop(seat)
             self.reported.pop(seat, None)
             self._fetches.pop(seat, None)
             return

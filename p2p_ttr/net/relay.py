@@ -32,6 +32,7 @@ from . import frames
 from .admission import Admission
 from .catchup import CatchUp, Note
 from .droplog import DropLog
+from .followrequests import FollowRequests
 from .frames import NET_VERSION, FrameError
 from .gaveupsig import gave_up_signed, sign_gave_up
 from .liveness import Presence
@@ -68,7 +69,7 @@ class Relay:
         self.drops = DropLog(report)  # what our doors drop, said at a bounded pace
         self.router = Router(socket_lock, listen)
         self.admission = Admission(replica, self.router, report, players, self.drops, front=front)
-        self.requests: dict[int, FollowRequest] = {}  # seat -> its follow request to us (we relay next)
+        self.requests = FollowRequests()  # seat -> its follow request to us (we relay next)
         self.catchup = CatchUp(replica, self.router, self.admission, identity, report, self.requests, self.drops,
                                adopted=adopted)
         self.sequencer = Sequencer(replica, self.router, self.admission, identity, report, trace, self.drops)
@@ -164,7 +165,7 @@ class Relay:
 
     def forget_requests(self) -> None:
         """The relay moved: the follow requests of its term are spent."""
-        self.requests.clear()
+        self.requests.spent()
 
     def relaying_from_now(self) -> None:
         """We took over: a seat that has not found us yet counts as unheard from now (``silence``)."""

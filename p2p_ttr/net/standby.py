@@ -24,6 +24,7 @@ from p2p_ttr.table.relaying import FollowRequest, follow_valid
 from .admission import Admission
 from .catchup import CatchUp, Note
 from .exits import PeerExit
+from .followrequests import FollowRequests
 from .replica import Replica
 from .sequencer import Sequencer
 
@@ -32,7 +33,7 @@ class Standby:
     """Follow requests to us, the successor, and our taking over."""
 
     def __init__(self, replica: Replica, admission: Admission, catchup: CatchUp, sequencer: Sequencer,
-                 report: Report, requests: dict[int, FollowRequest],
+                 report: Report, requests: FollowRequests,
                  signed: Callable[[int], None] = lambda seat: None) -> None:
         self.replica = replica
         self.admission = admission
@@ -70,7 +71,7 @@ class Standby:
             return True
         if seat not in self.requests:
             self.report(FollowsUs(seat, table.relay))
-        self.requests[seat] = request
+        self.requests.keep(request)
         # Its signed word, every heartbeat: the seat is alive, so we never
         # ask to carry it on while it follows us (seatduties.py).
         self.signed(seat)
@@ -108,5 +109,5 @@ class Standby:
         """Sequence our ``relay`` entry: from it on we relay."""
         if not self.sequencer.sequence(handover, None):
             raise PeerExit(1, OwnHandOverRefused())
-        self.requests.clear()
+        self.requests.spent()
         self.sequencer.release()

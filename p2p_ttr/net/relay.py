@@ -79,8 +79,8 @@ class Relay:
         self.describer = Describer(identity, self.router, self.drops, self.admission.not_ours)  # vouch.py
         self.identity = identity
         self.since = time.monotonic()  # when this run, or our relaying, began (a seat never heard counts from then)
-        self.on_witness = witnessed
-        self.on_turned = shown_turn
+        self.witnessed = witnessed
+        self.shown_turn = shown_turn
         self.silence_s = silence_s
         self.presence = presence or Presence()  # who is alive, as we see it (liveness.py)
 
@@ -138,9 +138,9 @@ class Relay:
             case frames.Follow(length, head, signature):
                 if not self.standby.follow(rid, length, head, signature):
                     # Not ours to take: a seat that turned alone shows us its request (handover.py).
-                    self.on_turned(c.seat_of(rid), FollowRequest(c.seat_of(rid), length, head, signature))
+                    self.shown_turn(c.seat_of(rid), FollowRequest(c.seat_of(rid), length, head, signature))
             case frames.Witness(envelope):
-                self.on_witness(rid, c.seat_of(rid), envelope)
+                self.witnessed(rid, c.seat_of(rid), envelope)
             case frames.GiveUp(why, about, seconds, signature):
                 seat = c.seat_of(rid)
                 table = self.replica.table

@@ -58,6 +58,22 @@ class Connections:
         self.answered[rid] = challenge
         self.heard[rid] = time.monotonic()
 
+    def heard_now(self, rid: bytes) -> None:
+        """Admitted connection ``rid`` sent something just now."""
+        self.heard[rid] = time.monotonic()
+
+    def is_a_watcher(self, rid: bytes) -> None:
+        """``rid`` turned out a watcher: what it sent counts for no seat's liveness."""
+        self.heard.pop(rid, None)
+
+    def seat_at(self, rid: bytes, seat: int) -> None:
+        """Lobby member ``rid`` has ``seat`` now (the seating is in)."""
+        self.known[rid] = seat
+
+    def forget_key(self, public: bytes) -> None:
+        """The lobby member ``public`` left: no connection is its now."""
+        del self.conn[public]
+
     def forget(self, rid: bytes) -> None:
         self.known.pop(rid, None)
         self.heard.pop(rid, None)
@@ -72,7 +88,7 @@ class Admission:
     """Challenges, hellos and the lobby on our ROUTER."""
 
     def __init__(self, replica: Replica, router: Router, report: Report, players: int = 0,
-                 drops: DropLog | None = None) -> None:
+                 drops: DropLog | None = None, front: Dialled | None = None) -> None:
         self.replica = replica
         self.drops = drops or DropLog(report)
         self.router = router
@@ -82,7 +98,12 @@ class Admission:
         self.game: Game | None = None  # the host's game before its seating (named in every challenge)
         self.connections = Connections()
         self.roll_call: float | None = None  # when the lobby filled: who answered since may be seated
-        self.front: Dialled | None = None  # where our player says we are dialled instead (--advertise): admitted too
+        self.front = front  # where our player says we are dialled instead (--advertise): admitted too
+
+    def host_game(self, game: Game, escrow: bool) -> None:
+        """We hold the lobby of ``game`` (named in every challenge until the
+        seating), with every seat's key escrowed if ``escrow`` (told in the lobby)."""
+        self.game, self.escrow = game, escrow
 
     def challenge(self, rid: bytes) -> None:
         """Send a connection not admitted its challenge (the same until a hello uses it)."""
@@ -182,7 +203,7 @@ class Admission:
         for seat, public in enumerate(members):
             rid = self.connections.conn.get(public)
             if rid is not None and rid in self.connections.known:
-                self.connections.known[rid] = seat
+                self.connections.seat_at(rid, seat)
         for rid in [rid for rid, seat in self.connections.known.items() if seat == -1]:
             self.router.send(rid, frames.NotAdmitted(ErrorCode.STARTED, refusal_reason(StartedBeforePlace())))
             self.connections.forget(rid)
@@ -200,7 +221,7 @@ class Admission:
         lobby = self.replica.lobby
         if public is None or lobby is None:
             return
-        del self.connections.conn[public]
+        self.connections.forget_key(public)
         name = lobby.leave(public)
         if name is None:
             return

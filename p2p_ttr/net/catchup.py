@@ -26,12 +26,12 @@ from p2p_ttr.client.peerexits import LogLacksEntries, SignedEntryUnfolding
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
-from p2p_ttr.table.relaying import FollowRequest
 
 from . import frames
 from .admission import Admission
 from .droplog import DropLog
 from .exits import PeerExit
+from .followrequests import FollowRequests
 from .replica import Replica
 from .router import Router
 from .seqsig import entry_hash, entry_signed, sign_entry
@@ -57,7 +57,8 @@ class CatchUp:
     """Entries sent to seats that lack them, and fetched from seats that hold more than we do."""
 
     def __init__(self, replica: Replica, router: Router, admission: Admission, identity: Identity,
-                 report: Report, followers: dict[int, FollowRequest], drops: DropLog | None = None) -> None:
+                 report: Report, followers: FollowRequests, drops: DropLog | None = None,
+                 adopted: Callable[[bytes], None] = lambda raw: None) -> None:
         self.replica = replica
         self.drops = drops or DropLog(report)
         self.router = router
@@ -71,7 +72,7 @@ class CatchUp:
         self.heads: dict[int, bytes | None] = {}  # seat -> its log head at that length, as it said it
         self._fetches: dict[int, tuple[int, int, float]] = {}  # seat -> (from index, times asked, when)
         self.fetched: dict[int, list[int]] = {}  # seat -> indices fetched from it
-        self.adopted: Callable[[bytes], None] = lambda raw: None  # the owner hears of each entry fetched
+        self.adopted = adopted  # the owner hears of each entry fetched
         self._backlogs: dict[bytes, Backlog] = {}  # connection -> what it is sent to catch up
         self._acked: dict[bytes, int] = {}  # connection -> the log length it last said it holds
         self._cumulative: list[int] = [0]  # bytes of the log's entries before each index (see _sizes)
@@ -183,6 +184,14 @@ class CatchUp:
             self._receipts = self.replica.store.receipts()
         return self._receipts.get(index, (b"", b""))[1]
 
+    def requested_from(self, seat: int, length: int) -> None:
+        """``seat``'s follow request to us, the successor, says it holds ``length`` entries (at least)."""
+        self.reported[seat] = max(self.reported.get(seat, 0), length)
+
+    def fetched_from(self, seat: int, index: int) -> None:
+        """Entry ``index`` came into our log from ``seat`` (said once we are caught up with every seat)."""
+        self.fetched.setdefault(seat, []).append(index)
+
     def heard_length(self, seat: int, length: int) -> None:
         """A seat's reported log length (kept without a connection: tests, and a successor's fetches)."""
         self.peer_len[seat] = length
@@ -224,7 +233,7 @@ class CatchUp:
             # A seat that turned to us says it holds more than it can send:
             # it has not turned to us after all (its request is dropped).
             self.report(SentNone(seat, self.reported.get(seat)))
-            self.followers.pop(seat, None)
+            self.followers.drop(seat)
             self.reported.pop(seat, None)
             self._fetches.pop(seat, None)
             return
@@ -259,7 +268,7 @@ class CatchUp:
         store.add_receipt(index, entry_hash(raw), sig)
         store.append(raw)
         self.adopted(raw)
-        self.fetched.setdefault(seat, []).append(index)
+        self.fetched_from(seat, index)
         if self.replica.relaying:
             self.router.queue([conn for conn in self.admission.seat_connections() if conn != rid],
                               frames.Entry(index, raw, sig))
@@ -276,6 +285,11 @@ class CatchUp:
             self.report(Refetched(seat, indices[0], indices[-1]))
         self.fetched.clear()
         return True
+
+    def wait_for_every_seat(self) -> None:
+        """We relay a resumed game: sequence nothing until every seat in play
+        has said how much of the log it holds (``gate_opens``)."""
+        self.gated = True
 
     def gate_opens(self, note: Note) -> bool:
         """Whether a resumed relay may sequence again: every seat in play has

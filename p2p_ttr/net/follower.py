@@ -84,7 +84,8 @@ class Follower:
     def __init__(self, replica: Replica, uplink: Uplink, duties: SeatDuties, catchup: CatchUp,
                  identity: Identity, name: str, report: Report, trace: Trace,
                  ongoing: list[GameStore], hooks: FollowerHooks, presence: Presence, renames: bool = False,
-                 host_key: bytes | None = None) -> None:
+                 host_key: bytes | None = None, data_flag: str = "") -> None:
+        """``data_flag``: ` --data-dir DIR` when ours is not the default one (for the commands we print)."""
         self.replica = replica
         self.uplink = uplink
         self.duties = duties
@@ -100,7 +101,7 @@ class Follower:
         self.renames = renames  # our name is a default: one taken at the table is changed, not refused
         self.host_key = host_key  # the key our beacon listing confirmed at this address (None: not from a beacon)
         self.told_escrow = False
-        self.data_flag = ""  # ` --data-dir DIR` when ours is not the default one (for the commands we print)
+        self.data_flag = data_flag
         self._fork_checked = (-1, 0.0)  # the log length at which we last re-fetched the log for a fork, and when
         self._last_sync = 0.0
         self._told_less = -1  # the last log length, shorter than ours, the peer we reach said it holds
@@ -125,14 +126,14 @@ class Follower:
                 # a distinct one rather than stop; a new hello on this connection.
                 new = another_name(self.name)
                 self.report(NameTaken(self.name, new))
-                self.name, up.challenge = new, None
+                self.name = new
+                up.forget_challenge()
                 up.send(frames.Hi(NET_VERSION))
             case frames.NotAdmitted(code, reason):
                 started = code == ErrorCode.STARTED and self.replica.table is None
                 raise PeerExit(1, HostRefusedUs(code, reason, self.uplink.where if started else None))
             case frames.Welcome(_, game_id, log_len, names):
-                up.welcomed = True
-                up.length = max(up.length, log_len)
+                up.welcomed_at(log_len)
                 if game_id is None:
                     self.not_a_new_game()
                     self.lobby_said(names)  # a welcome and the lobby's news may say the same
@@ -170,7 +171,7 @@ class Follower:
                 if not self.duties.refused(digest, code, reason):
                     self.hooks.refused_elsewhere(digest, code)
             case frames.Ping(length):
-                up.length = max(up.length, length)
+                up.holds_at_least(length)
                 if table is not None and length > len(table.log) and time.monotonic() - self._last_sync > 2.0:
                     self.sync(len(table.log))
                 elif table is not None and up.welcomed and self.holds_less(length) and length != self._told_less:
@@ -186,7 +187,7 @@ class Follower:
             case frames.Pause(length, signature):
                 self.host_paused(length, signature)
             case frames.Silent(silence):
-                self.duties.silent = (tuple(seat for seat, _ in silence), time.monotonic())
+                self.duties.heard_silent(tuple(seat for seat, _ in silence))
                 if not self.replica.relaying:  # the word of the relay we follow; while we relay, ours
                     self.presence.heard(silence)
             case frames.GaveUp(seat, why, about, seconds, signature):
@@ -227,7 +228,7 @@ class Follower:
         if expected is not None and public != expected:
             raise PeerExit(1, DifferentHost())
         if challenge != up.challenge:  # a new connection's: answer it once (a repeat is the same one)
-            up.challenge, up.public, up.welcomed = challenge, public, False
+            up.answered(challenge, public)
             up.send(hello_for(self.identity, self.name, public, challenge, (up.address, up.port)))
 
     def expected_key(self) -> bytes | None:
@@ -289,10 +290,10 @@ class Follower:
         if self.replica.relaying and self.uplink.seat is not None:
             # A resumed relay's log lost this entry; the successor it looked
             # for sent it back under our own receipt (as a fetch would).
-            self.catchup.fetched.setdefault(self.uplink.seat, []).append(index)
+            self.catchup.fetched_from(self.uplink.seat, index)
         self.duties.sequenced(raw)
         self.trace.folded(table, self.replica.seat)
-        self.uplink.length = max(self.uplink.length, len(table.log))
+        self.uplink.holds_at_least(len(table.log))
         if table.relay_gone and not gone_before:
             # The relay forfeited: it stops once every seat holds its forfeit,
             # and we are about to turn away from it. Tell it now.

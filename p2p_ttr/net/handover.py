@@ -50,7 +50,11 @@ class Succession:
 
     def __init__(self, replica: Replica, uplink: Uplink, relay: Relay, duties: SeatDuties, report: Report,
                  trace: Trace, relay_timeout: float, note: Note,
-                 held_back: Callable[[float], bool] = lambda now: False) -> None:
+                 held_back: Callable[[float], bool] = lambda now: False,
+                 moved: Callable[[], None] = lambda: None) -> None:
+        """``note``: says whom we wait for, at a gentle pace; ``held_back``: a
+        seat's message is held back by the relay, which answers (witness.py);
+        ``moved``: told after each move of the relay."""
         self.replica = replica
         self.uplink = uplink
         self.relay = relay
@@ -58,7 +62,7 @@ class Succession:
         self.report = report
         self.trace = trace
         self.relay_timeout = relay_timeout
-        self.note = note  # says whom we wait for, at a gentle pace
+        self.note = note
         self.turned = False  # the relay is gone: we turned to its successor (and sent it our request)
         # When we last heard the relay as we turned: the successor goes on with
         # it only on a frame that came after (silence shorter than some
@@ -66,10 +70,8 @@ class Succession:
         # said "answers again" the moment it turned, and flipped back and forth).
         self.heard_when_turned = 0.0
         self.request: frames.Follow | None = None  # our latest request to the successor, while we turned
-        self.held_back = held_back  # a seat's message is held back by the relay, which answers (witness.py)
-        self.moved: Callable[[], None] = lambda: None  # told after each move of the relay
-        relay.on_turned = self.shown_turn  # a seat shows our ROUTER its request (relay.py)
-        relay.standby.signed = duties.heard_from  # a request to us, the successor: that seat is alive
+        self.held_back = held_back
+        self.moved = moved
 
     # ----------------------------------------------------------- losing the relay
 
@@ -116,8 +118,7 @@ class Succession:
         where = table.reach.get(seat)
         if where is None:
             self.report(Unreachable(seat))
-            self.uplink.disconnect()
-            self.uplink.seat = seat
+            self.uplink.unreachable(seat)
             return
         self.uplink.connect(where[0], where[1], seat, watch_reach=False, our_length=len(table.log))
 
@@ -188,7 +189,7 @@ class Succession:
         if not player.ready():
             return
         assert player.peer is not None
-        player.peer.seq = max(player.peer.seq, table.last_seq.get(player.peer.seat, 0))
+        player.catch_up_seq()
         old = table.relay
         standby.take_over(player.peer.take_relay(receipt, tuple(self.relay.requests.values())))
         self.relay.flush()
@@ -198,12 +199,12 @@ class Succession:
         """The log moved the relay from ``old`` to ``new``."""
         self.turned = False
         self.request = None
-        self.relay.requests.clear()
+        self.relay.forget_requests()
         me = self.replica.seat
         self.report(RelayMoved(old, new, new == me))
         if new == me:
             self.uplink.disconnect()
-            self.relay.since = time.monotonic()  # the seats that have not found us yet get their time
+            self.relay.relaying_from_now()  # the seats that have not found us yet get their time
             # What we sent the old relay and never saw sequenced: ours to
             # sequence now, signed again after our relay entry (which took the
             # next sequence number); one the table no longer takes is refused.
@@ -213,7 +214,7 @@ class Succession:
                     self.relay.sequencer.sequence(peer.reseal(raw), None)
         elif self.uplink.seat != new:
             self.turn_to(new)
-        self.duties.resend = True
+        self.duties.send_again()
         self.moved()
 
     def probe(self) -> None:
@@ -277,7 +278,7 @@ class Succession:
         store.append(raw)
         store.sync()
         self.replica.use(prefix, store)
-        self.uplink.length = len(prefix.log)
+        self.uplink.rewind(len(prefix.log))
         self.duties.forget_pending()
         self.report(HandOverWhileAway(prefix.relay, index, dropped))
         self.handed_over(prefix.handovers[-1].old, prefix.relay)

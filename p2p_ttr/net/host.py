@@ -67,8 +67,7 @@ class Host(Node):
         self.host_options = options
         self.on_port = on_port
         self.start_now = False
-        self.relay.admission.escrow = options.escrow
-        self.relay.admission.game = options.game
+        self.relay.admission.host_game(options.game, options.escrow)
         if options.escrow:
             self.told.report(LobbySaid(LobbyWord.ESCROW_ON))
 
@@ -120,8 +119,9 @@ class Host(Node):
                              "finished": table.complete})
             self.told.report(MetaRebuilt(store.meta_path))
         self.use_table(table, store)
-        self.replica.lobby = None
-        self.relay.catchup.gated = not table.complete and self.relaying
+        self.replica.close_lobby()
+        if not table.complete and self.relaying:
+            self.relay.catchup.wait_for_every_seat()
         self.told.report(GameResumed(game, turn_number(table.engine) if table.engine is not None else None))
         self.console.resumed(history)
         if not self.relaying and not table.complete:
@@ -144,7 +144,7 @@ class Host(Node):
                                                        game=self.host_options.game), None)
         self.relay.flush()
         self.relay.admission.seated([m.identity for m in members])
-        self.replica.lobby = None
+        self.replica.close_lobby()
         self.told.report(GameStarted(game_id))
 
     # ------------------------------------------------------------ the lobby

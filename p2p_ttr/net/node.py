@@ -41,7 +41,6 @@ from . import frames
 from .console import Console, Quit, Reporter
 from .exits import PeerExit
 from .follower import Follower
-from .frames import NET_VERSION
 from .handover import Succession
 from .heartbeat import Heartbeat
 from .history import History
@@ -59,7 +58,7 @@ from .store import DataDir, GameStore, StoreError, WriteFailed, default_data_dir
 from .trace import Trace
 from .uplink import Uplink
 from .witness import RelayLine, ShownToUs, OurHeldBack
-from .transport import bound_port, format_address, router
+from .transport import format_address
 
 RELAY_TIMEOUT_S = 20.0  # a relay silent this long is gone: its successor takes over
 DONE_GRACE_S = 5.0  # how long a relay that is done waits for the others to hold the whole log
@@ -114,49 +113,53 @@ class Node:
     def __init__(self, options: NodeOptions, decide: Decider | None, console: Console, lobby: Lobby | None = None,
                  players: int = 0) -> None:
         """``decide``: a bot's Decider; None when a person plays through the
-        ``PlayerChannel`` given to ``run`` (their moves wait in ``input``)."""
+        ``PlayerChannel`` given to ``run`` (their moves wait in ``input``).
+
+        Each part is built once, here, and given at its construction every
+        callback it makes: a part calls one built after it through a lambda
+        that finds it when called (the parts call each other in both
+        directions). No part writes another's fields: it calls its methods."""
         self.options = options
         self.console = console
         self.identity = options.data.identity()
         self.trace = Trace(options.trace)
-        self.input = SeatInput(self.start_requested, self.forfeit)
+        self.input = SeatInput(self.start_requested, self.forfeit, moved=lambda: self.duties.look_again())
         self.replica = Replica(self.identity, decide or self.input.choose, lobby=lobby)
         self.told = Reporter(console, lambda: self.replica.names)  # every part's one way to tell our player a fact
         report = self.told.report
         self.socket_lock = SocketLock()  # held for every use of our sockets (the heartbeat has a thread of its own)
         self.presence = Presence(relay_timeout=options.relay_timeout)  # who is alive: the relay's word (liveness.py)
-        self.relay = Relay(self.replica, self.identity, report, self.trace, players, self.socket_lock, self.presence)
-        self.relay.silence_s = options.relay_timeout
+        self.relay = Relay(self.replica, self.identity, report, self.trace, players, self.socket_lock, self.presence,
+                           listen=options.listen, silence_s=options.relay_timeout, front=options.advertise,
+                           witnessed=lambda rid, seat, raw: self.shown_to_us.received(seat, raw, rid),
+                           shown_turn=lambda seat, request: self.succession.shown_turn(seat, request),
+                           signed=lambda seat: self.duties.heard_from(seat), adopted=self.adopted)
         self.progress = Progress(options.timeout, report, self.told.waiting)
         self.where = format_address(options.host, options.port)
         self.uplink = Uplink(self.where, options.timeout, self.socket_lock)
         self.heartbeat = Heartbeat(self.pulse)
         self.duties = SeatDuties(self.replica, self.uplink, self.relay, report, self.trace, options.timeout,
-                                 options.relay_timeout)
-        self.duties.port = options.listen
-        self.duties.advertise = self.relay.admission.front = options.advertise  # our reach; hellos dialled there pass
+                                 options.relay_timeout, advertise=options.advertise,
+                                 check_for_fork=lambda: self.follower.check_for_fork())
+        self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, report, self.trace,
+                                     options.relay_timeout, self.progress.note, self.relay_holds_back, self.new_relay)
         held_s = max(4.0, 2 * options.relay_timeout)  # a message the relay holds back this long is shown to all
         line = RelayLine(self.replica, self.relay, self.uplink)
         self.shown_to_us = ShownToUs(self.replica, report, held_s, line.forward, line.answers)
         self.our_held_back = OurHeldBack(self.replica, self.duties, self.identity, options.name, report, held_s,
-                                   self.socket_lock, line.answers, lambda raw: self.uplink.send(frames.Env(raw)))
-        self.relay.on_witness = lambda rid, seat, raw: self.shown_to_us.received(seat, raw, rid)
-        self.succession = Succession(self.replica, self.uplink, self.relay, self.duties, report, self.trace,
-                                     options.relay_timeout, self.progress.note, self.relay_holds_back)
-        self.succession.moved = self.new_relay
-        self.our_held_back.turned_request = lambda: self.succession.request  # shown once we turned alone
+                                         self.socket_lock, line.answers, lambda raw: self.uplink.send(frames.Env(raw)),
+                                         turned_request=lambda: self.succession.request)  # shown once we turned alone
         # Our unfinished games with this host (dialed at its address, or at the relay's the log named when we
         # last played): we never join another game on our own while one is under way (its host restarted without it).
         self.ongoing = [] if options.new_game or not options.host else [
             g for g in options.data.unfinished("peer") if self.where in (g.load_meta().get("host"),
                                                                           g.load_meta().get("relay"))]
+        ours = options.data.path
+        data_flag = f" --data-dir {shlex.quote(str(ours))}" if ours != default_data_dir() else ""
         self.follower = Follower(self.replica, self.uplink, self.duties, self.relay.catchup, self.identity,
                                  options.name, report, self.trace, self.ongoing, self, self.presence,
-                                 renames=not options.name_chosen, host_key=options.host_key)
-        self.duties.check_for_fork = self.follower.check_for_fork
-        if options.data.path != default_data_dir():
-            self.follower.data_flag = f" --data-dir {shlex.quote(str(options.data.path))}"
-        self.relay.catchup.adopted = self.adopted
+                                 renames=not options.name_chosen, host_key=options.host_key,
+                                 data_flag=data_flag)
         self.paused: Paused | None = None  # the game stopped for now: by our player, or the host told us
         self._host_note = 0.0
         self._done_at: float | None = None
@@ -251,7 +254,7 @@ class Node:
         return self.succession.hand_over_at(index, raw, sig)
 
     def joined_game(self) -> None:
-        self.duties.resend = True
+        self.duties.send_again()
         self.succession.send_follow()
 
     def paused_by_host(self, paused: Paused) -> None:
@@ -274,7 +277,7 @@ class Node:
         or after a resume): it may be one of ours in flight."""
         self.duties.sequenced(raw)
         if self.table is not None:
-            self.uplink.length = max(self.uplink.length, len(self.table.log))
+            self.uplink.holds_at_least(len(self.table.log))
 
     # ------------------------------------------------------------ our seat
 
@@ -311,14 +314,14 @@ class Node:
             self.console.say(self.last_words)
             return 1
         context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
-        self.uplink.context = context
-        self.our_held_back.context = context
+        poller = zmq.Poller()  # every socket we read joins it: each connection our DEALER makes, every link
+        self.uplink.open_on(context, poller)
+        self.our_held_back.open_on(context, poller)
         try:
-            self.relay.router.sock = router(context, self.options.bind, self.options.listen)
-            self.duties.port = bound_port(self.relay.router.sock)
+            self.relay.router.listen(context, self.options.bind)
             self.begin()
             self.heartbeat.start()
-            return self._loop(player)
+            return self._loop(poller, player)
         except PeerExit as exc:
             self.last_words = self.console.last_words(exc.told, self.replica.names)
             return exc.code
@@ -340,7 +343,7 @@ class Node:
     @property
     def port(self) -> int:
         """Where our ROUTER listens."""
-        return self.duties.port
+        return self.relay.router.port
 
     def begin(self) -> None:
         """Before the loop: connect to the host we join, or, resuming a game
@@ -356,7 +359,7 @@ class Node:
             assert table is not None
             if table.seated and not table.complete and table.relay == self.seat:
                 self.told.report(RelayingAgain())
-                self.relay.catchup.gated = True
+                self.relay.catchup.wait_for_every_seat()
                 return
             if table.seated and table.relay != self.seat and table.relay in table.reach:
                 self.told.report(RelayElsewhere(table.relay))
@@ -378,16 +381,11 @@ class Node:
         self.paused = paused_at(table, ours=True, carried_on_after=self.options.relay_timeout if away else None)
         return 0
 
-    def _loop(self, player: PlayerChannel | None) -> int:
-        poller = zmq.Poller()
+    def _loop(self, poller: zmq.Poller, player: PlayerChannel | None) -> int:
         ours = self.relay.router.sock
         assert ours is not None
         with self.socket_lock:
-            self.uplink.poller = poller
-            self.our_held_back.poller = poller
             poller.register(ours, zmq.POLLIN)
-            if self.uplink.sock is not None:
-                poller.register(self.uplink.sock, zmq.POLLIN)
         next_beat = 0.0
         taking = True
         while True:
@@ -407,7 +405,7 @@ class Node:
                 self.handle(parts[0])
                 if self.paused is not None:
                     return 0
-            self.uplink.drained = time.monotonic()  # relay_silence measures up to here
+            self.uplink.read_all()  # relay_silence measures up to here
             for seat, sock in self.our_held_back.sockets():
                 for _ in range(100):
                     parts = self.received(sock)
@@ -422,8 +420,6 @@ class Node:
             # 2. What the player did.
             if player is not None and taking and not self.input.take(player):
                 taking = False  # input closed: play on without it
-            if self.input.moved:
-                self.input.moved, self.duties.recheck_outbox = False, True
             # 3. Our heartbeat, and the lobby.
             now = time.monotonic()
             if now >= next_beat:
@@ -498,12 +494,7 @@ class Node:
         connection on our ROUTER, and to the peer we follow."""
         with self.socket_lock:
             self.relay.pulse()
-            up, table = self.uplink, self.table
-            if up.sock is not None:
-                if up.challenge is None or not up.welcomed:
-                    up.send(frames.Hi(NET_VERSION))
-                else:
-                    up.send(frames.reporting(len(table.log), table.head) if table is not None else frames.Ping(0))
+            self.uplink.pulse(self.table)
 
     def beat(self) -> None:
         """Once a second, from the loop: what goes with the heartbeat but needs

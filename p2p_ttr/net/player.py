@@ -100,17 +100,19 @@ class SeatPlayer:
                 seal = SecretKey.generate(self.table.game_id, seat) if self.table.escrow else None
                 secrets = PeerSecrets(seat, SecretKey.generate(self.table.game_id, seat), Seed.generate(), seal)
                 self.store.save_secrets(secrets)  # durable before the keys message exists
-            self.table.me = secrets
-        peer = Peer(seat, self.identity, self.decide)
-        peer.table = self.table
-        self.peer = peer
+            self.table.hold_secrets(secrets)
+        self.peer = Peer(seat, self.identity, self.decide, table=self.table)
         return True
+
+    def catch_up_seq(self) -> None:
+        """Never reuse a sequence number: our next message continues after our last one in the log."""
+        if self.peer is not None:
+            self.peer.resume_after(self.table.last_seq.get(self.peer.seat, 0))
 
     def outbox(self) -> list[bytes]:
         """What this seat owes now (call only when caught up with the host)."""
         if not self.ready():
             return []
         assert self.peer is not None
-        # Never reuse a sequence number: continue after our last one in the log.
-        self.peer.seq = max(self.peer.seq, self.table.last_seq.get(self.peer.seat, 0))
+        self.catch_up_seq()
         return self.peer.outbox()

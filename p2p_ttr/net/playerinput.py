@@ -78,13 +78,14 @@ Ending = Callable[[int], tuple[str, list[str]]]
 class SeatInput:
     """A person's input, taken from their channel on the loop's thread."""
 
-    def __init__(self, start: Callable[[], None], forfeit: Callable[[], None]) -> None:
+    def __init__(self, start: Callable[[], None], forfeit: Callable[[], None], moved: Callable[[], None]) -> None:
         """``start``: the player asks to start the game (only a host can);
-        ``forfeit``: the player leaves for good."""
+        ``forfeit``: the player leaves for good; ``moved``: the player chose a
+        move (our seat's duties ask the table for our message again)."""
         self.start = start
         self.forfeit = forfeit
+        self.moved = moved
         self.chosen: Action | None = None  # the player's move, until the table asks our seat for one
-        self.moved = False  # a move came since the loop last looked (it asks the table again)
 
     def choose(self, view: GameState, seat: int) -> Action | None:
         """The Decider when a person plays: the move they chose, once."""
@@ -102,7 +103,8 @@ class SeatInput:
             case Start():
                 self.start()
             case PlayerMove(action):
-                self.chosen, self.moved = action, True
+                self.chosen = action
+                self.moved()
             case Leave(forfeit=True):
                 self.forfeit()
             case Leave():

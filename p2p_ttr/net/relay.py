@@ -32,9 +32,11 @@ from . import frames
 from .admission import Admission
 from .catchup import CatchUp, Note
 from .droplog import DropLog
+from .followrequests import FollowRequests
 from .frames import NET_VERSION, FrameError
 from .gaveupsig import gave_up_signed, sign_gave_up
 from .liveness import Presence
+from .lobby import Dialled
 from .pause import sign_pause
 from .replica import Replica
 from .router import Router
@@ -50,23 +52,36 @@ class Relay:
     """Our ROUTER and the relay's duties on it (see the module docstring for its parts)."""
 
     def __init__(self, replica: Replica, identity: Identity, report: Report, trace: Trace,
-                 players: int = 0, socket_lock: SocketLock | None = None, presence: Presence | None = None) -> None:
+                 players: int = 0, socket_lock: SocketLock | None = None, presence: Presence | None = None, *,
+                 listen: int = 0, silence_s: float = 20.0, front: Dialled | None = None,
+                 witnessed: Callable[[bytes, int, bytes], None] = lambda rid, seat, raw: None,
+                 shown_turn: Callable[[int, FollowRequest], None] = lambda seat, request: None,
+                 signed: Callable[[int], None] = lambda seat: None,
+                 adopted: Callable[[bytes], None] = lambda raw: None) -> None:
+        """``listen``: the port our ROUTER binds (0: any free one); ``silence_s``: the relay timeout, a
+        seat unheard this long counts as silent; ``front``: where our player says we are dialled instead
+        (--advertise). What the relay's side hears for the rest of the peer: ``witnessed``, a seat shows
+        us an envelope its relay holds back (witness.py); ``shown_turn``, a seat shows us its follow
+        request to a successor that is not us (handover.py); ``signed``, a seat's signed word reached us
+        (standby.py); ``adopted``, an entry fetched into our log (catchup.py)."""
         self.replica = replica
         self.report = report
         self.drops = DropLog(report)  # what our doors drop, said at a bounded pace
-        self.router = Router(socket_lock)
-        self.admission = Admission(replica, self.router, report, players, self.drops)
-        self.requests: dict[int, FollowRequest] = {}  # seat -> its follow request to us (we relay next)
-        self.catchup = CatchUp(replica, self.router, self.admission, identity, report, self.requests, self.drops)
+        self.router = Router(socket_lock, listen)
+        self.admission = Admission(replica, self.router, report, players, self.drops, front=front)
+        self.requests = FollowRequests()  # seat -> its follow request to us (we relay next)
+        self.catchup = CatchUp(replica, self.router, self.admission, identity, report, self.requests, self.drops,
+                               adopted=adopted)
         self.sequencer = Sequencer(replica, self.router, self.admission, identity, report, trace, self.drops)
-        self.standby = Standby(replica, self.admission, self.catchup, self.sequencer, report, self.requests)
+        self.standby = Standby(replica, self.admission, self.catchup, self.sequencer, report, self.requests,
+                               signed=signed)
         self.watchers = Watchers(replica, self.router, self.admission, report)
         self.describer = Describer(identity, self.router, self.drops, self.admission.not_ours)  # vouch.py
         self.identity = identity
         self.since = time.monotonic()  # when this run, or our relaying, began (a seat never heard counts from then)
-        self.on_witness: Callable[[bytes, int, bytes], None] = lambda rid, seat, raw: None  # witness.py
-        self.on_turned: Callable[[int, FollowRequest], None] = lambda seat, request: None  # handover.py
-        self.silence_s = 20.0  # the relay timeout: a seat unheard this long counts as silent
+        self.witnessed = witnessed
+        self.shown_turn = shown_turn
+        self.silence_s = silence_s
         self.presence = presence or Presence()  # who is alive, as we see it (liveness.py)
 
     # ------------------------------------------------------------- frames in
@@ -104,7 +119,7 @@ class Relay:
                 return
         if rid not in c.known:
             return  # a stranger is remembered only by its outstanding challenge (bounded: lobby.py)
-        c.heard[rid] = time.monotonic()
+        c.heard_now(rid)
         match frame:
             case frames.Env(envelope):
                 self.envelope(rid, envelope)
@@ -123,9 +138,9 @@ class Relay:
             case frames.Follow(length, head, signature):
                 if not self.standby.follow(rid, length, head, signature):
                     # Not ours to take: a seat that turned alone shows us its request (handover.py).
-                    self.on_turned(c.seat_of(rid), FollowRequest(c.seat_of(rid), length, head, signature))
+                    self.shown_turn(c.seat_of(rid), FollowRequest(c.seat_of(rid), length, head, signature))
             case frames.Witness(envelope):
-                self.on_witness(rid, c.seat_of(rid), envelope)
+                self.witnessed(rid, c.seat_of(rid), envelope)
             case frames.GiveUp(why, about, seconds, signature):
                 seat = c.seat_of(rid)
                 table = self.replica.table
@@ -147,6 +162,14 @@ class Relay:
         self.sequencer.envelope(rid, raw)
 
     # ------------------------------------------------------------ frames out
+
+    def forget_requests(self) -> None:
+        """The relay moved: the follow requests of its term are spent."""
+        self.requests.spent()
+
+    def relaying_from_now(self) -> None:
+        """We took over: a seat that has not found us yet counts as unheard from now (``silence``)."""
+        self.since = time.monotonic()
 
     def flush(self) -> None:
         self.sequencer.flush()

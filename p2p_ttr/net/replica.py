@@ -37,6 +37,10 @@ class Replica:
     player: SeatPlayer | None = None
     lobby: Lobby | None = None  # the host's, until the seating
 
+    def close_lobby(self) -> None:
+        """The seating is written (or a game resumed): the host's lobby is over."""
+        self.lobby = None
+
     def use(self, table: Table, store: GameStore) -> None:
         """From now on ``table`` and ``store`` are our game."""
         self.table, self.store = table, store

@@ -18,15 +18,22 @@ import zmq
 from . import frames
 from .frames import encode_frame
 from .socket_lock import SocketLock
+from .transport import bound_port, router
 
 
 class Router:
     """Our ROUTER socket (None until the loop binds it, and in unit tests), and what waits to go out on it."""
 
-    def __init__(self, socket_lock: SocketLock | None = None) -> None:
+    def __init__(self, socket_lock: SocketLock | None = None, port: int = 0) -> None:
         self.socket_lock = socket_lock or SocketLock()
         self.sock: zmq.Socket[bytes] | None = None
+        self.port = port  # where it listens: the port asked for (0: any free one) until bound, then the bound one
         self.queued: list[list[bytes]] = []  # [connection, frame] to send once the log is durable
+
+    def listen(self, context: zmq.Context[zmq.Socket[bytes]], bind: str) -> None:
+        """Bind our ROUTER at ``bind`` and the port asked for; ``port`` says where it listens from now on."""
+        self.sock = router(context, bind, self.port)
+        self.port = bound_port(self.sock)
 
     def send(self, rid: bytes, frame: frames.ToPeer) -> None:
         """One frame to one connection, now (never an entry: those are ``queue``d)."""

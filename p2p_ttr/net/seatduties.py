@@ -54,7 +54,10 @@ class SeatDuties:
     """Our seat's outgoing messages, and those sent but not yet sequenced."""
 
     def __init__(self, replica: Replica, uplink: Uplink, relay: Relay, report: Report, trace: Trace,
-                 timeout: float, relay_timeout: float) -> None:
+                 timeout: float, relay_timeout: float, advertise: tuple[str, int] | None = None,
+                 check_for_fork: Callable[[], None] = lambda: None) -> None:
+        """``advertise``: where the others dial us, if not where our ROUTER
+        listens; ``check_for_fork``: the follower's (a refusal may show a fork)."""
         self.replica = replica
         self.uplink = uplink
         self.relay = relay
@@ -62,8 +65,7 @@ class SeatDuties:
         self.trace = trace
         self.timeout = timeout
         self.relay_timeout = relay_timeout
-        self.port = 0  # where our ROUTER listens (said in the log with `reach`)
-        self.advertise: tuple[str, int] | None = None  # where the others dial us instead, if set
+        self.advertise = advertise
         self.pending: dict[bytes, bytes] = {}  # hash -> envelope sent, not yet sequenced
         self.sent_at: dict[bytes, float] = {}  # hash -> when it last went to the relay
         self.resend = False
@@ -74,7 +76,7 @@ class SeatDuties:
         self.silent: tuple[tuple[int, ...], float] = ((), 0.0)  # the relay's last word on silent seats, and when
         self._outbox_len = -1
         self._left_at: float | None = None  # when our forfeit was in our log (a relay waits for the others)
-        self.check_for_fork: Callable[[], None] = lambda: None  # the follower's (a refusal may show a fork)
+        self.check_for_fork = check_for_fork
         self._told_blocked: Blocked | None = None  # why the silent seats cannot be carried on, as last told
         # When we last saw each seat's signed word (an entry of our log it
         # signed), on our own clock: the relay's `silent` alone carries no
@@ -92,6 +94,18 @@ class SeatDuties:
         self.sent_at.pop(digest, None)
         if self.pending.pop(digest, None) is not None:
             self.refusals = 0
+
+    def heard_silent(self, seats: tuple[int, ...]) -> None:
+        """The relay's word: ``seats`` have been silent for the relay timeout (it holds ``SILENT_NEWS_S``)."""
+        self.silent = (seats, time.monotonic())
+
+    def look_again(self) -> None:
+        """The player moved: ask our seat's outbox again even though the log did not grow."""
+        self.recheck_outbox = True
+
+    def send_again(self) -> None:
+        """A new connection, or a new relay: what is in flight goes to it again at our next ``act``."""
+        self.resend = True
 
     def heard_from(self, seat: int) -> None:
         """A signed word of ``seat`` outside the log (its follow request to a
@@ -297,7 +311,7 @@ class SeatDuties:
             if me in table.carry_on_requests.get(seat, frozenset()) or not table.can_carry_on(seat, me):
                 continue
             self.report(AskingCarryOn(seat, self.relay_timeout))
-            player.peer.seq = max(player.peer.seq, table.last_seq.get(player.peer.seat, 0))
+            player.catch_up_seq()
             self.outgoing(player.peer.carry_on(seat))
 
     def say_where(self) -> None:
@@ -307,9 +321,9 @@ class SeatDuties:
                 or self.relay.router.sock is None or player.seat is None or player.seat not in table.in_play
                 or table.finished):
             return
-        here = self.advertise or (local_ip_toward(self.uplink.address), self.port)
+        here = self.advertise or (local_ip_toward(self.uplink.address), self.relay.router.port)
         if table.reach.get(player.seat) != here:
-            player.peer.seq = max(player.peer.seq, table.last_seq.get(player.peer.seat, 0))
+            player.catch_up_seq()
             self.outgoing(player.peer.reach(*here))
 
     # ------------------------------------------------------------------ leaving

@@ -24,6 +24,7 @@ from p2p_ttr.table.relaying import FollowRequest, follow_valid
 from .admission import Admission
 from .catchup import CatchUp, Note
 from .exits import PeerExit
+from .followrequests import FollowRequests
 from .replica import Replica
 from .sequencer import Sequencer
 
@@ -32,14 +33,15 @@ class Standby:
     """Follow requests to us, the successor, and our taking over."""
 
     def __init__(self, replica: Replica, admission: Admission, catchup: CatchUp, sequencer: Sequencer,
-                 report: Report, requests: dict[int, FollowRequest]) -> None:
+                 report: Report, requests: FollowRequests,
+                 signed: Callable[[int], None] = lambda seat: None) -> None:
         self.replica = replica
         self.admission = admission
         self.catchup = catchup
         self.sequencer = sequencer
         self.report = report
         self.requests = requests  # seat -> its follow request to us (shared with catch-up)
-        self.signed: Callable[[int], None] = lambda seat: None  # a seat's signed word reached us (its request)
+        self.signed = signed  # a seat's signed word reached us (its request)
 
     def _successor_others(self) -> list[int] | None:
         """The seats in play other than the relay and us, if we are the successor and do not relay."""
@@ -69,11 +71,11 @@ class Standby:
             return True
         if seat not in self.requests:
             self.report(FollowsUs(seat, table.relay))
-        self.requests[seat] = request
+        self.requests.keep(request)
         # Its signed word, every heartbeat: the seat is alive, so we never
         # ask to carry it on while it follows us (seatduties.py).
         self.signed(seat)
-        self.catchup.reported[seat] = max(self.catchup.reported.get(seat, 0), length)
+        self.catchup.requested_from(seat, length)
         self.catchup.fetch(rid, seat)
         return True
 
@@ -107,5 +109,5 @@ class Standby:
         """Sequence our ``relay`` entry: from it on we relay."""
         if not self.sequencer.sequence(handover, None):
             raise PeerExit(1, OwnHandOverRefused())
-        self.requests.clear()
+        self.requests.spent()
         self.sequencer.release()

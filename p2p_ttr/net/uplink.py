@@ -18,9 +18,11 @@ import time
 
 import zmq
 
+from p2p_ttr.table.table import Table
+
 from . import frames
 from .exits import PeerExit
-from .frames import encode_frame
+from .frames import NET_VERSION, encode_frame
 from .reach import HostAnswerCheck
 from .socket_lock import SocketLock
 from .transport import TransportError, dealer, resolve
@@ -74,6 +76,45 @@ class Uplink:
         # What the last peer said of its log says nothing of this one's.
         self.length = our_length
 
+    def open_on(self, context: zmq.Context[zmq.Socket[bytes]], poller: zmq.Poller | None) -> None:
+        """The loop's context our DEALER is made in, and its poller, which
+        every connection we make from now on joins."""
+        self.context, self.poller = context, poller
+
+    def answered(self, challenge: bytes, public: bytes) -> None:
+        """We answered ``challenge`` from the peer whose key is ``public``: not welcomed on it yet."""
+        self.challenge, self.public, self.welcomed = challenge, public, False
+
+    def forget_challenge(self) -> None:
+        """Our hello to this challenge was refused: the next challenge is answered anew."""
+        self.challenge = None
+
+    def welcomed_at(self, length: int) -> None:
+        """The peer welcomed us, its log ``length`` entries long."""
+        self.welcomed = True
+        self.holds_at_least(length)
+
+    def holds_at_least(self, length: int) -> None:
+        """The peer holds at least ``length`` entries (it said so, or we took them from it)."""
+        self.length = max(self.length, length)
+
+    def rewind(self, length: int) -> None:
+        """Our log was cut back to ``length`` entries: what the peer said beyond it was of the log we dropped."""
+        self.length = length
+
+    def unreachable(self, seat: int) -> None:
+        """We mean to follow ``seat`` but know no address of it: no connection until one is found."""
+        self.disconnect()
+        self.seat = seat
+
+    def found_seat(self, seat: int) -> None:
+        """The address we were given answered with ``seat``'s key: that is the seat we reach."""
+        self.seat = seat
+
+    def read_all(self) -> None:
+        """The loop has read every frame that had come (``quiet_for`` measures up to now)."""
+        self.drained = time.monotonic()
+
     def disconnect(self) -> None:
         with self.socket_lock:
             if self.sock is not None:
@@ -100,6 +141,15 @@ class Uplink:
                     self.sock.send(encoded, zmq.NOBLOCK)
                 except zmq.Again:
                     pass
+
+    def pulse(self, table: Table | None) -> None:
+        """Our heartbeat to the peer we follow: ``hi`` until it welcomes us, then how much of the log we hold."""
+        if self.sock is None:
+            return
+        if self.challenge is None or not self.welcomed:
+            self.send(frames.Hi(NET_VERSION))
+        else:
+            self.send(frames.reporting(len(table.log), table.head) if table is not None else frames.Ping(0))
 
     def heard_now(self) -> None:
         """A frame came: the peer is alive, and it is a ttr peer."""

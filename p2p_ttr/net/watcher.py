@@ -100,10 +100,11 @@ class Watcher:
         """Watch until the game is complete (every secret revealed for the
         audit), paused, or silent past the timeout; the exit code."""
         context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
-        self.uplink.context = context
+        poller = zmq.Poller()
+        self.uplink.open_on(context, poller)  # each connection we make joins the poller
         try:
             self.uplink.connect(self.options.host, self.options.port, None, watch_reach=True, our_length=0)
-            return self._loop(channel)
+            return self._loop(poller, channel)
         except PeerExit as exc:
             self.console.last_words(exc.told, self.names)
             return exc.code
@@ -111,11 +112,7 @@ class Watcher:
             self.uplink.disconnect()
             context.destroy(linger=0)
 
-    def _loop(self, channel: PlayerChannel | None) -> int:
-        poller = zmq.Poller()
-        self.uplink.poller = poller
-        assert self.uplink.sock is not None
-        poller.register(self.uplink.sock, zmq.POLLIN)
+    def _loop(self, poller: zmq.Poller, channel: PlayerChannel | None) -> int:
         next_beat = 0.0
         while True:
             poller.poll(50)
@@ -182,8 +179,8 @@ class Watcher:
                 self.challenged(version, public, challenge, game_id, game)
             case frames.Watching(game_id, length):
                 self.same_game(game_id)
-                self.admitted = self.uplink.welcomed = True
-                self.uplink.length = max(self.uplink.length, length)
+                self.admitted = True
+                self.uplink.welcomed_at(length)
                 self.sync(len(self.table.log) if self.table is not None else 0, now=True)
             case frames.NotAdmitted(code, reason):
                 raise PeerExit(1, WatchRefused(self.dialed(), code, reason))
@@ -191,7 +188,7 @@ class Watcher:
                 if self.admitted:
                     self.entry(index, envelope, signature)
             case frames.Ping(length):
-                self.uplink.length = max(self.uplink.length, length)
+                self.uplink.holds_at_least(length)
                 held = len(self.table.log) if self.table is not None else 0
                 if self.admitted and length > held:
                     self.sync(held)
@@ -224,9 +221,10 @@ class Watcher:
             if up.seat is None:
                 if not seats:
                     raise PeerExit(1, NotASeat(self.where))
-                self.given = up.seat = seats[0]
+                self.given = seats[0]
+                up.found_seat(seats[0])
         if challenge != up.challenge:
-            up.challenge, up.public, up.welcomed = challenge, public, False
+            up.answered(challenge, public)
             self.admitted = False
             up.send(frames.Watch(NET_VERSION, challenge))
 
@@ -298,7 +296,8 @@ class Watcher:
         public = self.uplink.public
         seats = [s for s, seat in enumerate(table.seats) if seat.identity == public]
         if self.uplink.seat is None and seats:
-            self.given = self.uplink.seat = seats[0]
+            self.given = seats[0]
+            self.uplink.found_seat(seats[0])
         self.report(GameStarts(None))
 
     def conflict(self, index: int, raw: bytes, sig: bytes) -> None:

@@ -91,6 +91,10 @@ class Bucket:
         self.level -= amount
         return True
 
+    def give_back(self, amount: float) -> None:
+        """``amount`` was taken and not spent after all."""
+        self.level += amount
+
 
 @dataclass
 class WatcherSlot:
@@ -190,7 +194,7 @@ class Watchers:
         if len(self.conns) >= MAX_WATCHERS and not self.free_idlest(now):
             self.router.send(rid, frames.NotAdmitted(ErrorCode.FULL, refusal_reason(WatchersFull(MAX_WATCHERS))))
             return
-        c.heard.pop(rid, None)  # its `hi` was heard as a connection's: a watcher is none of the seats' business
+        c.is_a_watcher(rid)  # its `hi` was heard as a connection's: a watcher is none of the seats' business
         table = self.replica.table
         length = len(table.log) if table is not None else 0
         self.conns[rid] = WatcherSlot(challenge, length, now, Bucket.full(FRAMES_PER_S, FRAME_BURST, now),
@@ -238,7 +242,7 @@ class Watchers:
                 if not watcher.sent.take(len(encoded), now):
                     break
                 if not self.budget.take(len(encoded), now):
-                    watcher.sent.level += len(encoded)  # not sent: not spent
+                    watcher.sent.give_back(len(encoded))  # not sent: not spent
                     return
                 self.router.send_encoded(rid, encoded)
                 watcher.cursor += 1

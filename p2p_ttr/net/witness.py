@@ -175,7 +175,11 @@ class OurHeldBack:
 
     def __init__(self, replica: Replica, duties: SeatDuties, identity: Identity, name: str, report: Report,
                  held_s: float, socket_lock: SocketLock, relay_alive: Callable[[float], bool],
-                 resend: Callable[[bytes], None]) -> None:
+                 resend: Callable[[bytes], None],
+                 turned_request: Callable[[], frames.Follow | None] = lambda: None) -> None:
+        """``relay_alive``: whether our relay answers; ``resend``: send an
+        envelope to the relay again; ``turned_request``: our signed request to
+        the successor, once we turned alone (handover.py)."""
         self.replica = replica
         self.duties = duties
         self.identity = identity
@@ -184,8 +188,8 @@ class OurHeldBack:
         self.held_s = held_s
         self.socket_lock = socket_lock
         self.relay_alive = relay_alive
-        self.resend = resend  # send an envelope to the relay again
-        self.turned_request: Callable[[], frames.Follow | None] = lambda: None  # handover.py, once we turned alone
+        self.resend = resend
+        self.turned_request = turned_request
         self.context: zmq.Context[zmq.Socket[bytes]] | None = None
         self.poller: zmq.Poller | None = None
         self.links: dict[int, Uplink] = {}  # seat -> our connection to it while we show it our messages
@@ -194,6 +198,10 @@ class OurHeldBack:
         self._told: set[bytes] = set()
         self._first_shown: dict[bytes, float] = {}  # digest -> when a seat was first shown it
         self._last_news = 0.0
+
+    def open_on(self, context: zmq.Context[zmq.Socket[bytes]], poller: zmq.Poller) -> None:
+        """The loop's context and poller, for the links we open to show our messages."""
+        self.context, self.poller = context, poller
 
     def step(self, now: float) -> None:
         """Resend, then show, what the relay holds back, and our turning;
@@ -269,7 +277,8 @@ class OurHeldBack:
             table = self.replica.table
             assert table is not None
             link = Uplink(f"{self.replica.who(seat)}", 30.0, self.socket_lock)
-            link.context, link.poller = self.context, self.poller
+            assert self.context is not None
+            link.open_on(self.context, self.poller)
             host, port = table.reach[seat]
             link.connect(host, port, seat, watch_reach=False, our_length=len(table.log))
             self.links[seat] = link
@@ -292,11 +301,11 @@ class OurHeldBack:
         match frame:
             case frames.Challenge(version, public, challenge, _):
                 if version == NET_VERSION and public == table.seats[seat].identity and challenge != link.challenge:
-                    link.challenge, link.public = challenge, public
+                    link.answered(challenge, public)
                     link.send(hello_for(self.identity, self.name, public, challenge, (link.address, link.port)))
-            case frames.Welcome(_, game_id, _, _):
+            case frames.Welcome(_, game_id, length, _):
                 if game_id == table.game_id:
-                    link.welcomed = True
+                    link.welcomed_at(length)
                     self._shown.pop(seat, None)  # a new connection: show again
                     self._last_news = 0.0
 

@@ -76,17 +76,22 @@ class Peer:
     """One seat's side of the table: its secrets and replica, and what it owes next (``outbox``):
     keys, chain steps and proofs, shares, and the moves its decider picks."""
 
-    def __init__(self, seat: int, identity: Identity, decide: Decider, source: RandomSource | None = None) -> None:
+    def __init__(self, seat: int, identity: Identity, decide: Decider, source: RandomSource | None = None,
+                 table: Table | None = None) -> None:
         self.seat = seat
         self.identity = identity
         self.decide = decide
         self.source = source
-        self.table = Table()
+        self.table = table if table is not None else Table()  # a peer's replica is given; else our own
         self.seq = 0
         # Our shares of the others' escrow deals, opened as each deal comes in:
         # (dealer, "key" | "seed") -> the share, or None when it did not open
         # (then we complained). Never logged: they are the others' secrets.
         self._escrowed: dict[tuple[int, str], int | None] = {}
+
+    def resume_after(self, last_seq: int) -> None:
+        """Never reuse a sequence number: our next message continues after ``last_seq``, our last in the log."""
+        self.seq = max(self.seq, last_seq)
 
     # ---------------------------------------------------------------- setup
 

@@ -411,7 +411,7 @@ def test_the_players_move_reaches_the_table_once_and_end_pauses(tmp_path: Path) 
             pass
 
     channel = Channel()
-    assert node.input.take(channel) and node.input.moved  # type: ignore[arg-type]
+    assert node.input.take(channel) and node.duties.recheck_outbox  # type: ignore[arg-type]
     assert node.input.choose(None, 1) == DrawBlind(1) and node.input.choose(None, 1) is None  # type: ignore[arg-type]
     assert node.input.take(channel)  # type: ignore[arg-type]
     assert not node.input.take(channel)  # type: ignore[arg-type]

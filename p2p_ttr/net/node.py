@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import shlex
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +40,7 @@ from p2p_ttr.table.table import Table
 
 from . import frames
 from .console import Console, Quit, Reporter
+from .discovery import Announcement
 from .exits import PeerExit
 from .follower import Follower
 from .handover import Succession
@@ -298,6 +300,10 @@ class Node:
     def lobby_step(self) -> bool:
         """Before the game (the host's lobby): True while there is no game to play yet."""
         return False
+
+    def describe_with(self, announce: Callable[[], Announcement | None]) -> None:
+        """What we announce on the LAN, we describe, signed, to whoever asks (net/vouch.py)."""
+        self.relay.describer.describe_with(announce)
 
     def resume_hint(self) -> HostResume | None:
         """How the game resumes, for our last words (a joiner: the same command, said already)."""

@@ -91,6 +91,10 @@ class Describer:
         self.game: Callable[[], Announcement | None] = lambda: None  # what our beacon says now (None: we announce nothing)
         self.budget = Bucket.full(DESCRIBES_PER_S, DESCRIBES_PER_S, clock())
 
+    def describe_with(self, game: Callable[[], Announcement | None]) -> None:
+        """From now on we describe what ``game`` says our beacon announces (None: nothing)."""
+        self.game = game
+
     def answer(self, rid: bytes, ask: frames.Describe) -> None:
         if ask.version != NET_VERSION:
             self.router.send(rid, frames.NotAdmitted(ErrorCode.VERSION, frames.other_version_words(ask.version)))

@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
                             table.game.variant)
 
     if beacon is not None:
-        host.relay.describer.game = announce  # what we announce, we describe, signed, to whoever asks
+        host.describe_with(announce)
 
     def seen() -> Seen:
         return Seen(host.table, 0, host.names, tuple(host.lobby.names) if host.table is None else (),

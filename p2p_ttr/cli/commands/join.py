@@ -201,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
                             table.game.board_name, table.game.variant)
 
     if beacon is not None:
-        node.relay.describer.game = announce  # what we announce, we describe, signed, to whoever asks
+        node.describe_with(announce)
 
     return play_seat("join", args, front, with_beacon(node.run, beacon, announce), seen,
                      lambda: node.store.log_path if node.store else None, (lambda: node.paused, resume))

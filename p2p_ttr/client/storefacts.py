@@ -166,6 +166,79 @@ class NoSeatHere:
     """This identity has no seat in the game it resumes."""
 
 
+@dataclass(frozen=True)
+class LogDoesNotFold:
+    """Entry ``entry`` of the log ``path`` reads, but the table refuses it (``detail``, the table's words)."""
+
+    path: Path
+    entry: int
+    detail: str
+
+
+@dataclass(frozen=True)
+class JoinedHere:
+    """``ttr host --resume`` named game ``game`` (hex), which this data directory joined."""
+
+    game: str
+
+
+@dataclass(frozen=True)
+class HostLogMissing:
+    """The host's log ``path`` of game ``game`` (hex) is gone."""
+
+    path: Path
+    game: str
+
+
+@dataclass(frozen=True)
+class NeverStarted:
+    """Game ``game`` (hex) was hosted from here, but its first entry was never written."""
+
+    game: str
+
+
+@dataclass(frozen=True)
+class LogHoldsNoEntry:
+    """The host's log ``path`` of game ``game`` (hex) holds no entry."""
+
+    path: Path
+    game: str
+
+
+@dataclass(frozen=True)
+class NotTheHost:
+    """The identity in the data directory ``data`` is not game ``game``'s host, ``host`` (its name in the log)."""
+
+    data: Path
+    game: str
+    host: str
+
+
+@dataclass(frozen=True)
+class CopyAJoinersLog:
+    """What a host whose log of game ``game`` (hex) is unusable can do: put a joiner's copy at ``log``."""
+
+    game: str
+    log: Path
+
+
+@dataclass(frozen=True)
+class FetchTheLogAgain:
+    """What a joiner whose log is unusable can do: delete it, and the host sends it again."""
+
+
+Remedy = CopyAJoinersLog | FetchTheLogAgain
+
+
+@dataclass(frozen=True)
+class Remedied:
+    """``trouble``, and what the player can do about it here: ``remedy``."""
+
+    trouble: StoreTrouble
+    remedy: Remedy
+
+
 StoreTrouble = (CannotWrite | DataDirUnusable | DataDirInUse | KeyMissing | KeyCorrupt | KeyUnusable | NoSuchGame
                 | AmbiguousGame | NotAGameFolder | NotAGameLog | OtherGamesLog | CorruptEntry | ReceiptsUnreadable
-                | ReceiptsTooLarge | SecretsCorrupt | SecretsDamaged | SecretsMissing | NoSeatHere)
+                | ReceiptsTooLarge | SecretsCorrupt | SecretsDamaged | SecretsMissing | NoSeatHere | LogDoesNotFold
+                | JoinedHere | HostLogMissing | NeverStarted | LogHoldsNoEntry | NotTheHost | Remedied)

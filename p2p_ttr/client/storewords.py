@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import assert_never
 
 from .peerwords import words_shown
-from .storefacts import (AmbiguousGame, CannotWrite, CorruptEntry, DataDirInUse, DataDirUnusable, KeyCorrupt,
-                         KeyMissing, KeyUnusable, NoSeatHere, NoSuchGame, NotAGameFolder, NotAGameLog, OtherGamesLog,
-                         ReceiptsTooLarge, ReceiptsUnreadable, SecretsCorrupt, SecretsDamaged, SecretsFault,
-                         SecretsMissing, StoreTrouble)
+from .storefacts import (AmbiguousGame, CannotWrite, CopyAJoinersLog, CorruptEntry, DataDirInUse, DataDirUnusable,
+                         FetchTheLogAgain, HostLogMissing, JoinedHere, KeyCorrupt, KeyMissing, KeyUnusable,
+                         LogDoesNotFold, LogHoldsNoEntry, NeverStarted, NoSeatHere, NoSuchGame, NotAGameFolder,
+                         NotAGameLog, NotTheHost, OtherGamesLog, ReceiptsTooLarge, ReceiptsUnreadable, Remedied, Remedy,
+                         SecretsCorrupt, SecretsDamaged, SecretsFault, SecretsMissing, StoreTrouble)
 
 LOST_FOR_GOOD = ("a seat's secrets exist nowhere else, so this seat cannot go on: in a game with no escrow "
                  "(the default) the game cannot be finished, and the others can `end` it (`ttr verify` audits "
@@ -73,5 +74,33 @@ def _words(trouble: StoreTrouble) -> str:  # noqa: C901 - one case per fact, rea
             return "our key is in the log but our secrets are not on disk: this seat cannot go on"
         case NoSeatHere():
             return "this identity has no seat in the game"
+        case LogDoesNotFold(path, entry, detail):
+            return f"{path}: entry {entry} does not fold ({detail}); the log is corrupt"
+        case JoinedHere(game):
+            return f"game {game} was joined, not hosted, from this data directory: `ttr join` resumes it"
+        case HostLogMissing(path, game):
+            return f"{path} is missing: this host cannot resume game {game[:8]} without its log"
+        case NeverStarted(game):
+            return (f"game {game[:8]} never started: its first entry was never written (a full disk, or a crash), so "
+                    "nothing of it reached anyone; `ttr host --new` starts a new game")
+        case LogHoldsNoEntry(path, game):
+            return f"{path} holds no entry of game {game[:8]}"
+        case NotTheHost(data, game, host):
+            return f"the identity in {data} is not the host of game {game[:8]} (that is {host}'s)"
+        case Remedied(inner, remedy):
+            return f"{_words(inner)}; {remedy_words(remedy)}"
         case _:
             assert_never(trouble)
+
+
+def remedy_words(remedy: Remedy) -> str:
+    """What the player can do about a log that cannot be used."""
+    match remedy:
+        case CopyAJoinersLog(game, log):
+            return (f"a joiner's copy of the log is as good: copy its games/{game}/game.log to {log} (keep the "
+                    "secrets file there) and run the same command again")
+        case FetchTheLogAgain():
+            return ("delete that file (only it: the secrets beside it exist nowhere else) and run the same command "
+                    "again: the host sends the whole log again")
+        case _:
+            assert_never(remedy)

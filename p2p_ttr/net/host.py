@@ -18,6 +18,8 @@ from p2p_ttr.client.netnotices import (GameResumed, GameStarted, LobbySaid, Lobb
                                        RelayElsewhere, StartFailed)
 from p2p_ttr.client.numbering import turn_number
 from p2p_ttr.client.peerexits import HostResume, TooFewJoined
+from p2p_ttr.client.storefacts import (CopyAJoinersLog, HostLogMissing, JoinedHere, LogHoldsNoEntry, NeverStarted,
+                                      NotTheHost, Remedied)
 from p2p_ttr.engine.boards import europe_game
 from p2p_ttr.engine.game import Game
 from p2p_ttr.table.envelope import MAX_SEATS
@@ -91,29 +93,26 @@ class Host(Node):
         game = store.game_id.hex()
         meta = store.load_meta()
         if meta.get("role", "host") != "host":
-            raise StoreError(f"game {game} was joined, not hosted, from this data directory: "
-                             f"`ttr join` resumes it")
-        from_a_joiner = (f"a joiner's copy of the log is as good: copy its games/{game}/game.log "
-                         f"to {store.log_path} (keep the secrets file there) and run the same command again")
+            raise StoreError(JoinedHere(game))
+        from_a_joiner = CopyAJoinersLog(game, store.log_path)
         if not store.log_path.exists():
             # Opening it would write an empty log there, and the game could no longer be told apart.
-            raise StoreError(f"{store.log_path} is missing: this host cannot resume game {game[:8]} without "
-                             f"its log; {from_a_joiner}")
+            raise StoreError(Remedied(HostLogMissing(store.log_path, game), from_a_joiner))
         if store.never_started():
-            raise StoreError(f"game {game[:8]} never started: its first entry was never written (a full disk, "
-                             "or a crash), so nothing of it reached anyone; `ttr host --new` starts a new game")
+            raise StoreError(NeverStarted(game))
         try:
             entries = store.open()
         except WriteFailed:
             raise  # the disk, not the log: it says what to do
         except StoreError as exc:
-            raise StoreError(f"{exc}; {from_a_joiner}") from None
-        table, history = self.replay(store, entries, f"; {from_a_joiner}")
+            if isinstance(exc.trouble, str):
+                raise
+            raise StoreError(Remedied(exc.trouble, from_a_joiner)) from None
+        table, history = self.replay(store, entries, from_a_joiner)
         if not table.seats:
-            raise StoreError(f"{store.log_path} holds no entry of game {game[:8]}; {from_a_joiner}")
+            raise StoreError(Remedied(LogHoldsNoEntry(store.log_path, game), from_a_joiner))
         if table.seats[0].identity != self.identity.public:
-            raise StoreError(f"the identity in {self.options.data.path} is not the host of game {game[:8]} "
-                             f"(that is {table.seats[0].name}'s)")
+            raise StoreError(NotTheHost(self.options.data.path, game, table.seats[0].name))
         if not meta:  # meta.json lost: the log says all it held
             store.save_meta({"role": "host", "name": table.seats[0].name, "port": self.port,
                              "finished": table.complete})

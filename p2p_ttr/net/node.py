@@ -33,6 +33,7 @@ from p2p_ttr.client.netnotices import GameReloaded, RelayElsewhere, RelayingAgai
 from p2p_ttr.client.numbering import turn_number
 from p2p_ttr.client.peerexits import FollowedSilent, HostNotSeated, HostResume, HostSwitched, NothingAnswered
 from p2p_ttr.client.outcomes import EndMeans
+from p2p_ttr.client.storefacts import FetchTheLogAgain, Remedied, Remedy
 from p2p_ttr.table.envelope import open_envelope
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.peer import Decider
@@ -210,15 +211,15 @@ class Node:
                 raise NodeExit(1, HostSwitched())
             return
         store = self.options.data.game(game_id)
-        refetch = ("; delete that file (only it: the secrets beside it exist nowhere else) and run the same "
-                   "command again: the host sends the whole log again")
         try:
             entries = store.open()
         except WriteFailed:
             raise  # the disk, not the log: it says what to do
         except StoreError as exc:
-            raise StoreError(f"{exc}{refetch if store.log_path.exists() else ''}") from None
-        table, history = self.replay(store, entries, refetch)
+            if not store.log_path.exists() or isinstance(exc.trouble, str):
+                raise
+            raise StoreError(Remedied(exc.trouble, FetchTheLogAgain())) from None
+        table, history = self.replay(store, entries, FetchTheLogAgain())
         public = self.uplink.public
         if table.seats and public is not None and public not in {s.identity for s in table.seats}:
             raise NodeExit(1, HostNotSeated())
@@ -229,9 +230,9 @@ class Node:
             store.save_meta({"role": "peer", "name": self.follower.name, "host": self.where, "finished": table.complete})
         self.use_table(table, store)
 
-    def replay(self, store: GameStore, entries: list[bytes], then: str = "") -> tuple[Table, History]:
+    def replay(self, store: GameStore, entries: list[bytes], remedy: Remedy | None = None) -> tuple[Table, History]:
         """A table folded from ``entries`` (with our secrets, checked against them)."""
-        return fold_log(store, entries, then)
+        return fold_log(store, entries, remedy)
 
     # ------------------------------------------------- what the follower asks
 

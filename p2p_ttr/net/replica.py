@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2p_ttr.client.storefacts import LogDoesNotFold, Remedied, Remedy
 from p2p_ttr.engine.errors import EngineError
 from p2p_ttr.table.errors import TableError
 from p2p_ttr.table.identity import Identity
@@ -76,10 +77,10 @@ class Replica:
         return self.table is not None and self.table.seated and not self.table.complete
 
 
-def fold_log(store: GameStore, entries: list[bytes], then: str = "") -> tuple[Table, History]:
+def fold_log(store: GameStore, entries: list[bytes], remedy: Remedy | None = None) -> tuple[Table, History]:
     """A table folded from ``entries`` (with our secrets from ``store``,
     checked against the log), and the game so far in words. A log that does
-    not fold is corrupt: ``then`` says what to do about it."""
+    not fold is corrupt: ``remedy`` says what to do about it."""
     secrets = load_checked_secrets(store, entries)
     table = Table(me=secrets)
     history = History(secrets.seat if secrets is not None else None)
@@ -87,6 +88,7 @@ def fold_log(store: GameStore, entries: list[bytes], then: str = "") -> tuple[Ta
         try:
             table.receive(raw)
         except (TableError, EngineError) as exc:
-            raise StoreError(f"{store.log_path}: entry {i} does not fold ({exc}); the log is corrupt" + then) from None
+            trouble = LogDoesNotFold(store.log_path, i, str(exc))
+            raise StoreError(trouble if remedy is None else Remedied(trouble, remedy)) from None
         history.step(table)
     return table, history

@@ -53,8 +53,8 @@ RECEIPTS_MAX_BYTES = MAX_ENTRIES * RECEIPT_MAX_BYTES
 class StoreError(Exception):
     """The data directory, or a game's files in it, cannot be used: ``trouble``
     says why, a typed fact the client words (client/storewords.py); a string
-    is the words of a check above the store that says it itself (the host's
-    resume, a log that does not fold, the cli's choice of a game)."""
+    is the words of cli/, the top layer, which says its own (its choice of a
+    game to resume)."""
 
     def __init__(self, trouble: StoreTrouble | str) -> None:
         super().__init__(trouble)

@@ -10,14 +10,17 @@ from typing import get_args
 
 import pytest
 
-from p2p_ttr.client.storefacts import (AmbiguousGame, CannotWrite, CorruptEntry, DataDirInUse, DataDirUnusable,
-                                      KeyCorrupt, KeyMissing, KeyUnusable, NoSuchGame, NotAGameFolder, NotAGameLog,
-                                      NoSeatHere, OtherGamesLog, ReceiptsTooLarge, ReceiptsUnreadable,
-                                      SecretsCorrupt, SecretsDamaged, SecretsFault, SecretsMissing, StoreTrouble)
+from p2p_ttr.client.storefacts import (AmbiguousGame, CannotWrite, CopyAJoinersLog, CorruptEntry, DataDirInUse,
+                                      DataDirUnusable, FetchTheLogAgain, HostLogMissing, JoinedHere, KeyCorrupt,
+                                      KeyMissing, KeyUnusable, LogDoesNotFold, LogHoldsNoEntry, NeverStarted,
+                                      NoSuchGame, NotAGameFolder, NotAGameLog, NoSeatHere, NotTheHost, OtherGamesLog,
+                                      ReceiptsTooLarge, ReceiptsUnreadable, Remedied, SecretsCorrupt, SecretsDamaged,
+                                      SecretsFault, SecretsMissing, StoreTrouble)
 from p2p_ttr.client.storewords import LOST_FOR_GOOD, SECRETS_FAULTS, store_words
 from p2p_ttr.net.store import StoreError, WriteFailed
 
 D = Path("/d")
+GAME = "3fa2c1d0" + "0" * 56  # a game id in hex
 SAMPLES: list[tuple[StoreTrouble, str]] = [
     (CannotWrite(D / "game.log", "No space left on device", full=True),
      "cannot write /d/game.log: the disk is full (No space left on device); nothing half-written is kept: free some "
@@ -48,6 +51,21 @@ SAMPLES: list[tuple[StoreTrouble, str]] = [
      f"/d/secrets is damaged: its seed is not the one this seat committed to in the log; {LOST_FOR_GOOD}"),
     (SecretsMissing(), "our key is in the log but our secrets are not on disk: this seat cannot go on"),
     (NoSeatHere(), "this identity has no seat in the game"),
+    (LogDoesNotFold(D / "game.log", 4, "bad signature"),
+     "/d/game.log: entry 4 does not fold (bad signature); the log is corrupt"),
+    (JoinedHere(GAME), f"game {GAME} was joined, not hosted, from this data directory: `ttr join` resumes it"),
+    (HostLogMissing(D / "game.log", GAME), "/d/game.log is missing: this host cannot resume game 3fa2c1d0 without its log"),
+    (NeverStarted(GAME), "game 3fa2c1d0 never started: its first entry was never written (a full disk, or a crash), "
+                         "so nothing of it reached anyone; `ttr host --new` starts a new game"),
+    (LogHoldsNoEntry(D / "game.log", GAME), "/d/game.log holds no entry of game 3fa2c1d0"),
+    (NotTheHost(D, GAME, "Ann"), "the identity in /d is not the host of game 3fa2c1d0 (that is Ann's)"),
+    (Remedied(HostLogMissing(D / "game.log", GAME), CopyAJoinersLog(GAME, D / "game.log")),
+     f"/d/game.log is missing: this host cannot resume game 3fa2c1d0 without its log; a joiner's copy of the log is "
+     f"as good: copy its games/{GAME}/game.log to /d/game.log (keep the secrets file there) and run the same command "
+     "again"),
+    (Remedied(CorruptEntry(D / "game.log", 12), FetchTheLogAgain()),
+     "/d/game.log: entry 12 is corrupt; delete that file (only it: the secrets beside it exist nowhere else) and run "
+     "the same command again: the host sends the whole log again"),
 ]
 
 
@@ -62,8 +80,15 @@ def test_every_trouble_has_a_sample() -> None:
     assert set(SECRETS_FAULTS) == set(SecretsFault)
 
 
-def test_a_check_above_the_store_keeps_its_own_words() -> None:
-    assert str(StoreError("game 3fa2c1d0 never started")) == "game 3fa2c1d0 never started"
+def test_the_cli_s_own_words_are_kept() -> None:
+    assert str(StoreError("no game chosen")) == "no game chosen"
+
+
+def test_what_the_log_names_is_shown_safely_even_inside_a_remedy() -> None:
+    host = NotTheHost(D, GAME, "\x1b[2JAnn")  # a seat's name is the peer's own choosing
+    folded = Remedied(LogDoesNotFold(D / "game.log", 1, "seat 2 said \x1b]0;x\x07"), FetchTheLogAgain())
+    for words in (store_words(host), store_words(folded)):
+        assert "\x1b" not in words and "\\x1b" in words
 
 
 def test_what_a_lock_file_held_is_shown_safely() -> None:

@@ -1,8 +1,10 @@
 """Every field of the peer (net/) and the replicated table (table/) has one
 writer, the part that declares it (issue 44): an attribute store (or an
-item store into a field, ``x.f[k] = ...``) targets ``self``, or a local
-record of a class declared in the same module (``RECORDS``); never another
-part (``other.x = ...``) nor a field reached through one (``self.a.b = ...``). A part that needs another's state changed
+item store into a field, ``x.f[k] = ...``, or a change in place,
+``x.f.append(...)``) targets ``self``, or a local record of a class declared
+in the same module (``RECORDS``); never another part (``other.x = ...``) nor
+a field reached through one (``self.a.b = ...``). A part that needs another's
+state changed
 calls a method of it that says what happens, or is given the value.
 
 ``WAITING`` names stores still to be moved (none now: the table's split
@@ -27,6 +29,10 @@ RECORDS = {
 
 WAITING: dict[str, set[str]] = {}
 
+# The methods that change a list, set, dict or deque in place: ``other.f.append(x)`` writes ``other.f``.
+MUTATORS = frozenset({"append", "extend", "insert", "remove", "pop", "popitem", "clear", "add", "discard",
+                      "update", "setdefault", "appendleft", "popleft", "sort", "reverse"})
+
 
 def foreign_stores(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES,
                    records: dict[str, dict[str, str]] | None = None) -> dict[str, set[str]]:
@@ -39,7 +45,10 @@ def foreign_stores(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES,
             module = path.relative_to(root).as_posix()
             own = records.get(module, {})
             for node in ast.walk(ast.parse(path.read_text(), str(path))):
-                if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) \
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and node.func.attr in MUTATORS and isinstance(node.func.value, ast.Attribute):
+                    node = node.func.value  # a field's container changed in place: that field is written
+                elif isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) \
                         and isinstance(node.value, ast.Attribute):
                     node = node.value  # an item of a field: that field is written
                 elif not isinstance(node, ast.Attribute) or isinstance(node.ctx, ast.Load):
@@ -76,6 +85,11 @@ def test_the_check_sees_stores_into_other_parts(tmp_path: Path) -> None:
         "        other.seat, self.y = 3, 4\n"
         "        del other.z\n"
         "        self.d[1] = slot.d[2] = 5\n"
-        "        self.up.pending[b''] = other.heard[0] = 6\n")
+        "        self.up.pending[b''] = other.heard[0] = 6\n"
+        "        self.seen.add(1)\n"
+        "        slot.queue.append(2)\n"
+        "        other.requests.clear()\n"
+        "        self.duties.outbox.pop(0)\n")
     assert foreign_stores(tmp_path, ("net",), {"net/a.py": {"slot": "Slot"}}) == {
-        "net/a.py": {"self.up.length", "other.seat", "other.z", "self.up.pending", "other.heard"}}
+        "net/a.py": {"self.up.length", "other.seat", "other.z", "self.up.pending", "other.heard", "other.requests",
+                     "self.duties.outbox"}}

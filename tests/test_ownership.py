@@ -4,8 +4,8 @@ item store into a field, ``x.f[k] = ...``, or a change in place,
 ``x.f.append(...)``) targets ``self``, or a local record of a class declared
 in the same module (``RECORDS``); never another part (``other.x = ...``) nor
 a field reached through one (``self.a.b = ...``). A part that needs another's
-state changed
-calls a method of it that says what happens, or is given the value.
+state changed calls a method of it that says what happens, or is given the
+value.
 
 ``WAITING`` names stores still to be moved (none now: the table's split
 moved the last); it may only shrink: a row no longer present fails, so it
